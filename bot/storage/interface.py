@@ -1,0 +1,97 @@
+"""The repository interface every storage backend implements (SQLite now, PostgreSQL later).
+
+The bot depends on this Protocol only; backends differ in SQL, not in behaviour.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal, Protocol
+
+from .errors import InvalidQuery
+from .models import (
+    GameRecord,
+    GameSummary,
+    HeadToHead,
+    LeaderboardPage,
+    PlayerStats,
+    SavedTable,
+    TableStatus,
+)
+
+LeaderboardSort = Literal["wins", "win_rate", "rating"]
+MAX_PAGE_SIZE = 50
+
+
+class Storage(Protocol):
+    async def close(self) -> None: ...
+
+    async def record_game(self, rec: GameRecord) -> str:
+        """Store a finished game and update aggregates atomically; idempotent per game_id."""
+        ...
+
+    async def finish_series(
+        self, guild_id: int, series_id: str, winners: list[int], losers: list[int]
+    ) -> bool:
+        """Count a series won/lost per user; False if the series was already counted."""
+        ...
+
+    async def save_table(self, t: SavedTable) -> None: ...
+
+    async def load_tables(
+        self, statuses: Sequence[TableStatus] = ("lobby", "running")
+    ) -> list[SavedTable]: ...
+
+    async def delete_table(self, table_id: str) -> bool: ...
+
+    async def leaderboard(
+        self,
+        guild_id: int,
+        sort: LeaderboardSort,
+        page: int = 1,
+        page_size: int = 10,
+        min_games: int = 5,
+        include_ai: bool = False,
+    ) -> LeaderboardPage: ...
+
+    async def user_stats(self, user_id: int, guild_id: int | None) -> PlayerStats: ...
+
+    async def recent_games(
+        self, user_id: int, guild_id: int | None, limit: int = 10
+    ) -> list[GameSummary]: ...
+
+    async def channel_history(
+        self, guild_id: int, channel_id: int, limit: int = 10
+    ) -> list[GameSummary]: ...
+
+    async def head_to_head(self, guild_id: int, user_a: int, user_b: int) -> HeadToHead: ...
+
+    async def get_game(self, game_id: str) -> GameRecord: ...
+
+
+# Argument checks shared by every backend, so all reject bad input the same way.
+
+_STATUSES: frozenset[str] = frozenset({"lobby", "running", "finished", "abandoned"})
+_SORTS: frozenset[str] = frozenset({"wins", "win_rate", "rating"})
+
+
+def check_page(page: int, page_size: int, min_games: int, sort: str) -> None:
+    if sort not in _SORTS:
+        raise InvalidQuery(f"sort must be one of {sorted(_SORTS)}, got {sort!r}")
+    if page < 1:
+        raise InvalidQuery(f"page must be >= 1, got {page}")
+    if not 1 <= page_size <= MAX_PAGE_SIZE:
+        raise InvalidQuery(f"page_size must be in 1..{MAX_PAGE_SIZE}, got {page_size}")
+    if min_games < 0:
+        raise InvalidQuery(f"min_games must be >= 0, got {min_games}")
+
+
+def check_limit(limit: int) -> None:
+    if not 1 <= limit <= MAX_PAGE_SIZE:
+        raise InvalidQuery(f"limit must be in 1..{MAX_PAGE_SIZE}, got {limit}")
+
+
+def check_statuses(statuses: Sequence[str]) -> None:
+    unknown = set(statuses) - _STATUSES
+    if unknown or isinstance(statuses, str):
+        raise InvalidQuery(f"unknown table statuses {sorted(unknown) or statuses!r}")

@@ -1,0 +1,90 @@
+"""Conversions between SQLite rows and storage models (SQLite-specific encodings)."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable
+from datetime import UTC, datetime
+from typing import Any, cast
+
+from .models import GameSummary, SavedTable, SeatRecord, SeatResult, TableStatus
+
+
+def dumps(value: object) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
+def ts(value: datetime) -> str:
+    # Fixed-width UTC ISO text sorts chronologically as a string.
+    return value.astimezone(UTC).isoformat(timespec="microseconds")
+
+
+def parse_ts(text: str) -> datetime:
+    return datetime.fromisoformat(text)
+
+
+SEAT_COLUMNS = "game_id, seat, kind, user_id, ai_level, display_name, team"
+
+
+def seat_from_row(row: sqlite3.Row) -> SeatRecord:
+    return SeatRecord(
+        seat=row["seat"],
+        kind=row["kind"],
+        user_id=row["user_id"],
+        ai_level=row["ai_level"],
+        display_name=row["display_name"],
+        team=row["team"],
+    )
+
+
+def group_seats(rows: Iterable[sqlite3.Row]) -> dict[str, list[SeatRecord]]:
+    out: dict[str, list[SeatRecord]] = {}
+    for row in rows:
+        out.setdefault(row["game_id"], []).append(seat_from_row(row))
+    return out
+
+
+SUMMARY_COLUMNS = (
+    "g.game_id, g.guild_id, g.channel_id, g.table_id, g.series_id, g.game_number,"
+    " g.started_at, g.ended_at, g.finishing_order_json, g.durak_seat, g.losing_seats_json"
+)
+
+
+def summary_from_row(
+    row: sqlite3.Row,
+    seats: list[SeatRecord],
+    user_seat: int | None = None,
+    user_result: SeatResult | None = None,
+) -> GameSummary:
+    return GameSummary(
+        game_id=row["game_id"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        table_id=row["table_id"],
+        series_id=row["series_id"],
+        game_number=row["game_number"],
+        started_at=parse_ts(row["started_at"]),
+        ended_at=parse_ts(row["ended_at"]),
+        seats=seats,
+        finishing_order=json.loads(row["finishing_order_json"]),
+        durak_seat=row["durak_seat"],
+        losing_seats=json.loads(row["losing_seats_json"]),
+        user_seat=user_seat,
+        user_result=user_result,
+    )
+
+
+def table_from_row(row: sqlite3.Row) -> SavedTable:
+    return SavedTable(
+        table_id=row["table_id"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        thread_id=row["thread_id"],
+        lobby_message_id=row["lobby_message_id"],
+        table_message_id=row["table_message_id"],
+        state_json=row["state_json"],
+        meta=cast(dict[str, Any], json.loads(row["meta_json"])),
+        status=cast(TableStatus, row["status"]),
+        version=row["version"],
+    )

@@ -1,0 +1,127 @@
+"""Leaderboards, user stats, history and head-to-head, including bad input."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from bot.storage import GameRecord, InvalidQuery, SqliteStorage
+
+MakeGame = Callable[..., GameRecord]
+
+
+@pytest.fixture
+async def league(storage: SqliteStorage, make_game: MakeGame) -> SqliteStorage:
+    """Guild 1 wins/games: user 1 4/4, user 2 2/6, user 3 1/1, user 4 4/11 (all vs user 4)."""
+    for _ in range(4):
+        await storage.record_game(make_game([1, 4], [0], 1))
+    for order, durak in [([0], 1)] * 2 + [([1], 0)] * 4:
+        await storage.record_game(make_game([2, 4], order, durak))
+    await storage.record_game(make_game([3, 4], [0], 1))
+    await storage.record_game(make_game([1, 2], [0], 1, guild_id=2))
+    return storage
+
+
+async def test_leaderboard_by_wins(league: SqliteStorage) -> None:
+    page = await league.leaderboard(1, "wins")
+    assert [(e.rank, e.user_id, e.wins) for e in page.entries] == [
+        (1, 1, 4),
+        (2, 4, 4),
+        (3, 2, 2),
+        (4, 3, 1),
+    ]  # ties on wins: fewer games first
+    assert (page.page, page.pages, page.total) == (1, 1, 4)
+
+
+async def test_leaderboard_by_win_rate_applies_min_games(league: SqliteStorage) -> None:
+    page = await league.leaderboard(1, "win_rate", min_games=4)
+    assert [e.user_id for e in page.entries] == [1, 4, 2]
+    assert page.entries[0].win_rate == 1.0
+    assert page.total == 3
+    everyone = await league.leaderboard(1, "win_rate", min_games=0)
+    assert [e.user_id for e in everyone.entries][:2] == [1, 3]  # both 100 %: more games first
+
+
+async def test_leaderboard_by_rating_is_sorted(league: SqliteStorage) -> None:
+    page = await league.leaderboard(1, "rating")
+    ratings = [e.rating for e in page.entries]
+    assert ratings == sorted(ratings, reverse=True)
+    assert page.entries[0].user_id == 1
+    assert page.total == 4
+
+
+async def test_leaderboard_pages(league: SqliteStorage) -> None:
+    p1 = await league.leaderboard(1, "wins", page=1, page_size=3)
+    p2 = await league.leaderboard(1, "wins", page=2, page_size=3)
+    assert (p1.pages, p1.total, len(p1.entries)) == (2, 4, 3)
+    assert [e.rank for e in p2.entries] == [4]
+    past = await league.leaderboard(1, "wins", page=3, page_size=3)
+    assert past.entries == [] and past.total == 4
+    empty = await league.leaderboard(12345, "rating")
+    assert (empty.entries, empty.pages, empty.total) == ([], 0, 0)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"page": 0}, "page must be >= 1"),
+        ({"page_size": 0}, "page_size"),
+        ({"page_size": 51}, "page_size"),
+        ({"min_games": -1}, "min_games"),
+        ({"sort": "elo"}, "sort"),
+    ],
+)
+async def test_leaderboard_bad_arguments(
+    league: SqliteStorage, kwargs: dict[str, object], message: str
+) -> None:
+    args: dict[str, object] = {"sort": "wins", **kwargs}
+    with pytest.raises(InvalidQuery, match=message) as info:
+        await league.leaderboard(1, **args)  # type: ignore[arg-type]
+    assert isinstance(info.value, ValueError)
+
+
+async def test_unknown_user_has_zero_stats(league: SqliteStorage) -> None:
+    for guild in (1, None):
+        s = await league.user_stats(424242, guild)
+        assert (s.games, s.wins, s.losses, s.best_streak, s.rating) == (0, 0, 0, 0, None)
+        assert s.win_rate == 0.0 and s.display_name is None
+
+
+async def test_recent_games_newest_first(league: SqliteStorage) -> None:
+    recent = await league.recent_games(2, 1, limit=3)
+    assert [g.game_number for g in recent] == [10, 9, 8]
+    assert all(g.user_result == "loss" and g.user_seat == 0 for g in recent)
+    everywhere = await league.recent_games(2, None, limit=2)
+    assert [(g.guild_id, g.user_result) for g in everywhere] == [(2, "loss"), (1, "loss")]
+    assert everywhere[0].seats[1].user_id == 2
+    assert await league.recent_games(424242, None) == []
+    with pytest.raises(InvalidQuery):
+        await league.recent_games(2, 1, limit=0)
+
+
+async def test_channel_history(storage: SqliteStorage, make_game: MakeGame) -> None:
+    a = await storage.record_game(make_game([1, 2], [0], 1, channel_id=7))
+    await storage.record_game(make_game([1, 2], [0], 1, channel_id=8))
+    b = await storage.record_game(make_game([1, 2], [], None, channel_id=7))
+    history = await storage.channel_history(1, 7)
+    assert [g.game_id for g in history] == [b, a]
+    assert history[0].is_draw and history[0].user_result is None
+    assert await storage.channel_history(1, 9) == []
+
+
+async def test_head_to_head(storage: SqliteStorage, make_game: MakeGame) -> None:
+    await storage.record_game(make_game([1, 2, 3], [0, 2], 1))  # 1 ahead, 2 Durak
+    await storage.record_game(make_game([1, 2, 3], [2, 1], 0))  # 2 ahead, 1 Durak
+    await storage.record_game(make_game([2, 1], [1], 0))  # 1 ahead, 2 Durak
+    await storage.record_game(make_game([1, 2], [], None))  # draw: tied
+    await storage.record_game(make_game([1, 3], [0], 1))  # without 2: not counted
+    await storage.record_game(make_game([1, 2], [0], 1, guild_id=2))  # other guild
+    h = await storage.head_to_head(1, 1, 2)
+    assert (h.games, h.a_ahead, h.b_ahead, h.tied) == (4, 2, 1, 1)
+    assert (h.a_durak, h.b_durak, h.draws) == (1, 2, 1)
+    flipped = await storage.head_to_head(1, 2, 1)
+    assert (flipped.a_ahead, flipped.b_ahead, flipped.a_durak) == (1, 2, 2)
+    assert (await storage.head_to_head(1, 1, 999)).games == 0
+    with pytest.raises(InvalidQuery):
+        await storage.head_to_head(1, 1, 1)

@@ -1,0 +1,146 @@
+"""Concurrent writers on one storage object, several objects and several processes."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import sqlite3
+import subprocess
+import sys
+import textwrap
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from bot.storage import (
+    GameRecord,
+    SavedTable,
+    SqliteStorage,
+    StaleTableVersion,
+    StorageBusy,
+)
+
+MakeGame = Callable[..., GameRecord]
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _table(table_id: str, version: int) -> SavedTable:
+    return SavedTable(
+        table_id=table_id, guild_id=1, channel_id=2, state_json=f'{{"v": {version}}}',
+        status="running", version=version,
+    )  # fmt: skip
+
+
+async def _everything(s: SqliteStorage, games: list[GameRecord], tag: str) -> None:
+    """Interleave game records and table saves from many tasks."""
+    saves = [s.save_table(_table(f"{tag}-{i % 5}", i)) for i in range(len(games))]
+    await asyncio.gather(*(s.record_game(g) for g in games), *saves, return_exceptions=False)
+
+
+async def _assert_totals(path: Path, n_games: int) -> None:
+    async with await SqliteStorage.open(path) as s:
+        # User 1 sits in every game: every update to its row must survive.
+        one = await s.user_stats(1, 1)
+        assert one.games == n_games
+        assert one.wins + (await s.user_stats(2, 1)).wins == n_games
+        assert one.losses == (await s.user_stats(2, 1)).wins
+
+
+def _games(make_game: MakeGame, n: int, prefix: str) -> list[GameRecord]:
+    rnd = random.Random(prefix)
+    out = []
+    for i in range(n):
+        winner = rnd.randrange(2)
+        out.append(make_game([1, 2], [winner], 1 - winner, game_id=f"{prefix}-{i}"))
+    return out
+
+
+async def test_many_tasks_one_storage(storage: SqliteStorage, make_game: MakeGame) -> None:
+    await _everything(storage, _games(make_game, 150, "a"), "a")
+    await _assert_totals(storage.path, 150)
+
+
+async def test_several_storage_objects_on_one_file(db_path: Path, make_game: MakeGame) -> None:
+    # busy_timeout 0 makes every collision surface as SQLITE_BUSY: only the retry saves us.
+    stores = [await SqliteStorage.open(db_path, busy_timeout_ms=0) for _ in range(4)]
+    try:
+        await asyncio.gather(
+            *(_everything(s, _games(make_game, 40, f"s{k}"), f"s{k}") for k, s in enumerate(stores))
+        )
+    finally:
+        for s in stores:
+            await s.close()
+    await _assert_totals(db_path, 160)
+
+
+async def test_racing_table_saves_keep_the_newest(db_path: Path) -> None:
+    stores = [await SqliteStorage.open(db_path, busy_timeout_ms=0) for _ in range(3)]
+    versions = list(range(60))
+    random.Random(7).shuffle(versions)
+
+    async def save(i: int, v: int) -> bool:
+        try:
+            await stores[i % 3].save_table(_table("t", v))
+        except StaleTableVersion:
+            return False
+        return True
+
+    try:
+        results = await asyncio.gather(*(save(i, v) for i, v in enumerate(versions)))
+        assert any(results) and not all(results)
+        assert (await stores[0].load_tables())[0].version == 59
+    finally:
+        for s in stores:
+            await s.close()
+
+
+async def test_several_processes_on_one_file(db_path: Path) -> None:
+    async with await SqliteStorage.open(db_path):
+        pass
+    script = textwrap.dedent(
+        """
+        import asyncio, sys
+        from datetime import UTC, datetime
+        from bot.storage import GameRecord, SavedTable, SeatRecord, SqliteStorage
+
+        async def main(path: str, tag: str) -> None:
+            now = datetime.now(UTC)
+            seats = [SeatRecord(seat=i, kind="human", user_id=i + 1, display_name="p")
+                     for i in range(2)]
+            async with await SqliteStorage.open(path, busy_timeout_ms=1) as s:
+                for i in range(40):
+                    await s.record_game(GameRecord(
+                        game_id=f"{tag}-{i}", guild_id=1, channel_id=1, table_id="t",
+                        series_id="s", game_number=1, rules={}, seats=seats,
+                        finishing_order=[i % 2], durak_seat=1 - i % 2,
+                        losing_seats=[1 - i % 2], started_at=now, ended_at=now,
+                        seed_commitment="aa", seed="bb", card_order=[], actions=[]))
+                    await s.save_table(SavedTable(table_id=tag, guild_id=1, channel_id=1,
+                        state_json="{}", status="running", version=i))
+
+        asyncio.run(main(sys.argv[1], sys.argv[2]))
+        """
+    )
+    procs = [
+        subprocess.Popen([sys.executable, "-c", script, str(db_path), f"p{k}"], cwd=ROOT)
+        for k in range(3)
+    ]
+    assert [p.wait(timeout=60) for p in procs] == [0, 0, 0]
+    await _assert_totals(db_path, 120)
+
+
+async def test_lasting_lock_becomes_storage_busy(db_path: Path, make_game: MakeGame) -> None:
+    async with await SqliteStorage.open(db_path, busy_timeout_ms=0, retry_seconds=0.2) as s:
+        blocker = sqlite3.connect(db_path, isolation_level=None)
+        blocker.execute("BEGIN IMMEDIATE")
+        try:
+            with pytest.raises(StorageBusy, match="locked"):
+                await s.record_game(make_game([1, 2], [0], 1))
+            # Readers are not blocked by a writer in WAL mode.
+            assert (await s.user_stats(1, 1)).games == 0
+        finally:
+            blocker.execute("ROLLBACK")
+            blocker.close()
+        await s.record_game(make_game([1, 2], [0], 1))
+        assert (await s.user_stats(1, 1)).games == 1

@@ -1,0 +1,67 @@
+"""Saved tables: upsert, stale-version guard, resume after restart."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.storage import InvalidQuery, SavedTable, SqliteStorage, StaleTableVersion
+
+
+def _table(table_id: str = "t1", version: int = 1, **kw: object) -> SavedTable:
+    data: dict[str, object] = {
+        "table_id": table_id,
+        "guild_id": 1,
+        "channel_id": 2,
+        "thread_id": 3,
+        "table_message_id": 4,
+        "state_json": f'{{"v": {version}}}',
+        "meta": {"seats": {"0": 11, "1": 12}, "score": [1, 0], "turn_deadline": 99.5},
+        "status": "running",
+        "version": version,
+    }
+    data.update(kw)
+    return SavedTable.model_validate(data)
+
+
+async def test_restart_resumes_running_tables(db_path: Path) -> None:
+    async with await SqliteStorage.open(db_path) as s:
+        await s.save_table(_table("a", status="lobby", version=0))
+        await s.save_table(_table("b"))
+        await s.save_table(_table("b", version=2))
+        await s.save_table(_table("done", status="finished"))
+    async with await SqliteStorage.open(db_path) as s:
+        tables = {t.table_id: t for t in await s.load_tables()}
+        assert set(tables) == {"a", "b"}
+        assert tables["b"] == _table("b", version=2)
+        finished = await s.load_tables(["finished", "abandoned"])
+        assert [t.table_id for t in finished] == ["done"]
+        assert await s.load_tables([]) == []
+
+
+async def test_stale_version_is_rejected_and_keeps_newer(storage: SqliteStorage) -> None:
+    await storage.save_table(_table(version=5))
+    with pytest.raises(StaleTableVersion) as info:
+        await storage.save_table(_table(version=4, state_json="old"))
+    assert (info.value.given, info.value.stored) == (4, 5)
+    assert (await storage.load_tables())[0].state_json == '{"v": 5}'
+
+
+async def test_same_version_overwrites_metadata(storage: SqliteStorage) -> None:
+    # Message ids can change without an engine action, so an equal version is accepted.
+    await storage.save_table(_table(version=3))
+    await storage.save_table(_table(version=3, table_message_id=77))
+    assert (await storage.load_tables())[0].table_message_id == 77
+
+
+async def test_delete_table(storage: SqliteStorage) -> None:
+    await storage.save_table(_table())
+    assert await storage.delete_table("t1") is True
+    assert await storage.delete_table("t1") is False
+    assert await storage.load_tables() == []
+
+
+async def test_unknown_status_filter(storage: SqliteStorage) -> None:
+    with pytest.raises(InvalidQuery, match="paused"):
+        await storage.load_tables(["paused"])  # type: ignore[list-item]

@@ -1,0 +1,80 @@
+"""Random full games per second through the public API and through the fast path.
+
+Usage: python benchmarks/engine_speed.py [--seconds S] [--seats 2,4,6] [--repeat R]
+Plays random games (classic rules) for a fixed time per configuration on one core and prints a
+JSON object on its last line: games/s and actions/s per seat count, per path (median of R runs).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import random
+import statistics
+import time
+from collections.abc import Callable
+
+from durak_core import RuleSet, new_game
+from durak_core.fast import apply_unchecked, legal_moves
+
+RULES = RuleSet()
+
+
+def play_public(seed: int, seats: int, rng: random.Random) -> int:
+    s = new_game(RULES, seats, seed=seed)
+    actions = 0
+    while not s.finished:
+        seat, action = rng.choice(s.legal_moves())
+        s, _events = s.apply(seat, action)
+        actions += 1
+    return actions
+
+
+def play_fast(seed: int, seats: int, rng: random.Random) -> int:
+    s = new_game(RULES, seats, seed=seed)
+    actions = 0
+    while not s.finished:
+        seat, action = rng.choice(legal_moves(s))
+        apply_unchecked(s, seat, action)
+        actions += 1
+    return actions
+
+
+def measure(play: Callable[[int, int, random.Random], int], seats: int, seconds: float) -> dict[
+    str, float
+]:
+    rng = random.Random(seats)
+    games = actions = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        actions += play(games, seats, rng)
+        games += 1
+    elapsed = time.perf_counter() - start
+    return {"games_per_s": games / elapsed, "actions_per_s": actions / elapsed}
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__)
+    p.add_argument("--seconds", type=float, default=3.0)
+    p.add_argument("--seats", default="2,4,6")
+    p.add_argument("--repeat", type=int, default=3)
+    args = p.parse_args()
+    out: dict[str, object] = {
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+        "seconds_per_run": args.seconds,
+        "repeat": args.repeat,
+    }
+    for seats in (int(x) for x in args.seats.split(",")):
+        for name, play in (("public", play_public), ("fast", play_fast)):
+            runs = [measure(play, seats, args.seconds) for _ in range(args.repeat)]
+            med = {k: round(statistics.median(r[k] for r in runs), 1) for k in runs[0]}
+            out[f"{seats}_seats_{name}"] = med
+            print(f"{seats} seats, {name}: {med}", flush=True)
+    print(json.dumps(out))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,85 @@
+"""durak_core: the rules of Durak (``../shared/RULES.md``), pure and typed.
+
+No Discord, no I/O, no clock, no global random source. Start with :func:`new_game`, ask a state
+for :meth:`~GameState.legal_actions`, :meth:`~GameState.apply` actions, and hand players only
+:meth:`~GameState.view`. See ``docs/engine.md``.
+"""
+
+from .actions import (
+    NUM_ACTION_CODES,
+    Action,
+    Attack,
+    Defend,
+    ExchangeTrump,
+    Pass,
+    Take,
+    Transfer,
+    parse_action,
+)
+from .cards import Card, Suit, parse_cards
+from .deck import order_from_hands, seed_commitment, shuffled_deck
+from .engine import apply, can, legal_actions, legal_moves, new_game, step, verify
+from .errors import (
+    ActionNotationError,
+    CardNotationError,
+    DurakError,
+    GameOverError,
+    IllegalActionError,
+    RulesError,
+    StateFormatError,
+)
+from .events import Event, visible_to
+from .result import GameResult, SeatPoints
+from .rules import PRESETS, RuleSet, preset
+from .serialize import parse_move, position, replay
+from .series import Series
+from .state import GameState
+from .views import PublicView, SeatView, public_view, seat_view
+
+__all__ = [
+    "NUM_ACTION_CODES",
+    "PRESETS",
+    "Action",
+    "ActionNotationError",
+    "Attack",
+    "Card",
+    "CardNotationError",
+    "Defend",
+    "DurakError",
+    "Event",
+    "ExchangeTrump",
+    "GameOverError",
+    "GameResult",
+    "GameState",
+    "IllegalActionError",
+    "Pass",
+    "PublicView",
+    "RuleSet",
+    "RulesError",
+    "SeatPoints",
+    "SeatView",
+    "Series",
+    "StateFormatError",
+    "Suit",
+    "Take",
+    "Transfer",
+    "apply",
+    "can",
+    "legal_actions",
+    "legal_moves",
+    "new_game",
+    "order_from_hands",
+    "parse_action",
+    "parse_cards",
+    "parse_move",
+    "position",
+    "preset",
+    "public_view",
+    "replay",
+    "seat_view",
+    "seed_commitment",
+    "shuffled_deck",
+    "step",
+    "verify",
+    "visible_to",
+]

@@ -1,0 +1,243 @@
+"""Actions: typed, immutable, with a text notation that round-trips and a fixed integer code.
+
+Notation (cards as in R2)::
+
+    attack 7H        open a bout or throw in (R10, R11)
+    defend 7H 9H     beat the attack card 7H with 9H (R13)
+    take             pick up the table (R13)
+    pass             done throwing in (R15); "done" is accepted as a synonym
+    transfer 7S      pass the attack on with a card of the same rank (V1)
+    exchange         swap the lowest trump for the face-up trump (V8)
+
+>>> a = parse_action("defend 7h 9H")
+>>> a, str(a)
+(Defend(attack=Card('7H'), card=Card('9H')), 'defend 7H 9H')
+>>> parse_action(str(a)) is a, Action.from_code(a.code) is a
+(True, True)
+>>> parse_action("beat 7H")  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+durak_core.errors.ActionNotationError: 'beat 7H' is not an action (expected one of: attack CARD, ...
+
+Actions are interned: equal actions are the same object, so the engine's legal-action lists
+allocate nothing.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar, Final
+
+from .cards import NUM_CARD_IDS, Card
+from .errors import ActionNotationError, CardNotationError
+
+# Kind tags, compared in the engine's hot path instead of isinstance chains.
+ATTACK: Final = 0
+DEFEND: Final = 1
+TAKE: Final = 2
+PASS: Final = 3
+TRANSFER: Final = 4
+EXCHANGE: Final = 5
+
+_N: Final = NUM_CARD_IDS
+#: Code layout: attack 0..N-1, transfer N..2N-1, take, pass, exchange, then defend (a * N + d).
+_TRANSFER_BASE: Final = _N
+TAKE_CODE: Final = 2 * _N
+PASS_CODE: Final = 2 * _N + 1
+EXCHANGE_CODE: Final = 2 * _N + 2
+_DEFEND_BASE: Final = 2 * _N + 3
+#: Every action code lies in ``range(NUM_ACTION_CODES)``.
+NUM_ACTION_CODES: Final = _DEFEND_BASE + _N * _N
+
+
+class Action:
+    """Base class of the six actions. Use :func:`parse_action` or the interned constructors."""
+
+    __slots__ = ("code",)
+    kind: ClassVar[int]
+    code: int
+
+    @staticmethod
+    def from_code(code: int) -> Action:
+        """The action with integer code ``code`` (a fixed range, for AI encodings)."""
+        if not isinstance(code, int) or not 0 <= code < NUM_ACTION_CODES:
+            raise ActionNotationError(f"action code {code!r} is outside 0..{NUM_ACTION_CODES - 1}")
+        if code < _TRANSFER_BASE:
+            return attack(Card.from_index(code))
+        if code < TAKE_CODE:
+            return transfer(Card.from_index(code - _TRANSFER_BASE))
+        if code == TAKE_CODE:
+            return TAKE_ACTION
+        if code == PASS_CODE:
+            return PASS_ACTION
+        if code == EXCHANGE_CODE:
+            return EXCHANGE_ACTION
+        a, d = divmod(code - _DEFEND_BASE, _N)
+        return defend(Card.from_index(a), Card.from_index(d))
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}()"
+
+    def __reduce__(self) -> tuple[object, tuple[int]]:
+        return (Action.from_code, (self.code,))
+
+    def __lt__(self, other: Action) -> bool:
+        return self.code < other.code
+
+
+
+class Attack(Action):
+    """Open a bout (R10) or throw in (R11) with ``card``."""
+
+    __slots__ = ("card",)
+    kind = ATTACK
+    card: Card
+
+    def __str__(self) -> str:
+        return f"attack {self.card}"
+
+    def __repr__(self) -> str:
+        return f"Attack(card={self.card!r})"
+
+
+class Defend(Action):
+    """Beat the unbeaten attack card ``attack`` with ``card`` (R13)."""
+
+    __slots__ = ("attack", "card")
+    kind = DEFEND
+    attack: Card
+    card: Card
+
+    def __str__(self) -> str:
+        return f"defend {self.attack} {self.card}"
+
+    def __repr__(self) -> str:
+        return f"Defend(attack={self.attack!r}, card={self.card!r})"
+
+
+class Take(Action):
+    """The defender picks up the table (R13, R14)."""
+
+    __slots__ = ()
+    kind = TAKE
+
+    def __str__(self) -> str:
+        return "take"
+
+
+class Pass(Action):
+    """An attacker is done throwing in until the table changes (R15)."""
+
+    __slots__ = ()
+    kind = PASS
+
+    def __str__(self) -> str:
+        return "pass"
+
+
+class Transfer(Action):
+    """The defender passes the attack on with a card of the attack's rank (V1)."""
+
+    __slots__ = ("card",)
+    kind = TRANSFER
+    card: Card
+
+    def __str__(self) -> str:
+        return f"transfer {self.card}"
+
+    def __repr__(self) -> str:
+        return f"Transfer(card={self.card!r})"
+
+
+class ExchangeTrump(Action):
+    """The holder of the lowest trump swaps it for the face-up trump (V8)."""
+
+    __slots__ = ()
+    kind = EXCHANGE
+
+    def __str__(self) -> str:
+        return "exchange"
+
+
+def _new(cls: type[Action], code: int) -> Action:
+    obj = object.__new__(cls)
+    obj.code = code
+    return obj
+
+
+def _card_action(cls: type[Attack] | type[Transfer], code: int, card: Card) -> Attack | Transfer:
+    obj = object.__new__(cls)
+    obj.code = code
+    obj.card = card
+    return obj
+
+
+_ATTACKS: Final = tuple(_card_action(Attack, i, Card.from_index(i)) for i in range(_N))
+_TRANSFERS: Final = tuple(
+    _card_action(Transfer, _TRANSFER_BASE + i, Card.from_index(i)) for i in range(_N)
+)
+_DEFENDS: dict[int, Defend] = {}
+TAKE_ACTION: Final = _new(Take, TAKE_CODE)
+PASS_ACTION: Final = _new(Pass, PASS_CODE)
+EXCHANGE_ACTION: Final = _new(ExchangeTrump, EXCHANGE_CODE)
+
+
+def attack(card: Card) -> Attack:
+    return _ATTACKS[card.index]  # type: ignore[return-value]
+
+
+def transfer(card: Card) -> Transfer:
+    return _TRANSFERS[card.index]  # type: ignore[return-value]
+
+
+def defend(attack_card: Card, card: Card) -> Defend:
+    return defend_i(attack_card.index, card.index)
+
+
+def defend_i(a: int, d: int) -> Defend:
+    """Interned ``Defend`` from card indices (the engine's hot path)."""
+    key = a * _N + d
+    obj = _DEFENDS.get(key)
+    if obj is None:
+        obj = object.__new__(Defend)
+        obj.code = _DEFEND_BASE + key
+        obj.attack = Card.from_index(a)
+        obj.card = Card.from_index(d)
+        _DEFENDS[key] = obj
+    return obj
+
+
+def attack_i(c: int) -> Attack:
+    return _ATTACKS[c]  # type: ignore[return-value]
+
+
+def transfer_i(c: int) -> Transfer:
+    return _TRANSFERS[c]  # type: ignore[return-value]
+
+
+_USAGE: Final = "attack CARD, defend ATTACK CARD, take, pass, transfer CARD, exchange"
+
+
+def parse_action(text: str) -> Action:
+    """Parse the notation above (case-insensitive; cards in letters or symbols)."""
+    if not isinstance(text, str):
+        raise ActionNotationError(f"{text!r} is not an action (expected one of: {_USAGE})")
+    words = text.split()
+    verb = words[0].lower() if words else ""
+    args = words[1:]
+    try:
+        if verb == "attack" and len(args) == 1:
+            return attack(Card.parse(args[0]))
+        if verb == "defend" and len(args) == 2:
+            return defend(Card.parse(args[0]), Card.parse(args[1]))
+        if verb == "transfer" and len(args) == 1:
+            return transfer(Card.parse(args[0]))
+    except CardNotationError as exc:
+        raise ActionNotationError(f"{text!r}: {exc}") from None
+    if not args:
+        if verb == "take":
+            return TAKE_ACTION
+        if verb in ("pass", "done"):
+            return PASS_ACTION
+        if verb == "exchange":
+            return EXCHANGE_ACTION
+    raise ActionNotationError(f"{text!r} is not an action (expected one of: {_USAGE})")

@@ -1,0 +1,536 @@
+"""The rules engine: new games, legal actions, applying actions (R3–R22, V1–V10).
+
+Legality has one source: :func:`_legal` generates a seat's legal actions; :func:`verify` accepts
+exactly those and, for anything else, asks :mod:`durak_core.explain` only for the message.
+
+>>> from durak_core import RuleSet, new_game
+>>> g = new_game(RuleSet(), 2, seed=7)
+>>> g.starter  # R8: seat 1 holds 9S, the lowest trump (spades)
+1
+>>> [str(a) for a in g.legal_actions(1)][:3]
+['attack 9S', 'attack 6C', 'attack 10C']
+>>> g2, events = g.apply(1, "attack 6C")
+>>> [str(a) for a in g2.legal_actions(0)]
+['defend 6C JS', 'defend 6C AS', 'defend 6C 7C', 'take']
+>>> g.apply(0, "take")  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+durak_core.errors.IllegalActionError: R10: seat 0 may not act before the main attacker (seat 1) ...
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+
+from .actions import (
+    ATTACK,
+    DEFEND,
+    EXCHANGE,
+    EXCHANGE_ACTION,
+    PASS,
+    PASS_ACTION,
+    TAKE,
+    TAKE_ACTION,
+    TRANSFER,
+    Action,
+    attack_i,
+    defend_i,
+    parse_action,
+    transfer_i,
+)
+from .cards import SAME_RANK, Card, Suit, card_index, cards_of
+from .deck import deal, dealer_from_seed, shuffled_deck
+from .errors import GameOverError, IllegalActionError, RulesError
+from .events import (
+    ActionTaken,
+    BoutEnded,
+    BoutStarted,
+    CardsDrawn,
+    CardsReceived,
+    Event,
+    GameOver,
+    PlayerOut,
+    TrumpExchanged,
+)
+from .rules import RuleSet
+from .state import GameState, Move
+
+# --- starting a game ----------------------------------------------------------------------------
+
+
+def new_game(
+    rules: RuleSet,
+    seats: int,
+    *,
+    seed: int | None = None,
+    order: Sequence[Card | str] | None = None,
+    dealer: int | None = None,
+    first_game: bool = True,
+) -> GameState:
+    """Deal a new game.
+
+    Give exactly one of ``seed`` (an int in 0..2**256-1; the deck is :func:`shuffled_deck`) or
+    ``order`` (every card of the deck once, top first; see :mod:`durak_core.deck` for the dealing
+    convention). ``dealer`` defaults to a seat drawn from the seed, or to the last seat with an
+    explicit order (so seat 0 receives the first card). ``first_game=False`` marks a later game
+    of a series, where V10 decides the starter instead of R8.
+    """
+    if not isinstance(rules, RuleSet):
+        raise RulesError(f"rules must be a RuleSet, not {type(rules).__name__}")
+    rules.check_seats(seats)
+    if (seed is None) == (order is None):
+        raise RulesError("R4: give exactly one of seed or order")
+    if seed is not None:
+        cards = shuffled_deck(rules, seed)
+        default_dealer = dealer_from_seed(seed, seats)
+    else:
+        assert order is not None
+        cards = _check_order(rules, order)
+        default_dealer = seats - 1
+    if dealer is None:
+        dealer = default_dealer
+    elif not isinstance(dealer, int) or not 0 <= dealer < seats:
+        raise RulesError(f"R3: the dealer must be a seat 0..{seats - 1}, not {dealer!r}")
+
+    hands, trump, talon = deal(rules, seats, dealer, cards)
+    assert trump.suit is not None
+    s = object.__new__(GameState)
+    s.rules = rules
+    s.n = seats
+    s.teams = rules.teams_of(seats)
+    s.trump_suit = int(trump.suit)
+    s.beat = _beat_table(rules, s.trump_suit)
+    s.trump_card = trump.index
+    s.hands = [sum(1 << c.index for c in h) for h in hands]
+    s.known = [0] * seats
+    s.talon = [c.index for c in reversed(talon)]
+    s.discard = 0
+    s.att = []
+    s.dfn = []
+    s.table = 0
+    s.ranks = 0
+    s.unbeaten = 0
+    s.taken = False
+    s.passed = 0
+    s.active = (1 << seats) - 1
+    s.out = []
+    s.emptied = [-1] * seats
+    s.discarded_once = False
+    s.bout = 0
+    s.version = 0
+    s.dealer = dealer
+    s.first_game = first_game
+    s.seed = seed
+    s.order = tuple(c.index for c in cards)
+    s.log = ()
+    s.finished = False
+    s._legal = None
+    if not talon:  # R6: everyone knows who holds the last dealt card
+        s.known[dealer] |= 1 << trump.index
+
+    holder = None
+    if first_game or not rules.under_the_fool:  # V10 skips R8 in later games
+        holder = _lowest_trump_holder(s)  # R8
+    s.starter = (dealer + 1) % seats if holder is None else holder
+    starter = s.starter
+    _start_bout(s, starter)
+    return s
+
+
+def _check_order(rules: RuleSet, order: Sequence[Card | str]) -> list[Card]:
+    cards = [c if isinstance(c, Card) else Card.parse(c) for c in order]
+    deck = set(rules.deck())
+    seen: set[Card] = set()
+    for c in cards:
+        if c not in deck:
+            raise RulesError(f"R1/V2: {c} is not in the {rules.deck_size}-card deck")
+        if c in seen:
+            raise RulesError(f"R1: {c} appears twice in the card order")
+        seen.add(c)
+    if len(cards) != len(deck):
+        missing = ", ".join(str(c) for c in sorted(deck - seen))
+        raise RulesError(f"R1: the card order lacks {missing}")
+    return cards
+
+
+def _lowest_trump_holder(s: GameState) -> int | None:
+    """R8: the seat holding the lowest trump (the face-up trump under the talon is not held);
+    that card becomes public knowledge."""
+    for rank in range(s.rules.lowest_rank, 15):
+        b = 1 << card_index(rank, s.trump_suit)
+        for seat in range(s.n):
+            if s.hands[seat] & b:
+                s.known[seat] |= b
+                return seat
+    return None
+
+
+@lru_cache(maxsize=256)
+def _beat_table(rules: RuleSet, trump: int) -> tuple[int, ...]:
+    """For each card index, the mask of deck cards that beat it (R7, via ``rules.beats``)."""
+    deck = rules.deck()
+    suit = Suit(trump)
+    table = [0] * (max(c.index for c in deck) + 1)
+    for a in deck:
+        table[a.index] = sum(1 << d.index for d in deck if rules.beats(a, d, suit))
+    return tuple(table)
+
+
+# --- roles ----------------------------------------------------------------------------------------
+
+
+def _next_active(s: GameState, seat: int) -> int:
+    """The next active seat clockwise after ``seat`` (``seat`` itself if it is the only one)."""
+    n = s.n
+    for k in range(1, n + 1):
+        t = (seat + k) % n
+        if s.active >> t & 1:
+            return t
+    return seat
+
+
+def _next_opponent(s: GameState, seat: int) -> int:
+    """R9/V7: the next active player clockwise who is not ``seat``'s teammate."""
+    n = s.n
+    team = s.teams[seat]
+    for k in range(1, n):
+        t = (seat + k) % n
+        if s.active >> t & 1 and s.teams[t] != team:
+            return t
+    raise AssertionError("no opponent left; the game should have ended")
+
+
+def _attackers_mask(s: GameState) -> int:
+    """R9: who may throw in this bout; V5 keeps the defender's neighbours, V7 drops teammates."""
+    d = s.defender
+    team = s.teams[d]
+    mask = 0
+    for t in range(s.n):
+        if s.active >> t & 1 and s.teams[t] != team:
+            mask |= 1 << t
+    if s.rules.neighbours_only:
+        left = _next_active(s, d)
+        right = d
+        for k in range(1, s.n):
+            t = (d - k) % s.n
+            if s.active >> t & 1:
+                right = t
+                break
+        mask &= (1 << left) | (1 << right) | (1 << s.attacker)
+    return mask
+
+
+def _start_bout(s: GameState, attacker: int) -> None:
+    s.attacker = attacker
+    s.defender = _next_opponent(s, attacker)
+    cap = s.rules.bout_cap(s.discarded_once)
+    held = s.hands[s.defender].bit_count()
+    s.limit = held if cap is None else min(cap, held)  # R12, fixed for the bout
+    s.attackers = _attackers_mask(s)
+
+
+# --- legal actions --------------------------------------------------------------------------------
+
+
+def _can_exchange(s: GameState, seat: int) -> bool:
+    """V8: the lowest trump in hand, and more than one card in the talon."""
+    if not s.rules.trump_exchange or len(s.talon) < 2:
+        return False
+    return bool(s.hands[seat] >> card_index(s.rules.lowest_rank, s.trump_suit) & 1)
+
+
+def _transfer_target(s: GameState) -> int | None:
+    """V1: who would defend after a transfer now, if a transfer is possible at all."""
+    if s.taken or s.unbeaten != len(s.att) or not s.att:
+        return None
+    new_defender = _next_opponent(s, s.defender)
+    count = len(s.att) + 1
+    cap = s.rules.bout_cap(s.discarded_once)
+    if cap is not None and count > cap:
+        return None
+    if s.hands[new_defender].bit_count() < count:
+        return None
+    return new_defender
+
+
+def _legal(s: GameState, seat: int) -> list[Action]:
+    """Every legal action of ``seat`` — the single source of legality."""
+    cache = s._legal
+    if cache is None:
+        cache = s._legal = [None] * s.n
+    else:
+        cached = cache[seat]
+        if cached is not None:
+            return cached
+    out: list[Action] = []
+    cache[seat] = out
+    if s.finished or not s.active >> seat & 1:
+        return out
+    hand = s.hands[seat]
+    if s.rules.trump_exchange and _can_exchange(s, seat):
+        out.append(EXCHANGE_ACTION)
+    if not s.att:  # R10: only the main attacker, with any card
+        if seat == s.attacker:
+            m = hand
+            while m:
+                low = m & -m
+                out.append(attack_i(low.bit_length() - 1))
+                m ^= low
+        return out
+    if seat == s.defender:
+        if s.taken or not s.unbeaten:
+            return out
+        beat = s.beat
+        dfn = s.dfn
+        for i, a in enumerate(s.att):
+            if dfn[i] < 0:
+                m = hand & beat[a]
+                while m:
+                    low = m & -m
+                    out.append(defend_i(a, low.bit_length() - 1))
+                    m ^= low
+        if s.rules.transfer and _transfer_target(s) is not None:
+            m = hand & SAME_RANK[s.att[0]]
+            while m:
+                low = m & -m
+                out.append(transfer_i(low.bit_length() - 1))
+                m ^= low
+        out.append(TAKE_ACTION)
+        return out
+    if not s.attackers >> seat & 1 or s.passed >> seat & 1:
+        return out
+    if len(s.att) < s.limit:
+        m = hand & s.ranks
+        if m:  # R15: an attacker with nothing to throw in is treated as passed
+            while m:
+                low = m & -m
+                out.append(attack_i(low.bit_length() - 1))
+                m ^= low
+            if s.taken or not s.unbeaten:
+                out.append(PASS_ACTION)
+    return out
+
+
+def legal_actions(s: GameState, seat: int) -> tuple[Action, ...]:
+    """The legal actions of ``seat`` now (empty when it has none, or the game is over)."""
+    if not isinstance(seat, int) or not 0 <= seat < s.n:
+        return ()
+    return tuple(_legal(s, seat))
+
+
+def legal_moves(s: GameState) -> tuple[Move, ...]:
+    """Every legal (seat, action) pair now, seats in order."""
+    moves: list[Move] = []
+    for seat in range(s.n):
+        for a in _legal(s, seat):
+            moves.append((seat, a))
+    return tuple(moves)
+
+
+def can(s: GameState, seat: int, action: Action) -> bool:
+    return isinstance(seat, int) and 0 <= seat < s.n and action in _legal(s, seat)
+
+
+def verify(s: GameState, seat: int, action: Action) -> None:
+    """Raise :class:`IllegalActionError` (naming the rule) unless ``action`` is legal for
+    ``seat``."""
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < s.n:
+        raise IllegalActionError("R3", f"there is no seat {seat!r} at this {s.n}-seat table")
+    if not isinstance(action, Action):
+        raise IllegalActionError("R2", f"{action!r} is not an action")
+    if s.finished:
+        raise GameOverError("R20", f"the game is over; no more actions (got {action})")
+    if action in _legal(s, seat):
+        return
+    from .explain import why_illegal
+
+    rule, message = why_illegal(s, seat, action)
+    raise IllegalActionError(rule, message)
+
+
+# --- applying actions -----------------------------------------------------------------------------
+
+
+def apply(
+    s: GameState, seat: int, action: Action | str
+) -> tuple[GameState, tuple[Event, ...]]:
+    """Apply a legal action: the new state and the events it produced; ``s`` is unchanged.
+
+    An illegal action raises :class:`IllegalActionError` (its ``rule`` names the rule).
+    """
+    if isinstance(action, str):
+        action = parse_action(action)
+    verify(s, seat, action)
+    new = s.copy()
+    events: list[Event] = [ActionTaken(seat, action)]
+    _do(new, seat, action, events)
+    new.log = (*s.log, (seat, action))
+    return new, tuple(events)
+
+
+step = apply
+
+
+def _do(s: GameState, seat: int, action: Action, ev: list[Event] | None) -> None:
+    """Apply a legal action in place; append events to ``ev`` unless it is None (fast path)."""
+    kind = action.kind
+    v = s.version
+    s.version = v + 1
+    s._legal = None
+    if kind in (ATTACK, TRANSFER):
+        c = action.card.index  # type: ignore[attr-defined]
+        b = 1 << c
+        hand = s.hands[seat] ^ b
+        s.hands[seat] = hand
+        s.known[seat] &= ~b
+        if not hand:
+            s.emptied[seat] = v
+        s.att.append(c)
+        s.dfn.append(-1)
+        s.unbeaten += 1
+        s.table |= b
+        s.ranks |= SAME_RANK[c]
+        s.passed = 0  # R15: the table changed
+        if kind == TRANSFER:  # V1: the transferrer leads; the next opponent defends
+            s.attacker = seat
+            s.defender = _next_opponent(s, seat)
+            cap = s.rules.bout_cap(s.discarded_once)
+            held = s.hands[s.defender].bit_count()
+            s.limit = held if cap is None else min(cap, held)
+            s.attackers = _attackers_mask(s)
+        elif s.taken:
+            _maybe_end_bout(s, ev)
+    elif kind == DEFEND:
+        a = action.attack.index  # type: ignore[attr-defined]
+        d = action.card.index  # type: ignore[attr-defined]
+        b = 1 << d
+        hand = s.hands[seat] ^ b
+        s.hands[seat] = hand
+        s.known[seat] &= ~b
+        if not hand:
+            s.emptied[seat] = v
+        s.dfn[s.att.index(a)] = d
+        s.unbeaten -= 1
+        s.table |= b
+        s.ranks |= SAME_RANK[d]
+        s.passed = 0
+        if not s.unbeaten:
+            _maybe_end_bout(s, ev)
+    elif kind == TAKE:
+        s.taken = True
+        if not s.rules.throw_in_after_take:  # V6
+            _end_bout(s, ev)
+        else:
+            _maybe_end_bout(s, ev)
+    elif kind == PASS:
+        s.passed |= 1 << seat
+        _maybe_end_bout(s, ev)
+    elif kind == EXCHANGE:
+        low = card_index(s.rules.lowest_rank, s.trump_suit)
+        up = s.trump_card
+        s.hands[seat] ^= (1 << low) | (1 << up)
+        s.known[seat] = (s.known[seat] & ~(1 << low)) | (1 << up)
+        s.talon[0] = low
+        s.trump_card = low
+        if ev is not None:
+            ev.append(TrumpExchanged(seat, Card.from_index(low), Card.from_index(up)))
+    else:  # pragma: no cover - Action has exactly these kinds
+        raise AssertionError(action)
+
+
+def _maybe_end_bout(s: GameState, ev: list[Event] | None) -> None:
+    """R16: end the bout once every attacker has passed, explicitly or by having nothing to
+    throw in (R15), and every card is beaten or taken."""
+    if s.unbeaten and not s.taken:
+        return
+    if len(s.att) < s.limit:
+        r = s.ranks
+        hands = s.hands
+        m = s.attackers & ~s.passed
+        while m:
+            low = m & -m
+            if hands[low.bit_length() - 1] & r:
+                return
+            m ^= low
+    _end_bout(s, ev)
+
+
+def _end_bout(s: GameState, ev: list[Event] | None) -> None:
+    defended = not s.taken
+    d = s.defender
+    if ev is not None:
+        ev.append(BoutEnded(defended, d, cards_of(s.table)))
+    if defended:  # R16a
+        s.discard |= s.table
+        s.discarded_once = True
+    else:  # R16b: the taken cards are public knowledge in the defender's hand (R23)
+        s.hands[d] |= s.table
+        s.known[d] |= s.table
+        s.emptied[d] = -1
+    s.att = []
+    s.dfn = []
+    s.table = 0
+    s.ranks = 0
+    s.unbeaten = 0
+    s.taken = False
+    s.passed = 0
+
+    n = s.n
+    if s.talon:  # R17: main attacker, the others clockwise, the defender last
+        a = s.attacker
+        for k in range(n):
+            t = (a + k) % n
+            if t != d and s.active >> t & 1:
+                _draw(s, t, ev)
+        _draw(s, d, ev)
+
+    if not s.talon:  # R18: out after the draw, in the order their hands emptied
+        gone = [t for t in range(n) if s.active >> t & 1 and not s.hands[t]]
+        gone.sort(key=s.emptied.__getitem__)
+        for t in gone:
+            s.active &= ~(1 << t)
+            s.out.append(t)
+            if ev is not None:
+                ev.append(PlayerOut(t, len(s.out)))
+        if gone and _game_over(s):
+            s.finished = True
+            if ev is not None:
+                remaining = [t for t in range(n) if s.active >> t & 1]
+                ev.append(GameOver(tuple(s.out), remaining[0] if len(remaining) == 1 else None))
+            return
+
+    s.bout += 1
+    # R19: defended -> the defender leads; taken -> the next player to the defender's left.
+    nxt = d if defended and s.active >> d & 1 else _next_active(s, d)
+    _start_bout(s, nxt)
+    if ev is not None:
+        ev.append(BoutStarted(s.attacker, s.defender, s.limit))
+
+
+def _draw(s: GameState, seat: int, ev: list[Event] | None) -> None:
+    need = s.rules.hand_size - s.hands[seat].bit_count()
+    if need <= 0 or not s.talon:
+        return
+    talon = s.talon
+    got = 0
+    trump = None
+    while need and talon:
+        c = talon.pop()
+        got |= 1 << c
+        need -= 1
+        if c == s.trump_card:  # everyone sees who takes the face-up trump
+            s.known[seat] |= 1 << c
+            trump = Card.from_index(c)
+    s.hands[seat] |= got
+    s.emptied[seat] = -1
+    if ev is not None:
+        drawn = cards_of(got)
+        ev.append(CardsDrawn(seat, len(drawn), trump))
+        ev.append(CardsReceived(seat, drawn))
+
+
+def _game_over(s: GameState) -> bool:
+    """R20/V7: at most one player holds cards, or only one team does."""
+    teams = {s.teams[t] for t in range(s.n) if s.active >> t & 1}
+    return len(teams) <= 1

@@ -1,0 +1,230 @@
+"""The rule set of a table: the default game (R1–R25) and its variant options (V1–V10, V17).
+
+A :class:`RuleSet` is an immutable value. It validates itself on construction, and
+:meth:`RuleSet.check_seats` validates it against a number of players, so an impossible table is
+rejected before a card is dealt.
+
+>>> RuleSet().describe()
+'classic: 36 cards, 6-card hands, throw-in, no transfer'
+>>> RuleSet(transfer=True, deck_size=24).differences()
+['V1 transfer', 'V2 24-card deck']
+>>> RuleSet(hand_size=7)
+Traceback (most recent call last):
+...
+durak_core.errors.RulesError: V3: 7-card hands need the 52-card deck (this rule set has 36)
+>>> preset("transfer").transfer
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+from typing import Any, Final
+
+from .cards import ACE, Card, Suit, card_index, mask_of
+from .errors import RulesError
+
+DECK_SIZES: Final = (24, 36, 52)
+HAND_SIZES: Final = (4, 5, 6, 7)
+_LOWEST_RANK: Final = {24: 9, 36: 6, 52: 2}
+
+
+@dataclass(frozen=True, slots=True)
+class RuleSet:
+    """Options of the game. The defaults are the shipped game, ``classic`` (seeds/004)."""
+
+    #: V2: 24 (9–A), 36 (6–A, default) or 52 (2–A) cards.
+    deck_size: int = 36
+    #: V3: cards per hand for the deal (R5), the bout cap (R12) and the refill (R17).
+    hand_size: int = 6
+    #: V1: the defender may pass the attack on with a card of the same rank.
+    transfer: bool = False
+    #: V4: at most 5 attack cards per bout until the first bout ends defended.
+    first_bout_five: bool = False
+    #: V5: only the defender's nearest active neighbours (and the main attacker) throw in.
+    neighbours_only: bool = False
+    #: R14 (True) or V6 (False): may attackers throw in after the defender takes?
+    throw_in_after_take: bool = True
+    #: V7: team size (0 = no teams; 2 = 2v2 or 2v2v2; 3 = 3v3), seats alternating.
+    team_size: int = 0
+    #: V8: the lowest trump may be swapped for the face-up trump.
+    trump_exchange: bool = False
+    #: V9: no cap of hand size on a bout's attack cards.
+    unlimited_bout: bool = False
+    #: V10: later games of a series start with the player left of the previous Durak.
+    under_the_fool: bool = False
+    #: V17: a series ends when one player has been the Durak this many times (0 = open-ended).
+    series_losses: int = 0
+    #: The preset this rule set came from, for display; not part of the rules' identity.
+    name: str = field(default="custom", compare=False)
+
+    def __post_init__(self) -> None:
+        if self.deck_size not in DECK_SIZES:
+            raise RulesError(f"V2: the deck has 24, 36 or 52 cards, not {self.deck_size}")
+        if self.hand_size not in HAND_SIZES:
+            raise RulesError(f"V3: the hand size is 4, 5, 6 or 7, not {self.hand_size}")
+        if self.hand_size == 7 and self.deck_size != 52:
+            raise RulesError(
+                f"V3: 7-card hands need the 52-card deck (this rule set has {self.deck_size})"
+            )
+        if self.team_size not in (0, 2, 3):
+            raise RulesError(f"V7: teams have 2 or 3 players, not {self.team_size}")
+        if not 0 <= self.series_losses <= 99:
+            raise RulesError(f"V17: losses to end a series must be 0..99, not {self.series_losses}")
+        for f in fields(self):
+            if f.type in ("bool", bool) and not isinstance(getattr(self, f.name), bool):
+                raise RulesError(f"{f.name} must be true or false")
+
+    # --- seats ------------------------------------------------------------------------------
+
+    def check_seats(self, seats: int) -> None:
+        """Raise :class:`RulesError` unless this rule set can seat ``seats`` players."""
+        if not isinstance(seats, int) or not 2 <= seats <= 6:
+            raise RulesError(f"R3: Durak is for 2 to 6 players, not {seats}")
+        if seats * self.hand_size > self.deck_size:
+            raise RulesError(
+                f"R5/V3: {seats} hands of {self.hand_size} need {seats * self.hand_size} cards, "
+                f"but the deck has {self.deck_size}"
+            )
+        if self.team_size:
+            ok = (self.team_size == 2 and seats in (4, 6)) or (self.team_size == 3 and seats == 6)
+            if not ok:
+                raise RulesError(
+                    f"V7: teams of {self.team_size} need "
+                    f"{'4 or 6' if self.team_size == 2 else '6'} players, not {seats}"
+                )
+
+    def teams_of(self, seats: int) -> tuple[int, ...]:
+        """Team number of each seat; without teams every seat is its own team."""
+        if not self.team_size:
+            return tuple(range(seats))
+        count = seats // self.team_size
+        return tuple(s % count for s in range(seats))
+
+    # --- cards ------------------------------------------------------------------------------
+
+    @property
+    def lowest_rank(self) -> int:
+        """The lowest rank in the deck (the lowest trump of R8 and V8)."""
+        return _LOWEST_RANK[self.deck_size]
+
+    def deck(self) -> tuple[Card, ...]:
+        """Every card of the deck, in index order."""
+        return tuple(
+            Card.of(rank, suit)
+            for suit in Suit
+            for rank in range(self.lowest_rank, ACE + 1)
+        )
+
+    def deck_mask(self) -> int:
+        return mask_of(self.deck())
+
+    def beats(self, attack: Card, defence: Card, trump: Suit | None) -> bool:
+        """R7: does ``defence`` beat ``attack`` with ``trump`` as the trump suit?
+
+        The single definition of beating; the engine precomputes it into tables per trump.
+        """
+        if attack.suit is None or defence.suit is None:
+            return False
+        if defence.suit == attack.suit:
+            return defence.rank > attack.rank
+        return defence.suit == trump
+
+    def bout_cap(self, first_discard_done: bool) -> int | None:
+        """The cap R12 puts on a bout's attack cards before the defender's hand (None = V9)."""
+        if self.unlimited_bout:
+            return 5 if self.first_bout_five and not first_discard_done else None
+        cap = self.hand_size
+        if self.first_bout_five and not first_discard_done:
+            cap = min(cap, 5)
+        return cap
+
+    # --- words -------------------------------------------------------------------------------
+
+    def differences(self) -> list[str]:
+        """The variant options that differ from classic, each with its rule id."""
+        out = []
+        if self.transfer:
+            out.append("V1 transfer")
+        if self.deck_size != 36:
+            out.append(f"V2 {self.deck_size}-card deck")
+        if self.hand_size != 6:
+            out.append(f"V3 {self.hand_size}-card hands")
+        if self.first_bout_five:
+            out.append("V4 five before the first discard")
+        if self.neighbours_only:
+            out.append("V5 neighbours only")
+        if not self.throw_in_after_take:
+            out.append("V6 no throw-in after take")
+        if self.team_size:
+            out.append(f"V7 teams of {self.team_size}")
+        if self.trump_exchange:
+            out.append("V8 trump exchange")
+        if self.unlimited_bout:
+            out.append("V9 unlimited bout")
+        if self.under_the_fool:
+            out.append("V10 under the fool")
+        if self.series_losses:
+            out.append(f"V17 series to {self.series_losses} losses")
+        return out
+
+    def describe(self) -> str:
+        if not self.differences():
+            return (
+                f"classic: {self.deck_size} cards, {self.hand_size}-card hands, throw-in, "
+                "no transfer"
+            )
+        return f"{self.name}: " + ", ".join(self.differences())
+
+    def options(self) -> dict[str, Any]:
+        """The options as a plain dict (for JSON); ``RuleSet.from_options`` reverses it."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    @classmethod
+    def from_options(cls, options: Mapping[str, Any]) -> RuleSet:
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(options) - known)
+        if unknown:
+            raise RulesError(f"unknown rule option(s): {', '.join(unknown)}")
+        try:
+            return cls(**dict(options))
+        except TypeError as exc:
+            raise RulesError(f"bad rule options: {exc}") from exc
+
+    def with_options(self, **changes: Any) -> RuleSet:
+        return RuleSet.from_options({**self.options(), **changes})
+
+
+#: Named presets. ``classic`` is the default (seeds/004).
+PRESETS: Final[Mapping[str, RuleSet]] = {
+    "classic": RuleSet(name="classic"),
+    "transfer": RuleSet(transfer=True, name="transfer"),
+    "quick": RuleSet(deck_size=24, name="quick"),
+    "full-deck": RuleSet(deck_size=52, name="full-deck"),
+    "first-five": RuleSet(first_bout_five=True, name="first-five"),
+    "neighbours": RuleSet(neighbours_only=True, name="neighbours"),
+    "no-throw-after-take": RuleSet(throw_in_after_take=False, name="no-throw-after-take"),
+    "teams": RuleSet(team_size=2, name="teams"),
+    "trump-exchange": RuleSet(trump_exchange=True, name="trump-exchange"),
+    "unlimited": RuleSet(unlimited_bout=True, name="unlimited"),
+    "under-the-fool": RuleSet(under_the_fool=True, name="under-the-fool"),
+    "three-losses": RuleSet(series_losses=3, name="three-losses"),
+}
+
+
+def preset(name: str) -> RuleSet:
+    """A named preset; unknown names raise :class:`RulesError` listing the known ones."""
+    try:
+        return PRESETS[name.strip().lower()]
+    except KeyError:
+        raise RulesError(
+            f"unknown rule preset {name!r}; known presets: {', '.join(PRESETS)}"
+        ) from None
+
+
+def lowest_trump(rules: RuleSet, trump: Suit) -> Card:
+    return Card.from_index(card_index(rules.lowest_rank, trump))
+
+
+__all__ = ["DECK_SIZES", "HAND_SIZES", "PRESETS", "RuleSet", "lowest_trump", "preset"]

@@ -1,0 +1,290 @@
+"""Full state to JSON and back, and replay (pydantic models at this boundary only).
+
+The JSON holds the whole state, secrets included: it is for storage and restarts, never for
+players. Derived fields (beat tables, masks, counts) are recomputed on load, and the loaded state
+must pass the invariant checker.
+
+>>> from durak_core import RuleSet, new_game
+>>> g = new_game(RuleSet(), 3, seed=5)
+>>> g, _ = g.apply(g.starter, g.legal_actions(g.starter)[0])
+>>> GameState.from_json(g.to_json()) == g
+True
+>>> replay(g.rules, g.n, seed=g.seed, actions=g.log) == g
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from .actions import Action, parse_action
+from .cards import SAME_RANK, Card, cards_of
+from .engine import _attackers_mask, _beat_table, apply, new_game
+from .errors import DurakError, StateFormatError
+from .rules import RuleSet
+from .state import GameState
+
+SCHEMA_VERSION = 1
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class StateModel(_Model):
+    """Schema of a serialized :class:`GameState`."""
+
+    schema_version: Literal[1] = 1
+    rules: dict[str, Any]
+    seats: int = Field(ge=2, le=6)
+    dealer: int
+    starter: int
+    first_game: bool
+    seed: str | None  # hex, so 256-bit seeds survive every JSON reader
+    order: list[str]
+    trump_card: str
+    hands: list[list[str]]
+    known: list[list[str]]
+    talon: list[str]  # top first
+    discard: list[str]
+    table: list[tuple[str, str | None]]
+    attacker: int
+    defender: int
+    limit: int
+    taken: bool
+    passed: list[int]
+    active: list[int]
+    out: list[int]
+    emptied: list[int]
+    discarded_once: bool
+    bout: int
+    version: int
+    finished: bool
+    log: list[str]  # "SEAT ACTION"
+
+
+def _cards(mask: int) -> list[str]:
+    return [str(c) for c in cards_of(mask)]
+
+
+def _mask(tokens: Iterable[str]) -> int:
+    m = 0
+    for t in tokens:
+        m |= 1 << Card.parse(t).index
+    return m
+
+
+def _seats(mask: int, n: int) -> list[int]:
+    return [t for t in range(n) if mask >> t & 1]
+
+
+def state_to_model(s: GameState) -> StateModel:
+    return StateModel(
+        rules=s.rules.options(),
+        seats=s.n,
+        dealer=s.dealer,
+        starter=s.starter,
+        first_game=s.first_game,
+        seed=None if s.seed is None else format(s.seed, "x"),
+        order=[str(Card.from_index(i)) for i in s.order],
+        trump_card=str(Card.from_index(s.trump_card)),
+        hands=[_cards(h) for h in s.hands],
+        known=[_cards(k) for k in s.known],
+        talon=[str(Card.from_index(i)) for i in reversed(s.talon)],
+        discard=_cards(s.discard),
+        table=[
+            (str(Card.from_index(a)), str(Card.from_index(d)) if d >= 0 else None)
+            for a, d in zip(s.att, s.dfn, strict=True)
+        ],
+        attacker=s.attacker,
+        defender=s.defender,
+        limit=s.limit,
+        taken=s.taken,
+        passed=_seats(s.passed, s.n),
+        active=_seats(s.active, s.n),
+        out=list(s.out),
+        emptied=list(s.emptied),
+        discarded_once=s.discarded_once,
+        bout=s.bout,
+        version=s.version,
+        finished=s.finished,
+        log=[f"{seat} {action}" for seat, action in s.log],
+    )
+
+
+def state_to_json(s: GameState) -> str:
+    return state_to_model(s).model_dump_json()
+
+
+def parse_move(text: str) -> tuple[int, Action]:
+    """``"2 defend 7H 9H"`` → (2, Defend(...))."""
+    head, _, rest = text.strip().partition(" ")
+    if not head.isdigit():
+        raise StateFormatError(f"{text!r} is not 'SEAT ACTION'")
+    return int(head), parse_action(rest)
+
+
+def state_from_model(m: StateModel, *, check: bool = True) -> GameState:
+    rules = RuleSet.from_options(m.rules)
+    n = m.seats
+    rules.check_seats(n)
+    trump = Card.parse(m.trump_card)
+    if trump.suit is None:
+        raise StateFormatError("the trump card has no suit")
+    s = object.__new__(GameState)
+    s.rules = rules
+    s.n = n
+    s.teams = rules.teams_of(n)
+    s.trump_suit = int(trump.suit)
+    s.beat = _beat_table(rules, s.trump_suit)
+    s.trump_card = trump.index
+    if len(m.hands) != n or len(m.known) != n or len(m.emptied) != n:
+        raise StateFormatError("per-seat lists do not match the number of seats")
+    s.hands = [_mask(h) for h in m.hands]
+    s.known = [_mask(k) for k in m.known]
+    s.talon = [Card.parse(c).index for c in reversed(m.talon)]
+    s.discard = _mask(m.discard)
+    s.att = [Card.parse(a).index for a, _ in m.table]
+    s.dfn = [-1 if d is None else Card.parse(d).index for _, d in m.table]
+    s.table = 0
+    s.ranks = 0
+    for i in (*s.att, *(d for d in s.dfn if d >= 0)):
+        s.table |= 1 << i
+        s.ranks |= SAME_RANK[i]
+    s.unbeaten = s.dfn.count(-1)
+    s.attacker = m.attacker
+    s.defender = m.defender
+    s.limit = m.limit
+    s.taken = m.taken
+    s.passed = sum(1 << t for t in m.passed)
+    s.active = sum(1 << t for t in m.active)
+    s.out = list(m.out)
+    s.emptied = list(m.emptied)
+    s.discarded_once = m.discarded_once
+    s.bout = m.bout
+    s.version = m.version
+    s.dealer = m.dealer
+    s.starter = m.starter
+    s.first_game = m.first_game
+    s.seed = None if m.seed is None else int(m.seed, 16)
+    s.order = tuple(Card.parse(c).index for c in m.order)
+    s.log = tuple(parse_move(x) for x in m.log)
+    s.finished = m.finished
+    s._legal = None
+    for seat in (s.attacker, s.defender, s.dealer, s.starter):
+        if not 0 <= seat < n:
+            raise StateFormatError(f"seat {seat} out of range")
+    s.attackers = 0 if s.finished else _attackers_mask(s)
+    problems = s.status() if check else ()
+    if problems:
+        raise StateFormatError("inconsistent state: " + "; ".join(problems))
+    return s
+
+
+def state_from_json(text: str | bytes) -> GameState:
+    """Load a state; any defect raises :class:`StateFormatError` (a ``ValueError``)."""
+    try:
+        model = StateModel.model_validate_json(text)
+        return state_from_model(model)
+    except StateFormatError:
+        raise
+    except (ValidationError, DurakError, IndexError) as exc:
+        raise StateFormatError(f"not a valid game state: {exc}") from exc
+
+
+def replay(
+    rules: RuleSet,
+    seats: int,
+    *,
+    actions: Iterable[tuple[int, Action | str] | str],
+    seed: int | None = None,
+    order: Sequence[Card | str] | None = None,
+    dealer: int | None = None,
+    first_game: bool = True,
+) -> GameState:
+    """Deal as :func:`new_game` does, then apply ``actions`` ((seat, action) pairs or
+    ``"SEAT ACTION"`` strings), each checked. Reproduces the state exactly."""
+    s = new_game(rules, seats, seed=seed, order=order, dealer=dealer, first_game=first_game)
+    for item in actions:
+        seat, action = parse_move(item) if isinstance(item, str) else item
+        s, _ = apply(s, seat, action)
+    return s
+
+
+def position(
+    rules: RuleSet,
+    hands: Sequence[str | Sequence[Card | str]],
+    *,
+    trump: Card | str,
+    attacker: int,
+    talon: str | Sequence[Card | str] = (),
+    out: Sequence[int] = (),
+    discarded_once: bool = True,
+) -> GameState:
+    """A position at the start of a bout, for tests, puzzles and endgame study (like a FEN).
+
+    ``hands`` per seat (a string of cards or a sequence); ``talon`` the face-down cards top
+    first — the ``trump`` card goes under them unless it is in a hand or the talon is empty,
+    where it counts as played; ``out`` the seats already out, in order. Every other card of the
+    deck is in the discard pile. The result passes the invariant checker or raises.
+
+    >>> from durak_core import RuleSet
+    >>> g = position(RuleSet(), ["6S 7S", "8S"], trump="AH", attacker=0)
+    >>> [str(a) for a in g.legal_actions(0)], g.limit
+    (['attack 6S', 'attack 7S'], 1)
+    """
+    from .cards import parse_cards
+
+    def cards(x: str | Sequence[Card | str]) -> list[Card]:
+        if isinstance(x, str):
+            return parse_cards(x)
+        return [c if isinstance(c, Card) else Card.parse(c) for c in x]
+
+    hand_cards = [cards(h) for h in hands]
+    talon_cards = cards(talon)
+    trump_card = trump if isinstance(trump, Card) else Card.parse(trump)
+    n = len(hand_cards)
+    held = {c for h in hand_cards for c in h}
+    if talon_cards and trump_card not in held:
+        talon_cards.append(trump_card)
+    used = held | set(talon_cards)
+    discard = [c for c in rules.deck() if c not in used]
+    model = StateModel(
+        rules=rules.options(),
+        seats=n,
+        dealer=(attacker - 1) % n,
+        starter=attacker,
+        first_game=True,
+        seed=None,
+        order=[str(c) for c in rules.deck()],
+        trump_card=str(trump_card),
+        hands=[[str(c) for c in h] for h in hand_cards],
+        known=[[] for _ in range(n)],
+        talon=[str(c) for c in talon_cards],
+        discard=[str(c) for c in discard],
+        table=[],
+        attacker=attacker,
+        defender=attacker,
+        limit=0,
+        taken=False,
+        passed=[],
+        active=[t for t in range(n) if t not in out],
+        out=list(out),
+        emptied=[-1] * n,
+        discarded_once=discarded_once,
+        bout=0,
+        version=0,
+        finished=False,
+        log=[],
+    )
+    from .engine import _start_bout
+
+    s = state_from_model(model.model_copy(update={"defender": (attacker + 1) % n}), check=False)
+    _start_bout(s, attacker)
+    problems = s.status()
+    if problems:
+        raise StateFormatError("impossible position: " + "; ".join(problems))
+    return s

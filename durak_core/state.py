@@ -1,0 +1,226 @@
+"""The full game state: every card's place, the bout, the roles.
+
+``GameState`` holds secrets (every hand, the talon order). Only the engine, serialization and
+tests handle it; the bot and the AI get views (:mod:`durak_core.views`). It is immutable through
+the public API: :meth:`GameState.apply` returns a new state. The fast path
+(:mod:`durak_core.fast`) mutates a private copy in place, for search.
+
+Card sets are bitmasks over card indices (:mod:`durak_core.cards`), seat sets bitmasks over seat
+numbers, so the hot path does integer arithmetic instead of building sets.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .rules import RuleSet
+
+if TYPE_CHECKING:
+    from .actions import Action
+    from .cards import Card
+    from .events import Event
+    from .result import GameResult
+    from .views import PublicView, SeatView
+
+Move = tuple[int, "Action"]
+
+
+class GameState:
+    """One moment of one game. Read it through properties, views and the engine functions."""
+
+    __slots__ = (
+        "_legal",
+        "active",
+        "att",
+        "attacker",
+        "attackers",
+        "beat",
+        "bout",
+        "dealer",
+        "defender",
+        "dfn",
+        "discard",
+        "discarded_once",
+        "emptied",
+        "finished",
+        "first_game",
+        "hands",
+        "known",
+        "limit",
+        "log",
+        "n",
+        "order",
+        "out",
+        "passed",
+        "ranks",
+        "rules",
+        "seed",
+        "starter",
+        "table",
+        "taken",
+        "talon",
+        "teams",
+        "trump_card",
+        "trump_suit",
+        "unbeaten",
+        "version",
+    )
+
+    rules: RuleSet
+    n: int  # seats
+    teams: tuple[int, ...]  # team number of each seat (each seat its own without V7)
+    beat: tuple[int, ...]  # card index -> mask of the cards that beat it (R7, per trump)
+    trump_suit: int
+    trump_card: int  # the face-up card: bottom of the talon, or in a hand under R6
+    hands: list[int]
+    known: list[int]  # per seat: cards publicly known to be in that hand (R23)
+    talon: list[int]  # face down, top of the talon LAST (draw = pop); the trump card is [0]
+    discard: int
+    att: list[int]  # attack cards of this bout, in order
+    dfn: list[int]  # the card beating att[i], or -1
+    table: int  # mask of every card on the table
+    ranks: int  # mask of every card whose rank is on the table (R11)
+    unbeaten: int
+    attacker: int  # main attacker
+    defender: int
+    attackers: int  # seats that may throw in this bout (R9, V5, V7)
+    limit: int  # R12 attack-card limit of this bout
+    taken: bool
+    passed: int  # seats that explicitly passed since the table last changed (R15)
+    active: int  # seats still in the game
+    out: list[int]  # seats out, in finishing order (R18)
+    emptied: list[int]  # per seat: version of the action that emptied the hand, or -1
+    discarded_once: bool  # has any bout ended defended yet (V4)
+    bout: int
+    version: int  # number of actions applied
+    dealer: int
+    starter: int
+    first_game: bool
+    seed: int | None
+    order: tuple[int, ...]  # the initial card order (top first), for replay
+    log: tuple[Move, ...]
+    finished: bool
+    _legal: list[list[Action] | None] | None
+
+    def copy(self) -> GameState:
+        new = object.__new__(GameState)
+        new.rules = self.rules
+        new.n = self.n
+        new.teams = self.teams
+        new.beat = self.beat
+        new.trump_suit = self.trump_suit
+        new.trump_card = self.trump_card
+        new.hands = self.hands[:]
+        new.known = self.known[:]
+        new.talon = self.talon[:]
+        new.discard = self.discard
+        new.att = self.att[:]
+        new.dfn = self.dfn[:]
+        new.table = self.table
+        new.ranks = self.ranks
+        new.unbeaten = self.unbeaten
+        new.attacker = self.attacker
+        new.defender = self.defender
+        new.attackers = self.attackers
+        new.limit = self.limit
+        new.taken = self.taken
+        new.passed = self.passed
+        new.active = self.active
+        new.out = self.out[:]
+        new.emptied = self.emptied[:]
+        new.discarded_once = self.discarded_once
+        new.bout = self.bout
+        new.version = self.version
+        new.dealer = self.dealer
+        new.starter = self.starter
+        new.first_game = self.first_game
+        new.seed = self.seed
+        new.order = self.order
+        new.log = self.log
+        new.finished = self.finished
+        new._legal = None
+        return new
+
+    def _key(self) -> tuple[object, ...]:
+        return tuple(
+            getattr(self, name) for name in GameState.__slots__ if name not in ("_legal", "beat")
+        )
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, GameState) and self._key() == other._key()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        from .render import describe_state
+
+        return describe_state(self)
+
+    # --- the public API, as methods (see :mod:`durak_core.engine`) ---------------------------
+
+    def legal_actions(self, seat: int) -> tuple[Action, ...]:
+        return _engine.legal_actions(self, seat)
+
+    def legal_moves(self) -> tuple[Move, ...]:
+        return _engine.legal_moves(self)
+
+    def can(self, seat: int, action: Action) -> bool:
+        return _engine.can(self, seat, action)
+
+    def verify(self, seat: int, action: Action) -> None:
+        _engine.verify(self, seat, action)
+
+    def apply(self, seat: int, action: Action | str) -> tuple[GameState, tuple[Event, ...]]:
+        return _engine.apply(self, seat, action)
+
+    def view(self, seat: int) -> SeatView:
+        from .views import seat_view
+
+        return seat_view(self, seat)
+
+    def public_view(self) -> PublicView:
+        from .views import public_view
+
+        return public_view(self)
+
+    @property
+    def result(self) -> GameResult | None:
+        from .result import game_result
+
+        return game_result(self)
+
+    def status(self) -> tuple[str, ...]:
+        from .invariants import check
+
+        return check(self)
+
+    def to_json(self) -> str:
+        from .serialize import state_to_json
+
+        return state_to_json(self)
+
+    @staticmethod
+    def from_json(text: str | bytes) -> GameState:
+        from .serialize import state_from_json
+
+        return state_from_json(text)
+
+    def order_cards(self) -> tuple[Card, ...]:
+        """The initial card order (top first) this game was dealt from."""
+        from .cards import Card
+
+        return tuple(Card.from_index(i) for i in self.order)
+
+    def hand_size(self, seat: int) -> int:
+        return self.hands[seat].bit_count()
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {k: getattr(self, k) for k in GameState.__slots__ if k != "_legal"}
+
+    def __setstate__(self, d: dict[str, Any]) -> None:
+        for k, v in d.items():
+            object.__setattr__(self, k, v)
+        self._legal = None
+
+
+from . import engine as _engine  # noqa: E402  (the engine imports GameState; see module doc)

@@ -1,0 +1,132 @@
+"""What one seat, or a spectator, may know (R23–R25). The bot and the AI only ever get these.
+
+A view is built from public facts plus, for a seat, its own hand and legal actions. It never
+reads another hand or the talon order, which the leak test proves by reshuffling everything
+hidden from a seat and comparing its views.
+
+>>> from durak_core import RuleSet, new_game
+>>> v = new_game(RuleSet(), 3, seed=1).view(0)
+>>> len(v.hand), v.hand_sizes, v.talon_size, str(v.trump_card)
+(6, (6, 6, 6), 18, '10D')
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .actions import Action
+from .cards import Card, Suit, cards_of
+from .engine import legal_actions
+from .result import GameResult, game_result
+from .rules import RuleSet
+from .state import GameState
+
+
+@dataclass(frozen=True, slots=True)
+class PublicView:
+    """Everything public (R23): what a spectator sees."""
+
+    rules: RuleSet
+    seats: int
+    teams: tuple[int, ...]
+    dealer: int
+    trump: Suit
+    #: The face-up card: under the talon while ``trump_in_talon``, else drawn (or R6-dealt).
+    trump_card: Card
+    trump_in_talon: bool
+    talon_size: int
+    discard_size: int
+    #: Cards seen going to the discard pile (everyone saw them played).
+    discarded: frozenset[Card]
+    hand_sizes: tuple[int, ...]
+    #: Per seat: cards everyone knows are in that hand (taken from the table, shown, R6/R8).
+    known: tuple[frozenset[Card], ...]
+    #: The table as (attack card, defence card or None) pairs, in play order.
+    table: tuple[tuple[Card, Card | None], ...]
+    bout: int
+    attacker: int
+    defender: int
+    #: Seats that may throw in this bout (R9, V5, V7).
+    attackers: frozenset[int]
+    limit: int
+    taken: bool
+    #: Attackers who explicitly passed since the table last changed (R15).
+    passed: frozenset[int]
+    active: tuple[int, ...]
+    finishing_order: tuple[int, ...]
+    #: Whose response the game waits for, judged from public facts only: the main attacker
+    #: before the opening card, the defender while a card is unbeaten, else the attackers who
+    #: have not passed (some may have nothing to throw in; only they know).
+    awaiting: tuple[int, ...]
+    version: int
+    finished: bool
+    result: GameResult | None
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView(PublicView):
+    """A player's view: the public view plus its own hand and its legal actions (R24, R25)."""
+
+    seat: int
+    hand: tuple[Card, ...]
+    legal_actions: tuple[Action, ...]
+
+
+def _public_fields(s: GameState) -> dict[str, Any]:
+    return {
+        "rules": s.rules,
+        "seats": s.n,
+        "teams": s.teams,
+        "dealer": s.dealer,
+        "trump": Suit(s.trump_suit),
+        "trump_card": Card.from_index(s.trump_card),
+        "trump_in_talon": bool(s.talon),
+        "talon_size": len(s.talon),
+        "discard_size": s.discard.bit_count(),
+        "discarded": frozenset(cards_of(s.discard)),
+        "hand_sizes": tuple(h.bit_count() for h in s.hands),
+        "known": tuple(frozenset(cards_of(k)) for k in s.known),
+        "table": tuple(
+            (Card.from_index(a), Card.from_index(d) if d >= 0 else None)
+            for a, d in zip(s.att, s.dfn, strict=True)
+        ),
+        "bout": s.bout,
+        "attacker": s.attacker,
+        "defender": s.defender,
+        "attackers": frozenset(t for t in range(s.n) if s.attackers >> t & 1),
+        "limit": s.limit,
+        "taken": s.taken,
+        "passed": frozenset(t for t in range(s.n) if s.passed >> t & 1),
+        "active": tuple(t for t in range(s.n) if s.active >> t & 1),
+        "finishing_order": tuple(s.out),
+        "awaiting": _awaiting(s),
+        "version": s.version,
+        "finished": s.finished,
+        "result": game_result(s),
+    }
+
+
+def _awaiting(s: GameState) -> tuple[int, ...]:
+    if s.finished:
+        return ()
+    if not s.att:
+        return (s.attacker,)
+    if s.unbeaten and not s.taken:
+        return (s.defender,)
+    return tuple(t for t in range(s.n) if s.attackers >> t & 1 and not s.passed >> t & 1)
+
+
+def public_view(s: GameState) -> PublicView:
+    return PublicView(**_public_fields(s))
+
+
+def seat_view(s: GameState, seat: int) -> SeatView:
+    if not isinstance(seat, int) or not 0 <= seat < s.n:
+        raise ValueError(f"R3: there is no seat {seat!r} at this {s.n}-seat table")
+    return SeatView(
+        **_public_fields(s),
+        seat=seat,
+        hand=cards_of(s.hands[seat]),
+        legal_actions=legal_actions(s, seat),
+    )

@@ -1,0 +1,203 @@
+"""The gateway websocket: HELLO, heartbeats, IDENTIFY/READY, RESUME, dispatches with sequence numbers."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+from .model import JSON
+from .payloads import guild_create_payload, member_payload, user_payload
+from .store import FakeStore
+
+_log = logging.getLogger(__name__)
+
+HEARTBEAT_INTERVAL_MS = 41_250
+GUILD_MESSAGES = 1 << 9
+DIRECT_MESSAGES = 1 << 12
+
+
+class GatewaySession:
+    """What Discord keeps between connections so a client can RESUME."""
+
+    def __init__(self, intents: int) -> None:
+        self.session_id = uuid.uuid4().hex
+        self.intents = intents
+        self.seq = 0
+        self.log: list[JSON] = []  # every dispatch, for replay on RESUME
+
+
+class Gateway:
+    def __init__(self, store: FakeStore, url: Callable[[], str]) -> None:
+        self._store = store
+        self._url = url
+        self.session: GatewaySession | None = None
+        self._ws: web.WebSocketResponse | None = None  # the live, identified/resumed socket
+        self._sockets: set[web.WebSocketResponse] = set()
+        self._send_lock = asyncio.Lock()
+        self.identify_count = 0
+        self.resume_count = 0
+        self.received: list[JSON] = []  # every op the client sent, for assertions
+        self._live = asyncio.Event()
+
+    @property
+    def connected(self) -> bool:
+        return self._ws is not None and not self._ws.closed
+
+    async def wait_live(self, timeout: float) -> None:
+        await asyncio.wait_for(self._live.wait(), timeout)
+
+    # -- dispatching ---------------------------------------------------------------------
+
+    def wants(self, event: str, guild_id: int | None) -> bool:
+        """Intent filtering for the message events, like Discord."""
+        if self.session is None:
+            return False
+        if event.startswith("MESSAGE_"):
+            bit = GUILD_MESSAGES if guild_id is not None else DIRECT_MESSAGES
+            return bool(self.session.intents & bit)
+        return True
+
+    async def dispatch(self, event: str, data: JSON) -> None:
+        """Send an event now, or keep it for the RESUME replay if the socket is down."""
+        session = self.session
+        if session is None:
+            _log.debug("no gateway session; dropping %s", event)
+            return
+        async with self._send_lock:
+            session.seq += 1
+            frame = {"op": 0, "t": event, "s": session.seq, "d": data}
+            session.log.append(frame)
+            if self.connected and self._ws is not None:
+                await self._send(self._ws, frame)
+
+    async def drop(self, code: int = 4000) -> None:
+        """Close the live socket with a resumable code, as Discord does on a hiccup."""
+        ws = self._ws
+        self._ws = None
+        self._live.clear()
+        if ws is not None:
+            await ws.close(code=code, message=b"fake drop")
+
+    async def close_all(self) -> None:
+        self._ws = None
+        for ws in list(self._sockets):
+            await ws.close(code=1001, message=b"server shutdown")
+
+    # -- the websocket handler -----------------------------------------------------------
+
+    async def handle(self, request: web.Request) -> web.StreamResponse:
+        ws = web.WebSocketResponse(max_msg_size=0)
+        await ws.prepare(request)
+        self._sockets.add(ws)
+        try:
+            await self._send(ws, {"op": 10, "d": {"heartbeat_interval": HEARTBEAT_INTERVAL_MS}})
+            async for msg in ws:
+                if msg.type is not WSMsgType.TEXT:
+                    continue
+                await self._on_frame(ws, json.loads(msg.data))
+        finally:
+            self._sockets.discard(ws)
+            if self._ws is ws:
+                self._ws = None
+                self._live.clear()
+        return ws
+
+    async def _on_frame(self, ws: web.WebSocketResponse, frame: JSON) -> None:
+        self.received.append(frame)
+        op, data = frame.get("op"), frame.get("d")
+        if op == 1:
+            await self._send(ws, {"op": 11})
+        elif op == 2:
+            await self._identify(ws, data)
+        elif op == 6:
+            await self._resume(ws, data)
+        elif op == 8:
+            await self._request_members(ws, data)
+
+    async def _identify(self, ws: web.WebSocketResponse, data: JSON) -> None:
+        self.identify_count += 1
+        session = GatewaySession(int(data.get("intents", 0)))
+        async with self._send_lock:
+            self.session = session
+            self._ws = ws
+            store = self._store
+            ready = {
+                "v": 10,
+                "user": user_payload(store.bot),
+                "guilds": [{"id": str(g), "unavailable": True} for g in store.guilds],
+                "session_id": session.session_id,
+                "resume_gateway_url": self._url(),
+                "session_type": "normal",
+                "application": {"id": str(store.application_id), "flags": 0},
+                "private_channels": [],
+                "relationships": [],
+                "presences": [],
+                "geo_ordered_rtc_regions": [],
+                "_trace": ["fake-discord"],
+            }
+            frames: list[JSON] = [{"t": "READY", "d": ready}]
+            for guild in store.guilds.values():
+                gdata = guild_create_payload(guild, store.users, store.channels)
+                frames.append({"t": "GUILD_CREATE", "d": gdata})
+            for f in frames:
+                session.seq += 1
+                frame = {"op": 0, "t": f["t"], "s": session.seq, "d": f["d"]}
+                session.log.append(frame)
+                await self._send(ws, frame)
+        self._live.set()
+
+    async def _resume(self, ws: web.WebSocketResponse, data: JSON) -> None:
+        session = self.session
+        if session is None or data.get("session_id") != session.session_id:
+            await self._send(ws, {"op": 9, "d": False})  # invalid session, not resumable
+            return
+        self.resume_count += 1
+        since = int(data.get("seq") or 0)
+        async with self._send_lock:
+            self._ws = ws
+            for frame in session.log:
+                if frame["s"] > since:
+                    await self._send(ws, frame)
+            session.seq += 1
+            resumed = {"op": 0, "t": "RESUMED", "s": session.seq, "d": {"_trace": ["fake-discord"]}}
+            session.log.append(resumed)
+            await self._send(ws, resumed)
+        self._live.set()
+
+    async def _request_members(self, ws: web.WebSocketResponse, data: JSON) -> None:
+        store = self._store
+        guild = store.guilds.get(int(data["guild_id"]))
+        if guild is None:
+            return
+        wanted = {int(u) for u in data.get("user_ids") or []}
+        members = [
+            member_payload(store.users[u], guild.joined_at)
+            for u in guild.member_ids
+            if not wanted or u in wanted
+        ]
+        chunk: dict[str, Any] = {
+            "guild_id": str(guild.id),
+            "members": members,
+            "chunk_index": 0,
+            "chunk_count": 1,
+            "not_found": [],
+        }
+        if data.get("nonce") is not None:
+            chunk["nonce"] = data["nonce"]
+        await self.dispatch("GUILD_MEMBERS_CHUNK", chunk)
+
+    @staticmethod
+    async def _send(ws: web.WebSocketResponse, frame: JSON) -> None:
+        if ws.closed:
+            return
+        try:
+            await ws.send_str(json.dumps(frame))
+        except (ConnectionError, RuntimeError):
+            # The socket died under us; dispatches stay in the session log for RESUME.
+            _log.debug("gateway send failed for op %s", frame.get("op"))

@@ -1,0 +1,72 @@
+"""Request parsing and Discord-shaped responses."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from aiohttp import BodyPartReader, web
+
+from .model import JSON
+from .payloads import error_body
+from .store import UploadedFile
+
+API_PREFIX = "/api/v10"
+
+
+def json_response(data: Any, status: int = 200, headers: Mapping[str, str] | None = None) -> web.Response:
+    # Bytes body, not text=: aiohttp would append "; charset=utf-8" and discord.py's
+    # json_or_text() only parses an exact "application/json".
+    return web.Response(
+        body=json.dumps(data).encode(), status=status, content_type="application/json", headers=headers
+    )
+
+
+class ApiError(Exception):
+    """Raised by handlers; the middleware turns it into Discord's error JSON."""
+
+    def __init__(
+        self,
+        status: int,
+        code: int,
+        message: str,
+        errors: dict[str, Any] | None = None,
+        headers: Mapping[str, str] | None = None,
+        body: JSON | None = None,
+    ) -> None:
+        super().__init__(f"{status} {code} {message}")
+        self.status = status
+        self.body = body if body is not None else error_body(code, message, errors)
+        self.headers = dict(headers or {})
+
+    def response(self) -> web.Response:
+        return json_response(self.body, self.status, self.headers)
+
+
+def unknown(kind: str, code: int) -> ApiError:
+    return ApiError(404, code, f"Unknown {kind}")
+
+
+async def read_body(request: web.Request) -> tuple[Any, list[UploadedFile]]:
+    """JSON body, or multipart with a `payload_json` part and `files[n]` parts."""
+    files: list[UploadedFile] = []
+    payload: Any = None
+    if request.content_type.startswith("multipart/"):
+        reader = await request.multipart()
+        async for part in reader:
+            if not isinstance(part, BodyPartReader):
+                continue
+            raw = await part.read(decode=True)
+            if part.name == "payload_json":
+                payload = json.loads(raw)
+            elif part.name is not None:
+                files.append(UploadedFile(
+                    field=part.name, filename=part.filename or part.name,
+                    content_type=part.headers.get("Content-Type"), data=bytes(raw),
+                ))
+    elif request.can_read_body:
+        text = await request.text()
+        payload = json.loads(text) if text else None
+    request["fake_body"] = payload
+    return payload, files

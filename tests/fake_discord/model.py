@@ -1,0 +1,264 @@
+"""In-memory state of the fake Discord: what a real Discord would have stored."""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import json
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+JSON = dict[str, Any]
+
+EPHEMERAL = 1 << 6
+LOADING = 1 << 7
+COMPONENTS_V2 = 1 << 15
+
+# Channel types used by the fake (Discord's numbering).
+GUILD_TEXT = 0
+DM = 1
+PUBLIC_THREAD = 11
+PRIVATE_THREAD = 12
+THREAD_TYPES = (10, PUBLIC_THREAD, PRIVATE_THREAD)
+
+
+@dataclass
+class FakeUser:
+    id: int
+    name: str
+    locale: str = "en-US"
+    bot: bool = False
+    global_name: str | None = None
+
+
+@dataclass
+class FakeRole:
+    id: int
+    name: str
+    permissions: int
+    position: int = 0
+
+
+@dataclass
+class FakeChannel:
+    id: int
+    type: int
+    name: str
+    guild_id: int | None = None
+    position: int = 0
+    parent_id: int | None = None
+    owner_id: int | None = None
+    recipient_ids: list[int] = field(default_factory=list)
+    archived: bool = False
+    locked: bool = False
+    auto_archive_duration: int = 1440
+    created_at: str = ""
+    member_ids: set[int] = field(default_factory=set)
+    deleted: bool = False
+
+    @property
+    def is_thread(self) -> bool:
+        return self.type in THREAD_TYPES
+
+
+@dataclass
+class FakeGuild:
+    id: int
+    name: str
+    owner_id: int
+    locale: str = "en-US"
+    member_ids: list[int] = field(default_factory=list)
+    channel_ids: list[int] = field(default_factory=list)
+    roles: list[FakeRole] = field(default_factory=list)
+    joined_at: str = ""
+
+
+@dataclass
+class FakeAttachment:
+    id: int
+    filename: str
+    data: bytes
+    content_type: str | None = None
+    description: str | None = None
+
+
+class ButtonInfo(NamedTuple):
+    """One button, flattened out of a message's component tree."""
+
+    custom_id: str | None
+    label: str | None
+    disabled: bool
+    emoji: str | None
+    style: int
+
+
+@dataclass
+class FakeMessage:
+    """A message and every version of it (index 0 is the message as first sent)."""
+
+    id: int
+    channel_id: int
+    guild_id: int | None
+    author_id: int
+    versions: list[JSON]
+    attachments: list[FakeAttachment] = field(default_factory=list)
+    interaction_id: int | None = None
+    visible_to: int | None = None  # set for ephemeral messages: the one user who sees them
+    deleted: bool = False
+
+    @property
+    def payload(self) -> JSON:
+        """The message object as Discord would return it now (a copy)."""
+        return copy.deepcopy(self.versions[-1])
+
+    @property
+    def history(self) -> list[JSON]:
+        return copy.deepcopy(self.versions)
+
+    @property
+    def edit_count(self) -> int:
+        return len(self.versions) - 1
+
+    @property
+    def flags(self) -> int:
+        return int(self.versions[-1].get("flags", 0))
+
+    @property
+    def ephemeral(self) -> bool:
+        return bool(self.flags & EPHEMERAL)
+
+    @property
+    def loading(self) -> bool:
+        return bool(self.flags & LOADING)
+
+    @property
+    def content(self) -> str:
+        return str(self.versions[-1].get("content") or "")
+
+    @property
+    def embeds(self) -> list[JSON]:
+        return copy.deepcopy(list(self.versions[-1].get("embeds") or []))
+
+    @property
+    def components(self) -> list[JSON]:
+        return copy.deepcopy(list(self.versions[-1].get("components") or []))
+
+    @property
+    def buttons(self) -> list[ButtonInfo]:
+        return [
+            ButtonInfo(
+                c.get("custom_id"),
+                c.get("label"),
+                bool(c.get("disabled", False)),
+                emoji_text(c.get("emoji")),
+                int(c.get("style", 0)),
+            )
+            for c in iter_components(self.components)
+            if c.get("type") == 2
+        ]
+
+    @property
+    def selects(self) -> list[JSON]:
+        return [c for c in iter_components(self.components) if c.get("type") in SELECT_TYPES]
+
+    def component(self, custom_id: str) -> JSON | None:
+        for comp in iter_components(self.components):
+            if comp.get("custom_id") == custom_id:
+                return comp
+        return None
+
+    def text(self) -> str:
+        """Everything of the current version a user could read, as one string."""
+        return json.dumps(self.versions[-1], ensure_ascii=False)
+
+
+SELECT_TYPES = (3, 5, 6, 7, 8)
+
+
+def iter_components(components: list[JSON]) -> list[JSON]:
+    """Depth-first list of every component (rows, containers and sections included)."""
+    out: list[JSON] = []
+    stack = list(reversed(components))
+    while stack:
+        comp = stack.pop()
+        out.append(comp)
+        children: list[JSON] = list(comp.get("components") or [])
+        for key in ("accessory", "component"):  # sections and labels hold one child
+            if isinstance(comp.get(key), dict):
+                children.append(comp[key])
+        stack.extend(reversed(children))
+    return out
+
+
+def emoji_text(emoji: JSON | None) -> str | None:
+    if not emoji:
+        return None
+    if emoji.get("id"):
+        prefix = "a" if emoji.get("animated") else ""
+        return f"<{prefix}:{emoji.get('name')}:{emoji['id']}>"
+    name = emoji.get("name")
+    return str(name) if name is not None else None
+
+
+@dataclass
+class RegisteredCommand:
+    id: int
+    payload: JSON  # as Discord returns it (ids, version, application_id ...)
+    guild_id: int | None
+
+    @property
+    def name(self) -> str:
+        return str(self.payload["name"])
+
+    @property
+    def type(self) -> int:
+        return int(self.payload.get("type", 1))
+
+
+@dataclass
+class FakeInteraction:
+    """One interaction sent to the bot and everything the bot did with its token."""
+
+    id: int
+    token: str
+    type: int
+    user_id: int
+    channel_id: int
+    guild_id: int | None
+    created_at: float
+    payload: JSON
+    source_message_id: int | None = None  # the message a component sat on
+    response_type: int | None = None
+    responded_at: float | None = None
+    response_body: JSON | None = None
+    original_message_id: int | None = None
+    followup_ids: list[int] = field(default_factory=list)
+    modal: JSON | None = None
+    autocomplete_choices: list[JSON] | None = None
+    responded: asyncio.Event = field(default_factory=asyncio.Event)
+
+    @property
+    def late(self) -> bool:
+        """Discord requires the first response within 3 s; the fake records, not enforces."""
+        return self.responded_at is not None and self.responded_at - self.created_at > 3.0
+
+    def expired(self, now: float) -> bool:
+        return now - self.created_at > 15 * 60
+
+
+@dataclass
+class Violation:
+    """A request the fake refused because real Discord would have refused it."""
+
+    method: str
+    path: str
+    field: str
+    message: str
+
+
+@dataclass
+class RecordedRequest:
+    method: str
+    path: str
+    status: int
+    body: JSON | list[Any] | None

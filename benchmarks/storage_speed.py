@@ -24,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.storage import GameRecord, SavedTable, SeatRecord, SqliteStorage
+from bot.storage import GameRecord, LeaderboardSort, SavedTable, SeatRecord, SqliteStorage
 
 GUILD = 1
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
@@ -166,10 +166,13 @@ async def measure(path: Path, games: int, users: int, runs: int) -> dict[str, ob
             "record_game_ms": await median_ms(lambda i: s.record_game(records[i]), runs),
             "save_table_ms": await median_ms(lambda i: s.save_table(tables[i]), runs),
         }
-        for sort in ("wins", "win_rate", "rating"):
-            out[f"leaderboard_{sort}_ms"] = await median_ms(
-                lambda i, sort=sort: s.leaderboard(GUILD, sort, page=1 + i % 20), runs // 4
-            )  # type: ignore[misc]
+        sorts: tuple[LeaderboardSort, ...] = ("wins", "win_rate", "rating")
+        for sort in sorts:
+
+            def board(i: int, sort: LeaderboardSort = sort) -> Awaitable[object]:
+                return s.leaderboard(GUILD, sort, page=1 + i % 20)  # pages 1..20
+
+            out[f"leaderboard_{sort}_ms"] = await median_ms(board, runs // 4)
         probe = [rnd.randrange(1, users + 1) for _ in range(runs)]
         out["user_stats_guild_ms"] = await median_ms(lambda i: s.user_stats(probe[i], GUILD), runs)
         out["user_stats_global_ms"] = await median_ms(lambda i: s.user_stats(probe[i], None), runs)

@@ -363,8 +363,10 @@ class FakeDiscord:
 
     # -- waiting -------------------------------------------------------------------------
 
-    async def wait_for(self, predicate: Callable[[], T], timeout: float = 5.0, *, what: str = "") -> T:
-        """Wait (without polling) until predicate() is truthy; return its value."""
+    async def wait_for(
+        self, predicate: Callable[[], T], timeout: float = 5.0, *, what: str = "", poll_interval: float = 0.02
+    ) -> T:
+        """Wait until predicate() is truthy and return its value; TimeoutError with a diagnosis."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while True:
@@ -375,8 +377,14 @@ class FakeDiscord:
             remaining = deadline - loop.time()
             if remaining <= 0:
                 raise TimeoutError(self._diagnose(f"timed out after {timeout}s waiting for {what or predicate}"))
+            # Fake state changes wake us at once; state outside the fake (the bot's own
+            # objects) is re-checked every poll_interval.
             changed = asyncio.ensure_future(self.store.changed.wait())
-            await asyncio.wait({changed, *self._client_tasks}, timeout=remaining, return_when=asyncio.FIRST_COMPLETED)
+            await asyncio.wait(
+                {changed, *self._client_tasks},
+                timeout=min(remaining, poll_interval),
+                return_when=asyncio.FIRST_COMPLETED,
+            )
             changed.cancel()
 
     def _raise_if_client_died(self) -> None:

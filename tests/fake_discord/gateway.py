@@ -83,6 +83,7 @@ class Gateway:
         self._live.clear()
         if ws is not None:
             await ws.close(code=code, message=b"fake drop")
+        self._store.touch()
 
     async def close_all(self) -> None:
         self._ws = None
@@ -106,6 +107,7 @@ class Gateway:
             if self._ws is ws:
                 self._ws = None
                 self._live.clear()
+            self._store.touch()
         return ws
 
     async def _on_frame(self, ws: web.WebSocketResponse, frame: JSON) -> None:
@@ -151,6 +153,7 @@ class Gateway:
                 session.log.append(frame)
                 await self._send(ws, frame)
         self._live.set()
+        self._store.touch()
 
     async def _resume(self, ws: web.WebSocketResponse, data: JSON) -> None:
         session = self.session
@@ -169,6 +172,7 @@ class Gateway:
             session.log.append(resumed)
             await self._send(ws, resumed)
         self._live.set()
+        self._store.touch()
 
     async def _request_members(self, ws: web.WebSocketResponse, data: JSON) -> None:
         store = self._store

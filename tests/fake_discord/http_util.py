@@ -13,6 +13,8 @@ from .payloads import error_body
 from .store import UploadedFile
 
 API_PREFIX = "/api/v10"
+# The parsed body, kept on the request for the request log.
+FAKE_BODY = web.RequestKey("fake_body", object)
 
 
 def json_response(data: Any, status: int = 200, headers: Mapping[str, str] | None = None) -> web.Response:
@@ -68,5 +70,5 @@ async def read_body(request: web.Request) -> tuple[Any, list[UploadedFile]]:
     elif request.can_read_body:
         text = await request.text()
         payload = json.loads(text) if text else None
-    request["fake_body"] = payload
+    request[FAKE_BODY] = payload
     return payload, files

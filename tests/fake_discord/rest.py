@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import web
 
 from .faults import rate_limit_headers
-from .http_util import API_PREFIX, ApiError, json_response, read_body, unknown
+from .http_util import API_PREFIX, FAKE_BODY, ApiError, json_response, read_body, unknown
 from .model import EPHEMERAL, LOADING, JSON, FakeChannel, FakeInteraction, FakeMessage, Violation
 from .payloads import (
     app_info_payload,
@@ -445,7 +445,7 @@ def make_middleware(fake: FakeDiscord) -> Any:
         if response.status == 429:
             fake.rate_limit_count += 1
         if api_path is not None:
-            fake.record_request(request.method, api_path, response.status, request.get("fake_body"))
+            fake.record_request(request.method, api_path, response.status, request.get(FAKE_BODY))
         return response
 
     return middleware

@@ -84,7 +84,6 @@ class Action:
         return self.code < other.code
 
 
-
 class Attack(Action):
     """Open a bout (R10) or throw in (R11) with ``card``."""
 

@@ -87,7 +87,7 @@ RED_JOKER: Final = 53
 COPY_STRIDE: Final = 54
 NUM_CARD_IDS: Final = 2 * COPY_STRIDE
 
-_JOKER_TOKENS: Final = {"BJ": BLACK_JOKER, "RJ": RED_JOKER}
+_JOKER_TOKENS: Final = {"BJ": BLACK_JOKER, "RJ": RED_JOKER, "🃏B": BLACK_JOKER, "🃏R": RED_JOKER}
 
 
 def card_index(rank: int, suit: Suit | int, copy: int = 0) -> int:
@@ -193,7 +193,6 @@ class Card:
 
     def __lt__(self, other: Card) -> bool:
         return self.index < other.index
-
 
 
 def _bad_card(text: str) -> str:

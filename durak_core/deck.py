@@ -92,9 +92,9 @@ def dealer_from_seed(seed: int, seats: int) -> int:
     return _Stream(tagged).below(seats)
 
 
-def deal(rules: RuleSet, seats: int, dealer: int, order: Sequence[Card]) -> tuple[
-    list[list[Card]], Card, list[Card]
-]:
+def deal(
+    rules: RuleSet, seats: int, dealer: int, order: Sequence[Card]
+) -> tuple[list[list[Card]], Card, list[Card]]:
     """Split an order into hands, the trump card and the talon (top first), as documented."""
     n_dealt = seats * rules.hand_size
     hands: list[list[Card]] = [[] for _ in range(seats)]

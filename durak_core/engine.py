@@ -352,9 +352,7 @@ def verify(s: GameState, seat: int, action: Action) -> None:
 # --- applying actions -----------------------------------------------------------------------------
 
 
-def apply(
-    s: GameState, seat: int, action: Action | str
-) -> tuple[GameState, tuple[Event, ...]]:
+def apply(s: GameState, seat: int, action: Action | str) -> tuple[GameState, tuple[Event, ...]]:
     """Apply a legal action: the new state and the events it produced; ``s`` is unchanged.
 
     An illegal action raises :class:`IllegalActionError` (its ``rule`` names the rule).

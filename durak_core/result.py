@@ -47,9 +47,7 @@ def game_result(s: GameState) -> GameResult | None:
         losers = tuple(t for t in range(s.n) if s.teams[t] == losing_team)
         winning_team = s.teams[s.out[0]]
         winners = tuple(t for t in range(s.n) if s.teams[t] == winning_team)
-    points = tuple(
-        SeatPoints(wins=int(t in winners), losses=int(t in losers)) for t in range(s.n)
-    )
+    points = tuple(SeatPoints(wins=int(t in winners), losses=int(t in losers)) for t in range(s.n))
     return GameResult(
         finishing_order=tuple(s.out),
         durak=remaining[0] if len(remaining) == 1 else None,

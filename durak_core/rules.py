@@ -112,9 +112,7 @@ class RuleSet:
     def deck(self) -> tuple[Card, ...]:
         """Every card of the deck, in index order."""
         return tuple(
-            Card.of(rank, suit)
-            for suit in Suit
-            for rank in range(self.lowest_rank, ACE + 1)
+            Card.of(rank, suit) for suit in Suit for rank in range(self.lowest_rank, ACE + 1)
         )
 
     def deck_mask(self) -> int:

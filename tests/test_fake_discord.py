@@ -53,11 +53,15 @@ class CounterView(discord.ui.View):
         self.count = 0
 
     @discord.ui.button(label="+1", custom_id="demo:inc", style=discord.ButtonStyle.primary)
-    async def inc(self, interaction: discord.Interaction, button: discord.ui.Button[CounterView]) -> None:
+    async def inc(
+        self, interaction: discord.Interaction, button: discord.ui.Button[CounterView]
+    ) -> None:
         self.count += 1
         await interaction.response.edit_message(content=f"count: {self.count}", view=self)
 
-    @discord.ui.button(label="stop", custom_id="demo:stop", emoji="🛑", style=discord.ButtonStyle.danger)
+    @discord.ui.button(
+        label="stop", custom_id="demo:stop", emoji="🛑", style=discord.ButtonStyle.danger
+    )
     async def stop_counting(
         self, interaction: discord.Interaction, button: discord.ui.Button[CounterView]
     ) -> None:
@@ -72,11 +76,15 @@ class PickView(discord.ui.View):
         custom_id="demo:pick",
         options=[discord.SelectOption(label=s, value=s) for s in ("6♠", "7♥", "A♦")],
     )
-    async def pick(self, interaction: discord.Interaction, select: discord.ui.Select[PickView]) -> None:
+    async def pick(
+        self, interaction: discord.Interaction, select: discord.ui.Select[PickView]
+    ) -> None:
         await interaction.response.edit_message(content=f"played {select.values[0]}", view=None)
 
 
-class DynamicCounter(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"counter:(?P<n>\d+)"):
+class DynamicCounter(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"counter:(?P<n>\d+)"
+):
     def __init__(self, n: int) -> None:
         super().__init__(discord.ui.Button(label=f"n={n}", custom_id=f"counter:{n}"))
         self.n = n
@@ -95,7 +103,9 @@ class DynamicCounter(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"
 class DemoBot(commands.Bot):
     def __init__(self, guild_id: int) -> None:
         # A short guild_ready_timeout: discord.py waits that long after the last GUILD_CREATE.
-        super().__init__(command_prefix="!", intents=discord.Intents.default(), guild_ready_timeout=0.05)
+        super().__init__(
+            command_prefix="!", intents=discord.Intents.default(), guild_ready_timeout=0.05
+        )
         self.guild_id = guild_id
         self.release = asyncio.Event()  # lets a test hold a command mid-flight
         self.outcomes: list[Any] = []  # what commands observed, for assertions
@@ -111,7 +121,9 @@ class DemoBot(commands.Bot):
 
         @group.command(name="ping", description="Answer with pong")
         async def ping(interaction: discord.Interaction, secret: bool = False) -> None:
-            await interaction.response.send_message(f"pong {interaction.locale.value}", ephemeral=secret)
+            await interaction.response.send_message(
+                f"pong {interaction.locale.value}", ephemeral=secret
+            )
 
         @group.command(name="buttons", description="Post a counter in the channel")
         async def buttons(interaction: discord.Interaction) -> None:
@@ -121,7 +133,9 @@ class DemoBot(commands.Bot):
 
         @group.command(name="hand", description="A private hand with buttons")
         async def hand(interaction: discord.Interaction) -> None:
-            await interaction.response.send_message("your hand: 6♠ 7♥", view=PickView(), ephemeral=True)
+            await interaction.response.send_message(
+                "your hand: 6♠ 7♥", view=PickView(), ephemeral=True
+            )
 
         @group.command(name="later", description="Defer, follow up, edit the original")
         async def later(interaction: discord.Interaction) -> None:
@@ -210,7 +224,9 @@ async def test_slash_public_and_ephemeral(world: World, bot: DemoBot) -> None:
 async def test_button_click_edits_channel_message_in_place(world: World, bot: DemoBot) -> None:
     fake = world.fake
     await fake.slash(world.alice, world.channel, "demo", "buttons")
-    board = await fake.wait_for(lambda: [m for m in fake.channel_messages(world.channel) if m.buttons])
+    board = await fake.wait_for(
+        lambda: [m for m in fake.channel_messages(world.channel) if m.buttons]
+    )
     message = board[0]
     assert fake.buttons(message) == [
         ButtonInfo("demo:inc", "+1", False, None, 1),
@@ -222,7 +238,10 @@ async def test_button_click_edits_channel_message_in_place(world: World, bot: De
     stop = await fake.click(world.alice, message, "demo:stop")
     assert stop.message is not None and stop.message.id == message.id
     assert [v["content"] for v in fake.message(message.id).history] == [
-        "count: 0", "count: 1", "count: 2", "final: 2",
+        "count: 0",
+        "count: 1",
+        "count: 2",
+        "final: 2",
     ]
     assert all(b.disabled for b in fake.buttons(message))
     with pytest.raises(ValueError, match="disabled"):
@@ -249,7 +268,11 @@ async def test_defer_followups_and_original_edit(world: World, bot: DemoBot) -> 
     await result.wait_until(lambda r: r.content == "edited original")
     assert result.message is not None and not result.message.loading
     # The first followup after a defer fills the "thinking" message; the second is new.
-    assert [v["content"] for v in result.message.history] == ["", "thinking done", "edited original"]
+    assert [v["content"] for v in result.message.history] == [
+        "",
+        "thinking done",
+        "edited original",
+    ]
     assert [m.content for m in result.followups] == ["a second followup"]
 
 

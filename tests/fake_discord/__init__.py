@@ -11,7 +11,14 @@ See docs/fake_discord.md. Typical use::
 """
 
 from .driver import FakeDiscord
-from .model import ButtonInfo, FakeAttachment, FakeInteraction, FakeMessage, RecordedRequest, Violation
+from .model import (
+    ButtonInfo,
+    FakeAttachment,
+    FakeInteraction,
+    FakeMessage,
+    RecordedRequest,
+    Violation,
+)
 from .results import (
     AUTOCOMPLETE,
     DEFERRED_MESSAGE,

@@ -53,7 +53,9 @@ class _ErrorCollector(logging.Handler):
 class FakeDiscord:
     """A Discord REST API + gateway on 127.0.0.1 for the real discord.py client."""
 
-    def __init__(self, *, token: str = "fake-bot-token", watch_loggers: Iterable[str] = ("discord",)) -> None:
+    def __init__(
+        self, *, token: str = "fake-bot-token", watch_loggers: Iterable[str] = ("discord",)
+    ) -> None:
         self.token = token
         self.clock = FakeClock()
         self.store = FakeStore(self.clock)
@@ -81,9 +83,7 @@ class FakeDiscord:
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
         await site.start()
-        server = site._server
-        assert server is not None and server.sockets, "aiohttp did not bind"
-        self.port = int(server.sockets[0].getsockname()[1])
+        self.port = int(self._runner.addresses[0][1])
         self.store.base_url = self.http_url
         for name in self._watch_loggers:
             logging.getLogger(name).addHandler(self._errors)
@@ -128,7 +128,9 @@ class FakeDiscord:
         errors discord.py only logs, unless `fail_on_logged_errors` is False.
         """
         errors_before = len(self._errors.records)
-        task: asyncio.Task[None] = asyncio.create_task(client.start(self.token), name="fake-discord-client")
+        task: asyncio.Task[None] = asyncio.create_task(
+            client.start(self.token), name="fake-discord-client"
+        )
         self._client_tasks.add(task)
         try:
             ready = asyncio.ensure_future(client.wait_until_ready())
@@ -146,7 +148,9 @@ class FakeDiscord:
             finally:
                 new_errors = self._errors.records[errors_before:]
                 if fail_on_logged_errors and new_errors:
-                    raise AssertionError("discord.py logged errors:\n" + self._format_errors(new_errors))
+                    raise AssertionError(
+                        "discord.py logged errors:\n" + self._format_errors(new_errors)
+                    )
 
     # -- setup ---------------------------------------------------------------------------
 
@@ -164,7 +168,9 @@ class FakeDiscord:
     def add_channel(self, guild_id: int, name: str = "general") -> int:
         return self.store.add_channel(guild_id, name).id
 
-    def add_user(self, name: str, locale: str = "en-US", *, guilds: Iterable[int] | None = None) -> int:
+    def add_user(
+        self, name: str, locale: str = "en-US", *, guilds: Iterable[int] | None = None
+    ) -> int:
         """A human user; member of `guilds` (default: every guild that exists now)."""
         user = self.store.add_user(name, locale=locale)
         for gid in self.store.guilds if guilds is None else guilds:
@@ -191,13 +197,21 @@ class FakeDiscord:
         registered = self.store.find_command(command, channel.guild_id)
         if registered is None:
             known = sorted({k[1] for k in self.store.commands})
-            raise LookupError(f"/{command} is not registered (did the bot sync?); registered: {known}")
+            raise LookupError(
+                f"/{command} is not registered (did the bot sync?); registered: {known}"
+            )
         data = command_data(self.store, registered, path, options or {})
         label = "/" + " ".join((command, *path))
         return await self._interact(user_id, channel_id, 2, data, None, label, timeout, wait)
 
     async def click(
-        self, user_id: int, message: MessageRef, custom_id: str, *, timeout: float = 5.0, wait: bool = True
+        self,
+        user_id: int,
+        message: MessageRef,
+        custom_id: str,
+        *,
+        timeout: float = 5.0,
+        wait: bool = True,
     ) -> InteractionResult:
         msg = self._visible_message(user_id, message)
         comp = self._component(msg, custom_id, (2,))
@@ -206,7 +220,9 @@ class FakeDiscord:
         data = {"custom_id": custom_id, "component_type": 2}
         if "id" in comp:
             data["id"] = comp["id"]
-        return await self._interact(user_id, msg.channel_id, 3, data, msg, f"click {custom_id!r}", timeout, wait)
+        return await self._interact(
+            user_id, msg.channel_id, 3, data, msg, f"click {custom_id!r}", timeout, wait
+        )
 
     async def select(
         self,
@@ -229,10 +245,17 @@ class FakeDiscord:
             if bad:
                 raise ValueError(f"select {custom_id!r} has no options {bad}; options: {allowed}")
         data: JSON = {"custom_id": custom_id, "component_type": comp["type"], "values": values}
-        return await self._interact(user_id, msg.channel_id, 3, data, msg, f"select {custom_id!r}", timeout, wait)
+        return await self._interact(
+            user_id, msg.channel_id, 3, data, msg, f"select {custom_id!r}", timeout, wait
+        )
 
     async def submit_modal(
-        self, user_id: int, opened_by: InteractionResult, values: dict[str, str], *, timeout: float = 5.0
+        self,
+        user_id: int,
+        opened_by: InteractionResult,
+        values: dict[str, str],
+        *,
+        timeout: float = 5.0,
     ) -> InteractionResult:
         """Submit the modal the bot answered `opened_by` with (type 9), filling text inputs."""
         modal = opened_by.modal
@@ -248,7 +271,13 @@ class FakeDiscord:
                 if cid is None:
                     continue
                 used.add(cid)
-                answered.append({"type": child["type"], "custom_id": cid, "value": values.get(cid, child.get("value", ""))})
+                answered.append(
+                    {
+                        "type": child["type"],
+                        "custom_id": cid,
+                        "value": values.get(cid, child.get("value", "")),
+                    }
+                )
             if row.get("type") == 18 and answered:
                 rows.append({"type": 18, "component": answered[0]})
             elif answered:
@@ -259,7 +288,14 @@ class FakeDiscord:
         source = self.store.messages.get(opened_by.interaction.source_message_id or 0)
         data = {"custom_id": modal["custom_id"], "components": rows}
         return await self._interact(
-            user_id, opened_by.interaction.channel_id, 5, data, source, "modal submit", timeout, True
+            user_id,
+            opened_by.interaction.channel_id,
+            5,
+            data,
+            source,
+            "modal submit",
+            timeout,
+            True,
         )
 
     async def _interact(
@@ -275,26 +311,43 @@ class FakeDiscord:
     ) -> InteractionResult:
         store = self.store
         user, channel = store.users[user_id], store.channels[channel_id]
-        if channel.guild_id is not None and user_id not in store.guilds[channel.guild_id].member_ids:
+        if (
+            channel.guild_id is not None
+            and user_id not in store.guilds[channel.guild_id].member_ids
+        ):
             raise ValueError(f"user {user.name} is not a member of the channel's guild")
         if self.gateway.session is None:
             raise RuntimeError("no bot is connected to the fake gateway (use run_client)")
         iid = store.ids.next()
         token = "aW50ZXJhY3Rpb246" + secrets.token_urlsafe(48)
         payload = interaction_payload(
-            store, interaction_id=iid, token=token, type=itype, user=user, channel=channel,
-            data=data, message=message.payload if message is not None else None,
+            store,
+            interaction_id=iid,
+            token=token,
+            type=itype,
+            user=user,
+            channel=channel,
+            data=data,
+            message=message.payload if message is not None else None,
         )
         interaction = FakeInteraction(
-            id=iid, token=token, type=itype, user_id=user_id, channel_id=channel_id,
-            guild_id=channel.guild_id, created_at=self.clock.now(), payload=payload,
+            id=iid,
+            token=token,
+            type=itype,
+            user_id=user_id,
+            channel_id=channel_id,
+            guild_id=channel.guild_id,
+            created_at=self.clock.now(),
+            payload=payload,
             source_message_id=message.id if message is not None else None,
         )
         store.add_interaction(interaction)
         await self.gateway.dispatch("INTERACTION_CREATE", payload)
         result = InteractionResult(self, interaction)
         if wait:
-            await self.wait_for(interaction.responded.is_set, timeout, what=f"the bot to answer {label}")
+            await self.wait_for(
+                interaction.responded.is_set, timeout, what=f"the bot to answer {label}"
+            )
         return result
 
     def _visible_message(self, user_id: int, ref: MessageRef) -> FakeMessage:
@@ -309,7 +362,9 @@ class FakeDiscord:
     def _component(msg: FakeMessage, custom_id: str, types: tuple[int, ...]) -> JSON:
         comp = msg.component(custom_id)
         if comp is None or comp.get("type") not in types:
-            raise LookupError(f"message {msg.id} has no such component {custom_id!r}: {msg.buttons}")
+            raise LookupError(
+                f"message {msg.id} has no such component {custom_id!r}: {msg.buttons}"
+            )
         if comp.get("disabled"):
             raise ValueError(f"{custom_id!r} is disabled; Discord would not let a user use it")
         return comp
@@ -322,13 +377,16 @@ class FakeDiscord:
     def channel_messages(self, channel_id: int) -> list[FakeMessage]:
         """Messages everyone in the channel sees now, oldest first."""
         return [
-            m for m in self.store.messages.values()
+            m
+            for m in self.store.messages.values()
             if m.channel_id == channel_id and not m.deleted and m.visible_to is None
         ]
 
     def ephemeral_messages(self, user_id: int) -> list[FakeMessage]:
         """Ephemeral messages currently shown to `user_id`, oldest first."""
-        return [m for m in self.store.messages.values() if m.visible_to == user_id and not m.deleted]
+        return [
+            m for m in self.store.messages.values() if m.visible_to == user_id and not m.deleted
+        ]
 
     def buttons(self, message: MessageRef) -> list[ButtonInfo]:
         return self.message(message if isinstance(message, int) else message.id).buttons
@@ -341,7 +399,8 @@ class FakeDiscord:
         from .payloads import thread_payload
 
         return [
-            thread_payload(c) for c in self.store.channels.values()
+            thread_payload(c)
+            for c in self.store.channels.values()
             if c.is_thread and (parent_id is None or c.parent_id == parent_id)
         ]
 
@@ -364,7 +423,12 @@ class FakeDiscord:
     # -- waiting -------------------------------------------------------------------------
 
     async def wait_for(
-        self, predicate: Callable[[], T], timeout: float = 5.0, *, what: str = "", poll_interval: float = 0.02
+        self,
+        predicate: Callable[[], T],
+        timeout: float = 5.0,
+        *,
+        what: str = "",
+        poll_interval: float = 0.02,
     ) -> T:
         """Wait until predicate() is truthy and return its value; TimeoutError with a diagnosis."""
         loop = asyncio.get_running_loop()
@@ -376,7 +440,9 @@ class FakeDiscord:
                 return value
             remaining = deadline - loop.time()
             if remaining <= 0:
-                raise TimeoutError(self._diagnose(f"timed out after {timeout}s waiting for {what or predicate}"))
+                raise TimeoutError(
+                    self._diagnose(f"timed out after {timeout}s waiting for {what or predicate}")
+                )
             # Fake state changes wake us at once; state outside the fake (the bot's own
             # objects) is re-checked every poll_interval.
             changed = asyncio.ensure_future(self.store.changed.wait())
@@ -401,7 +467,10 @@ class FakeDiscord:
             lines.append(f"limit violations: {self.violations}")
         if self._errors.records:
             lines.append("discord.py logged:\n" + self._format_errors(self._errors.records[-3:]))
-        lines.append("last requests: " + ", ".join(f"{r.method} {r.path} {r.status}" for r in self.requests[-5:]))
+        lines.append(
+            "last requests: "
+            + ", ".join(f"{r.method} {r.path} {r.status}" for r in self.requests[-5:])
+        )
         return "\n".join(lines)
 
     @staticmethod
@@ -419,12 +488,20 @@ class FakeDiscord:
         """Move the fake clock (token expiry, timestamps, snowflakes) forward."""
         self.clock.advance(seconds)
 
-    def set_edit_rate_limit(self, enabled: bool = True, *, limit: int = 5, per: float = 5.0) -> None:
+    def set_edit_rate_limit(
+        self, enabled: bool = True, *, limit: int = 5, per: float = 5.0
+    ) -> None:
         """Per-channel message-edit limit; over it, edits get 429 with retry_after."""
         self.edit_limiter.configure(enabled=enabled, limit=limit, per=per)
 
     def fail_next(
-        self, method: str, route: str, *, status: int = 500, times: int = 1, retry_after: float = 0.05
+        self,
+        method: str,
+        route: str,
+        *,
+        status: int = 500,
+        times: int = 1,
+        retry_after: float = 0.05,
     ) -> None:
         """Answer the next `times` requests matching `METHOD route` (fnmatch, below /api/v10)."""
         self._failures.append(ScriptedFailure(method.upper(), route, status, times, retry_after))
@@ -441,8 +518,11 @@ class FakeDiscord:
         resumes = self.gateway.resume_count
         await self.gateway.drop()
         if wait_resumed:
-            await self.wait_for(lambda: self.gateway.resume_count > resumes and self.gateway.connected,
-                                timeout, what="the client to RESUME")
+            await self.wait_for(
+                lambda: self.gateway.resume_count > resumes and self.gateway.connected,
+                timeout,
+                what="the client to RESUME",
+            )
 
     # -- used by the REST layer ----------------------------------------------------------
 

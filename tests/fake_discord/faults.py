@@ -19,7 +19,9 @@ class ScriptedFailure:
     retry_after: float
 
     def matches(self, method: str, path: str) -> bool:
-        return self.remaining > 0 and method == self.method and fnmatch.fnmatchcase(path, self.pattern)
+        return (
+            self.remaining > 0 and method == self.method and fnmatch.fnmatchcase(path, self.pattern)
+        )
 
 
 class EditRateLimiter:

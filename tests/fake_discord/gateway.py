@@ -1,4 +1,4 @@
-"""The gateway websocket: HELLO, heartbeats, IDENTIFY/READY, RESUME, dispatches with sequence numbers."""
+"""The gateway websocket: HELLO, heartbeats, IDENTIFY/READY, RESUME, sequenced dispatches."""
 
 from __future__ import annotations
 
@@ -112,7 +112,8 @@ class Gateway:
 
     async def _on_frame(self, ws: web.WebSocketResponse, frame: JSON) -> None:
         self.received.append(frame)
-        op, data = frame.get("op"), frame.get("d")
+        op = frame.get("op")
+        data: JSON = frame.get("d") or {}
         if op == 1:
             await self._send(ws, {"op": 11})
         elif op == 2:

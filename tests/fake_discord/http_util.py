@@ -17,11 +17,16 @@ API_PREFIX = "/api/v10"
 FAKE_BODY = web.RequestKey("fake_body", object)
 
 
-def json_response(data: Any, status: int = 200, headers: Mapping[str, str] | None = None) -> web.Response:
+def json_response(
+    data: Any, status: int = 200, headers: Mapping[str, str] | None = None
+) -> web.Response:
     # Bytes body, not text=: aiohttp would append "; charset=utf-8" and discord.py's
     # json_or_text() only parses an exact "application/json".
     return web.Response(
-        body=json.dumps(data).encode(), status=status, content_type="application/json", headers=headers
+        body=json.dumps(data).encode(),
+        status=status,
+        content_type="application/json",
+        headers=headers,
     )
 
 
@@ -63,10 +68,14 @@ async def read_body(request: web.Request) -> tuple[Any, list[UploadedFile]]:
             if part.name == "payload_json":
                 payload = json.loads(raw)
             elif part.name is not None:
-                files.append(UploadedFile(
-                    field=part.name, filename=part.filename or part.name,
-                    content_type=part.headers.get("Content-Type"), data=bytes(raw),
-                ))
+                files.append(
+                    UploadedFile(
+                        field=part.name,
+                        filename=part.filename or part.name,
+                        content_type=part.headers.get("Content-Type"),
+                        data=bytes(raw),
+                    )
+                )
     elif request.can_read_body:
         text = await request.text()
         payload = json.loads(text) if text else None

@@ -4,8 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from .model import JSON, FakeChannel, RegisteredCommand, FakeUser
-from .payloads import ATTACHMENT_SIZE_LIMIT, DEFAULT_PERMISSIONS, channel_payload, member_payload, role_payload, user_payload
+from .model import JSON, FakeChannel, FakeUser, RegisteredCommand
+from .payloads import (
+    ATTACHMENT_SIZE_LIMIT,
+    DEFAULT_PERMISSIONS,
+    channel_payload,
+    member_payload,
+    role_payload,
+    user_payload,
+)
 from .store import FakeStore
 
 SUB_COMMAND, SUB_COMMAND_GROUP = 1, 2
@@ -49,7 +56,9 @@ def interaction_payload(
             context=0,
         )
     else:
-        payload.update(user=user_payload(user), authorizing_integration_owners={"0": "0"}, context=1)
+        payload.update(
+            user=user_payload(user), authorizing_integration_owners={"0": "0"}, context=1
+        )
     if message is not None:
         payload["message"] = message
     return payload
@@ -76,7 +85,13 @@ def command_data(
     resolved: dict[str, dict[str, JSON]] = {}
     for key, value in options.items():
         definition = _find(defs, key, f"/{command.name} {' '.join(path)}")
-        cursor.append({"name": key, "type": definition["type"], "value": _encode(store, definition, value, resolved)})
+        cursor.append(
+            {
+                "name": key,
+                "type": definition["type"],
+                "value": _encode(store, definition, value, resolved),
+            }
+        )
     missing = [d["name"] for d in defs if d.get("required") and d["name"] not in options]
     if missing:
         raise ValueError(f"Discord would not send the command: required options missing {missing}")
@@ -95,7 +110,9 @@ def _find(defs: list[JSON], name: str, where: str) -> JSON:
     raise LookupError(f"{where} has no option {name!r}; it has {[d.get('name') for d in defs]}")
 
 
-def _encode(store: FakeStore, definition: JSON, value: Any, resolved: dict[str, dict[str, JSON]]) -> Any:
+def _encode(
+    store: FakeStore, definition: JSON, value: Any, resolved: dict[str, dict[str, JSON]]
+) -> Any:
     """Check a value the way Discord's client would, then encode it as Discord sends it."""
     otype = definition["type"]
     name = definition["name"]
@@ -121,7 +138,9 @@ def _encode(store: FakeStore, definition: JSON, value: Any, resolved: dict[str, 
         resolved.setdefault("users", {})[snowflake] = user_payload(user)
         for guild in store.guilds.values():
             if user.id in guild.member_ids:
-                member = member_payload(user, guild.joined_at, permissions=DEFAULT_PERMISSIONS, with_user=False)
+                member = member_payload(
+                    user, guild.joined_at, permissions=DEFAULT_PERMISSIONS, with_user=False
+                )
                 resolved.setdefault("members", {})[snowflake] = member
                 break
     elif otype == CHANNEL:

@@ -9,8 +9,16 @@ from .model import JSON, FakeChannel, FakeGuild, FakeRole, FakeUser
 # @everyone's permissions in a fresh guild: view, send, embed, attach, history, reactions,
 # external emojis, slash commands, threads.
 DEFAULT_PERMISSIONS = (
-    (1 << 6) | (1 << 10) | (1 << 11) | (1 << 14) | (1 << 15) | (1 << 16) | (1 << 18)
-    | (1 << 31) | (1 << 35) | (1 << 38)
+    (1 << 6)
+    | (1 << 10)
+    | (1 << 11)
+    | (1 << 14)
+    | (1 << 15)
+    | (1 << 16)
+    | (1 << 18)
+    | (1 << 31)
+    | (1 << 35)
+    | (1 << 38)
 )
 ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
 

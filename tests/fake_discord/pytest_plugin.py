@@ -1,4 +1,7 @@
-"""pytest fixtures for the fake Discord. Enable with `pytest_plugins = ["fake_discord.pytest_plugin"]`."""
+"""pytest fixtures for the fake Discord.
+
+Enable in tests/conftest.py with `pytest_plugins = ["fake_discord.pytest_plugin"]`.
+"""
 
 from __future__ import annotations
 

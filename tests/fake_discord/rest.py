@@ -9,7 +9,7 @@ from aiohttp import web
 
 from .faults import rate_limit_headers
 from .http_util import API_PREFIX, FAKE_BODY, ApiError, json_response, read_body, unknown
-from .model import EPHEMERAL, LOADING, JSON, FakeChannel, FakeInteraction, FakeMessage, Violation
+from .model import EPHEMERAL, JSON, LOADING, FakeChannel, FakeInteraction, FakeMessage, Violation
 from .payloads import (
     app_info_payload,
     channel_payload,
@@ -53,9 +53,15 @@ class RestApi:
             web.put(p + "/applications/{app_id}/guilds/{guild_id}/commands", self.put_commands),
             web.post(p + "/interactions/{interaction_id}/{token}/callback", self.callback),
             web.post(p + "/webhooks/{app_id}/{token}", self.followup),
-            web.get(p + "/webhooks/{app_id}/{token}/messages/{message_id}", self.get_webhook_message),
-            web.patch(p + "/webhooks/{app_id}/{token}/messages/{message_id}", self.edit_webhook_message),
-            web.delete(p + "/webhooks/{app_id}/{token}/messages/{message_id}", self.delete_webhook_message),
+            web.get(
+                p + "/webhooks/{app_id}/{token}/messages/{message_id}", self.get_webhook_message
+            ),
+            web.patch(
+                p + "/webhooks/{app_id}/{token}/messages/{message_id}", self.edit_webhook_message
+            ),
+            web.delete(
+                p + "/webhooks/{app_id}/{token}/messages/{message_id}", self.delete_webhook_message
+            ),
             web.get(p + "/channels/{channel_id}", self.get_channel),
             web.patch(p + "/channels/{channel_id}", self.edit_channel),
             web.delete(p + "/channels/{channel_id}", self.delete_channel),
@@ -65,7 +71,9 @@ class RestApi:
             web.get(p + "/channels/{channel_id}/messages/{message_id}", self.get_message),
             web.patch(p + "/channels/{channel_id}/messages/{message_id}", self.edit_message),
             web.delete(p + "/channels/{channel_id}/messages/{message_id}", self.delete_message),
-            web.post(p + "/channels/{channel_id}/messages/{message_id}/threads", self.thread_from_message),
+            web.post(
+                p + "/channels/{channel_id}/messages/{message_id}/threads", self.thread_from_message
+            ),
             web.post(p + "/channels/{channel_id}/threads", self.thread_without_message),
             web.put(p + "/channels/{channel_id}/thread-members/{user_id}", self.add_thread_member),
             web.delete(p + "/channels/{channel_id}/thread-members/{user_id}", self.no_content),
@@ -84,7 +92,10 @@ class RestApi:
         api_path = request.path.removeprefix(API_PREFIX)
         for field, message in problems:
             self.fake.violations.append(Violation(request.method, api_path, field, message))
-        errors = {field or "_": {"_errors": [{"code": "INVALID", "message": msg}]} for field, msg in problems}
+        errors = {
+            field or "_": {"_errors": [{"code": "INVALID", "message": msg}]}
+            for field, msg in problems
+        }
         raise ApiError(400, INVALID_FORM_BODY, "Invalid Form Body", errors=errors)
 
     def _channel(self, request: web.Request) -> FakeChannel:
@@ -106,9 +117,15 @@ class RestApi:
         if retry_after is None:
             return
         limiter = self.fake.edit_limiter
-        headers = rate_limit_headers(retry_after, f"edit-{channel_id}", limiter.limit, self.store.clock.now())
-        body = {"message": "You are being rate limited.", "retry_after": round(retry_after, 3),
-                "global": False, "code": 0}
+        headers = rate_limit_headers(
+            retry_after, f"edit-{channel_id}", limiter.limit, self.store.clock.now()
+        )
+        body = {
+            "message": "You are being rate limited.",
+            "retry_after": round(retry_after, 3),
+            "global": False,
+            "code": 0,
+        }
         raise ApiError(429, 0, "", headers=headers, body=body)
 
     @staticmethod
@@ -170,7 +187,11 @@ class RestApi:
     async def callback(self, request: web.Request) -> web.Response:
         store = self.store
         inter = store.interactions.get(int(request.match_info["interaction_id"]))
-        if inter is None or inter.token != request.match_info["token"] or inter.expired(store.clock.now()):
+        if (
+            inter is None
+            or inter.token != request.match_info["token"]
+            or inter.expired(store.clock.now())
+        ):
             raise unknown("interaction", UNKNOWN_INTERACTION)
         if inter.response_type is not None:
             raise ApiError(400, ALREADY_ACKNOWLEDGED, "Interaction has already been acknowledged.")
@@ -181,15 +202,25 @@ class RestApi:
         resource: JSON = {"type": rtype}
         message: FakeMessage | None = None
         if rtype == 4:
-            self._check(request, validate_message(data, creating=True, files=len(files), prefix="data."))
+            self._check(
+                request, validate_message(data, creating=True, files=len(files), prefix="data.")
+            )
             message = store.new_message(
-                inter.channel_id, data, files, interaction=inter, message_type=20 if inter.type == 2 else 0
+                inter.channel_id,
+                data,
+                files,
+                interaction=inter,
+                message_type=20 if inter.type == 2 else 0,
             )
         elif rtype == 5:
             flags = int(data.get("flags") or 0) & EPHEMERAL
             message = store.new_message(
-                inter.channel_id, {"flags": flags}, [], interaction=inter,
-                message_type=20 if inter.type == 2 else 0, extra_flags=LOADING,
+                inter.channel_id,
+                {"flags": flags},
+                [],
+                interaction=inter,
+                message_type=20 if inter.type == 2 else 0,
+                extra_flags=LOADING,
             )
         elif rtype in (6, 7):
             source = store.messages.get(inter.source_message_id or 0)
@@ -198,7 +229,10 @@ class RestApi:
                 raise AssertionError("unreachable")
             inter.original_message_id = source.id
             if rtype == 7:
-                self._check(request, validate_message(data, creating=False, files=len(files), prefix="data."))
+                self._check(
+                    request,
+                    validate_message(data, creating=False, files=len(files), prefix="data."),
+                )
                 message = store.edit_message(source, data, files)
                 await self.fake.announce("MESSAGE_UPDATE", message)
         elif rtype == 9:
@@ -254,7 +288,12 @@ class RestApi:
         body, files = await read_body(request)
         self._check(request, validate_message(body, creating=True, files=len(files)))
         original = store.messages.get(inter.original_message_id or 0)
-        if inter.response_type == 5 and original is not None and original.loading and not original.deleted:
+        if (
+            inter.response_type == 5
+            and original is not None
+            and original.loading
+            and not original.deleted
+        ):
             # After a deferred (type 5) response the first followup fills the "thinking" message,
             # and that message keeps the ephemerality chosen by the defer.
             edit = dict(body, flags=(int(body.get("flags") or 0) & ~EPHEMERAL & ~LOADING))
@@ -318,8 +357,12 @@ class RestApi:
         before = int(request.query.get("before", 1 << 63))
         after = int(request.query.get("after", 0))
         msgs = [
-            m for m in self.store.messages.values()
-            if m.channel_id == channel.id and not m.deleted and not m.ephemeral and after < m.id < before
+            m
+            for m in self.store.messages.values()
+            if m.channel_id == channel.id
+            and not m.deleted
+            and not m.ephemeral
+            and after < m.id < before
         ]
         msgs.sort(key=lambda m: m.id, reverse=True)
         if "after" in request.query and "before" not in request.query:
@@ -332,7 +375,9 @@ class RestApi:
         self._check(request, validate_message(body, creating=True, files=len(files)))
         if channel.is_thread and channel.locked:
             raise ApiError(403, 50083, "Thread is archived")
-        message = self.store.new_message(channel.id, body, files, message_type=19 if body.get("message_reference") else 0)
+        message = self.store.new_message(
+            channel.id, body, files, message_type=19 if body.get("message_reference") else 0
+        )
         await self.fake.announce("MESSAGE_CREATE", message)
         return json_response(message.payload)
 
@@ -342,7 +387,9 @@ class RestApi:
     async def edit_message(self, request: web.Request) -> web.Response:
         message = self._channel_message(request)
         if message.author_id != self.store.bot.id:
-            raise ApiError(403, CANNOT_EDIT_OTHERS, "Cannot edit a message authored by another user")
+            raise ApiError(
+                403, CANNOT_EDIT_OTHERS, "Cannot edit a message authored by another user"
+            )
         self._edit_rate_limit(message.channel_id)
         body, files = await read_body(request)
         self._check(request, validate_message(body, creating=False, files=len(files)))
@@ -359,14 +406,26 @@ class RestApi:
     # -- threads -------------------------------------------------------------------------
 
     async def _new_thread(
-        self, request: web.Request, body: JSON, parent: FakeChannel, ttype: int, thread_id: int | None
+        self,
+        request: web.Request,
+        body: JSON,
+        parent: FakeChannel,
+        ttype: int,
+        thread_id: int | None,
     ) -> web.Response:
         name = str(body.get("name") or "")
-        self._check(request, [] if 1 <= len(name) <= 100 else [("name", "Must be between 1 and 100 in length.")])
+        self._check(
+            request,
+            [] if 1 <= len(name) <= 100 else [("name", "Must be between 1 and 100 in length.")],
+        )
         if parent.is_thread or parent.guild_id is None:
             raise ApiError(400, 50024, "Cannot execute action on this channel type")
         thread = self.store.add_thread(
-            parent, name, owner_id=self.store.bot.id, type=ttype, thread_id=thread_id,
+            parent,
+            name,
+            owner_id=self.store.bot.id,
+            type=ttype,
+            thread_id=thread_id,
             auto_archive_duration=int(body.get("auto_archive_duration") or 1440),
         )
         data = thread_payload(thread)
@@ -378,7 +437,9 @@ class RestApi:
         if message.id in self.store.channels:
             raise ApiError(400, 160004, "A thread has already been created for this message")
         body, _ = await read_body(request)
-        return await self._new_thread(request, body, self._channel(request), 11, thread_id=message.id)
+        return await self._new_thread(
+            request, body, self._channel(request), 11, thread_id=message.id
+        )
 
     async def thread_without_message(self, request: web.Request) -> web.Response:
         parent = self._channel(request)
@@ -420,7 +481,9 @@ class RestApi:
         for message in self.store.messages.values():
             for att in message.attachments:
                 if att.id == att_id:
-                    return web.Response(body=att.data, content_type=att.content_type or "application/octet-stream")
+                    return web.Response(
+                        body=att.data, content_type=att.content_type or "application/octet-stream"
+                    )
         return web.Response(status=404)
 
 
@@ -429,7 +492,11 @@ def make_middleware(fake: FakeDiscord) -> Any:
 
     @web.middleware
     async def middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
-        api_path = request.path.removeprefix(API_PREFIX) if request.path.startswith(API_PREFIX + "/") else None
+        api_path = (
+            request.path.removeprefix(API_PREFIX)
+            if request.path.startswith(API_PREFIX + "/")
+            else None
+        )
         try:
             if api_path is not None:
                 response = _pre_checks(fake, request, api_path) or await handler(request)
@@ -460,7 +527,12 @@ def _pre_checks(fake: FakeDiscord, request: web.Request, api_path: str) -> web.R
         return None
     status, retry_after = failure
     if status == 429:
-        body = {"message": "You are being rate limited.", "retry_after": retry_after, "global": False, "code": 0}
+        body = {
+            "message": "You are being rate limited.",
+            "retry_after": retry_after,
+            "global": False,
+            "code": 0,
+        }
         headers = rate_limit_headers(retry_after, "scripted", 1, fake.store.clock.now())
         return json_response(body, 429, headers)
     return json_response(error_body(0, f"{status}: scripted failure"), status)

@@ -11,7 +11,15 @@ if TYPE_CHECKING:
     from .driver import FakeDiscord
 
 # Interaction callback types, for readable assertions.
-PONG, MESSAGE, DEFERRED_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE, AUTOCOMPLETE, MODAL = 1, 4, 5, 6, 7, 8, 9
+PONG, MESSAGE, DEFERRED_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE, AUTOCOMPLETE, MODAL = (
+    1,
+    4,
+    5,
+    6,
+    7,
+    8,
+    9,
+)
 
 
 class InteractionResult:
@@ -22,7 +30,10 @@ class InteractionResult:
         self.interaction = interaction
 
     def __repr__(self) -> str:
-        return f"<InteractionResult id={self.id} response_type={self.response_type} message={self.message!r}>"
+        return (
+            f"<InteractionResult id={self.id} response_type={self.response_type}"
+            f" message={self.message!r}>"
+        )
 
     @property
     def id(self) -> int:
@@ -84,5 +95,7 @@ class InteractionResult:
         await self._fake.wait_for(lambda: len(self.interaction.followup_ids) >= count, timeout)
         return self.followups
 
-    async def wait_until(self, predicate: Callable[[InteractionResult], object], timeout: float = 5.0) -> None:
+    async def wait_until(
+        self, predicate: Callable[[InteractionResult], object], timeout: float = 5.0
+    ) -> None:
         await self._fake.wait_for(lambda: predicate(self), timeout)

@@ -76,10 +76,14 @@ class FakeStore:
         self.users[user.id] = user
         return user
 
-    def add_guild(self, name: str, *, owner_id: int | None = None, locale: str = "en-US") -> FakeGuild:
+    def add_guild(
+        self, name: str, *, owner_id: int | None = None, locale: str = "en-US"
+    ) -> FakeGuild:
         gid = self.ids.next()
         owner = owner_id if owner_id is not None else self.owner.id
-        guild = FakeGuild(id=gid, name=name, owner_id=owner, locale=locale, joined_at=self.clock.iso())
+        guild = FakeGuild(
+            id=gid, name=name, owner_id=owner, locale=locale, joined_at=self.clock.iso()
+        )
         guild.roles.append(FakeRole(id=gid, name="@everyone", permissions=DEFAULT_PERMISSIONS))
         guild.member_ids += [self.bot.id] + ([owner] if owner != self.bot.id else [])
         self.guilds[gid] = guild
@@ -88,21 +92,37 @@ class FakeStore:
     def add_channel(self, guild_id: int, name: str, *, type: int = 0) -> FakeChannel:
         guild = self.guilds[guild_id]
         channel = FakeChannel(
-            id=self.ids.next(), type=type, name=name, guild_id=guild_id,
-            position=len(guild.channel_ids), created_at=self.clock.iso(),
+            id=self.ids.next(),
+            type=type,
+            name=name,
+            guild_id=guild_id,
+            position=len(guild.channel_ids),
+            created_at=self.clock.iso(),
         )
         self.channels[channel.id] = channel
         guild.channel_ids.append(channel.id)
         return channel
 
     def add_thread(
-        self, parent: FakeChannel, name: str, *, owner_id: int, type: int, thread_id: int | None = None,
+        self,
+        parent: FakeChannel,
+        name: str,
+        *,
+        owner_id: int,
+        type: int,
+        thread_id: int | None = None,
         auto_archive_duration: int = 1440,
     ) -> FakeChannel:
         thread = FakeChannel(
-            id=thread_id or self.ids.next(), type=type, name=name, guild_id=parent.guild_id,
-            parent_id=parent.id, owner_id=owner_id, created_at=self.clock.iso(),
-            auto_archive_duration=auto_archive_duration, member_ids={owner_id},
+            id=thread_id or self.ids.next(),
+            type=type,
+            name=name,
+            guild_id=parent.guild_id,
+            parent_id=parent.id,
+            owner_id=owner_id,
+            created_at=self.clock.iso(),
+            auto_archive_duration=auto_archive_duration,
+            member_ids={owner_id},
         )
         self.channels[thread.id] = thread
         if parent.guild_id is not None:
@@ -168,8 +188,12 @@ class FakeStore:
             data["application_id"] = str(self.application_id)
             data["interaction_metadata"] = self._interaction_metadata(interaction)
         message = FakeMessage(
-            id=msg_id, channel_id=channel_id, guild_id=channel.guild_id, author_id=author.id,
-            versions=[data], interaction_id=interaction.id if interaction else None,
+            id=msg_id,
+            channel_id=channel_id,
+            guild_id=channel.guild_id,
+            author_id=author.id,
+            versions=[data],
+            interaction_id=interaction.id if interaction else None,
             visible_to=interaction.user_id if interaction and flags & EPHEMERAL else None,
         )
         message.attachments = self._attachments(message, body, files, keep=[])
@@ -178,7 +202,9 @@ class FakeStore:
         self.touch()
         return message
 
-    def edit_message(self, message: FakeMessage, body: JSON, files: list[UploadedFile]) -> FakeMessage:
+    def edit_message(
+        self, message: FakeMessage, body: JSON, files: list[UploadedFile]
+    ) -> FakeMessage:
         data = message.payload
         for key in _EDITABLE:
             if key in body:
@@ -200,7 +226,11 @@ class FakeStore:
         self.touch()
 
     def _attachments(
-        self, message: FakeMessage, body: JSON, files: list[UploadedFile], keep: list[FakeAttachment]
+        self,
+        message: FakeMessage,
+        body: JSON,
+        files: list[UploadedFile],
+        keep: list[FakeAttachment],
     ) -> list[FakeAttachment]:
         by_index = {f.index: f for f in files}
         existing = {a.id: a for a in keep}
@@ -215,15 +245,20 @@ class FakeStore:
                 result.append(existing[ref])
             elif ref in by_index:
                 upload = by_index[ref]
-                result.append(FakeAttachment(
-                    id=self.ids.next(), filename=entry.get("filename") or upload.filename,
-                    data=upload.data, content_type=upload.content_type,
-                    description=entry.get("description"),
-                ))
+                result.append(
+                    FakeAttachment(
+                        id=self.ids.next(),
+                        filename=str(entry.get("filename") or upload.filename),
+                        data=upload.data,
+                        content_type=upload.content_type,
+                        description=_optional_str(entry.get("description")),
+                    )
+                )
         return result
 
     def attachment_payload(self, message: FakeMessage, attachment: FakeAttachment) -> JSON:
-        url = f"{self.base_url}/attachments/{message.channel_id}/{attachment.id}/{attachment.filename}"
+        where = f"{message.channel_id}/{attachment.id}/{attachment.filename}"
+        url = f"{self.base_url}/attachments/{where}"
         data: JSON = {
             "id": str(attachment.id),
             "filename": attachment.filename,
@@ -264,7 +299,9 @@ class FakeStore:
 
     # -- commands ------------------------------------------------------------------------
 
-    def find_command(self, name: str, guild_id: int | None, type: int = 1) -> RegisteredCommand | None:
+    def find_command(
+        self, name: str, guild_id: int | None, type: int = 1
+    ) -> RegisteredCommand | None:
         return self.commands.get((guild_id, name, type)) or self.commands.get((None, name, type))
 
     def replace_commands(self, guild_id: int | None, bodies: list[JSON]) -> list[RegisteredCommand]:
@@ -302,3 +339,7 @@ def _owners(interaction: FakeInteraction) -> dict[str, str]:
     if interaction.guild_id is not None:
         return {"0": str(interaction.guild_id)}
     return {"1": str(interaction.user_id)}
+
+
+def _optional_str(value: Any) -> str | None:
+    return None if value is None else str(value)

@@ -17,7 +17,9 @@ def _too_long(problems: list[Problem], path: str, value: Any, limit: int) -> Non
         problems.append((path, f"Must be {limit} or fewer in length (got {len(value)})."))
 
 
-def validate_message(body: JSON, *, creating: bool, files: int = 0, prefix: str = "") -> list[Problem]:
+def validate_message(
+    body: JSON, *, creating: bool, files: int = 0, prefix: str = ""
+) -> list[Problem]:
     """Check a message create/edit body (the `data` of an interaction callback included)."""
     problems: list[Problem] = []
     flags = int(body.get("flags") or 0)
@@ -30,13 +32,19 @@ def validate_message(body: JSON, *, creating: bool, files: int = 0, prefix: str 
     components = body.get("components") or []
     if flags & COMPONENTS_V2:
         if body.get("content") or embeds:
-            problems.append((f"{prefix}content", "content and embeds cannot be used with IS_COMPONENTS_V2."))
+            problems.append(
+                (f"{prefix}content", "content and embeds cannot be used with IS_COMPONENTS_V2.")
+            )
         problems += _validate_v2(components, prefix)
     else:
         problems += _validate_rows(components, f"{prefix}components")
     problems += _validate_unique_custom_ids(components, f"{prefix}components")
     if creating and not (
-        body.get("content") or embeds or components or files or body.get("sticker_ids")
+        body.get("content")
+        or embeds
+        or components
+        or files
+        or body.get("sticker_ids")
         or body.get("poll")
     ):
         problems.append((f"{prefix}content", "Cannot send an empty message"))
@@ -117,7 +125,9 @@ def _validate_interactive(comp: JSON, path: str) -> list[Problem]:
         options = comp.get("options") or []
         if ctype == 3:
             if not 1 <= len(options) <= 25:
-                problems.append((f"{path}.options", f"Must be between 1 and 25 in length (got {len(options)})."))
+                problems.append(
+                    (f"{path}.options", f"Must be between 1 and 25 in length (got {len(options)}).")
+                )
             for i, opt in enumerate(options):
                 for key in ("label", "value", "description"):
                     _too_long(problems, f"{path}.options.{i}.{key}", opt.get(key), 100)
@@ -134,13 +144,20 @@ def _validate_v2(components: list[JSON], prefix: str) -> list[Problem]:
     problems: list[Problem] = []
     everything = iter_components(components)
     if len(everything) > 40:
-        problems.append((f"{prefix}components", f"Must be 40 or fewer components in total (got {len(everything)})."))
+        problems.append(
+            (
+                f"{prefix}components",
+                f"Must be 40 or fewer components in total (got {len(everything)}).",
+            )
+        )
     text = sum(len(c.get("content") or "") for c in everything if c.get("type") == 10)
     if text > 4000:
         problems.append((f"{prefix}components", f"Text displays total {text} > 4000 characters."))
     for i, comp in enumerate(everything):
         if comp.get("type") == 1:
-            problems += _validate_row_children(comp.get("components") or [], f"{prefix}components[{i}]")
+            problems += _validate_row_children(
+                comp.get("components") or [], f"{prefix}components[{i}]"
+            )
     return problems
 
 

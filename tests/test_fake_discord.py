@@ -17,12 +17,14 @@ from discord.ext import commands
 from fake_discord import (
     DEFERRED_MESSAGE,
     MESSAGE,
+    MODAL,
     UPDATE_MESSAGE,
     ButtonInfo,
     FakeDiscord,
     InteractionResult,
 )
 from fake_discord.pytest_plugin import started_fake
+from fake_discord.validation import validate_message
 
 
 @dataclass
@@ -80,6 +82,13 @@ class PickView(discord.ui.View):
         self, interaction: discord.Interaction, select: discord.ui.Select[PickView]
     ) -> None:
         await interaction.response.edit_message(content=f"played {select.values[0]}", view=None)
+
+
+class NameModal(discord.ui.Modal, title="Your table name"):
+    name: discord.ui.TextInput[NameModal] = discord.ui.TextInput(label="Name", custom_id="name")
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(f"table renamed to {self.name.value}")
 
 
 class DynamicCounter(
@@ -161,6 +170,20 @@ class DemoBot(commands.Bot):
             except discord.HTTPException as exc:
                 bot.outcomes.append((exc.status, exc.code))
                 await interaction.followup.send("sorry") if interaction.response.is_done() else None
+
+        @group.command(name="sleepy", description="Answer only when released")
+        async def sleepy(interaction: discord.Interaction) -> None:
+            await bot.release.wait()
+            await interaction.response.send_message("finally")
+
+        @group.command(name="greet", description="Greet someone in private")
+        async def greet(interaction: discord.Interaction, who: discord.Member) -> None:
+            await who.send(f"psst {who.display_name}, your cards: 6♣")
+            await interaction.response.send_message(f"greeted {who.mention}")
+
+        @group.command(name="rename", description="Ask for a name in a modal")
+        async def rename(interaction: discord.Interaction) -> None:
+            await interaction.response.send_modal(NameModal())
 
         @group.command(name="dynamic", description="Post a button that survives restarts")
         async def dynamic(interaction: discord.Interaction) -> None:
@@ -306,6 +329,7 @@ async def test_dropped_gateway_is_resumed(world: World, bot: DemoBot) -> None:
     await fake.drop_gateway(wait_resumed=False)
     assert (await fake.slash(world.bob, world.channel, "demo", "ping")).content == "pong ru"
     assert fake.gateway.identify_count == 1 and fake.gateway.resume_count == 2
+    assert fake.gateway.replayed_count >= 1
 
 
 async def test_429_and_500_are_retried_transparently(world: World, bot: DemoBot) -> None:
@@ -344,3 +368,110 @@ async def test_files_and_threads(world: World, bot: DemoBot) -> None:
     assert thread["name"] == "game 1" and int(thread["id"]) == result.message.id
     posted = await fake.wait_for(lambda: fake.channel_messages(int(thread["id"])))
     assert posted[0].content == "moves go here"
+
+
+async def test_late_first_response_is_flagged(world: World, bot: DemoBot) -> None:
+    fake = world.fake
+    result = await fake.slash(world.alice, world.channel, "demo", "sleepy", wait=False)
+    fake.advance_time(3.5)
+    bot.release.set()
+    await result.wait_until(lambda r: r.response_type is not None)
+    assert result.late and result.content == "finally"
+
+
+async def test_user_option_dm_and_modal(world: World, bot: DemoBot) -> None:
+    fake = world.fake
+    greet = await fake.slash(
+        world.alice, world.channel, "demo", "greet", options={"who": world.bob}
+    )
+    assert greet.content == f"greeted <@{world.bob}>"
+    [dm] = fake.channel_messages(fake.dm_channel(world.bob))
+    assert dm.content == "psst boris, your cards: 6♣"
+    assert "6♣" not in fake.all_public_payload_text()
+
+    opened = await fake.slash(world.alice, world.channel, "demo", "rename")
+    assert opened.response_type == MODAL and opened.modal is not None
+    submitted = await fake.submit_modal(world.alice, opened, {"name": "Table 7"})
+    assert submitted.content == "table renamed to Table 7"
+
+
+async def test_members_intent_chunking_history_and_threads(world: World) -> None:
+    fake = world.fake
+    intents = discord.Intents.default()
+    intents.members = True  # makes discord.py chunk the guild (gateway op 8) before ready
+    client = discord.Client(intents=intents, guild_ready_timeout=0.05)
+    async with fake.run_client(client):
+        guild = client.get_guild(world.guild)
+        assert guild is not None
+        assert {m.name for m in guild.members} >= {"alice", "boris"}
+        channel = guild.get_channel(world.channel)
+        assert isinstance(channel, discord.TextChannel)
+        for n in range(3):
+            await channel.send(f"m{n}")
+        assert [m.content async for m in channel.history(limit=2)] == ["m2", "m1"]
+        thread = await channel.create_thread(name="side table")
+        await thread.send("in thread")
+    assert [t["name"] for t in fake.threads(world.channel)] == ["side table"]
+    assert any(f.get("op") == 8 for f in fake.gateway.received)
+
+
+def _button(custom_id: str) -> dict[str, Any]:
+    return {"type": 2, "style": 1, "label": "b", "custom_id": custom_id}
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"content": "x" * 2001}, "content"),
+        (
+            {"components": [{"type": 1, "components": [_button(f"r{i}")]} for i in range(6)]},
+            "components",
+        ),
+        (
+            {"components": [{"type": 1, "components": [_button(f"b{i}") for i in range(6)]}]},
+            "components.0.components",
+        ),
+        (
+            {
+                "components": [
+                    {
+                        "type": 1,
+                        "components": [
+                            {
+                                "type": 3,
+                                "custom_id": "s",
+                                "options": [{"label": str(i), "value": str(i)} for i in range(26)],
+                            }
+                        ],
+                    }
+                ]
+            },
+            "components.0.components.0.options",
+        ),
+        ({"embeds": [{"title": "t" * 257}]}, "embeds.0.title"),
+        ({"embeds": [{"fields": [{"name": "n", "value": "v" * 1025}]}]}, "embeds.0.fields.0.value"),
+        (
+            {
+                "embeds": [
+                    {"description": "d" * 4000, "fields": [{"name": "n", "value": "v" * 1024}] * 2}
+                ]
+            },
+            "embeds.0",
+        ),
+        (
+            {"components": [{"type": 1, "components": [_button("same"), _button("same")]}]},
+            "components",
+        ),
+        ({}, "content"),
+    ],
+)
+def test_discord_limits(body: dict[str, Any], field: str) -> None:
+    problems = validate_message(body, creating=True)
+    assert field in [f for f, _ in problems], problems
+    assert (
+        validate_message(
+            {"content": "fine", "components": [{"type": 1, "components": [_button("a")]}]},
+            creating=True,
+        )
+        == []
+    )

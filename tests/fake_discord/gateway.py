@@ -18,6 +18,7 @@ from .store import FakeStore
 _log = logging.getLogger(__name__)
 
 HEARTBEAT_INTERVAL_MS = 41_250
+GUILD_PRESENCES = 1 << 8
 GUILD_MESSAGES = 1 << 9
 DIRECT_MESSAGES = 1 << 12
 
@@ -42,6 +43,7 @@ class Gateway:
         self._send_lock = asyncio.Lock()
         self.identify_count = 0
         self.resume_count = 0
+        self.replayed_count = 0  # dispatches re-sent on RESUME (missed while disconnected)
         self.received: list[JSON] = []  # every op the client sent, for assertions
         self._live = asyncio.Event()
 
@@ -145,8 +147,12 @@ class Gateway:
                 "_trace": ["fake-discord"],
             }
             frames: list[JSON] = [{"t": "READY", "d": ready}]
+            # Like Discord: without the presences intent GUILD_CREATE lists only the bot
+            # itself, so a bot with the members intent must chunk (op 8) to see the others.
+            everyone = bool(session.intents & GUILD_PRESENCES)
             for guild in store.guilds.values():
-                gdata = guild_create_payload(guild, store.users, store.channels)
+                listed = None if everyone else [store.bot.id]
+                gdata = guild_create_payload(guild, store.users, store.channels, listed)
                 frames.append({"t": "GUILD_CREATE", "d": gdata})
             for f in frames:
                 session.seq += 1
@@ -167,6 +173,7 @@ class Gateway:
             self._ws = ws
             for frame in session.log:
                 if frame["s"] > since:
+                    self.replayed_count += 1
                     await self._send(ws, frame)
             session.seq += 1
             resumed = {"op": 0, "t": "RESUMED", "s": session.seq, "d": {"_trace": ["fake-discord"]}}

@@ -133,9 +133,12 @@ def guild_create_payload(
     guild: FakeGuild,
     users: dict[int, FakeUser],
     channels: dict[int, FakeChannel],
+    member_ids: list[int] | None = None,
 ) -> JSON:
+    """`member_ids`: who to list in `members` (default all); `member_count` is always the total."""
     guild_channels = [channels[c] for c in guild.channel_ids if not channels[c].deleted]
-    members = [member_payload(users[u], guild.joined_at) for u in guild.member_ids]
+    listed = guild.member_ids if member_ids is None else member_ids
+    members = [member_payload(users[u], guild.joined_at) for u in listed]
     return {
         "id": str(guild.id),
         "name": guild.name,
@@ -173,7 +176,7 @@ def guild_create_payload(
         "large": False,
         "lazy": True,
         "joined_at": guild.joined_at,
-        "member_count": len(members),
+        "member_count": len(guild.member_ids),
         "members": members,
         "channels": [channel_payload(c) for c in guild_channels if not c.is_thread],
         "threads": [thread_payload(c) for c in guild_channels if c.is_thread and not c.archived],

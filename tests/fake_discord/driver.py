@@ -31,6 +31,7 @@ from .model import (
     RecordedRequest,
     Violation,
 )
+from .payloads import thread_payload
 from .rest import RestApi, make_middleware
 from .results import InteractionResult
 from .store import FakeStore
@@ -396,8 +397,6 @@ class FakeDiscord:
         return {k[1]: c.payload for k, c in self.store.commands.items() if k[0] == guild_id}
 
     def threads(self, parent_id: int | None = None) -> list[JSON]:
-        from .payloads import thread_payload
-
         return [
             thread_payload(c)
             for c in self.store.channels.values()

@@ -86,17 +86,20 @@ class RestApi:
     # -- helpers -------------------------------------------------------------------------
 
     def _check(self, request: web.Request, problems: list[Problem]) -> None:
-        """Refuse the request like Discord (400 Invalid Form Body) and record why."""
-        if not problems:
-            return
+        """Refuse the request like Discord (400 Invalid Form Body) if there are problems."""
+        if problems:
+            raise self._refuse(request, problems)
+
+    def _refuse(self, request: web.Request, problems: list[Problem]) -> ApiError:
+        """Record the violations and build Discord's 400 Invalid Form Body error."""
         api_path = request.path.removeprefix(API_PREFIX)
         for field, message in problems:
             self.fake.violations.append(Violation(request.method, api_path, field, message))
-        errors = {
-            field or "_": {"_errors": [{"code": "INVALID", "message": msg}]}
-            for field, msg in problems
-        }
-        raise ApiError(400, INVALID_FORM_BODY, "Invalid Form Body", errors=errors)
+        errors: dict[str, Any] = {}
+        for field, msg in problems:
+            entry = errors.setdefault(field or "_", {"_errors": []})
+            entry["_errors"].append({"code": "INVALID", "message": msg})
+        return ApiError(400, INVALID_FORM_BODY, "Invalid Form Body", errors=errors)
 
     def _channel(self, request: web.Request) -> FakeChannel:
         channel = self.store.channels.get(int(request.match_info["channel_id"]))
@@ -225,8 +228,7 @@ class RestApi:
         elif rtype in (6, 7):
             source = store.messages.get(inter.source_message_id or 0)
             if source is None:
-                self._check(request, [("type", "Interaction has no message to update.")])
-                raise AssertionError("unreachable")
+                raise self._refuse(request, [("type", "Interaction has no message to update.")])
             inter.original_message_id = source.id
             if rtype == 7:
                 self._check(

@@ -168,8 +168,8 @@ class DemoBot(commands.Bot):
             try:
                 await interaction.response.send_message("bad", view=view)
             except discord.HTTPException as exc:
-                bot.outcomes.append((exc.status, exc.code))
-                await interaction.followup.send("sorry") if interaction.response.is_done() else None
+                assert (exc.status, exc.code) == (400, 50035)
+                await interaction.response.send_message("sorry")
 
         @group.command(name="sleepy", description="Answer only when released")
         async def sleepy(interaction: discord.Interaction) -> None:
@@ -341,21 +341,37 @@ async def test_429_and_500_are_retried_transparently(world: World, bot: DemoBot)
     fake.fail_next("POST", "/channels/*/messages", status=500)
     await message.edit(content="v1")
     await channel.send("after a 500")
+    fake.fail_next("PATCH", "/webhooks/*/*/messages/@original", status=429, retry_after=0.05)
+    later = await fake.slash(world.alice, world.channel, "demo", "later")
+    await later.wait_until(lambda r: r.content == "edited original")
     fake.set_edit_rate_limit(limit=2, per=0.3)
     for n in range(2, 5):
         await message.edit(content=f"v{n}")
     assert fake.message(message.id).content == "v4"
-    assert fake.rate_limit_count >= 2
-    statuses = [r.status for r in fake.requests if r.method == "PATCH"]
-    assert statuses[:2] == [429, 200] and statuses.count(200) == 4
+    assert fake.rate_limit_count >= 3
+    channel_edits = [r.status for r in fake.requests if r.path.startswith("/channels/")]
+    assert channel_edits[:3] == [200, 429, 200]  # send, scripted 429, retried edit
+    webhook_edits = [r.status for r in fake.requests if r.path.endswith("@original")]
+    assert webhook_edits == [429, 200]
 
 
-async def test_limit_violation_is_reported(world: World, bot: DemoBot) -> None:
+async def test_limit_violation_is_reported(world: World) -> None:
     fake = world.fake
+    async with fake.run_client(DemoBot(world.guild), fail_on_violations=False):
+        await _send_bad_component(world)
+    # By default run_client fails the test on any violation, even one the bot survived.
+    with pytest.raises(AssertionError, match="custom_id"):
+        async with fake.run_client(DemoBot(world.guild)):
+            await _send_bad_component(world)
+
+
+async def _send_bad_component(world: World) -> None:
+    fake = world.fake
+    before = len(fake.violations)
     result = await fake.slash(world.alice, world.channel, "demo", "bad", wait=False)
-    assert await fake.wait_for(lambda: bot.outcomes) == [(400, 50035)]
-    assert result.response_type is None
-    [violation] = fake.violations
+    await fake.wait_for(lambda: len(fake.violations) > before and result.response_type)
+    assert result.content == "sorry"  # the bot caught the 400 and answered anyway
+    violation = fake.violations[-1]
     assert violation.field.endswith("custom_id") and "100" in violation.message
 
 

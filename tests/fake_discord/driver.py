@@ -121,14 +121,20 @@ class FakeDiscord:
 
     @asynccontextmanager
     async def run_client(
-        self, client: discord.Client, *, timeout: float = 10.0, fail_on_logged_errors: bool = True
+        self,
+        client: discord.Client,
+        *,
+        timeout: float = 10.0,
+        fail_on_logged_errors: bool = True,
+        fail_on_violations: bool = True,
     ) -> AsyncIterator[discord.Client]:
         """Start `client` against the fake, wait until it is ready, close it cleanly on exit.
 
-        A client that dies (e.g. a payload it cannot parse) fails the test loudly, as do
-        errors discord.py only logs, unless `fail_on_logged_errors` is False.
+        A client that dies (e.g. a payload it cannot parse) fails the test loudly. On a clean
+        exit, errors discord.py only logged (a failing view callback, say) and requests the
+        fake refused for breaking Discord's limits fail the test too, unless switched off.
         """
-        errors_before = len(self._errors.records)
+        errors_before, violations_before = len(self._errors.records), len(self.violations)
         task: asyncio.Task[None] = asyncio.create_task(
             client.start(self.token), name="fake-discord-client"
         )
@@ -141,17 +147,26 @@ class FakeDiscord:
                 self._raise_if_client_died()
                 raise TimeoutError(self._diagnose(f"client not ready within {timeout}s"))
             yield client
-        finally:
-            self._client_tasks.discard(task)
-            await client.close()
-            try:
-                await asyncio.wait_for(task, timeout)
-            finally:
-                new_errors = self._errors.records[errors_before:]
-                if fail_on_logged_errors and new_errors:
-                    raise AssertionError(
-                        "discord.py logged errors:\n" + self._format_errors(new_errors)
-                    )
+        except BaseException:
+            await self._close_client(client, task, timeout)
+            raise
+        await self._close_client(client, task, timeout)  # re-raises the client's own exception
+        problems = []
+        if fail_on_logged_errors and len(self._errors.records) > errors_before:
+            logged = self._format_errors(self._errors.records[errors_before:])
+            problems.append("discord.py logged errors:\n" + logged)
+        if fail_on_violations and len(self.violations) > violations_before:
+            refused = "\n".join(map(str, self.violations[violations_before:]))
+            problems.append("the fake refused requests that break Discord's limits:\n" + refused)
+        if problems:
+            raise AssertionError("\n".join(problems))
+
+    async def _close_client(
+        self, client: discord.Client, task: asyncio.Task[None], timeout: float
+    ) -> None:
+        self._client_tasks.discard(task)
+        await client.close()
+        await asyncio.wait_for(task, timeout)
 
     # -- setup ---------------------------------------------------------------------------
 
@@ -389,6 +404,11 @@ class FakeDiscord:
             m for m in self.store.messages.values() if m.visible_to == user_id and not m.deleted
         ]
 
+    def latest_ephemeral(self, user_id: int) -> FakeMessage | None:
+        """The newest ephemeral message shown to `user_id` (its current version), if any."""
+        shown = self.ephemeral_messages(user_id)
+        return shown[-1] if shown else None
+
     def buttons(self, message: MessageRef) -> list[ButtonInfo]:
         return self.message(message if isinstance(message, int) else message.id).buttons
 
@@ -459,7 +479,12 @@ class FakeDiscord:
                 raise RuntimeError(f"the discord.py client stopped: {exc!r}") from exc
 
     def _diagnose(self, headline: str) -> str:
-        lines = [headline]
+        gateway = self.gateway
+        lines = [
+            headline,
+            f"gateway: connected={gateway.connected} identifies={gateway.identify_count}"
+            f" resumes={gateway.resume_count}",
+        ]
         if self.unhandled_requests:
             lines.append(f"routes the fake does not serve: {self.unhandled_requests}")
         if self.violations:

@@ -535,6 +535,7 @@ def _pre_checks(fake: FakeDiscord, request: web.Request, api_path: str) -> web.R
             "global": False,
             "code": 0,
         }
-        headers = rate_limit_headers(retry_after, "scripted", 1, fake.store.clock.now())
+        bucket = f"scripted:{request.method}:{api_path}"
+        headers = rate_limit_headers(retry_after, bucket, 1, fake.store.clock.now())
         return json_response(body, 429, headers)
     return json_response(error_body(0, f"{status}: scripted failure"), status)

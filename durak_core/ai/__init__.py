@@ -1,5 +1,44 @@
-"""AI players (see ``docs/ai.md``)."""
+"""AI players (see ``docs/ai.md``).
+
+:func:`make_player` is the one entry point the bot uses; every player implements
+:class:`Player`: ``choose(view, history) -> Action``, synchronous, safe to run in a worker
+thread (``asyncio.to_thread``) — players share no mutable state.
+
+>>> from durak_core import RuleSet, new_game
+>>> g = new_game(RuleSet(), 2, seed=3)
+>>> p = make_player("normal", seed=1)
+>>> p.choose(g.view(g.starter), []) in g.legal_actions(g.starter)
+True
+"""
+
+from __future__ import annotations
+
+from typing import Literal
 
 from .base import Budget, Clock, Player
+from .easy import EasyPlayer
+from .normal import NormalPlayer
+from .random_player import RandomPlayer
 
-__all__ = ["Budget", "Clock", "Player"]
+Level = Literal["random", "easy", "normal", "hard"]
+LEVELS: tuple[Level, ...] = ("random", "easy", "normal", "hard")
+
+
+def make_player(level: Level, seed: int, budget: Budget | None = None) -> Player:
+    """A player of ``level`` with its own random source; ``budget`` (Hard only) defaults to one
+    second — pass ``Budget(1.0, clock=time.perf_counter)`` for a real time limit, or
+    ``Budget(None, iterations=N)`` for a deterministic one."""
+    if level == "random":
+        return RandomPlayer(seed)
+    if level == "easy":
+        return EasyPlayer(seed)
+    if level == "normal":
+        return NormalPlayer(seed)
+    if level == "hard":
+        from .hard import HardPlayer
+
+        return HardPlayer(seed, budget or Budget())
+    raise ValueError(f"unknown AI level {level!r}; known: {', '.join(LEVELS)}")
+
+
+__all__ = ["LEVELS", "Budget", "Clock", "Level", "Player", "make_player"]

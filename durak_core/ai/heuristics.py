@@ -1,0 +1,198 @@
+"""Card-play heuristics on bitmasks, shared by Easy, Normal and Hard's playouts.
+
+Inputs are plain data (hand mask, table columns, talon size, a :class:`CardTable`), so the same
+code serves a real decision (from a view) and a playout step (from a determinized state).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..actions import (
+    ATTACK,
+    DEFEND,
+    EXCHANGE,
+    PASS,
+    TAKE,
+    TRANSFER,
+    Action,
+    defend_i,
+)
+from ..cards import SAME_RANK
+from .cardinfo import CardTable
+
+
+def cover(unbeaten: Sequence[int], hand: int, ct: CardTable) -> list[tuple[int, int]] | None:
+    """Beat every card in ``unbeaten`` from ``hand``: strongest attack first, each with the
+    cheapest card that beats it and is still free. None when that greedy cover fails."""
+    value = ct.value
+    free = hand
+    out: list[tuple[int, int]] = []
+    for a in sorted(unbeaten, key=value.__getitem__, reverse=True):
+        m = free & ct.beaters[a]
+        if not m:
+            return None
+        best = -1
+        while m:
+            low = m & -m
+            d = low.bit_length() - 1
+            m ^= low
+            if best < 0 or value[d] < value[best]:
+                best = d
+        free &= ~(1 << best)
+        out.append((a, best))
+    return out
+
+
+def _card(a: Action) -> int:
+    return a.card.index  # type: ignore[attr-defined,no-any-return]
+
+
+def easy_choice(
+    legal: Sequence[Action], hand: int, att: Sequence[int], dfn: Sequence[int], ct: CardTable
+) -> Action:
+    """Easy (seeds/004): attack low, throw in only cheap plain cards, defend with the smallest
+    card that wins, take when that fails."""
+    value = ct.value
+    kinds = {a.kind for a in legal}
+    for a in legal:
+        if a.kind == EXCHANGE:
+            return a
+    if DEFEND in kinds or TAKE in kinds:
+        unbeaten = [x for x, d in zip(att, dfn, strict=True) if d < 0]
+        for x in unbeaten:  # table order, the smallest winning card each
+            options = [a for a in legal if a.kind == DEFEND and _card_att(a) == x]
+            if not options:
+                break
+            return min(options, key=lambda a: value[_card(a)])
+        return _first(legal, TAKE)
+    attacks = [a for a in legal if a.kind == ATTACK]
+    if not att:
+        return min(attacks, key=lambda a: (value[_card(a)], _card(a)))
+    cheap = [a for a in attacks if ct.cheap >> _card(a) & 1]
+    if cheap:
+        return min(cheap, key=lambda a: (value[_card(a)], _card(a)))
+    if PASS in kinds:
+        return _first(legal, PASS)
+    return min(legal, key=lambda a: (value[_card(a)], a.code))
+
+
+def _card_att(a: Action) -> int:
+    return a.attack.index  # type: ignore[attr-defined,no-any-return]
+
+
+def _first(legal: Sequence[Action], kind: int) -> Action:
+    for a in legal:
+        if a.kind == kind:
+            return a
+    return legal[0]
+
+
+def smart_choice(
+    legal: Sequence[Action],
+    hand: int,
+    att: Sequence[int],
+    dfn: Sequence[int],
+    taken: bool,
+    talon: int,
+    ct: CardTable,
+    p_beat: Sequence[float],
+    opponents_left: int,
+) -> Action:
+    """Normal's play: keep trumps while the talon lasts, lead and throw in what the defender
+    probably cannot beat (``p_beat`` per card), defend cheaply, and in the endgame (empty
+    talon) defend whenever possible and unload cards."""
+    for a in legal:
+        if a.kind == EXCHANGE:  # V8: a higher trump for the lowest one
+            return a
+    value = ct.value
+    kinds = 0
+    for a in legal:
+        kinds |= 1 << a.kind
+    if kinds & (1 << TAKE):
+        return _defend(legal, hand, att, dfn, talon, ct)
+    if not att:
+        return _open(legal, hand, talon, ct, p_beat, opponents_left)
+    # Throwing in (R11, R14) or passing (R15).
+    best: Action | None = None
+    best_score = 0.0
+    for a in legal:
+        if a.kind != ATTACK:
+            continue
+        c = _card(a)
+        strong = ct.strong >> c & 1
+        if talon:
+            if strong or not ct.cheap >> c & 1:
+                continue
+        elif strong and (hand & ~(1 << c)).bit_count() > 1:
+            continue
+        score = value[c] - (0.0 if taken else 8.0 * (1.0 - p_beat[c]))
+        if best is None or score < best_score:
+            best, best_score = a, score
+    if best is not None:
+        return best
+    if kinds & (1 << PASS):
+        return _first(legal, PASS)
+    return min(legal, key=lambda a: (value[_card(a)] if a.kind == ATTACK else 99, a.code))
+
+
+def _open(
+    legal: Sequence[Action],
+    hand: int,
+    talon: int,
+    ct: CardTable,
+    p_beat: Sequence[float],
+    opponents_left: int,
+) -> Action:
+    value = ct.value
+    best = legal[0]
+    best_score = 1e9
+    endgame = talon == 0
+    for a in legal:
+        if a.kind != ATTACK:
+            continue
+        c = _card(a)
+        score = float(value[c])
+        if ct.strong >> c & 1:
+            score += 40.0 if talon else 12.0
+        pairs = (hand & SAME_RANK[c]).bit_count() - 1
+        score -= (6.0 if endgame else 2.5) * pairs
+        score -= (14.0 if endgame else 5.0) * (1.0 - p_beat[c])
+        if score < best_score or (score == best_score and c < _card(best)):
+            best, best_score = a, score
+    return best
+
+
+def _defend(
+    legal: Sequence[Action],
+    hand: int,
+    att: Sequence[int],
+    dfn: Sequence[int],
+    talon: int,
+    ct: CardTable,
+) -> Action:
+    value = ct.value
+    unbeaten = [x for x, d in zip(att, dfn, strict=True) if d < 0]
+    plan = cover(unbeaten, hand, ct)
+    transfers = [a for a in legal if a.kind == TRANSFER]
+    if transfers:  # V1: pass the attack on with a cheap card rather than spend cards
+        t = min(transfers, key=lambda a: value[_card(a)])
+        if not ct.strong >> _card(t) & 1 and (plan is None or talon):
+            return t
+    if plan is None:
+        return _first(legal, TAKE)
+    if talon:
+        used = [d for _, d in plan]
+        strong_used = [d for d in used if ct.strong >> d & 1]
+        if strong_used:
+            tops = sum(1 for d in strong_used if ct.top >> d & 1)
+            table_value = sum(value[x] for x in att)
+            # Keep trumps while the talon lasts: pick up a cheap table rather than spend
+            # high trumps on it.
+            if (tops and talon >= 4 and table_value < 4 * len(att) + 4) or (
+                len(strong_used) >= 2 and talon >= 10
+            ):
+                return _first(legal, TAKE)
+    a, d = plan[-1]  # the cheapest-to-answer attack first; the strongest need stays planned
+    action = defend_i(a, d)
+    return action if action in legal else _first(legal, TAKE)

@@ -1,0 +1,34 @@
+"""Who acts next when a simulation (arena, terminal game, search) must pick one seat.
+
+Durak has no turn order within a bout (R11): several seats may have legal actions at once. A
+simulation needs one order, and this is the one every tool here uses: the main attacker opens
+(R10); while a card is unbeaten and nobody took, the defender answers (R13); otherwise the
+attackers clockwise from the main attacker throw in or pass (R14, R15).
+
+>>> from durak_core import RuleSet, new_game
+>>> g = new_game(RuleSet(), 3, seed=1)
+>>> next_actor(g) == g.attacker
+True
+"""
+
+from __future__ import annotations
+
+from ..engine import _legal
+from ..state import GameState
+
+
+def next_actor(s: GameState) -> int | None:
+    """The seat to act now, or None when the game is over."""
+    if s.finished:
+        return None
+    if not s.att:
+        return s.attacker
+    if s.unbeaten and not s.taken:
+        return s.defender
+    n = s.n
+    for k in range(n):
+        t = (s.attacker + k) % n
+        if s.attackers >> t & 1 and _legal(s, t):
+            return t
+    # The engine ends a bout as soon as no attacker can act (R15, R16): unreachable.
+    raise AssertionError("a running game where nobody can act")

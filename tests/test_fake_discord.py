@@ -491,3 +491,22 @@ def test_discord_limits(body: dict[str, Any], field: str) -> None:
         )
         == []
     )
+
+
+async def test_global_command_in_a_dm(world: World) -> None:
+    fake = world.fake
+    client = discord.Client(intents=discord.Intents.default(), guild_ready_timeout=0.05)
+    tree = app_commands.CommandTree(client)
+
+    @tree.command(name="whoami", description="Say where we are")
+    async def whoami(interaction: discord.Interaction) -> None:
+        where = "dm" if isinstance(interaction.channel, discord.DMChannel) else "guild"
+        await interaction.response.send_message(f"{interaction.user.name} in {where}")
+
+    async with fake.run_client(client):
+        await tree.sync()
+        assert "whoami" in fake.commands()
+        dm = await fake.slash(world.bob, fake.dm_channel(world.bob), "whoami")
+        guild = await fake.slash(world.alice, world.channel, "whoami")
+    assert (dm.content, guild.content) == ("boris in dm", "alice in guild")
+    assert "boris in dm" not in fake.all_public_payload_text()

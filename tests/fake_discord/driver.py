@@ -37,6 +37,8 @@ from .results import InteractionResult
 from .store import FakeStore
 
 T = TypeVar("T")
+# Interaction types (what the user did).
+APPLICATION_COMMAND, COMPONENT, MODAL_SUBMIT = 2, 3, 5
 MessageRef = FakeMessage | int
 
 
@@ -218,7 +220,9 @@ class FakeDiscord:
             )
         data = command_data(self.store, registered, path, options or {})
         label = "/" + " ".join((command, *path))
-        return await self._interact(user_id, channel_id, 2, data, None, label, timeout, wait)
+        return await self._interact(
+            user_id, channel_id, APPLICATION_COMMAND, data, label=label, timeout=timeout, wait=wait
+        )
 
     async def click(
         self,
@@ -236,8 +240,9 @@ class FakeDiscord:
         data = {"custom_id": custom_id, "component_type": 2}
         if "id" in comp:
             data["id"] = comp["id"]
+        label = f"click {custom_id!r}"
         return await self._interact(
-            user_id, msg.channel_id, 3, data, msg, f"click {custom_id!r}", timeout, wait
+            user_id, msg.channel_id, COMPONENT, data, msg, label=label, timeout=timeout, wait=wait
         )
 
     async def select(
@@ -261,8 +266,9 @@ class FakeDiscord:
             if bad:
                 raise ValueError(f"select {custom_id!r} has no options {bad}; options: {allowed}")
         data: JSON = {"custom_id": custom_id, "component_type": comp["type"], "values": values}
+        label = f"select {custom_id!r}"
         return await self._interact(
-            user_id, msg.channel_id, 3, data, msg, f"select {custom_id!r}", timeout, wait
+            user_id, msg.channel_id, COMPONENT, data, msg, label=label, timeout=timeout, wait=wait
         )
 
     async def submit_modal(
@@ -303,15 +309,9 @@ class FakeDiscord:
             raise ValueError(f"the modal has no inputs {sorted(unknown)}")
         source = self.store.messages.get(opened_by.interaction.source_message_id or 0)
         data = {"custom_id": modal["custom_id"], "components": rows}
+        channel_id = opened_by.interaction.channel_id
         return await self._interact(
-            user_id,
-            opened_by.interaction.channel_id,
-            5,
-            data,
-            source,
-            "modal submit",
-            timeout,
-            True,
+            user_id, channel_id, MODAL_SUBMIT, data, source, label="modal submit", timeout=timeout
         )
 
     async def _interact(
@@ -320,10 +320,11 @@ class FakeDiscord:
         channel_id: int,
         itype: int,
         data: JSON,
-        message: FakeMessage | None,
+        message: FakeMessage | None = None,
+        *,
         label: str,
         timeout: float,
-        wait: bool,
+        wait: bool = True,
     ) -> InteractionResult:
         store = self.store
         user, channel = store.users[user_id], store.channels[channel_id]

@@ -196,9 +196,10 @@ class RestApi:
             or inter.expired(store.clock.now())
         ):
             raise unknown("interaction", UNKNOWN_INTERACTION)
+        body, files = await read_body(request)
+        # Checked after the last await before bookkeeping, so two racing callbacks can't both win.
         if inter.response_type is not None:
             raise ApiError(400, ALREADY_ACKNOWLEDGED, "Interaction has already been acknowledged.")
-        body, files = await read_body(request)
         rtype = int(body["type"])
         data: JSON = body.get("data") or {}
         summary: JSON = {"id": str(inter.id), "type": inter.type}
@@ -236,7 +237,6 @@ class RestApi:
                     validate_message(data, creating=False, files=len(files), prefix="data."),
                 )
                 message = store.edit_message(source, data, files)
-                await self.fake.announce("MESSAGE_UPDATE", message)
         elif rtype == 9:
             self._check(request, validate_modal(data))
             inter.modal = data
@@ -252,13 +252,13 @@ class RestApi:
                 response_message_loading=message.loading,
                 response_message_ephemeral=message.ephemeral,
             )
-            if rtype in (4, 5):
-                await self.fake.announce("MESSAGE_CREATE", message)
         inter.response_type = rtype
         inter.response_body = body
         inter.responded_at = store.clock.now()
         inter.responded.set()
         store.touch()
+        if message is not None:
+            await self.fake.announce("MESSAGE_UPDATE" if rtype == 7 else "MESSAGE_CREATE", message)
         return json_response({"interaction": summary, "resource": resource})
 
     # -- interaction webhooks (followups, @original) -------------------------------------

@@ -493,6 +493,7 @@ def _end_bout(s: GameState, ev: list[Event] | None) -> None:
                 ev.append(PlayerOut(t, len(s.out)))
         if gone and _game_over(s):
             s.finished = True
+            s.attackers = 0
             if ev is not None:
                 remaining = [t for t in range(n) if s.active >> t & 1]
                 ev.append(GameOver(tuple(s.out), remaining[0] if len(remaining) == 1 else None))

@@ -1,0 +1,56 @@
+"""R23–R25: what each seat and a spectator may know."""
+
+from __future__ import annotations
+
+from durak_core import Card, visible_to
+from durak_core.events import CardsDrawn, CardsReceived
+
+from .helpers import deal_exact, play
+
+HANDS = ["6S 7S 8C 9D 7H JS", "7D 8S QS 6C KH 9C", "10D 6D 10C 7C 10S AS"]
+
+
+def test_r23_public_facts_are_in_every_view() -> None:
+    g = play(deal_exact(HANDS, trump="AH"), "0 attack 7S", "1 take", "2 attack 7C", "0 pass")
+    v = g.public_view()
+    # the bout ended taken; seats 0 and 2 drew one card each
+    assert v.hand_sizes == (6, 8, 6) and v.talon_size == 18 - 2
+    assert Card.parse("7H") in v.known[0]  # shown under R8 and still held
+    assert {str(c) for c in v.known[1]} == {"7S", "7C"}  # taken from the table
+    assert v.trump_card == Card.parse("AH")
+
+
+def test_r8_shown_lowest_trump_stays_known_until_played() -> None:
+    g = deal_exact(HANDS, trump="AH")
+    assert Card.parse("7H") in g.public_view().known[0]
+    g = play(g, "0 attack 7H")
+    assert Card.parse("7H") not in g.public_view().known[0]
+
+
+def test_r24_own_hand_private_other_hands_hidden() -> None:
+    g = deal_exact(HANDS, trump="AH")
+    v0, v1 = g.view(0), g.view(1)
+    assert {str(c) for c in v0.hand} == set(HANDS[0].split())
+    assert {str(c) for c in v1.hand} == set(HANDS[1].split())
+    assert not hasattr(g.public_view(), "hand")
+    assert v0.legal_actions != v1.legal_actions
+
+
+def test_r25_events_seen_by_a_seat_carry_only_its_own_draw() -> None:
+    g = deal_exact(HANDS, trump="AH")
+    g = play(g, "0 attack 7S", "1 defend 7S 8S", "0 pass")
+    g, events = g.apply(2, "pass")
+    mine = visible_to(events, 0)
+    received = [e for e in mine if isinstance(e, CardsReceived)]
+    assert [e.seat for e in received] == [0]
+    assert [e.seat for e in mine if isinstance(e, CardsDrawn)] == [0, 1]
+    assert not [e for e in visible_to(events, None) if isinstance(e, CardsReceived)]
+
+
+def test_awaiting_is_judged_from_public_facts() -> None:
+    g = deal_exact(HANDS, trump="AH")
+    assert g.public_view().awaiting == (0,)
+    g = play(g, "0 attack 7S")
+    assert g.public_view().awaiting == (1,)
+    g = play(g, "1 defend 7S 8S")
+    assert g.public_view().awaiting == (0, 2)

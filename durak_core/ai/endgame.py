@@ -1,0 +1,213 @@
+"""Exact endgame play: two seats left, talon empty, so every card's place is known.
+
+Alpha-beta over the engine's own moves (fast path), with a transposition table and
+cheapest-first move ordering, inside iterative deepening: each pass searches to a depth limit
+and scores cut-off positions heuristically; a pass that finishes without any cut-off is exact
+and ends the search. A pass that runs out of budget is discarded (the previous pass's move
+stands). Values are from ``me``'s side: +1 win (the other seat is the Durak), 0 a draw, -1 Durak.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..actions import PASS, TAKE, Action
+from ..fast import apply_unchecked, legal_actions
+from ..state import GameState
+from .cardinfo import CardTable
+from .schedule import next_actor
+
+_EXACT, _LOWER, _UPPER = 0, 1, 2
+
+
+class OutOfBudget(Exception):
+    """The search used up its node or time budget."""
+
+
+def outcome(s: GameState, me: int) -> float:
+    """+1, 0 or -1 for a finished game, from ``me``'s side (R20; V7 teams)."""
+    remaining = [t for t in range(s.n) if s.active >> t & 1]
+    if not remaining:
+        return 0.0
+    return -1.0 if s.teams[remaining[0]] == s.teams[me] else 1.0
+
+
+class EndgameSolver:
+    """``stop()`` is polled every few hundred nodes; ``node_limit`` caps the work (both raise
+    :class:`OutOfBudget` inside a pass)."""
+
+    def __init__(
+        self,
+        me: int,
+        ct: CardTable,
+        stop: Callable[[], bool] | None = None,
+        node_limit: int | None = None,
+    ) -> None:
+        self.me = me
+        self.ct = ct
+        self.stop = stop
+        self.node_limit = node_limit
+        self.nodes = 0
+        self.best: dict[tuple[object, ...], Action] = {}
+        self.tt: dict[tuple[object, ...], tuple[int, int, float]] = {}
+        self.cut = False
+
+    def _key(self, s: GameState) -> tuple[object, ...]:
+        return (
+            tuple(s.hands),
+            tuple(s.att),
+            tuple(s.dfn),
+            s.taken,
+            s.passed,
+            s.attacker,
+            s.limit,
+            s.discarded_once,
+        )
+
+    def _order(self, legal: list[Action], hint: Action | None) -> list[Action]:
+        value = self.ct.value
+
+        def cost(a: Action) -> int:
+            if a is hint:
+                return -2
+            if a.kind == PASS:
+                return -1
+            if a.kind == TAKE:
+                return 10_000
+            return value[a.card.index]  # type: ignore[attr-defined]
+
+        return sorted(legal, key=cost)
+
+    def _eval(self, s: GameState) -> float:
+        """A cut-off position: fewer and stronger cards are better; always inside (-1, 1)."""
+        me = self.me
+        value = self.ct.value
+        mine = 0
+        theirs = 0
+        diff = 0.0
+        for t in range(s.n):
+            h = s.hands[t]
+            if not s.active >> t & 1:
+                continue
+            count = h.bit_count()
+            strength = 0
+            while h:
+                low = h & -h
+                strength += value[low.bit_length() - 1]
+                h ^= low
+            avg = strength / count if count else 0.0
+            if s.teams[t] == s.teams[me]:
+                mine += count
+                diff += avg
+            else:
+                theirs += count
+                diff -= avg
+        score = 0.08 * (theirs - mine) + 0.01 * diff
+        return max(-0.9, min(0.9, score))
+
+    def _search(self, s: GameState, depth: int, alpha: float, beta: float) -> float:
+        if s.finished:
+            return outcome(s, self.me)
+        self.nodes += 1
+        if self.nodes & 255 == 0:
+            if self.node_limit is not None and self.nodes > self.node_limit:
+                raise OutOfBudget
+            if self.stop is not None and self.stop():
+                raise OutOfBudget
+        if depth <= 0:
+            self.cut = True
+            return self._eval(s)
+        key = self._key(s)
+        entry = self.tt.get(key)
+        if entry is not None and entry[0] >= depth:
+            _, flag, v = entry
+            if flag == _EXACT or (flag == _LOWER and v >= beta) or (flag == _UPPER and v <= alpha):
+                return v
+        seat = next_actor(s)
+        assert seat is not None
+        legal = legal_actions(s, seat)
+        maximize = s.teams[seat] == s.teams[self.me]
+        a0, b0 = alpha, beta
+        best_v = -2.0 if maximize else 2.0
+        best_a: Action | None = None
+        for a in self._order(legal, self.best.get(key)):
+            child = s.copy()
+            apply_unchecked(child, seat, a)
+            v = self._search(child, depth - 1, alpha, beta)
+            if maximize:
+                if v > best_v:
+                    best_v, best_a = v, a
+                alpha = max(alpha, v)
+            else:
+                if v < best_v:
+                    best_v, best_a = v, a
+                beta = min(beta, v)
+            if alpha >= beta:
+                break
+        flag = _EXACT
+        if best_v <= a0:
+            flag = _UPPER
+        elif best_v >= b0:
+            flag = _LOWER
+        self.tt[key] = (depth, flag, best_v)
+        if best_a is not None:
+            self.best[key] = best_a
+        return best_v
+
+    def root(self, s: GameState, depth: int) -> tuple[float, Action]:
+        """One pass to ``depth``: the value and best action of the seat to move at ``s``."""
+        self.tt = {}
+        self.cut = False
+        seat = next_actor(s)
+        assert seat is not None
+        legal = legal_actions(s, seat)
+        key = self._key(s)
+        maximize = s.teams[seat] == s.teams[self.me]
+        best_v = -2.0 if maximize else 2.0
+        best_a = legal[0]
+        alpha, beta = -2.0, 2.0
+        for a in self._order(legal, self.best.get(key)):
+            child = s.copy()
+            apply_unchecked(child, seat, a)
+            v = self._search(child, depth - 1, alpha, beta)
+            if (maximize and v > best_v) or (not maximize and v < best_v):
+                best_v, best_a = v, a
+            if maximize:
+                alpha = max(alpha, v)
+            else:
+                beta = min(beta, v)
+        self.best[key] = best_a
+        return best_v, best_a
+
+    def solve(self, s: GameState, max_depth: int = 400) -> tuple[float, Action, bool]:
+        """Iterative deepening: (value, action, exact). Raises :class:`OutOfBudget` only if not
+        even the first pass finished."""
+        result: tuple[float, Action, bool] | None = None
+        depth = 4
+        while depth <= max_depth:
+            try:
+                v, a = self.root(s, depth)
+            except OutOfBudget:
+                if result is None:
+                    raise
+                return result
+            result = (v, a, not self.cut)
+            if not self.cut or v == 1.0:
+                return result
+            depth += 4
+        assert result is not None
+        return result
+
+
+def brute_force(s: GameState, me: int) -> float:
+    """Plain minimax over every move, no pruning, no table: the reference for tests."""
+    if s.finished:
+        return outcome(s, me)
+    seat = next_actor(s)
+    assert seat is not None
+    values = []
+    for a in legal_actions(s, seat):
+        child = s.copy()
+        apply_unchecked(child, seat, a)
+        values.append(brute_force(child, me))
+    return max(values) if s.teams[seat] == s.teams[me] else min(values)

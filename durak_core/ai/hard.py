@@ -1,0 +1,164 @@
+"""Hard: card memory, determinized Monte Carlo search with heuristic playouts, exact deal
+enumeration near the end of the talon, and an exact endgame solver for two seats.
+
+One decision:
+
+1. A single legal action is returned at once (no search).
+2. Two seats left and an empty talon: every card's place is known, so
+   :class:`~durak_core.ai.endgame.EndgameSolver` searches the game tree (alpha-beta, transposition
+   table, cheapest-first ordering, iterative deepening within the budget).
+3. Otherwise: determinized Monte Carlo with statistics shared at the root. Each iteration deals
+   the hidden cards consistently with the view (:class:`~durak_core.ai.determinize.Determinizer`;
+   every possible placement in turn when there are few, e.g. near the end of the talon), picks a
+   root action by UCB1, and plays the game out with the Normal heuristics for every seat.
+   The most visited action wins.
+
+The budget (:class:`~durak_core.ai.base.Budget`) is checked between iterations and inside the
+solver. ``choose`` is a plain synchronous CPU-bound function: the bot should run it in a worker
+thread (``asyncio.to_thread``; it releases the loop, though the GIL means one search at a time
+per process) or a process pool for several simultaneous searches.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+
+from ..actions import ATTACK, DEFEND, PASS, TAKE, TRANSFER, Action
+from ..events import Event
+from ..fast import apply_unchecked
+from ..views import SeatView
+from .base import Budget
+from .base_impl import decision_rng
+from .cardinfo import CardTable
+from .determinize import Determinizer
+from .endgame import EndgameSolver, OutOfBudget
+from .memory import remember
+from .normal import normal_choice
+from .playout import playout, reward
+
+#: Iterations per decision when the budget has seconds but no clock to measure them.
+DEFAULT_ITERATIONS = 200
+#: Root actions searched at most (cheapest first, plus Normal's choice, take and pass).
+MAX_CANDIDATES = 10
+#: Solver nodes allowed per budget iteration when the budget counts iterations.
+NODES_PER_ITERATION = 200
+UCB_C = 0.45
+
+
+class HardPlayer:
+    name = "hard"
+
+    def __init__(self, seed: int, budget: Budget | None = None) -> None:
+        self.seed = seed
+        self.budget = budget or Budget()
+        #: Statistics of the last decision (for benchmarks and debugging).
+        self.last_iterations = 0
+        self.last_mode = ""
+
+    def _limits(self) -> tuple[Callable[[], bool], int | None]:
+        b = self.budget
+        iterations = b.iterations
+        clock = b.clock
+        if b.seconds is not None and clock is not None:
+            # Stop a little early: the last iteration and the answer still take time.
+            deadline = clock() + b.seconds * 0.93
+
+            def stop() -> bool:
+                return clock() >= deadline
+
+            return stop, iterations
+        if iterations is None:
+            iterations = DEFAULT_ITERATIONS
+        return (lambda: False), iterations
+
+    def choose(self, view: SeatView, history: Sequence[Event]) -> Action:
+        legal = view.legal_actions
+        if not legal:
+            raise ValueError("choose() needs a seat with legal actions")
+        if len(legal) == 1:
+            self.last_mode, self.last_iterations = "single", 0
+            return legal[0]
+        stop, iterations = self._limits()
+        rng = decision_rng(self.seed, view)
+        mem = remember(view, history)
+        me = view.seat
+        fallback = normal_choice(view, history)
+        if view.talon_size == 0 and len(view.active) == 2:
+            det = Determinizer(view, mem, rng)
+            solver = EndgameSolver(
+                me,
+                mem.ct,
+                stop,
+                None if iterations is None else iterations * NODES_PER_ITERATION,
+            )
+            try:
+                _, action, exact = solver.solve(det.next())
+            except OutOfBudget:
+                self.last_mode, self.last_iterations = "endgame-timeout", solver.nodes
+                return fallback
+            self.last_mode = "endgame-exact" if exact else "endgame-deepening"
+            self.last_iterations = solver.nodes
+            return action if action in legal else fallback
+        return self._monte_carlo(
+            view, mem.ct, Determinizer(view, mem, rng), fallback, stop, iterations
+        )
+
+    def _monte_carlo(
+        self,
+        view: SeatView,
+        ct: CardTable,
+        det: Determinizer,
+        fallback: Action,
+        stop: Callable[[], bool],
+        iterations: int | None,
+    ) -> Action:
+        me = view.seat
+        cands = candidates(view.legal_actions, fallback, ct)
+        k = len(cands)
+        visits = [0] * k
+        total = [0.0] * k
+        # Normal's choice starts with a small prior: with few iterations it breaks ties.
+        fi = cands.index(fallback)
+        visits[fi], total[fi] = 2, 1.3
+        n = 0
+        while iterations is None or n < iterations:
+            if n and stop():
+                break
+            log_n = math.log(sum(visits) + 1)
+            best_i = 0
+            best_u = -1.0
+            for i in range(k):
+                if visits[i] == 0:
+                    best_i = i
+                    break
+                u = total[i] / visits[i] + UCB_C * math.sqrt(log_n / visits[i])
+                if u > best_u:
+                    best_i, best_u = i, u
+            s = det.next()
+            apply_unchecked(s, me, cands[best_i])
+            playout(s, ct)
+            visits[best_i] += 1
+            total[best_i] += reward(s, me)
+            n += 1
+        self.last_mode = "exact-deals" if det.exact else "sampled-deals"
+        self.last_iterations = n
+        best = max(range(k), key=lambda i: (visits[i], total[i] / visits[i] if visits[i] else 0))
+        return cands[best]
+
+
+def candidates(legal: Sequence[Action], preferred: Action, ct: CardTable) -> list[Action]:
+    """The root actions worth searching: Normal's choice, take, pass, then the cheapest card
+    plays, at most :data:`MAX_CANDIDATES`."""
+    value = ct.value
+
+    def cost(a: Action) -> tuple[int, int]:
+        if a is preferred:
+            return (-1, 0)
+        if a.kind in (TAKE, PASS):
+            return (0, a.code)
+        if a.kind in (ATTACK, DEFEND, TRANSFER):
+            return (1 + value[a.card.index], a.code)  # type: ignore[attr-defined]
+        return (0, a.code)
+
+    return sorted(legal, key=cost)[:MAX_CANDIDATES]

@@ -1,0 +1,67 @@
+"""Playouts for Hard's search: a determinized game played to its end with the Normal
+heuristics (not random moves), on the engine's unchecked fast path."""
+
+from __future__ import annotations
+
+from ..fast import apply_unchecked, legal_actions
+from ..state import GameState
+from .cardinfo import CardTable
+from .heuristics import smart_choice
+from .schedule import next_actor
+
+
+def exact_beat(s: GameState, ct: CardTable) -> list[float]:
+    """In a determinization the defender's hand is 'known': 1.0 where it can beat a card."""
+    hand = s.hands[s.defender]
+    beaters = ct.beaters
+    return [1.0 if hand & b else 0.0 for b in beaters]
+
+
+def playout(s: GameState, ct: CardTable, max_actions: int = 600) -> GameState:
+    """Play ``s`` (mutated in place) to the end with the heuristic policy."""
+    p_beat: list[float] | None = None
+    p_key = -1
+    for _ in range(max_actions):
+        seat = next_actor(s)
+        if seat is None:
+            break
+        legal = legal_actions(s, seat)
+        if len(legal) == 1:
+            action = legal[0]
+        else:
+            key = s.hands[s.defender] * 8 + s.defender
+            if p_beat is None or key != p_key:
+                p_beat, p_key = exact_beat(s, ct), key
+            opponents = sum(
+                1 for t in range(s.n) if s.active >> t & 1 and s.teams[t] != s.teams[seat]
+            )
+            action = smart_choice(
+                legal,
+                s.hands[seat],
+                s.att,
+                s.dfn,
+                s.taken,
+                len(s.talon),
+                ct,
+                p_beat,
+                opponents,
+            )
+        apply_unchecked(s, seat, action)
+    return s
+
+
+def reward(s: GameState, me: int) -> float:
+    """1 for going out first, 0.7 for escaping otherwise, 0.5 for a draw (R20), 0 for being
+    the Durak (or on the Durak's team, V7). A game cut short is scored by hand sizes."""
+    if not s.finished:
+        mine = s.hands[me].bit_count()
+        others = [s.hands[t].bit_count() for t in range(s.n) if t != me and s.active >> t & 1]
+        return (
+            0.5 if not others else (0.5 + 0.4 * (min(others) > mine) - 0.4 * (mine > max(others)))
+        )
+    remaining = [t for t in range(s.n) if s.active >> t & 1]
+    if not remaining:
+        return 0.5
+    if s.teams[remaining[0]] == s.teams[me]:
+        return 0.0
+    return 1.0 if s.teams[s.out[0]] == s.teams[me] else 0.7

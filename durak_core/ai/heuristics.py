@@ -7,6 +7,7 @@ code serves a real decision (from a view) and a playout step (from a determinize
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Protocol
 
 from ..actions import (
     ATTACK,
@@ -20,6 +21,12 @@ from ..actions import (
 )
 from ..cards import SAME_RANK
 from .cardinfo import CardTable
+
+
+class BeatChance(Protocol):
+    """Per card index: the chance the defender can beat that card."""
+
+    def __getitem__(self, card: int, /) -> float: ...
 
 
 def cover(unbeaten: Sequence[int], hand: int, ct: CardTable) -> list[tuple[int, int]] | None:
@@ -96,7 +103,7 @@ def smart_choice(
     taken: bool,
     talon: int,
     ct: CardTable,
-    p_beat: Sequence[float],
+    p_beat: BeatChance,
     opponents_left: int,
 ) -> Action:
     """Normal's play: keep trumps while the talon lasts, lead and throw in what the defender
@@ -141,7 +148,7 @@ def _open(
     hand: int,
     talon: int,
     ct: CardTable,
-    p_beat: Sequence[float],
+    p_beat: BeatChance,
     opponents_left: int,
 ) -> Action:
     value = ct.value

@@ -10,17 +10,22 @@ from .heuristics import smart_choice
 from .schedule import next_actor
 
 
-def exact_beat(s: GameState, ct: CardTable) -> list[float]:
-    """In a determinization the defender's hand is 'known': 1.0 where it can beat a card."""
-    hand = s.hands[s.defender]
-    beaters = ct.beaters
-    return [1.0 if hand & b else 0.0 for b in beaters]
+class ExactBeat:
+    """In a determinization the defender's hand is 'known': 1.0 where it can beat a card.
+    Computed per lookup: a playout asks about a few cards only."""
+
+    __slots__ = ("beaters", "hand")
+
+    def __init__(self, hand: int, beaters: tuple[int, ...]) -> None:
+        self.hand = hand
+        self.beaters = beaters
+
+    def __getitem__(self, c: int) -> float:
+        return 1.0 if self.hand & self.beaters[c] else 0.0
 
 
 def playout(s: GameState, ct: CardTable, max_actions: int = 600) -> GameState:
     """Play ``s`` (mutated in place) to the end with the heuristic policy."""
-    p_beat: list[float] | None = None
-    p_key = -1
     for _ in range(max_actions):
         seat = next_actor(s)
         if seat is None:
@@ -29,9 +34,7 @@ def playout(s: GameState, ct: CardTable, max_actions: int = 600) -> GameState:
         if len(legal) == 1:
             action = legal[0]
         else:
-            key = s.hands[s.defender] * 8 + s.defender
-            if p_beat is None or key != p_key:
-                p_beat, p_key = exact_beat(s, ct), key
+            p_beat = ExactBeat(s.hands[s.defender], ct.beaters)
             opponents = sum(
                 1 for t in range(s.n) if s.active >> t & 1 and s.teams[t] != s.teams[seat]
             )

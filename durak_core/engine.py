@@ -255,7 +255,8 @@ def _transfer_target(s: GameState) -> int | None:
 
 
 def _legal(s: GameState, seat: int) -> list[Action]:
-    """Every legal action of ``seat`` — the single source of legality."""
+    """The seat's legal actions, cached on the state (states are immutable in the public API;
+    the fast path clears the cache whenever it mutates)."""
     cache = s._legal
     if cache is None:
         cache = s._legal = [None] * s.n
@@ -263,14 +264,20 @@ def _legal(s: GameState, seat: int) -> list[Action]:
         cached = cache[seat]
         if cached is not None:
             return cached
+    out = cache[seat] = _generate(s, seat)
+    return out
+
+
+def _generate(s: GameState, seat: int) -> list[Action]:
+    """Every legal action of ``seat`` — the single source of legality."""
     out: list[Action] = []
-    cache[seat] = out
     if s.finished or not s.active >> seat & 1:
         return out
     hand = s.hands[seat]
     if s.rules.trump_exchange and _can_exchange(s, seat):
         out.append(EXCHANGE_ACTION)
-    if not s.att:  # R10: only the main attacker, with any card
+    att = s.att
+    if not att:  # R10: only the main attacker, with any card
         if seat == s.attacker:
             m = hand
             while m:
@@ -283,7 +290,7 @@ def _legal(s: GameState, seat: int) -> list[Action]:
             return out
         beat = s.beat
         dfn = s.dfn
-        for i, a in enumerate(s.att):
+        for i, a in enumerate(att):
             if dfn[i] < 0:
                 m = hand & beat[a]
                 while m:
@@ -291,24 +298,23 @@ def _legal(s: GameState, seat: int) -> list[Action]:
                     out.append(defend_i(a, low.bit_length() - 1))
                     m ^= low
         if s.rules.transfer and _transfer_target(s) is not None:
-            m = hand & SAME_RANK[s.att[0]]
+            m = hand & SAME_RANK[att[0]]
             while m:
                 low = m & -m
                 out.append(transfer_i(low.bit_length() - 1))
                 m ^= low
         out.append(TAKE_ACTION)
         return out
-    if not s.attackers >> seat & 1 or s.passed >> seat & 1:
+    if not s.attackers >> seat & 1 or s.passed >> seat & 1 or len(att) >= s.limit:
         return out
-    if len(s.att) < s.limit:
-        m = hand & s.ranks
-        if m:  # R15: an attacker with nothing to throw in is treated as passed
-            while m:
-                low = m & -m
-                out.append(attack_i(low.bit_length() - 1))
-                m ^= low
-            if s.taken or not s.unbeaten:
-                out.append(PASS_ACTION)
+    m = hand & s.ranks
+    if m:  # R15: an attacker with nothing to throw in is treated as passed
+        while m:
+            low = m & -m
+            out.append(attack_i(low.bit_length() - 1))
+            m ^= low
+        if s.taken or not s.unbeaten:
+            out.append(PASS_ACTION)
     return out
 
 

@@ -14,18 +14,18 @@ an illegal action corrupts the state silently. They mutate the state in place, s
 from __future__ import annotations
 
 from .actions import Action
-from .engine import _do, _legal
+from .engine import _do, _generate
 from .state import GameState, Move
 
 
 def legal_moves(s: GameState) -> list[Move]:
     """Every legal (seat, action) now, as a fresh list."""
-    return [(seat, a) for seat in range(s.n) for a in _legal(s, seat)]
+    return [(seat, a) for seat in range(s.n) for a in _generate(s, seat)]
 
 
 def legal_actions(s: GameState, seat: int) -> list[Action]:
-    """The seat's legal actions (a list shared with the state's cache: do not mutate it)."""
-    return _legal(s, seat)
+    """The seat's legal actions, as a fresh list."""
+    return _generate(s, seat)
 
 
 def apply_unchecked(s: GameState, seat: int, action: Action) -> None:

@@ -1,1 +1,2 @@
-"""The Discord bot: a thin layer over `durak_core` (views → embeds and buttons, clicks → actions)."""
+"""The Discord bot: a thin layer over `durak_core` (views → embeds and buttons,
+clicks → actions)."""

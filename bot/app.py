@@ -1,0 +1,127 @@
+"""The bot: a ``commands.Bot`` that opens storage, restores tables, registers the dynamic
+buttons and the ``/durak`` cog. No privileged intents: slash commands and components only."""
+
+from __future__ import annotations
+
+import logging
+import sys
+from typing import Any
+
+import discord
+from discord.ext import commands
+
+from bot.settings import Settings
+from bot.storage import SqliteStorage, Storage
+from bot.tables.actions import TableService
+from bot.text import t
+from bot.ui.buttons import DYNAMIC_ITEMS, is_ours, matches_template
+from bot.ui.refresher import DiscordNotifier
+
+log = logging.getLogger(__name__)
+
+
+class DurakBot(commands.Bot):
+    service: TableService
+    notifier: DiscordNotifier
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        sync: bool = False,
+        sync_guild: int | None = None,
+        storage: Storage | None = None,
+        **options: Any,
+    ) -> None:
+        intents = discord.Intents.none()
+        intents.guilds = True  # channels and threads; members/messages/presences not needed
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            **options,
+        )
+        self.settings = settings
+        self.sync_on_setup = sync
+        self.sync_guild = sync_guild
+        self._storage = storage
+        self.clicks: Any = None
+
+    async def setup_hook(self) -> None:
+        from bot.cogs.durak import DurakCog
+
+        storage = self._storage or await SqliteStorage.open(self.settings.database_path)
+        self._storage = storage
+        self.notifier = DiscordNotifier(self, self.settings.table_edit_interval_seconds)
+        self.service = TableService(storage, self.settings, self.notifier)
+        self.notifier.save_ids = self.service.save_locked
+        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        cog = DurakCog(self)
+        await self.add_cog(cog)
+        self.clicks = cog
+        if self.sync_on_setup:
+            n = await self.sync_commands(self.sync_guild)
+            log.info("synced %d command(s) to %s", n, self.sync_guild or "all guilds")
+        for table in await self.service.restore():
+            log.info("restored table %s (%s)", table.table_id, table.status)
+            self.notifier.table_changed(table, actor=None)
+
+    async def sync_commands(self, guild_id: int | None) -> int:
+        """Register the commands: in one guild (instant) or globally (may take an hour)."""
+        if guild_id is None:
+            return len(await self.tree.sync())
+        guild = discord.Object(guild_id)
+        self.tree.copy_global_to(guild=guild)
+        return len(await self.tree.sync(guild=guild))
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """Answer our component clicks that no DynamicItem will: a custom_id that matches no
+        template or is not on the clicked message (forged), so the user gets a reason."""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        data: Any = interaction.data or {}
+        custom_id = str(data.get("custom_id", ""))
+        if not is_ours(custom_id):
+            return
+        on_message = interaction.message is not None and any(
+            getattr(c, "custom_id", None) == custom_id
+            for row in interaction.message.components
+            for c in getattr(row, "children", [row])
+        )
+        if matches_template(custom_id) and on_message:
+            return
+        if not interaction.response.is_done():
+            await interaction.response.send_message(t("err.forged"), ephemeral=True)
+
+    async def close(self) -> None:
+        if hasattr(self, "service"):
+            await self.service.close()
+            await self.notifier.close()
+        if self._storage is not None:
+            await self._storage.close()
+            self._storage = None
+        await super().close()
+
+
+async def run_bot(settings: Settings, *, sync: bool = False, sync_guild: int | None = None) -> int:
+    """Run until stopped (or, with ``sync``, register the commands and exit). Exit code 2 with
+    one line when Discord rejects the token."""
+    token = settings.discord_token.get_secret_value()
+    bot = DurakBot(settings, sync=sync, sync_guild=sync_guild)
+    try:
+        async with bot:
+            if sync:
+                await bot.login(token)  # runs setup_hook, which syncs
+                return 0
+            await bot.start(token)
+    except discord.LoginFailure:
+        print(
+            "error: Discord rejected DISCORD_TOKEN (401 Unauthorized); check the token in "
+            ".env or the environment.",
+            file=sys.stderr,
+        )
+        return 2
+    except discord.PrivilegedIntentsRequired:  # pragma: no cover - we request none
+        print("error: Discord refused the gateway intents.", file=sys.stderr)
+        return 2
+    return 0

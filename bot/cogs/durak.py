@@ -1,0 +1,480 @@
+"""The thin ``/durak`` group and the click handlers: interactions in, service calls out.
+
+Nothing here decides legality: clicks become engine actions that :class:`TableService`
+re-checks under the table lock; answers are rendered from views.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Literal, cast
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str
+from discord.ext import commands
+
+from bot.storage import LeaderboardSort, StorageError
+from bot.tables.actions import Rejected
+from bot.tables.table import MAX_SEATS, MIN_SEATS, AiLevel, Table
+from bot.text import t
+from bot.ui.hand_view import render_hand
+from bot.ui.leaderboard import render_board, render_history, render_stats
+from bot.ui.lobby import render_lobby, render_lobby_done, rules_text
+from durak_core import Action, Card, RulesError, RuleSet, preset
+from durak_core.cards import NUM_CARD_IDS
+from durak_core.errors import ActionNotationError
+
+if TYPE_CHECKING:
+    from bot.app import DurakBot
+
+log = logging.getLogger(__name__)
+
+
+def _s(key: str) -> locale_str:
+    """A translatable command text: English now, keyed for a later Translator."""
+    return locale_str(t(key), key=key)
+
+
+PRESET_CHOICES = [
+    app_commands.Choice(name=name, value=name)
+    for name in (
+        "classic",
+        "transfer",
+        "quick",
+        "full-deck",
+        "first-five",
+        "neighbours",
+        "no-throw-after-take",
+        "teams",
+        "trump-exchange",
+        "unlimited",
+        "under-the-fool",
+        "three-losses",
+    )
+]
+
+
+@app_commands.guild_only()
+class DurakCog(commands.GroupCog, group_name="durak", group_description=_s("cmd.group")):
+    def __init__(self, bot: DurakBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    # -- helpers ---------------------------------------------------------------------------
+
+    async def _say(self, interaction: discord.Interaction, key: str, **params: object) -> None:
+        """An ephemeral line: the answer to anything refused, and short confirmations."""
+        text = t(key, **params)
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+
+    def _table_here(self, interaction: discord.Interaction) -> Table | None:
+        if interaction.channel_id is None:
+            return None
+        return self.bot.service.registry.in_channel(interaction.channel_id)
+
+    async def _send_hand(self, interaction: discord.Interaction, table: Table) -> None:
+        seat = table.seat_of(interaction.user.id)
+        if seat is None:
+            await self._say(interaction, "err.not_seated")
+            return
+        if table.state is None:
+            await self._say(interaction, "err.not_running")
+            return
+        hand = render_hand(
+            table.state.view(seat),
+            table_id=table.table_id,
+            version=table.version,
+            names=[s.name for s in table.seats],
+            deadline=table.deadline,
+        )
+        await interaction.response.send_message(hand.content, view=hand.view, ephemeral=True)
+        self.bot.notifier.remember(
+            table, interaction.user.id, interaction, shown_version=hand.version
+        )
+
+    async def _update_hand(
+        self,
+        interaction: discord.Interaction,
+        table: Table,
+        seat: int,
+        *,
+        focus: Card | None = None,
+        notice: str | None = None,
+    ) -> None:
+        """Answer a hand click by editing that hand message in place (type 7)."""
+        assert table.state is not None
+        hand = render_hand(
+            table.state.view(seat),
+            table_id=table.table_id,
+            version=table.version,
+            names=[s.name for s in table.seats],
+            focus=focus,
+            notice=notice,
+            deadline=table.deadline,
+        )
+        await interaction.response.edit_message(content=hand.content, view=hand.view)
+        self.bot.notifier.remember(
+            table, interaction.user.id, interaction, shown_version=hand.version, focus=focus
+        )
+
+    # -- commands --------------------------------------------------------------------------
+
+    @app_commands.command(name="new", description=_s("cmd.new"))
+    @app_commands.describe(
+        preset=_s("opt.preset"),
+        transfer=_s("opt.transfer"),
+        deck=_s("opt.deck"),
+        first_five=_s("opt.first_five"),
+        neighbours=_s("opt.neighbours"),
+        teams=_s("opt.teams"),
+        seats=_s("opt.seats"),
+        timer=_s("opt.timer"),
+        ai_seats=_s("opt.ai_seats"),
+        ai_level=_s("opt.ai_level"),
+        thread=_s("opt.thread"),
+    )
+    @app_commands.choices(preset=PRESET_CHOICES)
+    async def new(
+        self,
+        interaction: discord.Interaction,
+        preset: str = "classic",
+        transfer: bool | None = None,
+        deck: Literal[24, 36, 52] | None = None,
+        first_five: bool | None = None,
+        neighbours: bool | None = None,
+        teams: bool | None = None,
+        seats: app_commands.Range[int, MIN_SEATS, MAX_SEATS] = MAX_SEATS,
+        timer: app_commands.Range[int, 0, 600] | None = None,
+        ai_seats: app_commands.Range[int, 0, MAX_SEATS - 1] = 0,
+        ai_level: Literal["easy", "normal", "hard"] = "normal",
+        thread: bool = False,
+    ) -> None:
+        if interaction.guild_id is None or interaction.channel is None:
+            await self._say(interaction, "err.guild_only")
+            return
+        existing = self._table_here(interaction)
+        if existing is not None and existing.active:
+            mid = existing.table_message_id or existing.lobby_message_id
+            link = (
+                f"https://discord.com/channels/{interaction.guild_id}/{existing.channel_id}/{mid}"
+            )
+            await self._say(interaction, "err.table_exists_link", link=link)
+            return
+        changes: dict[str, object] = {}
+        if transfer is not None:
+            changes["transfer"] = transfer
+        if deck is not None:
+            changes["deck_size"] = deck
+        if first_five is not None:
+            changes["first_bout_five"] = first_five
+        if neighbours is not None:
+            changes["neighbours_only"] = neighbours
+        if teams is not None:
+            changes["team_size"] = 2 if teams else 0
+        try:
+            rules = preset_rules(preset, changes)
+        except RulesError as exc:
+            await self._say(interaction, "err.bad_rules", reason=str(exc))
+            return
+        channel: discord.abc.Messageable = cast(discord.abc.Messageable, interaction.channel)
+        thread_id: int | None = None
+        if thread and isinstance(interaction.channel, discord.TextChannel):
+            try:
+                created = await interaction.channel.create_thread(
+                    name=f"Durak · {interaction.user.display_name}"[:100],
+                    type=discord.ChannelType.public_thread,
+                )
+                channel, thread_id = created, created.id
+            except discord.HTTPException:
+                log.warning("could not create a thread in %s", interaction.channel_id)
+        try:
+            table = await self.bot.service.create(
+                guild_id=interaction.guild_id,
+                channel_id=thread_id or interaction.channel.id,
+                host_id=interaction.user.id,
+                host_name=interaction.user.display_name,
+                rules=rules,
+                max_seats=seats,
+                turn_timer=timer,
+                thread_id=thread_id,
+            )
+            for _ in range(min(ai_seats, seats - 1)):
+                await self._add_ai(table, interaction.user.id, ai_level)
+        except Rejected as rej:
+            await self._say(interaction, rej.key, **rej.params)
+            return
+        embed, view = render_lobby(table)
+        if thread_id is not None:
+            message = await channel.send(embed=embed, view=view)
+            await self._say(interaction, "ok.created", where=f"<#{thread_id}>")
+        else:
+            await interaction.response.send_message(embed=embed, view=view)
+            message = await interaction.original_response()
+        table.lobby_message_id = message.id
+        self.bot.notifier.shown(table)
+        await self.bot.service.save_locked(table)
+
+    async def _add_ai(self, table: Table, user_id: int, level: AiLevel) -> None:
+        n = sum(1 for s in table.seats if s.is_ai) + 1
+        await self.bot.service.add_ai(
+            table, user_id, level, t("ai.name", n=n, level=t(f"level.{level}"))
+        )
+
+    async def _lobby_op(self, interaction: discord.Interaction, op: str) -> None:
+        """join / leave / start / cancel from a slash command: answer, the lobby refreshes."""
+        table = self._table_here(interaction)
+        if table is None or not (table.active or table.status == "finished"):
+            await self._say(interaction, "err.no_table")
+            return
+        try:
+            await self._run_lobby_op(interaction, table, op)
+        except Rejected as rej:
+            await self._say(interaction, rej.key, **rej.params)
+            return
+        await self._say(interaction, OK_KEYS[op])
+
+    async def _run_lobby_op(self, interaction: discord.Interaction, table: Table, op: str) -> None:
+        user = interaction.user
+        service = self.bot.service
+        if op == "join":
+            await service.join(table, user.id, user.display_name)
+        elif op == "leave":
+            await service.leave(table, user.id)
+        elif op == "start":
+            await service.start(table, user.id)
+        elif op == "cancel":
+            may = bool(interaction.permissions.manage_messages)
+            await service.cancel(table, user.id, may_manage=may)
+        elif op.startswith("ai-"):
+            await self._add_ai(table, user.id, cast(AiLevel, op[3:]))
+        else:  # pragma: no cover - the regex admits only the ops above
+            raise Rejected("err.forged")
+
+    @app_commands.command(name="join", description=_s("cmd.join"))
+    async def join(self, interaction: discord.Interaction) -> None:
+        await self._lobby_op(interaction, "join")
+
+    @app_commands.command(name="leave", description=_s("cmd.leave"))
+    async def leave(self, interaction: discord.Interaction) -> None:
+        await self._lobby_op(interaction, "leave")
+
+    @app_commands.command(name="start", description=_s("cmd.start"))
+    async def start(self, interaction: discord.Interaction) -> None:
+        await self._lobby_op(interaction, "start")
+
+    @app_commands.command(name="cancel", description=_s("cmd.cancel"))
+    async def cancel(self, interaction: discord.Interaction) -> None:
+        await self._lobby_op(interaction, "cancel")
+
+    @app_commands.command(name="hand", description=_s("cmd.hand"))
+    async def hand(self, interaction: discord.Interaction) -> None:
+        table = self._table_here(interaction)
+        if table is None or table.state is None:
+            await self._say(interaction, "err.no_table")
+            return
+        await self._send_hand(interaction, table)
+
+    @app_commands.command(name="rules", description=_s("cmd.rules"))
+    async def rules(self, interaction: discord.Interaction) -> None:
+        table = self._table_here(interaction)
+        if table is None:
+            await self._say(interaction, "err.no_table")
+            return
+        await self._send_rules(interaction, table)
+
+    async def _send_rules(self, interaction: discord.Interaction, table: Table) -> None:
+        embed = discord.Embed(
+            title=t("rules.title"), description=rules_text(table.rules, table.turn_timer)
+        )
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @app_commands.command(name="leaderboard", description=_s("cmd.leaderboard"))
+    @app_commands.describe(sort=_s("opt.sort"))
+    @app_commands.choices(
+        sort=[
+            app_commands.Choice(name=_s(f"sort.{s}"), value=s)
+            for s in ("wins", "win_rate", "rating")
+        ]
+    )
+    async def leaderboard(self, interaction: discord.Interaction, sort: str = "wins") -> None:
+        await self._board(interaction, sort, 1, edit=False)
+
+    async def _board(
+        self, interaction: discord.Interaction, sort: str, page: int, *, edit: bool
+    ) -> None:
+        if interaction.guild_id is None:
+            await self._say(interaction, "err.guild_only")
+            return
+        try:
+            board = await self.bot.service.storage.leaderboard(
+                interaction.guild_id, cast(LeaderboardSort, sort), page=max(page, 1)
+            )
+        except StorageError:
+            log.exception("leaderboard failed")
+            await self._say(interaction, "err.internal")
+            return
+        embed, view = render_board(board, sort)
+        if edit:
+            await interaction.response.edit_message(embed=embed, view=view)
+        else:
+            await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
+
+    @app_commands.command(name="stats", description=_s("cmd.stats"))
+    @app_commands.describe(user=_s("opt.user"))
+    async def stats(
+        self, interaction: discord.Interaction, user: discord.User | None = None
+    ) -> None:
+        who = user or interaction.user
+        try:
+            stats = await self.bot.service.storage.user_stats(who.id, interaction.guild_id)
+        except StorageError:
+            log.exception("stats failed")
+            await self._say(interaction, "err.internal")
+            return
+        name = stats.display_name or who.display_name
+        await interaction.response.send_message(embed=render_stats(stats, name), ephemeral=True)
+
+    @app_commands.command(name="history", description=_s("cmd.history"))
+    async def history(self, interaction: discord.Interaction) -> None:
+        if interaction.guild_id is None or interaction.channel_id is None:
+            await self._say(interaction, "err.guild_only")
+            return
+        games = await self.bot.service.storage.channel_history(
+            interaction.guild_id, interaction.channel_id
+        )
+        await interaction.response.send_message(embed=render_history(games), ephemeral=True)
+
+    @app_commands.command(name="sync", description=_s("cmd.sync"))
+    async def sync(self, interaction: discord.Interaction) -> None:
+        if not await self.bot.is_owner(interaction.user):
+            await self._say(interaction, "err.owner_only")
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        synced = await self.bot.sync_commands(interaction.guild_id)
+        await interaction.followup.send(t("ok.synced", n=synced), ephemeral=True)
+
+    # -- clicks (ClickHandler) -------------------------------------------------------------
+
+    async def on_lobby_button(
+        self, interaction: discord.Interaction, table_id: str, op: str
+    ) -> None:
+        table = self.bot.service.registry.get(table_id)
+        if table is None or table.status not in ("lobby",):
+            await self._say(interaction, "err.gone")
+            return
+        try:
+            await self._run_lobby_op(interaction, table, op)
+        except Rejected as rej:
+            await self._say(interaction, rej.key, **rej.params)
+            return
+        if table.status == "lobby":
+            embed, view = render_lobby(table)
+            self.bot.notifier.shown(table)
+        else:
+            key = "lobby.started" if table.status == "running" else "lobby.cancelled"
+            embed, view = render_lobby_done(table, key)
+        await interaction.response.edit_message(embed=embed, view=view)
+
+    async def on_table_button(
+        self, interaction: discord.Interaction, table_id: str, op: str
+    ) -> None:
+        table = self.bot.service.registry.get(table_id)
+        if table is None:
+            await self._say(interaction, "err.gone")
+            return
+        if op == "rules":
+            await self._send_rules(interaction, table)
+        elif op == "hand":
+            await self._send_hand(interaction, table)
+        else:
+            try:
+                await self.bot.service.rematch(table, interaction.user.id)
+            except Rejected as rej:
+                await self._say(interaction, rej.key, **rej.params)
+                return
+            await self._send_hand(interaction, table)
+
+    async def on_hand_click(
+        self, interaction: discord.Interaction, table_id: str, seat: int, version: int, code: str
+    ) -> None:
+        table = await self._checked_table(interaction, table_id, seat)
+        if table is None:
+            return
+        if code.startswith("a"):  # aim at an open attack card: a view change, not an action
+            index = int(code[1:])
+            if version != table.version or table.state is None or index >= NUM_CARD_IDS:
+                await self._update_hand(interaction, table, seat, notice=t("err.stale"))
+                return
+            await self._update_hand(interaction, table, seat, focus=Card.from_index(index))
+            return
+        await self._act(interaction, table, seat, version, code)
+
+    async def on_hand_select(
+        self, interaction: discord.Interaction, table_id: str, seat: int, version: int, value: str
+    ) -> None:
+        table = await self._checked_table(interaction, table_id, seat)
+        if table is None:
+            return
+        if not value.isdigit() or len(value) > 5:
+            await self._say(interaction, "err.forged")
+            return
+        await self._act(interaction, table, seat, version, value)
+
+    async def _checked_table(
+        self, interaction: discord.Interaction, table_id: str, seat: int
+    ) -> Table | None:
+        table = self.bot.service.registry.get(table_id)
+        if table is None or table.state is None:
+            await self._say(interaction, "err.gone")
+            return None
+        mine = table.seat_of(interaction.user.id)
+        if mine is None:
+            await self._say(interaction, "err.not_seated")
+            return None
+        if mine != seat:
+            await self._say(interaction, "err.not_your_seat")
+            return None
+        return table
+
+    async def _act(
+        self, interaction: discord.Interaction, table: Table, seat: int, version: int, code: str
+    ) -> None:
+        try:
+            action = Action.from_code(int(code))
+        except ActionNotationError:
+            await self._say(interaction, "err.forged")
+            return
+        try:
+            await self.bot.service.act(
+                table, seat, action, version=version, user_id=interaction.user.id
+            )
+        except Rejected as rej:
+            if rej.key in ("err.stale", "err.illegal") and table.state is not None:
+                await self._update_hand(interaction, table, seat, notice=t(rej.key, **rej.params))
+            else:
+                await self._say(interaction, rej.key, **rej.params)
+            return
+        await self._update_hand(interaction, table, seat)
+
+    async def on_board_page(self, interaction: discord.Interaction, sort: str, page: int) -> None:
+        await self._board(interaction, sort, page, edit=True)
+
+
+OK_KEYS = {
+    "join": "ok.joined",
+    "leave": "ok.left",
+    "start": "ok.started",
+    "cancel": "ok.cancelled",
+    "ai-easy": "ok.ai_added",
+    "ai-normal": "ok.ai_added",
+    "ai-hard": "ok.ai_added",
+}
+
+
+def preset_rules(name: str, changes: dict[str, object]) -> RuleSet:
+    rules = preset(name)
+    return rules.with_options(**changes) if changes else rules

@@ -1,0 +1,1 @@
+"""Tables at runtime: state, seats, series, the one action path, AI seats, persistence."""

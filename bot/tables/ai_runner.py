@@ -1,0 +1,98 @@
+"""AI seats act through the same path as humans, after a short delay, thinking off the loop.
+
+One task per table at most: it waits ``delay``, snapshots the view of the first AI seat that has
+a legal action (R25: the view and that seat's visible events, nothing else), lets the player
+choose in a worker thread, and submits the action with the version it saw. If anyone acted in
+the meantime the action is stale and the loop simply looks again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+from typing import TYPE_CHECKING
+
+from durak_core import Action, visible_to
+from durak_core.ai import Budget, Player
+
+from .table import Table
+
+if TYPE_CHECKING:
+    from .actions import TableService
+
+log = logging.getLogger(__name__)
+
+
+class AiRunner:
+    def __init__(self, service: TableService, *, delay: float) -> None:
+        self.service = service
+        self.delay = delay
+        self._tasks: dict[str, asyncio.Task[None]] = {}
+
+    def schedule(self, table: Table) -> None:
+        task = self._tasks.get(table.table_id)
+        if task is not None and not task.done():
+            return  # the running loop re-checks the table after every action
+        if not table.ai_seats_to_act():
+            return
+        self._tasks[table.table_id] = asyncio.create_task(
+            self._run(table), name=f"durak-ai-{table.table_id}"
+        )
+
+    def _budget(self) -> Budget:
+        s = self.service.settings
+        return Budget(seconds=s.ai_budget_seconds, iterations=s.ai_budget_iterations)
+
+    def _player(self, table: Table, seat: int) -> Player:
+        player = table.ai_players.get(seat)
+        if player is None:
+            from durak_core.ai import make_player
+
+            level = table.seats[seat].ai_level
+            assert level is not None
+            player = make_player(level, seed=secrets.randbits(64), budget=self._budget())
+            table.ai_players[seat] = player
+        return player
+
+    async def _run(self, table: Table) -> None:
+        from .actions import Rejected
+
+        while True:
+            await asyncio.sleep(self.delay)
+            async with table.lock:
+                seats = table.ai_seats_to_act()
+                if not seats or table.state is None:
+                    return
+                seat, version = seats[0], table.version
+                view = table.state.view(seat)
+                history = visible_to(table.events, seat)
+                player = self._player(table, seat)
+            try:
+                action: Action = await asyncio.to_thread(player.choose, view, history)
+            except Exception:
+                log.exception(
+                    "AI %s failed at table %s; playing a legal fallback", seat, table.table_id
+                )
+                action = view.legal_actions[0]
+            try:
+                await self.service.act(table, seat, action, version=version, user_id=None)
+            except Rejected as rej:
+                if rej.key != "err.stale":
+                    log.warning(
+                        "AI seat %s of table %s chose %s: %s",
+                        seat,
+                        table.table_id,
+                        action,
+                        rej.params,
+                    )
+
+    async def close(self) -> None:
+        tasks = list(self._tasks.values())
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        self._tasks.clear()

@@ -1,0 +1,112 @@
+"""SavedTable (storage) ⇄ Table (runtime): what a restarted bot needs to resume a table."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, cast
+
+from bot.storage import SavedTable
+from durak_core import Event, GameState, RuleSet, Series, new_game
+
+from .table import AI_LEVELS, AiLevel, Seat, Table
+
+
+def to_saved(table: Table) -> SavedTable:
+    series = table.series
+    meta: dict[str, object] = {
+        "host_id": table.host_id,
+        "rules": table.rules.options(),
+        "max_seats": table.max_seats,
+        "turn_timer": table.turn_timer,
+        "seats": [
+            {"name": s.name, "user_id": s.user_id, "ai_level": s.ai_level} for s in table.seats
+        ],
+        "series_number": table.series_number,
+        "series": None
+        if series is None
+        else {
+            "wins": series.wins,
+            "losses": series.losses,
+            "games": series.games,
+            "draws": series.draws,
+            "last_dealer": series.last_dealer,
+            "last_durak": series.last_durak,
+        },
+        # The seed stays server-side (only its commitment is public) until the game is recorded.
+        "seed": None if table.seed is None else format(table.seed, "x"),
+        "started_at": None if table.started_at is None else table.started_at.isoformat(),
+        "deadline": table.deadline,
+    }
+    return SavedTable(
+        table_id=table.table_id,
+        guild_id=table.guild_id,
+        channel_id=table.channel_id,
+        thread_id=table.thread_id,
+        lobby_message_id=table.lobby_message_id,
+        table_message_id=table.table_message_id,
+        state_json=table.state.to_json() if table.state is not None else "",
+        meta=meta,
+        status=table.status,
+        version=table.version,
+    )
+
+
+def _seat(raw: dict[str, Any]) -> Seat:
+    level = raw.get("ai_level")
+    if level is not None and level not in AI_LEVELS:
+        raise ValueError(f"unknown AI level {level!r}")
+    return Seat(
+        name=str(raw["name"]),
+        user_id=None if raw.get("user_id") is None else int(raw["user_id"]),
+        ai_level=cast(AiLevel | None, level),
+    )
+
+
+def from_saved(saved: SavedTable) -> Table:
+    meta = cast(dict[str, Any], saved.meta)
+    rules = RuleSet.from_options(meta["rules"])
+    seats = [_seat(s) for s in meta["seats"]]
+    table = Table(
+        table_id=saved.table_id,
+        guild_id=saved.guild_id,
+        channel_id=saved.channel_id,
+        host_id=int(meta["host_id"]),
+        rules=rules,
+        max_seats=int(meta["max_seats"]),
+        turn_timer=int(meta["turn_timer"]),
+        seats=seats,
+        status=saved.status,
+        thread_id=saved.thread_id,
+        lobby_message_id=saved.lobby_message_id,
+        table_message_id=saved.table_message_id,
+        version=saved.version,
+        series_number=int(meta.get("series_number", 1)),
+    )
+    raw_series = meta.get("series")
+    if raw_series is not None:
+        table.series = Series(rules, len(seats), **raw_series)
+    if meta.get("seed"):
+        table.seed = int(str(meta["seed"]), 16)
+    if meta.get("started_at"):
+        table.started_at = datetime.fromisoformat(str(meta["started_at"]))
+    table.deadline = meta.get("deadline")
+    if saved.state_json:
+        table.state = GameState.from_json(saved.state_json)
+        table.events = replay_events(table.state)
+    return table
+
+
+def replay_events(state: GameState) -> list[Event]:
+    """The events of ``state``'s game, recomputed from its deal and action log."""
+    game = new_game(
+        state.rules,
+        state.n,
+        order=state.order_cards(),
+        dealer=state.dealer,
+        first_game=state.first_game,
+    )
+    events: list[Event] = []
+    for seat, action in state.log:
+        game, new = game.apply(seat, action)
+        events.extend(new)
+    return events

@@ -1,0 +1,52 @@
+"""A finished game as a storage GameRecord (R21 scoring is the storage layer's job)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from bot.storage import GameRecord, SeatRecord
+from durak_core import GameState, seed_commitment
+
+from .table import Table
+
+
+def game_record(table: Table, state: GameState, ended_at: datetime | None = None) -> GameRecord:
+    result = state.result
+    assert result is not None and table.seed is not None and table.series is not None
+    teams = state.teams if table.rules.team_size else None
+    durak = result.durak
+    if durak is None and result.losers:
+        # V7: several members of the losing team still hold cards; storage wants one Durak
+        # seat that never went out.
+        durak = next(t for t in result.losers if t not in result.finishing_order)
+    seats = [
+        SeatRecord(
+            seat=i,
+            kind="ai" if s.is_ai else "human",
+            user_id=s.user_id,
+            ai_level=s.ai_level,
+            display_name=s.name,
+            team=None if teams is None else teams[i],
+        )
+        for i, s in enumerate(table.seats)
+    ]
+    ended = ended_at or datetime.now(UTC)
+    return GameRecord(
+        game_id=f"{table.series_id}.{table.series.games}",
+        guild_id=table.guild_id,
+        channel_id=table.channel_id,
+        table_id=table.table_id,
+        series_id=table.series_id,
+        game_number=table.series.games,
+        rules=table.rules.options(),
+        seats=seats,
+        finishing_order=list(result.finishing_order),
+        durak_seat=durak,
+        losing_seats=list(result.losers),
+        started_at=table.started_at or ended,
+        ended_at=ended,
+        seed_commitment=seed_commitment(table.seed),
+        seed=format(table.seed, "064x"),
+        card_order=[str(c) for c in state.order_cards()],
+        actions=[f"{seat} {action}" for seat, action in state.log],
+    )

@@ -1,0 +1,109 @@
+"""A table at runtime: seats, the engine state of the current game, the series, one lock.
+
+No Discord here: seats are user ids or AI levels; messages are ids. Legality lives in the engine;
+this module only holds what the bot must remember between actions.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Literal
+
+from durak_core import Event, GameState, RuleSet, Series
+from durak_core.ai import Player
+
+TableStatus = Literal["lobby", "running", "finished", "abandoned"]
+AiLevel = Literal["random", "easy", "normal", "hard"]
+AI_LEVELS: tuple[AiLevel, ...] = ("random", "easy", "normal", "hard")
+MIN_SEATS = 2
+MAX_SEATS = 6
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """A human (``user_id``) or an AI (``ai_level``) with the name shown at the table."""
+
+    name: str
+    user_id: int | None = None
+    ai_level: AiLevel | None = None
+
+    @property
+    def is_ai(self) -> bool:
+        return self.ai_level is not None
+
+
+@dataclass
+class Table:
+    """One table in one channel (or thread). Mutate only under ``lock``."""
+
+    table_id: str
+    guild_id: int
+    channel_id: int  # where the table lives: the channel, or its own thread
+    host_id: int
+    rules: RuleSet
+    max_seats: int
+    turn_timer: int  # seconds; 0 = no timer
+    seats: list[Seat] = field(default_factory=list)
+    status: TableStatus = "lobby"
+    thread_id: int | None = None
+    lobby_message_id: int | None = None
+    table_message_id: int | None = None
+    #: Bumped by every change; saved with the table and carried by every button (staleness).
+    version: int = 0
+    state: GameState | None = None
+    #: Every event of the current game, in order (AI history, the "last actions" lines).
+    events: list[Event] = field(default_factory=list)
+    series: Series | None = None
+    series_number: int = 1
+    seed: int | None = None
+    started_at: datetime | None = None
+    #: When the awaited players must act (Unix seconds), or None.
+    deadline: float | None = None
+    #: Seats whose actions the turn timer made (shown in the public log).
+    timed_out: list[int] = field(default_factory=list)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False, compare=False)
+    #: AI players of the current game, by seat (rebuilt after a restart).
+    ai_players: dict[int, Player] = field(default_factory=dict, repr=False, compare=False)
+
+    # -- seats -------------------------------------------------------------------------------
+
+    def seat_of(self, user_id: int) -> int | None:
+        for i, seat in enumerate(self.seats):
+            if seat.user_id == user_id:
+                return i
+        return None
+
+    @property
+    def humans(self) -> list[int]:
+        return [s.user_id for s in self.seats if s.user_id is not None]
+
+    @property
+    def is_full(self) -> bool:
+        return len(self.seats) >= self.max_seats
+
+    @property
+    def active(self) -> bool:
+        """Lobby or running: the channel's one table."""
+        return self.status in ("lobby", "running")
+
+    @property
+    def series_id(self) -> str:
+        return f"{self.table_id}.{self.series_number}"
+
+    @property
+    def game_number(self) -> int:
+        """The number of the current (or just finished) game within the series."""
+        if self.series is None:
+            return 1
+        return self.series.games + (0 if self.status == "finished" else 1)
+
+    def seat_name(self, seat: int) -> str:
+        return self.seats[seat].name
+
+    def ai_seats_to_act(self) -> list[int]:
+        """AI seats that have a legal action now."""
+        if self.status != "running" or self.state is None or self.state.finished:
+            return []
+        return [i for i, s in enumerate(self.seats) if s.is_ai and self.state.legal_actions(i)]

@@ -1,0 +1,1 @@
+"""Views → embeds and components; the message refresher."""

@@ -1,0 +1,255 @@
+"""The bot's components as DynamicItems: the custom_id carries everything a click needs, so
+buttons keep working after a restart. Custom ids are parsed by strict regexes and then checked
+against the live table; they are never trusted.
+
+Formats (all well under Discord's 100 characters)::
+
+    dk:<table>:<seat>:<version>:<code>      a hand button: an engine action code
+    dk:<table>:<seat>:<version>:a<card>     a hand button: aim at an open attack card
+    dks:<table>:<seat>:<version>:<n>        a hand select menu; values are action codes
+    dkt:<table>:<op>                        the table message: hand, rules, rematch
+    dkl:<table>:<op>                        the lobby: join, leave, ai-<level>, start, cancel
+    dkb:<sort>:<page>                       leaderboard pages
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Protocol
+
+import discord
+
+TABLE_RE = r"(?P<table>[0-9a-f]{8})"
+HAND_RE = TABLE_RE + r":(?P<seat>[0-5]):(?P<version>[0-9]{1,9})"
+
+
+class ClickHandler(Protocol):
+    """Implemented by the cog; the items below only parse and delegate."""
+
+    async def on_hand_click(
+        self, interaction: discord.Interaction, table: str, seat: int, version: int, code: str
+    ) -> None: ...
+
+    async def on_hand_select(
+        self, interaction: discord.Interaction, table: str, seat: int, version: int, value: str
+    ) -> None: ...
+
+    async def on_table_button(
+        self, interaction: discord.Interaction, table: str, op: str
+    ) -> None: ...
+
+    async def on_lobby_button(
+        self, interaction: discord.Interaction, table: str, op: str
+    ) -> None: ...
+
+    async def on_board_page(
+        self, interaction: discord.Interaction, sort: str, page: int
+    ) -> None: ...
+
+
+def handler(interaction: discord.Interaction) -> ClickHandler:
+    found: ClickHandler | None = getattr(interaction.client, "clicks", None)
+    if found is None:  # pragma: no cover - the bot always sets it in setup_hook
+        raise RuntimeError("the client has no click handler")
+    return found
+
+
+class HandButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"dk:" + HAND_RE + r":(?P<code>a?[0-9]{1,5})",
+):
+    def __init__(
+        self,
+        table: str,
+        seat: int,
+        version: int,
+        code: str,
+        *,
+        label: str,
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        disabled: bool = False,
+        row: int | None = None,
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                style=style,
+                disabled=disabled,
+                row=row,
+                custom_id=f"dk:{table}:{seat}:{version}:{code}",
+            )
+        )
+        self.table, self.seat, self.version, self.code = table, seat, version, code
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> HandButton:
+        return cls(
+            match["table"], int(match["seat"]), int(match["version"]), match["code"], label="?"
+        )
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await handler(interaction).on_hand_click(
+            interaction, self.table, self.seat, self.version, self.code
+        )
+
+
+class HandSelect(
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=r"dks:" + HAND_RE + r":(?P<n>[0-9])",
+):
+    def __init__(
+        self,
+        table: str,
+        seat: int,
+        version: int,
+        n: int,
+        *,
+        options: list[discord.SelectOption] | None = None,
+        placeholder: str | None = None,
+        row: int | None = None,
+    ) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"dks:{table}:{seat}:{version}:{n}",
+                options=options or [discord.SelectOption(label="?", value="0")],
+                placeholder=placeholder,
+                row=row,
+            )
+        )
+        self.table, self.seat, self.version = table, seat, version
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> HandSelect:
+        return cls(match["table"], int(match["seat"]), int(match["version"]), int(match["n"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        data: Any = interaction.data or {}
+        values = data.get("values") or []
+        value = str(values[0]) if len(values) == 1 else ""
+        await handler(interaction).on_hand_select(
+            interaction, self.table, self.seat, self.version, value
+        )
+
+
+class TableButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"dkt:" + TABLE_RE + r":(?P<op>hand|rules|rematch)",
+):
+    def __init__(
+        self,
+        table: str,
+        op: str,
+        *,
+        label: str = "?",
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+    ) -> None:
+        super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"dkt:{table}:{op}"))
+        self.table, self.op = table, op
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> TableButton:
+        return cls(match["table"], match["op"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await handler(interaction).on_table_button(interaction, self.table, self.op)
+
+
+class LobbyButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"dkl:" + TABLE_RE + r":(?P<op>join|leave|ai-easy|ai-normal|ai-hard|start|cancel)",
+):
+    def __init__(
+        self,
+        table: str,
+        op: str,
+        *,
+        label: str = "?",
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        row: int | None = None,
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(label=label, style=style, row=row, custom_id=f"dkl:{table}:{op}")
+        )
+        self.table, self.op = table, op
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> LobbyButton:
+        return cls(match["table"], match["op"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await handler(interaction).on_lobby_button(interaction, self.table, self.op)
+
+
+class BoardButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"dkb:(?P<sort>wins|win_rate|rating):(?P<page>[0-9]{1,5})",
+):
+    def __init__(
+        self,
+        sort: str,
+        page: int,
+        *,
+        label: str = "?",
+        disabled: bool = False,
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label, style=style, disabled=disabled, custom_id=f"dkb:{sort}:{page}"
+            )
+        )
+        self.sort, self.page = sort, page
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> BoardButton:
+        return cls(match["sort"], int(match["page"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await handler(interaction).on_board_page(interaction, self.sort, self.page)
+
+
+DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
+    HandButton,
+    HandSelect,
+    TableButton,
+    LobbyButton,
+    BoardButton,
+)
+
+
+def is_ours(custom_id: str) -> bool:
+    return custom_id.startswith("dk")
+
+
+def matches_template(custom_id: str) -> bool:
+    return any(item.__discord_ui_compiled_template__.fullmatch(custom_id) for item in DYNAMIC_ITEMS)

@@ -1,0 +1,277 @@
+"""Keeps a table's Discord messages in step with its state, within Discord's limits.
+
+- The public table message (and the lobby) is edited by one coalescing task per table: at most
+  one edit per ``interval``, rendering the latest state when it runs, so bursts collapse.
+- Ephemeral hands can only be edited through the owner's interaction webhook: we keep each
+  player's latest interaction and refresh through it while its token lives (15 minutes);
+  afterwards the public message asks the player to press "My hand" again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Awaitable, Callable, Coroutine
+from dataclasses import dataclass, field
+from typing import Any
+
+import discord
+
+from bot.tables.table import Table
+from durak_core import Card
+
+from .hand_view import render_hand
+from .lobby import render_lobby, render_lobby_done
+from .table_embed import render_closed, render_table
+
+log = logging.getLogger(__name__)
+
+TOKEN_LIFETIME = 15 * 60
+TOKEN_MARGIN = 30  # stop using a token a little early: an edit in flight must still land
+
+
+class Coalescer:
+    """Runs ``flush`` after ``mark``; marks during a flush cause one more flush, not many."""
+
+    def __init__(self, flush: Callable[[], Awaitable[None]], interval: float, name: str) -> None:
+        self._flush = flush
+        self._interval = interval
+        self._name = name
+        self._dirty = False
+        self._task: asyncio.Task[None] | None = None
+
+    def mark(self) -> None:
+        self._dirty = True
+        if self._task is None or self._task.done():
+            self._task = asyncio.create_task(self._run(), name=self._name)
+
+    async def _run(self) -> None:
+        while self._dirty:
+            self._dirty = False
+            try:
+                await self._flush()
+            except Exception:
+                log.exception("refresh %s failed", self._name)
+            if self._dirty and self._interval:
+                await asyncio.sleep(self._interval)
+
+    @property
+    def idle(self) -> bool:
+        return self._task is None or self._task.done()
+
+    async def close(self) -> None:
+        if self._task is not None and not self._task.done():
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+
+@dataclass
+class HandLink:
+    """A player's latest interaction: the only way to edit their ephemeral hand."""
+
+    interaction: discord.Interaction
+    opened: float  # monotonic time of the interaction
+    focus: Card | None = None
+    shown_version: int = -1
+
+
+@dataclass
+class _TableMessages:
+    public: Coalescer
+    hands: dict[int, Coalescer] = field(default_factory=dict)
+    shown_public: int = -1
+
+
+class DiscordNotifier:
+    def __init__(self, client: discord.Client, interval: float) -> None:
+        self.client = client
+        self.interval = interval
+        self._tables: dict[str, _TableMessages] = {}
+        self.links: dict[tuple[str, int], HandLink] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+        #: Saves message ids under the table lock (set by the bot: it owns the service).
+        self.save_ids: Callable[[Table], Awaitable[None]] | None = None
+
+    # -- Notifier protocol ---------------------------------------------------------------
+
+    def table_changed(self, table: Table, *, actor: int | None) -> None:
+        self._messages(table).public.mark()
+        if table.status in ("running", "finished"):
+            for user in table.humans:
+                if user != actor:
+                    self._hand(table, user).mark()
+
+    def game_started(self, table: Table) -> None:
+        self._spawn(self._post_table(table), f"durak-post-{table.table_id}")
+
+    def table_closed(self, table: Table) -> None:
+        self._spawn(self._close(table), f"durak-close-{table.table_id}")
+
+    def _spawn(self, work: Coroutine[Any, Any, None], name: str) -> None:
+        task = asyncio.create_task(work, name=name)
+        self._tasks.add(task)  # keep a reference until done (asyncio holds only weak ones)
+        task.add_done_callback(self._tasks.discard)
+
+    # -- hands ---------------------------------------------------------------------------
+
+    def link(self, table: Table, user: int) -> HandLink | None:
+        found = self.links.get((table.table_id, user))
+        if found is not None and time.monotonic() - found.opened > TOKEN_LIFETIME - TOKEN_MARGIN:
+            del self.links[(table.table_id, user)]
+            return None
+        return found
+
+    def remember(
+        self,
+        table: Table,
+        user: int,
+        interaction: discord.Interaction,
+        *,
+        shown_version: int,
+        focus: Card | None = None,
+    ) -> None:
+        """Called after answering ``interaction`` with a hand rendered at ``shown_version``."""
+        had = (table.table_id, user) in self.links
+        self.links[(table.table_id, user)] = HandLink(
+            interaction, time.monotonic(), focus, shown_version
+        )
+        if table.version != shown_version:  # the table moved while we answered
+            self._hand(table, user).mark()
+        if not had:  # the "press My hand" line may change
+            self._messages(table).public.mark()
+
+    def press_hand(self, table: Table) -> list[str]:
+        """Names of seated humans whose hand message cannot be refreshed any more."""
+        return [
+            s.name
+            for s in table.seats
+            if s.user_id is not None and self.link(table, s.user_id) is None
+        ]
+
+    def _hand(self, table: Table, user: int) -> Coalescer:
+        msgs = self._messages(table)
+        if user not in msgs.hands:
+
+            async def flush() -> None:
+                await self._refresh_hand(table, user)
+
+            msgs.hands[user] = Coalescer(flush, 0, f"durak-hand-{table.table_id}-{user}")
+        return msgs.hands[user]
+
+    async def _refresh_hand(self, table: Table, user: int) -> None:
+        link = self.link(table, user)
+        seat = table.seat_of(user)
+        if link is None or seat is None or table.state is None:
+            return
+        if link.shown_version == table.version:
+            return
+        hand = render_hand(
+            table.state.view(seat),
+            table_id=table.table_id,
+            version=table.version,
+            names=[s.name for s in table.seats],
+            focus=link.focus,
+            deadline=table.deadline,
+        )
+        try:
+            await link.interaction.edit_original_response(content=hand.content, view=hand.view)
+            link.shown_version = hand.version
+        except discord.NotFound:  # the token expired or the message is gone
+            self.links.pop((table.table_id, user), None)
+            self._messages(table).public.mark()
+        except discord.HTTPException as exc:
+            log.warning("could not refresh the hand of %s at %s: %s", user, table.table_id, exc)
+
+    # -- the public messages -------------------------------------------------------------
+
+    def _messages(self, table: Table) -> _TableMessages:
+        msgs = self._tables.get(table.table_id)
+        if msgs is None:
+
+            async def flush() -> None:
+                await self._refresh_public(table)
+
+            msgs = _TableMessages(Coalescer(flush, self.interval, f"durak-table-{table.table_id}"))
+            self._tables[table.table_id] = msgs
+        return msgs
+
+    def shown(self, table: Table) -> None:
+        """A handler just rendered the public message itself (a type-7 answer)."""
+        self._messages(table).shown_public = table.version
+
+    async def _refresh_public(self, table: Table) -> None:
+        msgs = self._messages(table)
+        if msgs.shown_public == table.version and table.status == "lobby":
+            return
+        channel = self.client.get_partial_messageable(table.channel_id)
+        if table.status == "lobby":
+            if table.lobby_message_id is None:
+                return
+            embed, view = render_lobby(table)
+            version = table.version
+            await channel.get_partial_message(table.lobby_message_id).edit(embed=embed, view=view)
+            msgs.shown_public = version
+            return
+        if table.table_message_id is None or table.state is None:
+            return
+        embed, view = render_table(table, press_hand=self.press_hand(table))
+        await channel.get_partial_message(table.table_message_id).edit(embed=embed, view=view)
+
+    async def _post_table(self, table: Table) -> None:
+        """A new game: a new message (old ones cannot be edited forever) and fresh hands."""
+        channel = self.client.get_partial_messageable(table.channel_id)
+        try:
+            if table.game_number == 1 and table.lobby_message_id is not None:
+                embed, view = render_lobby_done(table, "lobby.started")
+                with contextlib.suppress(discord.HTTPException):
+                    await channel.get_partial_message(table.lobby_message_id).edit(
+                        embed=embed, view=view
+                    )
+            old = table.table_message_id
+            embed, view = render_table(table, press_hand=self.press_hand(table))
+            message = await channel.send(embed=embed, view=view)
+            table.table_message_id = message.id
+            if old is not None:  # the finished game's message keeps its result, loses buttons
+                with contextlib.suppress(discord.HTTPException):
+                    await channel.get_partial_message(old).edit(view=None)
+            if self.save_ids is not None:
+                await self.save_ids(table)
+        except discord.HTTPException:
+            log.exception("could not post the table message of %s", table.table_id)
+        self.table_changed(table, actor=None)
+
+    async def _close(self, table: Table) -> None:
+        msgs = self._tables.pop(table.table_id, None)
+        if msgs is not None:
+            await msgs.public.close()
+            for hand in msgs.hands.values():
+                await hand.close()
+        channel = self.client.get_partial_messageable(table.channel_id)
+        embed, view = render_lobby_done(table, "lobby.cancelled")
+        with contextlib.suppress(discord.HTTPException):
+            if table.lobby_message_id is not None and table.table_message_id is None:
+                await channel.get_partial_message(table.lobby_message_id).edit(
+                    embed=embed, view=view
+                )
+            if table.table_message_id is not None:
+                embed, view = render_closed()
+                await channel.get_partial_message(table.table_message_id).edit(
+                    embed=embed, view=view
+                )
+        for key in [k for k in self.links if k[0] == table.table_id]:
+            del self.links[key]
+
+    def idle(self) -> bool:
+        """No refresh pending (for tests and shutdown)."""
+        return all(
+            m.public.idle and all(h.idle for h in m.hands.values()) for m in self._tables.values()
+        )
+
+    async def close(self) -> None:
+        for msgs in self._tables.values():
+            await msgs.public.close()
+            for hand in msgs.hands.values():
+                await hand.close()

@@ -1,0 +1,1 @@
+pytest_plugins = ["fake_discord.pytest_plugin"]

@@ -439,6 +439,8 @@ def _do(s: GameState, seat: int, action: Action, ev: list[Event] | None) -> None
         s.trump_card = low
         if ev is not None:
             ev.append(TrumpExchanged(seat, Card.from_index(low), Card.from_index(up)))
+        if s.att:  # the swapped-out card may have been the seat's last possible throw-in
+            _maybe_end_bout(s, ev)
     else:  # pragma: no cover - Action has exactly these kinds
         raise AssertionError(action)
 

@@ -208,3 +208,14 @@ def test_v17_series_ends_after_n_losses() -> None:
     assert series.finished and series.losses == [0, 2] and series.wins == [2, 0]
     with pytest.raises(ValueError, match="V17"):
         series.record(lost, dealer=1)
+
+
+def test_v8_exchanging_away_the_last_throw_in_ends_the_bout() -> None:
+    # regression (found by the property tests): seat 0 could throw in 6H; after swapping it
+    # for the face-up trump it has nothing to throw in, so the bout must end (R15, R16)
+    rules = RuleSet(trump_exchange=True)
+    g = position(rules, ["6S 7D 6H", "9S KC QC"], trump="AH", talon="8D 8C", attacker=0)
+    g = play(g, "0 attack 6S", "1 defend 6S 9S")
+    assert "attack 6H" in legal(g, 0) and "exchange" in legal(g, 0)
+    g = play(g, "0 exchange")
+    assert g.bout == 1  # nothing left to throw in: ended, defended

@@ -208,6 +208,7 @@ class DurakCog(commands.GroupCog, group_name="durak", group_description=_s("cmd.
             await self._say(interaction, rej.key, **rej.params)
             return
         embed, view = render_lobby(table)
+        version = table.version
         if thread_id is not None:
             message = await channel.send(embed=embed, view=view)
             await self._say(interaction, "ok.created", where=f"<#{thread_id}>")
@@ -215,8 +216,8 @@ class DurakCog(commands.GroupCog, group_name="durak", group_description=_s("cmd.
             await interaction.response.send_message(embed=embed, view=view)
             message = await interaction.original_response()
         table.lobby_message_id = message.id
-        self.bot.notifier.shown(table)
         await self.bot.service.save_locked(table)
+        self.bot.notifier.shown(table, version)
 
     async def _add_ai(self, table: Table, user_id: int, level: AiLevel) -> None:
         n = sum(1 for s in table.seats if s.is_ai) + 1
@@ -371,13 +372,15 @@ class DurakCog(commands.GroupCog, group_name="durak", group_description=_s("cmd.
         except Rejected as rej:
             await self._say(interaction, rej.key, **rej.params)
             return
+        version = table.version
         if table.status == "lobby":
             embed, view = render_lobby(table)
-            self.bot.notifier.shown(table)
         else:
             key = "lobby.started" if table.status == "running" else "lobby.cancelled"
             embed, view = render_lobby_done(table, key)
         await interaction.response.edit_message(embed=embed, view=view)
+        if table.status == "lobby":
+            self.bot.notifier.shown(table, version)
 
     async def on_table_button(
         self, interaction: discord.Interaction, table_id: str, op: str

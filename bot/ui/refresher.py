@@ -198,9 +198,13 @@ class DiscordNotifier:
             self._tables[table.table_id] = msgs
         return msgs
 
-    def shown(self, table: Table) -> None:
-        """A handler just rendered the public message itself (a type-7 answer)."""
-        self._messages(table).shown_public = table.version
+    def shown(self, table: Table, version: int) -> None:
+        """A handler rendered the lobby at ``version`` itself (a type-7 answer, or the first
+        post); refresh again if the table moved on meanwhile."""
+        msgs = self._messages(table)
+        msgs.shown_public = max(msgs.shown_public, version)
+        if table.version != version:
+            msgs.public.mark()
 
     async def _refresh_public(self, table: Table) -> None:
         msgs = self._messages(table)

@@ -1,0 +1,25 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+from helpers import running_bot, table_of, world
+
+
+async def test_new_join_start(tmp_path: Path) -> None:
+    async with world(tmp_path) as w, running_bot(w) as bot:
+        fake = w.fake
+        res = await fake.slash(w.alice, w.channel, "durak", "new", options={"ai_seats": 1})
+        assert res.response_type == 4 and not res.ephemeral
+        table = table_of(bot, w.channel)
+        lobby = res.message
+        assert lobby is not None
+        await fake.click(w.bob, lobby, f"dkl:{table.table_id}:join")
+        assert len(table.seats) == 3
+        r = await fake.click(w.alice, lobby, f"dkl:{table.table_id}:start")
+        assert table.status == "running", r.content
+        await fake.wait_for(lambda: table.table_message_id is not None)
+        msg = fake.message(table.table_message_id)  # type: ignore[arg-type]
+        hand = await fake.click(w.alice, msg, f"dkt:{table.table_id}:hand")
+        print(hand.content)
+        print(hand.buttons)
+        print(msg.embeds)

@@ -15,7 +15,11 @@ class Settings(BaseSettings):
     """Every setting of the bot. Environment variables win over ``.env``."""
 
     model_config = SettingsConfigDict(
-        env_file=".env", env_file_encoding="utf-8", extra="ignore", case_sensitive=False
+        env_file=".env",
+        env_file_encoding="utf-8",
+        extra="ignore",
+        case_sensitive=False,
+        env_ignore_empty=True,  # `DEV_GUILD_ID=` in .env means "not set"
     )
 
     #: The bot token from the Discord developer portal (required, never logged).

@@ -83,7 +83,7 @@ class HardPlayer:
         rng = decision_rng(self.seed, view)
         mem = remember(view, history)
         me = view.seat
-        fallback = normal_choice(view, history)
+        fallback = normal_choice(view, history, lookahead=False)
         if view.talon_size == 0 and len(view.active) == 2:
             det = Determinizer(view, mem, rng)
             solver = EndgameSolver(

@@ -1,20 +1,36 @@
 """Normal (seeds/004): keeps its trumps, throws in what the defender seems unable to answer
-(inferred from takes and passes), and plays differently once the talon is empty."""
+(inferred from takes and passes), and plays differently once the talon is empty.
+
+With the talon empty and two players left, the other hand is exactly the cards not yet seen
+(card counting, as a careful human does), so Normal then looks ahead with a small, fixed
+endgame search (:data:`ENDGAME_NODES` nodes, deterministic) before falling back to its
+heuristics. Hard searches the same endgame with its whole time budget.
+"""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 
 from ..actions import Action
 from ..events import Event
 from ..views import SeatView
+from .determinize import Determinizer
+from .endgame import EndgameSolver, OutOfBudget
 from .heuristics import smart_choice
-from .memory import beat_chance, remember
+from .memory import Memory, beat_chance, remember
+
+#: Node budget of Normal's endgame look-ahead (about a tenth of a second).
+ENDGAME_NODES = 3000
 
 
-def normal_choice(view: SeatView, history: Sequence[Event]) -> Action:
+def normal_choice(view: SeatView, history: Sequence[Event], *, lookahead: bool = True) -> Action:
     legal = view.legal_actions
     mem = remember(view, history)
+    if lookahead and view.talon_size == 0 and len(view.active) == 2:
+        action = endgame_lookahead(view, mem, ENDGAME_NODES)
+        if action is not None and action in legal:
+            return action
     att = [a.index for a, _ in view.table]
     dfn = [-1 if d is None else d.index for _, d in view.table]
     if view.seat == view.defender:
@@ -25,6 +41,17 @@ def normal_choice(view: SeatView, history: Sequence[Event]) -> Action:
     return smart_choice(
         legal, mem.hand, att, dfn, view.taken, view.talon_size, mem.ct, p_beat, opponents
     )
+
+
+def endgame_lookahead(view: SeatView, mem: Memory, nodes: int) -> Action | None:
+    """The endgame solver's move within ``nodes`` nodes, or None if not even a shallow pass
+    fits. Only valid when every hidden card's place is known (empty talon, two seats)."""
+    state = Determinizer(view, mem, random.Random(0)).next()  # exactly one placement
+    try:
+        _, action, _ = EndgameSolver(view.seat, mem.ct, None, nodes).solve(state)
+    except OutOfBudget:
+        return None
+    return action
 
 
 class NormalPlayer:

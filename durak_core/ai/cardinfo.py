@@ -36,7 +36,7 @@ class CardTable:
 
 
 @lru_cache(maxsize=128)
-def card_table(rules: RuleSet, trump: Suit) -> CardTable:
+def card_table(rules: RuleSet, trump: Suit | None) -> CardTable:
     deck = rules.deck()
     value = [0] * NUM_CARD_IDS
     beaters = [0] * NUM_CARD_IDS
@@ -46,7 +46,7 @@ def card_table(rules: RuleSet, trump: Suit) -> CardTable:
             if rules.beats(a, d, trump):
                 value[d.index] += 1
                 beaters[a.index] |= 1 << d.index
-                if a.suit != d.suit:
+                if a.suit != d.suit or a.suit is None:
                     strong |= 1 << d.index
     plain = [c for c in deck if not strong >> c.index & 1]
     cheap = 0

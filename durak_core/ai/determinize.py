@@ -12,8 +12,8 @@ import random
 from itertools import combinations, permutations
 from math import comb, factorial
 
-from ..cards import SAME_RANK, mask_of
-from ..engine import _beat_table
+from ..cards import Card, cards_of
+from ..serialize import StateModel, state_from_model
 from ..state import GameState
 from ..views import SeatView
 from .memory import Memory
@@ -32,25 +32,34 @@ def _bits(mask: int) -> list[int]:
 
 
 class Determinizer:
-    """Deals the hidden cards of a view; :meth:`next` returns a fresh state each call."""
+    """Deals the hidden cards of a view; :meth:`next` returns a fresh state each call.
+
+    The first state is built through :func:`~durak_core.serialize.state_from_model` and checked
+    by the invariant checker; later ones copy it and re-deal only the hidden cards.
+    """
 
     def __init__(self, view: SeatView, mem: Memory, rng: random.Random) -> None:
         self.view = view
         self.rng = rng
         self.hidden = _bits(mem.hidden)
+        self.mem = mem
         n = view.seats
         self.slots = [
             0 if t == view.seat else view.hand_sizes[t] - mem.known[t].bit_count() for t in range(n)
         ]
         self.talon_slots = view.talon_size - (1 if view.trump_in_talon else 0)
-        assert sum(self.slots) + self.talon_slots == len(self.hidden), "view is inconsistent"
-        self.template = _template(view, mem)
+        #: V14: the face-down card under the trump is one of the hidden cards, dealt to the
+        #: very bottom of the talon.
+        self.under_trump = bool(getattr(view, "trump_will_change", False))
+        if sum(self.slots) + self.talon_slots != len(self.hidden):
+            raise ValueError("the view's hand sizes, talon and known cards do not add up")
         count = _placements(self.slots, self.talon_slots)
         self.deals: list[tuple[list[int], list[int]]] | None = None
         if count <= ENUMERATE_LIMIT:
             self.deals = list(_enumerate(self.hidden, self.slots, self.talon_slots))
             rng.shuffle(self.deals)
         self.k = 0
+        self.template: GameState | None = None
 
     @property
     def exact(self) -> bool:
@@ -61,25 +70,44 @@ class Determinizer:
     def count(self) -> int:
         return len(self.deals) if self.deals is not None else 0
 
-    def next(self) -> GameState:
+    def _deal(self) -> tuple[list[int], list[int]]:
         if self.deals is not None:
-            extra, talon = self.deals[self.k % len(self.deals)]
+            deal = self.deals[self.k % len(self.deals)]
             self.k += 1
-        else:
-            cards = self.hidden[:]
-            self.rng.shuffle(cards)
-            extra = []
-            pos = 0
-            for size in self.slots:
-                extra.append(mask_of_ints(cards[pos : pos + size]))
-                pos += size
-            talon = cards[pos:]
+            return deal
+        cards = self.hidden[:]
+        self.rng.shuffle(cards)
+        extra = []
+        pos = 0
+        for size in self.slots:
+            extra.append(mask_of_ints(cards[pos : pos + size]))
+            pos += size
+        return extra, cards[pos:]
+
+    def _talon(self, drawn: list[int]) -> list[int]:
+        """The talon bottom first (the engine draws from the end), from the hidden cards."""
+        view = self.view
+        if not view.trump_in_talon:
+            return list(drawn)
+        if self.under_trump:
+            return [drawn[0], view.trump_card.index, *drawn[1:]]
+        return [view.trump_card.index, *drawn]
+
+    def next(self) -> GameState:
+        extra, drawn = self._deal()
+        hands = [
+            (self.mem.hand if t == self.view.seat else self.mem.known[t]) | e
+            for t, e in enumerate(extra)
+        ]
+        talon = self._talon(drawn)
+        if self.template is None:
+            self.template = _build(self.view, self.mem, hands, talon, self.under_trump)
+            return self.template.copy()
         s = self.template.copy()
-        s.hands = [h | e for h, e in zip(s.hands, extra, strict=True)]
-        if self.view.trump_in_talon:
-            s.talon = [self.view.trump_card.index, *talon]
-        else:
-            s.talon = list(talon)
+        s.hands = hands
+        s.talon = talon
+        if self.under_trump:
+            s.hidden_trump = talon[0]
         return s
 
 
@@ -120,47 +148,46 @@ def _enumerate(
     return out
 
 
-def _template(view: SeatView, mem: Memory) -> GameState:
-    """A state with everything but the hidden cards in place (own hand, known cards)."""
+def _names(mask: int) -> list[str]:
+    return [str(c) for c in cards_of(mask)]
+
+
+def _build(
+    view: SeatView, mem: Memory, hands: list[int], talon: list[int], under_trump: bool
+) -> GameState:
+    """A full, checked state: the view's public facts, the given hands and talon."""
     rules = view.rules
     n = view.seats
-    s = object.__new__(GameState)
-    s.rules = rules
-    s.n = n
-    s.teams = view.teams
-    s.trump_suit = int(view.trump)
-    s.beat = _beat_table(rules, s.trump_suit)
-    s.trump_card = view.trump_card.index
-    s.hands = [mem.hand if t == view.seat else mem.known[t] for t in range(n)]
-    s.known = list(mem.known)
-    s.talon = []
-    s.discard = mask_of(view.discarded)
-    s.att = [a.index for a, _ in view.table]
-    s.dfn = [-1 if d is None else d.index for _, d in view.table]
-    s.table = 0
-    s.ranks = 0
-    for c in (*s.att, *(d for d in s.dfn if d >= 0)):
-        s.table |= 1 << c
-        s.ranks |= SAME_RANK[c]
-    s.unbeaten = s.dfn.count(-1)
-    s.attacker = view.attacker
-    s.defender = view.defender
+    model = StateModel(
+        rules=rules.options(),
+        seats=n,
+        dealer=view.dealer,
+        starter=view.attacker,
+        first_game=True,
+        seed=None,
+        order=[str(c) for c in rules.deck()],
+        trump_card=str(view.trump_card),
+        hands=[_names(h) for h in hands],
+        known=[_names(k) for k in mem.known],
+        talon=[str(Card.from_index(c)) for c in reversed(talon)],
+        discard=[str(c) for c in view.discarded],
+        table=[(str(a), None if d is None else str(d)) for a, d in view.table],
+        attacker=view.attacker,
+        defender=view.defender,
+        limit=view.limit,
+        taken=view.taken,
+        passed=sorted(view.passed),
+        active=list(view.active),
+        out=list(view.finishing_order),
+        emptied=list(mem.emptied),
+        discarded_once=view.discard_size > 0,
+        bout=view.bout,
+        version=view.version,
+        finished=view.finished,
+        log=[],
+        hidden_trump=str(Card.from_index(talon[0])) if under_trump else None,
+    )
+    s = state_from_model(model)
+    # Trust the view's roles over a recomputation (V5 neighbours, V7 teams are public facts).
     s.attackers = sum(1 << t for t in view.attackers)
-    s.limit = view.limit
-    s.taken = view.taken
-    s.passed = sum(1 << t for t in view.passed)
-    s.active = sum(1 << t for t in view.active)
-    s.out = list(view.finishing_order)
-    s.emptied = list(mem.emptied)
-    s.discarded_once = view.discard_size > 0
-    s.bout = view.bout
-    s.version = view.version
-    s.dealer = view.dealer
-    s.starter = view.attacker
-    s.first_game = True
-    s.seed = None
-    s.order = ()
-    s.log = ()
-    s.finished = view.finished
-    s._legal = None
     return s

@@ -3,9 +3,10 @@ heuristics (not random moves), on the engine's unchecked fast path."""
 
 from __future__ import annotations
 
+from ..cards import Suit
 from ..fast import apply_unchecked, legal_actions
 from ..state import GameState
-from .cardinfo import CardTable
+from .cardinfo import CardTable, card_table
 from .heuristics import smart_choice
 from .schedule import next_actor
 
@@ -26,7 +27,11 @@ class ExactBeat:
 
 def playout(s: GameState, ct: CardTable, max_actions: int = 600) -> GameState:
     """Play ``s`` (mutated in place) to the end with the heuristic policy."""
+    trump = s.trump_suit
     for _ in range(max_actions):
+        if s.trump_suit != trump:  # V14: the trump changed during the playout
+            trump = s.trump_suit
+            ct = card_table(s.rules, None if trump < 0 else Suit(trump))
         seat = next_actor(s)
         if seat is None:
             break

@@ -18,12 +18,12 @@ def cards_text(cards: Sequence[Card]) -> str:
     return " ".join(c.unicode() for c in cards)
 
 
-def suit_order(trump: Suit) -> list[Suit]:
-    """Suits for display: the non-trumps in a fixed order, the trump last."""
-    return [s for s in Suit if s != trump] + [trump]
+def suit_order(trump: Suit | None) -> list[Suit]:
+    """Suits for display: the non-trumps in a fixed order, the trump (if any, V11) last."""
+    return [s for s in Suit if s != trump] + ([trump] if trump is not None else [])
 
 
-def grouped_hand(hand: Sequence[Card], trump: Suit) -> str:
+def grouped_hand(hand: Sequence[Card], trump: Suit | None) -> str:
     """Cards grouped by suit, ascending, trumps last and marked."""
     groups = []
     for suit in suit_order(trump):
@@ -38,7 +38,7 @@ def grouped_hand(hand: Sequence[Card], trump: Suit) -> str:
     return "  │  ".join(groups)
 
 
-def hand_sort_key(card: Card, trump: Suit) -> tuple[int, int, int]:
+def hand_sort_key(card: Card, trump: Suit | None) -> tuple[int, int, int]:
     suit = card.suit
     order = suit_order(trump)
     return (order.index(suit) if suit is not None else 9, card.rank, card.index)

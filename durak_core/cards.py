@@ -239,11 +239,13 @@ def cards_of(mask: int) -> tuple[Card, ...]:
 
 
 def _rank_masks() -> tuple[int, ...]:
-    """For each card index, the mask of every card of the same rank (R11 throw-ins)."""
+    """For each card index, the mask of every card of the same rank (R11 throw-ins), both
+    copies included (V16)."""
     out = []
     for i in range(NUM_CARD_IDS):
         c = _CARDS[i]
-        out.append(mask_of(d for d in _CARDS if d.rank == c.rank))
+        # V15 (decision): a joker has no rank, so it never allows or makes a throw-in
+        out.append(0 if c.joker else mask_of(d for d in _CARDS if d.rank == c.rank))
     return tuple(out)
 
 

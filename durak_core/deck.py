@@ -8,9 +8,10 @@ caller: the engine itself never touches a global random source.
 
 Dealing convention for an explicit card order (top of the deck first): cards are dealt one at a
 time, clockwise, starting with the seat left of the dealer, until every hand has ``hand_size``
-cards; the next card is the face-up trump, placed under the talon (R5); the rest is the talon,
-drawn from the top. When the deal uses the whole deck there is no talon, and the last card dealt
-(the dealer's) fixes the trump and stays in the dealer's hand (R6).
+cards; the next card is the face-up trump, placed under the talon (R5); with V14 the card after
+it lies face down under the trump, the very last card of the talon; the rest is the talon, drawn
+from the top. When the deal uses the whole deck there is no talon, and the last card dealt (the
+dealer's) fixes the trump and stays in the dealer's hand (R6).
 
 >>> from durak_core.rules import RuleSet
 >>> order = shuffled_deck(RuleSet(), seed=42)
@@ -103,16 +104,23 @@ def deal(
     if n_dealt == len(order):
         return hands, order[n_dealt - 1], []  # R6
     trump = order[n_dealt]
-    talon = [*order[n_dealt + 1 :], trump]
-    return hands, trump, talon
+    if rules.changing_trump:  # V14: the next card lies face down under the trump
+        return hands, trump, [*order[n_dealt + 2 :], trump, order[n_dealt + 1]]
+    return hands, trump, [*order[n_dealt + 1 :], trump]
 
 
 def order_from_hands(
-    hands: Sequence[Sequence[Card]], trump: Card | None, talon: Sequence[Card], dealer: int
+    hands: Sequence[Sequence[Card]],
+    trump: Card | None,
+    talon: Sequence[Card],
+    dealer: int,
+    *,
+    under_trump: Card | None = None,
 ) -> list[Card]:
     """Inverse of :func:`deal`: the card order that deals ``hands`` (seat by seat), shows
     ``trump`` and leaves ``talon`` (top first, without the trump). With ``trump=None`` the deal
-    uses the whole deck (R6) and the dealer's last card is the trump.
+    uses the whole deck (R6) and the dealer's last card is the trump. ``under_trump`` is V14's
+    face-down card under the trump.
 
     >>> from durak_core.cards import parse_cards
     >>> h = [parse_cards("6S 7S"), parse_cards("6H 7H")]
@@ -129,5 +137,7 @@ def order_from_hands(
         order.append(hands[seat][k // seats])
     if trump is not None:
         order.append(trump)
+    if under_trump is not None:
+        order.append(under_trump)
     order.extend(talon)
     return order

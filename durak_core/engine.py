@@ -39,7 +39,7 @@ from .actions import (
     parse_action,
     transfer_i,
 )
-from .cards import SAME_RANK, Card, Suit, card_index, cards_of
+from .cards import COPY_STRIDE, SAME_RANK, Card, Suit, card_index, cards_of
 from .deck import deal, dealer_from_seed, shuffled_deck
 from .errors import GameOverError, IllegalActionError, RulesError
 from .events import (
@@ -52,8 +52,9 @@ from .events import (
     GameOver,
     PlayerOut,
     TrumpExchanged,
+    TrumpRevealed,
 )
-from .rules import RuleSet
+from .rules import RuleSet, lowest_trumps
 from .state import GameState, Move
 
 # --- starting a game ----------------------------------------------------------------------------
@@ -94,14 +95,12 @@ def new_game(
         raise RulesError(f"R3: the dealer must be a seat 0..{seats - 1}, not {dealer!r}")
 
     hands, trump, talon = deal(rules, seats, dealer, cards)
-    assert trump.suit is not None
     s = object.__new__(GameState)
     s.rules = rules
     s.n = seats
     s.teams = rules.teams_of(seats)
-    s.trump_suit = int(trump.suit)
-    s.beat = _beat_table(rules, s.trump_suit)
-    s.trump_card = trump.index
+    _set_trump(s, trump)
+    s.hidden_trump = talon[-1].index if rules.changing_trump else -1
     s.hands = [sum(1 << c.index for c in h) for h in hands]
     s.known = [0] * seats
     s.talon = [c.index for c in reversed(talon)]
@@ -156,21 +155,36 @@ def _check_order(rules: RuleSet, order: Sequence[Card | str]) -> list[Card]:
 
 def _lowest_trump_holder(s: GameState) -> int | None:
     """R8: the seat holding the lowest trump (the face-up trump under the talon is not held);
-    that card becomes public knowledge."""
+    that card becomes public knowledge. Under V16 two players may hold that rank: the one first
+    in the deal (clockwise from the dealer's left) starts."""
+    if s.trump_suit < 0:
+        return None
     for rank in range(s.rules.lowest_rank, 15):
-        b = 1 << card_index(rank, s.trump_suit)
-        for seat in range(s.n):
-            if s.hands[seat] & b:
-                s.known[seat] |= b
+        low = card_index(rank, s.trump_suit)
+        b = (1 << low) | (1 << (low + COPY_STRIDE))
+        for k in range(1, s.n + 1):
+            seat = (s.dealer + k) % s.n
+            held = s.hands[seat] & b
+            if held:
+                s.known[seat] |= held & -held
                 return seat
     return None
 
 
+def _set_trump(s: GameState, card: Card) -> None:
+    """Make ``card`` the face-up trump card (R5; V14 on reveal)."""
+    suit = s.rules.trump_for(card)
+    s.trump_card = card.index
+    s.trump_suit = -1 if suit is None else int(suit)
+    s.beat = _beat_table(s.rules, s.trump_suit)
+
+
 @lru_cache(maxsize=256)
 def _beat_table(rules: RuleSet, trump: int) -> tuple[int, ...]:
-    """For each card index, the mask of deck cards that beat it (R7, via ``rules.beats``)."""
+    """For each card index, the mask of deck cards that beat it (R7, via ``rules.beats``);
+    ``trump`` is a suit number or -1 for none."""
     deck = rules.deck()
-    suit = Suit(trump)
+    suit = None if trump < 0 else Suit(trump)
     table = [0] * (max(c.index for c in deck) + 1)
     for a in deck:
         table[a.index] = sum(1 << d.index for d in deck if rules.beats(a, d, suit))
@@ -233,11 +247,12 @@ def _start_bout(s: GameState, attacker: int) -> None:
 # --- legal actions --------------------------------------------------------------------------------
 
 
-def _can_exchange(s: GameState, seat: int) -> bool:
-    """V8: the lowest trump in hand, and more than one card in the talon."""
-    if not s.rules.trump_exchange or len(s.talon) < 2:
-        return False
-    return bool(s.hands[seat] >> card_index(s.rules.lowest_rank, s.trump_suit) & 1)
+def _exchange_card(s: GameState, seat: int) -> int:
+    """V8: the lowest trump ``seat`` could swap for the face-up trump now, or -1."""
+    if not s.rules.trump_exchange or len(s.talon) < 2 or s.trump_suit < 0:
+        return -1
+    held = s.hands[seat] & lowest_trumps(s.rules, Suit(s.trump_suit)) & ~(1 << s.trump_card)
+    return (held & -held).bit_length() - 1 if held else -1
 
 
 def _transfer_target(s: GameState) -> int | None:
@@ -274,7 +289,7 @@ def _generate(s: GameState, seat: int) -> list[Action]:
     if s.finished or not s.active >> seat & 1:
         return out
     hand = s.hands[seat]
-    if s.rules.trump_exchange and _can_exchange(s, seat):
+    if s.rules.trump_exchange and _exchange_card(s, seat) >= 0:
         out.append(EXCHANGE_ACTION)
     att = s.att
     if not att:  # R10: only the main attacker, with any card
@@ -431,7 +446,7 @@ def _do(s: GameState, seat: int, action: Action, ev: list[Event] | None) -> None
         s.passed |= 1 << seat
         _maybe_end_bout(s, ev)
     elif kind == EXCHANGE:
-        low = card_index(s.rules.lowest_rank, s.trump_suit)
+        low = _exchange_card(s, seat)
         up = s.trump_card
         s.hands[seat] ^= (1 << low) | (1 << up)
         s.known[seat] = (s.known[seat] & ~(1 << low)) | (1 << up)
@@ -529,6 +544,11 @@ def _draw(s: GameState, seat: int, ev: list[Event] | None) -> None:
         if c == s.trump_card:  # everyone sees who takes the face-up trump
             s.known[seat] |= 1 << c
             trump = Card.from_index(c)
+            if s.hidden_trump >= 0 and talon:  # V14: the card beneath is the trump from now on
+                _set_trump(s, Card.from_index(s.hidden_trump))
+                s.hidden_trump = -1
+                if ev is not None:
+                    ev.append(TrumpRevealed(Card.from_index(s.trump_card)))
     s.hands[seat] |= got
     s.emptied[seat] = -1
     if ev is not None:

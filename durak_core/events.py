@@ -98,6 +98,17 @@ class TrumpExchanged(NamedTuple):
         return None
 
 
+class TrumpRevealed(NamedTuple):
+    """V14: the face-up trump was drawn; ``card``, the face-down card under it, is turned and
+    fixes the trump for the rest of the game."""
+
+    card: Card
+
+    @property
+    def to(self) -> int | None:
+        return None
+
+
 class GameOver(NamedTuple):
     """R20: the game ended; ``durak`` is None for a draw."""
 
@@ -117,6 +128,7 @@ Event = (
     | PlayerOut
     | BoutStarted
     | TrumpExchanged
+    | TrumpRevealed
     | GameOver
 )
 

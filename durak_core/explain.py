@@ -7,7 +7,8 @@ said no, to name the rule. A property test checks it never claims a legal action
 from __future__ import annotations
 
 from .actions import ATTACK, DEFEND, EXCHANGE, PASS, TAKE, TRANSFER, Action
-from .cards import SAME_RANK, Card, card_index
+from .cards import SAME_RANK, Card, Suit, card_index
+from .rules import lowest_trumps
 from .state import GameState
 
 
@@ -103,7 +104,9 @@ def _pass(s: GameState, seat: int) -> tuple[str, str]:
 def _exchange(s: GameState, seat: int) -> tuple[str, str]:
     if not s.rules.trump_exchange:
         return "V8", "trump exchange is not part of these rules"
+    if s.trump_suit < 0:
+        return "V8", "there is no trump this game"
     low = Card.from_index(card_index(s.rules.lowest_rank, s.trump_suit))
-    if not s.hands[seat] >> low.index & 1:
+    if not s.hands[seat] & lowest_trumps(s.rules, Suit(s.trump_suit)):
         return "V8", f"only the holder of {low} may exchange it"
     return "V8", "the talon must hold more than one card to exchange"

@@ -29,8 +29,11 @@ def check(s: GameState) -> tuple[str, ...]:
             bad(f"cards missing: {' '.join(map(str, cards_of(deck & ~seen)))}")
         if seen & ~deck:
             bad(f"cards not in the deck: {' '.join(map(str, cards_of(seen & ~deck)))}")
-    if s.talon and s.talon[0] != s.trump_card:
+    bottom = 1 if s.hidden_trump >= 0 else 0
+    if s.talon and s.talon[bottom] != s.trump_card:
         bad("the face-up trump is not at the bottom of the talon")
+    if s.hidden_trump >= 0 and (len(s.talon) < 2 or s.talon[0] != s.hidden_trump):
+        bad("V14: the face-down card is not under the face-up trump")
 
     # The table.
     if len(s.att) != len(s.dfn):

@@ -20,9 +20,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
+from functools import lru_cache
 from typing import Any, Final
 
-from .cards import ACE, Card, Suit, card_index, mask_of
+from .cards import ACE, BLACK_JOKER, COPY_STRIDE, RED_JOKER, Card, Suit, card_index, mask_of
 from .errors import RulesError
 
 DECK_SIZES: Final = (24, 36, 52)
@@ -56,6 +57,18 @@ class RuleSet:
     under_the_fool: bool = False
     #: V17: a series ends when one player has been the Durak this many times (0 = open-ended).
     series_losses: int = 0
+    #: V11: no trump at all (R7(b) off).
+    no_trump: bool = False
+    #: V12 "crazy": clubs are always trump; diamonds are beaten only by higher diamonds.
+    crazy: bool = False
+    #: V13: diamonds are never trump, are beaten only by higher diamonds, and beat nothing else.
+    diamonds_apart: bool = False
+    #: V14: a face-down card under the face-up trump becomes the trump once that is drawn.
+    changing_trump: bool = False
+    #: V15: two jokers (52-card deck only): black beats any black card, red any red card.
+    jokers: bool = False
+    #: V16: two 36-card decks (72 cards); identical-looking cards are distinct.
+    double_deck: bool = False
     #: The preset this rule set came from, for display; not part of the rules' identity.
     name: str = field(default="custom", compare=False)
 
@@ -75,6 +88,22 @@ class RuleSet:
         for f in fields(self):
             if f.type in ("bool", bool) and not isinstance(getattr(self, f.name), bool):
                 raise RulesError(f"{f.name} must be true or false")
+        if self.crazy and self.diamonds_apart:
+            raise RulesError("V12/V13: crazy (clubs always trump) and diamonds apart conflict")
+        if self.no_trump and (self.crazy or self.diamonds_apart):
+            raise RulesError("V11: a game without trump cannot also fix the trump (V12/V13)")
+        if self.changing_trump and (self.no_trump or self.crazy):
+            raise RulesError("V14: a changing trump needs a trump that the turned card decides")
+        if self.changing_trump and self.trump_exchange:
+            raise RulesError("V8/V14: the trump exchange and a changing trump do not combine")
+        if self.jokers and self.deck_size != 52:
+            raise RulesError(
+                f"V15: jokers need the 52-card deck (this rule set has {self.deck_size})"
+            )
+        if self.double_deck and self.deck_size != 36:
+            raise RulesError(
+                f"V16: the double deck is two 36-card decks (this rule set has {self.deck_size})"
+            )
 
     # --- seats ------------------------------------------------------------------------------
 
@@ -82,10 +111,16 @@ class RuleSet:
         """Raise :class:`RulesError` unless this rule set can seat ``seats`` players."""
         if not isinstance(seats, int) or not 2 <= seats <= 6:
             raise RulesError(f"R3: Durak is for 2 to 6 players, not {seats}")
-        if seats * self.hand_size > self.deck_size:
+        cards = len(self.deck())
+        if seats * self.hand_size > cards:
             raise RulesError(
                 f"R5/V3: {seats} hands of {self.hand_size} need {seats * self.hand_size} cards, "
-                f"but the deck has {self.deck_size}"
+                f"but the deck has {cards}"
+            )
+        if self.changing_trump and seats * self.hand_size + 2 > cards:
+            raise RulesError(
+                f"V14: {seats} hands of {self.hand_size} leave no room for the face-up trump and "
+                "the face-down card under it"
             )
         if self.team_size:
             ok = (self.team_size == 2 and seats in (4, 6)) or (self.team_size == 3 and seats == 6)
@@ -110,24 +145,43 @@ class RuleSet:
         return _LOWEST_RANK[self.deck_size]
 
     def deck(self) -> tuple[Card, ...]:
-        """Every card of the deck, in index order."""
-        return tuple(
-            Card.of(rank, suit) for suit in Suit for rank in range(self.lowest_rank, ACE + 1)
-        )
+        """Every card of the deck, in index order (V15 adds the jokers, V16 a second copy)."""
+        return _deck(self.deck_size, self.jokers, self.double_deck)
 
     def deck_mask(self) -> int:
         return mask_of(self.deck())
+
+    def trump_for(self, turned: Card) -> Suit | None:
+        """The trump suit a turned-up card gives (None: no trump this game).
+
+        V11: none. V12: always clubs. V13: a turned diamond gives none (diamonds are never
+        trump). V15 (decision): a turned joker gives none.
+        """
+        if self.no_trump or turned.suit is None:
+            return None
+        if self.crazy:
+            return Suit.CLUBS
+        if self.diamonds_apart and turned.suit == Suit.DIAMONDS:
+            return None
+        return turned.suit
 
     def beats(self, attack: Card, defence: Card, trump: Suit | None) -> bool:
         """R7: does ``defence`` beat ``attack`` with ``trump`` as the trump suit?
 
         The single definition of beating; the engine precomputes it into tables per trump.
+        V12/V13 keep diamonds apart, V15 lets a joker beat every card of its colour.
         """
-        if attack.suit is None or defence.suit is None:
-            return False
+        if self.no_trump:
+            trump = None  # V11: R7(b) off, whatever the caller passes
+        if attack.joker:
+            return False  # V15: nothing beats a joker
+        if defence.joker:
+            return defence.is_red == attack.is_red
+        if (self.crazy or self.diamonds_apart) and Suit.DIAMONDS in (attack.suit, defence.suit):
+            return attack.suit == defence.suit and defence.rank > attack.rank
         if defence.suit == attack.suit:
             return defence.rank > attack.rank
-        return defence.suit == trump
+        return trump is not None and defence.suit == trump
 
     def bout_cap(self, first_discard_done: bool) -> int | None:
         """The cap R12 puts on a bout's attack cards before the defender's hand (None = V9)."""
@@ -163,6 +217,18 @@ class RuleSet:
             out.append("V9 unlimited bout")
         if self.under_the_fool:
             out.append("V10 under the fool")
+        if self.no_trump:
+            out.append("V11 no trump")
+        if self.crazy:
+            out.append("V12 crazy: clubs always trump")
+        if self.diamonds_apart:
+            out.append("V13 diamonds only against diamonds")
+        if self.changing_trump:
+            out.append("V14 changing trump")
+        if self.jokers:
+            out.append("V15 jokers")
+        if self.double_deck:
+            out.append("V16 double deck")
         if self.series_losses:
             out.append(f"V17 series to {self.series_losses} losses")
         return out
@@ -208,6 +274,12 @@ PRESETS: Final[Mapping[str, RuleSet]] = {
     "unlimited": RuleSet(unlimited_bout=True, name="unlimited"),
     "under-the-fool": RuleSet(under_the_fool=True, name="under-the-fool"),
     "three-losses": RuleSet(series_losses=3, name="three-losses"),
+    "no-trump": RuleSet(no_trump=True, name="no-trump"),
+    "crazy": RuleSet(crazy=True, name="crazy"),
+    "diamonds-apart": RuleSet(diamonds_apart=True, name="diamonds-apart"),
+    "changing-trump": RuleSet(changing_trump=True, name="changing-trump"),
+    "jokers": RuleSet(deck_size=52, jokers=True, name="jokers"),
+    "double-deck": RuleSet(double_deck=True, name="double-deck"),
 }
 
 
@@ -221,8 +293,23 @@ def preset(name: str) -> RuleSet:
         ) from None
 
 
-def lowest_trump(rules: RuleSet, trump: Suit) -> Card:
-    return Card.from_index(card_index(rules.lowest_rank, trump))
+@lru_cache(maxsize=32)
+def _deck(deck_size: int, jokers: bool, double_deck: bool) -> tuple[Card, ...]:
+    lowest = _LOWEST_RANK[deck_size]
+    cards = [Card.of(rank, suit) for suit in Suit for rank in range(lowest, ACE + 1)]
+    if jokers:
+        cards += [Card.from_index(BLACK_JOKER), Card.from_index(RED_JOKER)]
+    if double_deck:
+        cards += [Card.from_index(c.index + COPY_STRIDE) for c in cards]
+    return tuple(cards)
 
 
-__all__ = ["DECK_SIZES", "HAND_SIZES", "PRESETS", "RuleSet", "lowest_trump", "preset"]
+def lowest_trumps(rules: RuleSet, trump: Suit | None) -> int:
+    """Mask of the lowest trump (both copies under V16; none without a trump)."""
+    if trump is None:
+        return 0
+    low = card_index(rules.lowest_rank, trump)
+    return (1 << low) | ((1 << (low + COPY_STRIDE)) if rules.double_deck else 0)
+
+
+__all__ = ["DECK_SIZES", "HAND_SIZES", "PRESETS", "RuleSet", "lowest_trumps", "preset"]

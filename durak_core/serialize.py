@@ -22,7 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from .actions import Action, parse_action
 from .cards import SAME_RANK, Card, cards_of
-from .engine import _attackers_mask, _beat_table, apply, new_game
+from .engine import _attackers_mask, _set_trump, apply, new_game
 from .errors import DurakError, StateFormatError
 from .rules import RuleSet
 from .state import GameState
@@ -46,6 +46,7 @@ class StateModel(_Model):
     seed: str | None  # hex, so 256-bit seeds survive every JSON reader
     order: list[str]
     trump_card: str
+    hidden_trump: str | None = None  # V14's face-down card under the trump
     hands: list[list[str]]
     known: list[list[str]]
     talon: list[str]  # top first
@@ -91,6 +92,7 @@ def state_to_model(s: GameState) -> StateModel:
         seed=None if s.seed is None else format(s.seed, "x"),
         order=[str(Card.from_index(i)) for i in s.order],
         trump_card=str(Card.from_index(s.trump_card)),
+        hidden_trump=None if s.hidden_trump < 0 else str(Card.from_index(s.hidden_trump)),
         hands=[_cards(h) for h in s.hands],
         known=[_cards(k) for k in s.known],
         talon=[str(Card.from_index(i)) for i in reversed(s.talon)],
@@ -131,16 +133,12 @@ def state_from_model(m: StateModel, *, check: bool = True) -> GameState:
     rules = RuleSet.from_options(m.rules)
     n = m.seats
     rules.check_seats(n)
-    trump = Card.parse(m.trump_card)
-    if trump.suit is None:
-        raise StateFormatError("the trump card has no suit")
     s = object.__new__(GameState)
     s.rules = rules
     s.n = n
     s.teams = rules.teams_of(n)
-    s.trump_suit = int(trump.suit)
-    s.beat = _beat_table(rules, s.trump_suit)
-    s.trump_card = trump.index
+    _set_trump(s, Card.parse(m.trump_card))
+    s.hidden_trump = -1 if m.hidden_trump is None else Card.parse(m.hidden_trump).index
     if len(m.hands) != n or len(m.known) != n or len(m.emptied) != n:
         raise StateFormatError("per-seat lists do not match the number of seats")
     s.hands = [_mask(h) for h in m.hands]

@@ -45,6 +45,7 @@ class GameState:
         "finished",
         "first_game",
         "hands",
+        "hidden_trump",
         "known",
         "limit",
         "log",
@@ -70,11 +71,12 @@ class GameState:
     n: int  # seats
     teams: tuple[int, ...]  # team number of each seat (each seat its own without V7)
     beat: tuple[int, ...]  # card index -> mask of the cards that beat it (R7, per trump)
-    trump_suit: int
+    trump_suit: int  # -1: no trump (V11, V13, a turned joker)
     trump_card: int  # the face-up card: bottom of the talon, or in a hand under R6
+    hidden_trump: int  # V14: the face-down card under the trump (talon[0]) until revealed, or -1
     hands: list[int]
     known: list[int]  # per seat: cards publicly known to be in that hand (R23)
-    talon: list[int]  # face down, top of the talon LAST (draw = pop); the trump card is [0]
+    talon: list[int]  # top of the talon LAST (draw = pop); the trump card is [0] (V14: [1])
     discard: int
     att: list[int]  # attack cards of this bout, in order
     dfn: list[int]  # the card beating att[i], or -1
@@ -110,6 +112,7 @@ class GameState:
         new.beat = self.beat
         new.trump_suit = self.trump_suit
         new.trump_card = self.trump_card
+        new.hidden_trump = self.hidden_trump
         new.hands = self.hands[:]
         new.known = self.known[:]
         new.talon = self.talon[:]

@@ -31,10 +31,13 @@ class PublicView:
     seats: int
     teams: tuple[int, ...]
     dealer: int
-    trump: Suit
+    #: The trump suit; None when the game has none (V11, V13, a turned joker under V15).
+    trump: Suit | None
     #: The face-up card: under the talon while ``trump_in_talon``, else drawn (or R6-dealt).
     trump_card: Card
     trump_in_talon: bool
+    #: V14: a face-down card lies under the trump and becomes the trump once it is drawn.
+    trump_will_change: bool
     talon_size: int
     discard_size: int
     #: Cards seen going to the discard pile (everyone saw them played).
@@ -79,9 +82,10 @@ def _public_fields(s: GameState) -> dict[str, Any]:
         "seats": s.n,
         "teams": s.teams,
         "dealer": s.dealer,
-        "trump": Suit(s.trump_suit),
+        "trump": None if s.trump_suit < 0 else Suit(s.trump_suit),
         "trump_card": Card.from_index(s.trump_card),
-        "trump_in_talon": bool(s.talon),
+        "trump_in_talon": s.trump_card in s.talon,
+        "trump_will_change": s.hidden_trump >= 0,
         "talon_size": len(s.talon),
         "discard_size": s.discard.bit_count(),
         "discarded": frozenset(cards_of(s.discard)),

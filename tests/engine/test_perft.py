@@ -39,6 +39,12 @@ GOLDEN: dict[tuple[str, int, int, int], int] = {
     ("teams", 4, 12, 6): 3612,
     ("trump-exchange", 2, 13, 7): 23604,
     ("unlimited", 3, 14, 6): 2047,
+    ("no-trump", 2, 15, 7): 9253,
+    ("crazy", 3, 16, 6): 6412,
+    ("diamonds-apart", 2, 17, 7): 3375,
+    ("changing-trump", 2, 18, 7): 6826,
+    ("jokers", 3, 19, 6): 5592,
+    ("double-deck", 4, 20, 5): 1706,
 }
 
 CASES = [
@@ -56,6 +62,12 @@ CASES = [
     ("teams", 4, 12, 6),
     ("trump-exchange", 2, 13, 7),
     ("unlimited", 3, 14, 6),
+    ("no-trump", 2, 15, 7),
+    ("crazy", 3, 16, 6),
+    ("diamonds-apart", 2, 17, 7),
+    ("changing-trump", 2, 18, 7),
+    ("jokers", 3, 19, 6),
+    ("double-deck", 4, 20, 5),
 ]
 
 

@@ -56,9 +56,10 @@ def _reshuffle_hidden(s: GameState, seat: int | None, rng: random.Random) -> Gam
         for c in cards_of(s.hands[p] & ~s.known[p]):
             slots.append(("hand", p))
             hidden.append(c.index)
-    for i in range(1, len(s.talon)):  # talon[0] is the face-up trump
-        slots.append(("talon", i))
-        hidden.append(s.talon[i])
+    for i, c in enumerate(s.talon):
+        if c != s.trump_card:  # every talon card but the face-up trump is hidden (V14 too)
+            slots.append(("talon", i))
+            hidden.append(c)
     rng.shuffle(hidden)
     for p in range(s.n):
         if p != seat:
@@ -68,6 +69,8 @@ def _reshuffle_hidden(s: GameState, seat: int | None, rng: random.Random) -> Gam
             t.hands[k] |= 1 << c
         else:
             t.talon[k] = c
+    if t.hidden_trump >= 0:  # V14: whatever now lies under the trump is the face-down card
+        t.hidden_trump = t.talon[0]
     assert t.status() == ()
     return t
 
@@ -101,7 +104,7 @@ def test_public_view_holds_only_public_cards(game: tuple[RuleSet, int, int, int]
         secret = set()
         for p in range(s.n):
             secret |= set(cards_of(s.hands[p] & ~s.known[p]))
-        secret |= {c for c in cards_of(sum(1 << i for i in s.talon[1:]))}
+        secret |= set(cards_of(sum(1 << i for i in s.talon if i != s.trump_card)))
         assert not (secret & shown)
 
 

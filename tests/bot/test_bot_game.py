@@ -117,8 +117,11 @@ async def test_whole_game_two_humans_one_ai(tmp_path: Path) -> None:
         assert table.status == "finished" and table.state is not None
         result = table.state.result
         assert result is not None
-        embed = public_message(w, table).embeds[0]
-        assert "🏁" in embed["description"]
+        # table-message edits are coalesced (about one a second): wait for the final one
+        await fake.wait_for(
+            lambda: "🏁" in public_message(w, table).embeds[0]["description"],
+            what="the final table message",
+        )
         assert any(
             b.custom_id and b.custom_id.endswith(":rematch")
             for b in public_message(w, table).buttons

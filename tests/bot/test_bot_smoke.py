@@ -1,3 +1,5 @@
+"""Smoke: a table opens, fills and starts; the first hand is private."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -20,6 +22,15 @@ async def test_new_join_start(tmp_path: Path) -> None:
         await fake.wait_for(lambda: table.table_message_id is not None)
         msg = fake.message(table.table_message_id)  # type: ignore[arg-type]
         hand = await fake.click(w.alice, msg, f"dkt:{table.table_id}:hand")
-        print(hand.content)
-        print(hand.buttons)
-        print(msg.embeds)
+        assert hand.ephemeral
+        assert table.state is not None
+        seat = table.seat_of(w.alice)
+        assert seat is not None
+        view = table.state.view(seat)
+        # the private hand shows this player's cards; the public message shows none of them
+        for card in view.hand:
+            assert card.unicode() in hand.content
+        public = str(fake.message(msg.id).embeds)
+        for card in view.hand:
+            if card not in view.known[seat]:
+                assert card.unicode() not in public

@@ -191,7 +191,7 @@ class EndgameSolver:
                 if result is None:
                     raise
                 return result
-            result = (v, a, not self.cut)
+            result = (v, a, not self.cut or v == 1.0)  # a win found is proven
             if not self.cut or v == 1.0:
                 return result
             depth += 4

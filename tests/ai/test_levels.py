@@ -1,0 +1,47 @@
+"""What each level is specified to do (seeds/004), on hand-made positions."""
+
+from __future__ import annotations
+
+from durak_core import RuleSet, position
+from durak_core.ai import make_player
+from durak_core.ai.memory import remember
+from tests.engine.helpers import deal_exact, play
+
+
+def test_easy_attacks_low_and_defends_with_the_smallest_winning_card() -> None:
+    g = deal_exact(["7S 9S KS 6D AH 10C", "8S QS AS 7D 8D 6H"], trump="9H")
+    easy = make_player("easy", 1)
+    # R8: seat 1 holds the lowest trump (6H) and starts; Easy leads its lowest plain card.
+    assert g.starter == 1
+    assert str(easy.choose(g.view(1), [])) == "attack 7D"
+    g = play(g, "1 attack 8D")
+    # Only the trump ace beats 8D: Easy spends it (R7b); it never takes while it can beat.
+    assert str(easy.choose(g.view(0), [])) == "defend 8D AH"
+    g2 = deal_exact(["7S 9S KS 6D AH 10C", "8S QS AS 7D 8D 6H"], trump="9H")
+    g2 = play(g2, "1 attack 8S")
+    assert str(easy.choose(g2.view(0), [])) == "defend 8S 9S"
+
+
+def test_normal_keeps_high_trumps_while_the_talon_lasts() -> None:
+    # Seat 1 can beat the 6S only with the ace of trumps; the talon is long: Normal takes,
+    # Easy spends the ace.
+    s = position(
+        RuleSet(),
+        ["6S 7D 8D 9C JC QD", "AH 7C 8C 9D 10D JD"],
+        trump="KH",
+        attacker=0,
+        talon="6C 10C 6D 9S 10S JS QS KS AS 7S 8S",
+    )
+    s, _ = s.apply(0, "attack 6S")
+    assert str(make_player("normal", 1).choose(s.view(1), [])) == "take"
+    assert str(make_player("easy", 1).choose(s.view(1), [])) == "defend 6S AH"
+
+
+def test_normal_infers_what_a_taker_lacks() -> None:
+    g = deal_exact(["7S 9S KS 6D AH 10C", "8S QS AS 7D 8D 6H"], trump="9H")
+    g, ev1 = g.apply(1, "attack 8D")
+    g, ev2 = g.apply(0, "take")
+    view = g.view(1)
+    mem = remember(view, [*ev1, *ev2])
+    nine = next(c for c in view.rules.deck() if str(c) == "9D")
+    assert mem.lacks[0] >> nine.index & 1  # took 8D: presumably holds no 9D

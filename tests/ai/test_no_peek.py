@@ -1,0 +1,73 @@
+"""The no-peek test (R24, R25): reshuffle every card hidden from the AI's seat consistently with
+its view; the view is unchanged and so is each level's decision (same seed)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from durak_core import PRESETS, GameState
+from durak_core.ai import LEVELS, Budget, make_player
+
+from .helpers import random_positions
+
+
+def reshuffle_hidden(s: GameState, seat: int, rng: random.Random) -> GameState:
+    """Swap the cards ``seat`` cannot see (other hands minus their known cards, the talon
+    minus the face-up trump and V14's card under it) among their places."""
+    t = s.copy()
+    fixed_talon = {s.trump_card}
+    slots: list[tuple[str, int]] = []
+    cards: list[int] = []
+    for other in range(s.n):
+        if other == seat:
+            continue
+        m = s.hands[other] & ~s.known[other]
+        while m:
+            low = m & -m
+            cards.append(low.bit_length() - 1)
+            slots.append(("hand", other))
+            m ^= low
+    for i, c in enumerate(s.talon):
+        if c not in fixed_talon:
+            cards.append(c)
+            slots.append(("talon", i))
+    new = cards[:]
+    rng.shuffle(new)
+    for (kind, where), old in zip(slots, cards, strict=True):
+        if kind == "hand":
+            t.hands[where] &= ~(1 << old)
+    for (kind, where), c in zip(slots, new, strict=True):
+        if kind == "hand":
+            t.hands[where] |= 1 << c
+        else:
+            t.talon[where] = c
+    if getattr(s, "hidden_trump", -1) >= 0:
+        t.hidden_trump = t.talon[0]
+    assert not t.status(), t.status()
+    return t
+
+
+@pytest.mark.parametrize("preset_name", ["classic", "transfer", "changing-trump", "teams"])
+@pytest.mark.parametrize("level", LEVELS)
+def test_decision_ignores_hidden_cards(level: str, preset_name: str) -> None:
+    rules = PRESETS[preset_name]
+    seats = 4 if preset_name == "teams" else 3
+    rng = random.Random(7)
+    budget = Budget(None, iterations=12)
+    checked = 0
+    for s, seat, history in random_positions(rules, seats, seed=len(preset_name), every=4):
+        view = s.view(seat)
+        if len(view.legal_actions) < 2:
+            continue
+        other = reshuffle_hidden(s, seat, rng)
+        other_view = other.view(seat)
+        assert other_view == view  # R24: nothing hidden shows in the view
+        a = make_player(level, 9, budget).choose(view, history)  # type: ignore[arg-type]
+        b = make_player(level, 9, budget).choose(other_view, history)  # type: ignore[arg-type]
+        assert a is b
+        checked += 1
+        if checked >= 6:
+            break
+    assert checked

@@ -49,8 +49,10 @@ class EndgameSolver:
         self.node_limit = node_limit
         self.nodes = 0
         self.best: dict[tuple[object, ...], Action] = {}
-        self.tt: dict[tuple[object, ...], tuple[int, int, float]] = {}
-        self.cut = False
+        #: key -> (depth searched, bound flag, value, subtree had cut-offs). Kept across passes:
+        #: an entry without cut-offs is exact at any depth.
+        self.tt: dict[tuple[object, ...], tuple[int, int, float, bool]] = {}
+        self.cuts = 0
 
     def _key(self, s: GameState) -> tuple[object, ...]:
         return (
@@ -115,14 +117,16 @@ class EndgameSolver:
             if self.stop is not None and self.stop():
                 raise OutOfBudget
         if depth <= 0:
-            self.cut = True
+            self.cuts += 1
             return self._eval(s)
         key = self._key(s)
         entry = self.tt.get(key)
-        if entry is not None and entry[0] >= depth:
-            _, flag, v = entry
+        if entry is not None and (entry[0] >= depth or not entry[3]):
+            _, flag, v, cut = entry
             if flag == _EXACT or (flag == _LOWER and v >= beta) or (flag == _UPPER and v <= alpha):
+                self.cuts += cut
                 return v
+        cuts0 = self.cuts
         seat = next_actor(s)
         assert seat is not None
         legal = legal_actions(s, seat)
@@ -149,15 +153,14 @@ class EndgameSolver:
             flag = _UPPER
         elif best_v >= b0:
             flag = _LOWER
-        self.tt[key] = (depth, flag, best_v)
+        self.tt[key] = (depth, flag, best_v, self.cuts > cuts0)
         if best_a is not None:
             self.best[key] = best_a
         return best_v
 
     def root(self, s: GameState, depth: int) -> tuple[float, Action]:
         """One pass to ``depth``: the value and best action of the seat to move at ``s``."""
-        self.tt = {}
-        self.cut = False
+        self.cuts = 0
         seat = next_actor(s)
         assert seat is not None
         legal = legal_actions(s, seat)
@@ -191,8 +194,8 @@ class EndgameSolver:
                 if result is None:
                     raise
                 return result
-            result = (v, a, not self.cut or v == 1.0)  # a win found is proven
-            if not self.cut or v == 1.0:
+            result = (v, a, not self.cuts or v == 1.0)  # a win found is proven
+            if not self.cuts or v == 1.0:
                 return result
             depth += 4
         assert result is not None

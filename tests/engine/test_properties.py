@@ -115,8 +115,9 @@ def test_exactly_the_legal_actions_are_accepted(game: tuple[RuleSet, int, int, i
     ``can``/``apply`` iff it is in ``legal_actions``; every rejection names a rule."""
     rng = random.Random(game[2])
     states = list(random_playthrough(*game))
-    codes = rng.sample(range(NUM_ACTION_CODES), 300)
+    codes = rng.sample(range(NUM_ACTION_CODES), 150)
     for s in rng.sample(states, min(4, len(states))):
+        snapshot = s.copy()
         for seat in range(s.n):
             legal = set(s.legal_actions(seat))
             candidates = {Action.from_code(c) for c in codes} | legal
@@ -126,11 +127,10 @@ def test_exactly_the_legal_actions_are_accepted(game: tuple[RuleSet, int, int, i
                     if not s.finished:
                         rule, _ = why_illegal(s, seat, a)
                         assert rule[0] in "RV"
-                    before = s.to_json()
                     try:
                         s.apply(seat, a)
                     except IllegalActionError:
                         pass
                     else:
                         raise AssertionError(f"{a} accepted for seat {seat}")
-                    assert s.to_json() == before
+        assert s == snapshot  # rejected actions changed nothing

@@ -105,13 +105,7 @@ def new_game(
     s.known = [0] * seats
     s.talon = [c.index for c in reversed(talon)]
     s.discard = 0
-    s.att = []
-    s.dfn = []
-    s.table = 0
-    s.ranks = 0
-    s.unbeaten = 0
-    s.taken = False
-    s.passed = 0
+    _clear_table(s)
     s.active = (1 << seats) - 1
     s.out = []
     s.emptied = [-1] * seats
@@ -489,13 +483,7 @@ def _end_bout(s: GameState, ev: list[Event] | None) -> None:
         s.hands[d] |= s.table
         s.known[d] |= s.table
         s.emptied[d] = -1
-    s.att = []
-    s.dfn = []
-    s.table = 0
-    s.ranks = 0
-    s.unbeaten = 0
-    s.taken = False
-    s.passed = 0
+    _clear_table(s)
 
     n = s.n
     if s.talon:  # R17: main attacker, the others clockwise, the defender last
@@ -528,6 +516,16 @@ def _end_bout(s: GameState, ev: list[Event] | None) -> None:
     _start_bout(s, nxt)
     if ev is not None:
         ev.append(BoutStarted(s.attacker, s.defender, s.limit))
+
+
+def _clear_table(s: GameState) -> None:
+    s.att = []
+    s.dfn = []
+    s.table = 0
+    s.ranks = 0
+    s.unbeaten = 0
+    s.taken = False
+    s.passed = 0
 
 
 def _draw(s: GameState, seat: int, ev: list[Event] | None) -> None:

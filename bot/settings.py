@@ -39,3 +39,6 @@ class Settings(BaseSettings):
     ai_budget_iterations: int | None = Field(default=None, ge=1)
     #: Minimum seconds between two edits of one table message (Discord rate limits).
     table_edit_interval_seconds: float = Field(default=1.0, ge=0, le=10)
+    #: Minutes without any human action after which a table is closed and saved as
+    #: abandoned (0 = never).
+    abandon_after_minutes: float = Field(default=30, ge=0, le=7 * 24 * 60)

@@ -3,6 +3,11 @@
 Humans (buttons), AI seats and the turn timer all call :meth:`TableService.act`; lobby changes
 go through the methods beside it. Each runs under the table's lock, so changes are applied one
 at a time, in order. Nothing here knows Discord: refreshing messages is the notifier's job.
+
+Resilience (docs/robustness.md): a change is saved before the caller acknowledges it; if the
+database is locked or full, the game goes on in memory and a background task saves the latest
+state (and records finished games, idempotently) as soon as the database answers again. One
+ticker, driven by the injectable ``clock``, runs the turn timers and the abandonment timeout.
 """
 
 from __future__ import annotations
@@ -12,14 +17,14 @@ import contextlib
 import logging
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Protocol
+from typing import Any, Protocol
 
 from bot.settings import Settings
-from bot.storage import Storage, StorageError
-from durak_core import Action, RuleSet, Series, new_game
+from bot.storage import SavedTable, Storage
+from durak_core import Action, GameState, RuleSet, Series, new_game
 from durak_core.actions import ATTACK, PASS, TAKE
 from durak_core.explain import why_illegal
 
@@ -29,6 +34,13 @@ from .registry import Registry
 from .table import MIN_SEATS, AiLevel, Seat, Table
 
 log = logging.getLogger(__name__)
+
+#: How long an action waits for its save before it is acknowledged anyway (the database is
+#: locked or slow: the game goes on in memory and the background saver catches up).
+SAVE_WAIT_SECONDS = 1.0
+#: Consecutive timer expiries after which an AI plays the seat until "I'm back".
+EXPIRIES_BEFORE_AI = 2
+RETRY_MIN_SECONDS, RETRY_MAX_SECONDS = 0.2, 5.0
 
 
 class Notifier(Protocol):
@@ -59,16 +71,35 @@ class TableService:
         settings: Settings,
         notifier: Notifier | None = None,
         clock: Callable[[], float] = time.time,
+        *,
+        tick_seconds: float = 1.0,
     ) -> None:
         self.storage = storage
         self.settings = settings
         self.notifier = notifier
+        #: Unix seconds; deadlines and the abandonment timeout use it (tests inject a fake).
         self.clock = clock
+        self.tick_seconds = tick_seconds
         self.registry = Registry()
-        self._timers: dict[str, asyncio.Task[None]] = {}
+        self._ticker: asyncio.Task[None] | None = None
+        self._tick_lock = asyncio.Lock()
+        # Saving: the write in flight per table, tables whose latest state is not saved yet,
+        # finished games not recorded yet, and the task that retries both.
+        self._saving: dict[str, asyncio.Task[bool]] = {}
+        self._unsaved: dict[str, Table] = {}
+        self._unrecorded: list[tuple[str, Callable[[], Coroutine[Any, Any, None]]]] = []
+        self._retry_task: asyncio.Task[None] | None = None
+        self._outage = False
         from .ai_runner import AiRunner  # the runner calls back into this service
 
         self.ai = AiRunner(self, delay=settings.ai_delay_seconds)
+
+    @property
+    def abandon_after_seconds(self) -> float:
+        return self.settings.abandon_after_minutes * 60.0
+
+    def _human_acted(self, table: Table) -> None:
+        table.last_human_action = self.clock()
 
     # -- lobby -------------------------------------------------------------------------------
 
@@ -101,7 +132,9 @@ class TableService:
             seats=[Seat(name=host_name, user_id=host_id)],
             thread_id=thread_id,
         )
+        self._human_acted(table)
         self.registry.add(table)
+        self._ensure_ticker()
         await self._save(table)
         return table
 
@@ -113,18 +146,56 @@ class TableService:
             if table.is_full:
                 raise Rejected("err.table_full", {"max": table.max_seats})
             table.seats.append(Seat(name=name, user_id=user_id))
+            self._human_acted(table)
             await self._changed(table, actor=user_id)
 
     async def leave(self, table: Table, user_id: int) -> None:
         async with table.lock:
-            self._need_lobby(table)
             seat = table.seat_of(user_id)
+            if table.status == "running" and seat is not None:
+                await self._leave_game(table, seat, user_id)
+                return
+            self._need_lobby(table)
             if seat is None:
                 raise Rejected("err.not_seated")
             if user_id == table.host_id:
                 raise Rejected("err.host_cannot_leave")
             del table.seats[seat]
             await self._changed(table, actor=user_id)
+
+    async def _leave_game(self, table: Table, seat: int, user_id: int) -> None:
+        """Leaving mid-game: a Normal AI plays the seat to the end; the result stays the
+        leaver's (the seat keeps its user id in the game record)."""
+        if seat in table.left:
+            raise Rejected("err.already_left")
+        table.left.add(seat)
+        table.away.discard(seat)
+        table.expiries.pop(seat, None)
+        if table.only_ai_left:  # nobody watches any more: fresh, fast players
+            table.ai_players.clear()
+        await self._changed(table, actor=user_id)
+
+    async def back(self, table: Table, user_id: int) -> None:
+        """ "I'm back": the owner of an idle seat takes it over from the AI again."""
+        async with table.lock:
+            seat = table.seat_of(user_id)
+            if seat is None:
+                raise Rejected("err.not_seated")
+            if table.status != "running":
+                raise Rejected("err.not_running")
+            if seat in table.left:
+                raise Rejected("err.already_left")
+            if seat not in table.away:
+                raise Rejected("err.not_away")
+            self._return_seat(table, seat)
+            self._human_acted(table)
+            await self._changed(table, actor=None)
+
+    @staticmethod
+    def _return_seat(table: Table, seat: int) -> None:
+        table.away.discard(seat)
+        table.expiries.pop(seat, None)
+        table.ai_players.pop(seat, None)
 
     async def add_ai(self, table: Table, user_id: int, level: AiLevel, name: str) -> None:
         async with table.lock:
@@ -162,6 +233,7 @@ class TableService:
                 raise Rejected("err.rules_seats", {"reason": str(exc)}) from None
             table.series = Series(table.rules, len(table.seats))
             self._deal(table)
+            self._human_acted(table)
             await self._changed(table, actor=None, new_game=True)
 
     async def rematch(self, table: Table, user_id: int) -> None:
@@ -174,6 +246,7 @@ class TableService:
                 table.series_number += 1
                 table.series = Series(table.rules, len(table.seats))
             self._deal(table)
+            self._human_acted(table)
             await self._changed(table, actor=None, new_game=True)
 
     async def cancel(self, table: Table, user_id: int, *, may_manage: bool) -> None:
@@ -182,10 +255,13 @@ class TableService:
                 raise Rejected("err.no_table")
             if user_id != table.host_id and not may_manage:
                 raise Rejected("err.cancel_denied")
-            table.status = "abandoned"
-            table.deadline = None
-            self._stop_timer(table)
-            await self._save(table)
+            await self._close_table(table)
+
+    async def _close_table(self, table: Table) -> None:
+        """Under the lock: save the table as abandoned and close its messages."""
+        table.status = "abandoned"
+        table.deadline = None
+        await self._save(table)
         self.registry.remove(table)
         if self.notifier is not None:
             self.notifier.table_closed(table)
@@ -208,6 +284,11 @@ class TableService:
         table.events = []
         table.timed_out = []
         table.ai_players = {}
+        # Seats left in the previous game now belong to an AI for good; idle seats return.
+        for seat in table.left:
+            old = table.seats[seat]
+            table.seats[seat] = Seat(name=old.name, ai_level="normal")
+        table.left, table.away, table.expiries = set(), set(), {}
         table.started_at = datetime.now(UTC)
         table.status = "running"
 
@@ -239,14 +320,25 @@ class TableService:
             if not state.can(seat, action):
                 rule, why = why_illegal(state, seat, action)
                 raise Rejected("err.illegal", {"rule": rule, "why": why})
-            state, events = state.apply(seat, action)
-            table.state = state
-            table.events.extend(events)
-            if timed_out:
-                table.timed_out.append(len(table.events) - len(events))
-            if state.finished:
+            self._apply(table, seat, action, timed_out=timed_out)
+            if user_id is not None:  # the owner is here: no longer idle
+                self._human_acted(table)
+                if seat in table.away:
+                    self._return_seat(table, seat)
+                table.expiries.pop(seat, None)
+            if table.state.finished:
                 await self._finish_game(table)
             await self._changed(table, actor=user_id)
+
+    @staticmethod
+    def _apply(table: Table, seat: int, action: Action, *, timed_out: bool) -> None:
+        """Under the lock, ``action`` checked legal: the new state and its events."""
+        assert table.state is not None
+        state, events = table.state.apply(seat, action)
+        table.state = state
+        table.events.extend(events)
+        if timed_out:
+            table.timed_out.append(len(table.events) - len(events))
 
     async def _finish_game(self, table: Table) -> None:
         state, series = table.state, table.series
@@ -254,21 +346,26 @@ class TableService:
         series.record(state.result, state.dealer)
         table.status = "finished"
         table.deadline = None
-        try:
-            await self.storage.record_game(game_record(table, state))
-            if series.finished:
-                await self._record_series(table, series)
-        except StorageError:  # the game is over either way; do not lose the table over it
-            log.exception("could not record game %s of table %s", series.games, table.table_id)
+        record = game_record(table, state)
+        series_args = self._series_args(table, series) if series.finished else None
 
-    async def _record_series(self, table: Table, series: Series) -> None:
+        async def write() -> None:
+            # Both calls are idempotent (game id, series id): a retry never counts twice.
+            await self.storage.record_game(record)
+            if series_args is not None:
+                await self.storage.finish_series(*series_args)
+
+        await self._durable(f"game {record.game_id}", write)
+
+    @staticmethod
+    def _series_args(table: Table, series: Series) -> tuple[int, str, list[int], list[int]]:
         worst = max(series.losses)
         losers = [i for i, n in enumerate(series.losses) if n == worst]
         others = [i for i in range(len(table.seats)) if i not in losers]
         best = max((series.wins[i] for i in others), default=0)
         winners = [i for i in others if series.wins[i] == best]
         users = [s.user_id for s in table.seats]
-        await self.storage.finish_series(
+        return (
             table.guild_id,
             table.series_id,
             [u for i in winners if (u := users[i]) is not None],
@@ -294,48 +391,202 @@ class TableService:
             await self._save(table)
 
     async def _save(self, table: Table) -> None:
-        try:
-            await self.storage.save_table(to_saved(table))
-        except StorageError:
-            log.exception("could not save table %s", table.table_id)
+        """Under the lock: write the table now and wait for it (briefly), so a caller that
+        acknowledges afterwards acknowledges a saved change. If the database fails or is
+        slow, the game goes on in memory and the background saver writes the latest state."""
+        tid = table.table_id
+        in_flight = self._saving.get(tid)
+        if in_flight is not None and not in_flight.done():
+            self._mark_unsaved(table)  # written after the write in flight, newest state
+            return
+        self._unsaved.pop(tid, None)
+        task = asyncio.create_task(self._write(table, to_saved(table)), name=f"durak-save-{tid}")
+        self._saving[tid] = task
+        done, _ = await asyncio.wait({task}, timeout=SAVE_WAIT_SECONDS)
+        if not done:
+            log.warning(
+                "saving table %s takes over %.1fs (database locked or slow): the game goes on "
+                "in memory and is saved when the database answers",
+                tid,
+                SAVE_WAIT_SECONDS,
+            )
+            self._mark_unsaved(table)
 
-    # -- the turn timer ----------------------------------------------------------------------
+    async def _write(self, table: Table, saved: SavedTable) -> bool:
+        try:
+            await self.storage.save_table(saved)
+        except Exception as exc:  # StorageBusy, disk full (sqlite3 errors), connection loss
+            self._report_outage(f"table {table.table_id}", exc)
+            self._mark_unsaved(table)
+            return False
+        finally:
+            if self._saving.get(table.table_id) is asyncio.current_task():
+                del self._saving[table.table_id]
+        return True
+
+    def _mark_unsaved(self, table: Table) -> None:
+        self._unsaved[table.table_id] = table
+        self._start_retry()
+
+    async def _durable(self, what: str, write: Callable[[], Coroutine[Any, Any, None]]) -> None:
+        """Run a write that must happen once (recording a finished game); on failure or a slow
+        database, keep it queued and retry it in the background until it succeeds."""
+        task = asyncio.create_task(write(), name=f"durak-record-{what}")
+        done, _ = await asyncio.wait({task}, timeout=SAVE_WAIT_SECONDS)
+        if done and task.exception() is None:
+            return
+        if done:
+            self._report_outage(what, task.exception())
+        else:  # still running: let it finish, then retry (idempotent) to be sure
+            task.add_done_callback(lambda t: t.cancelled() or t.exception())
+        self._unrecorded.append((what, write))
+        self._start_retry()
+
+    def _report_outage(self, what: str, exc: BaseException | None) -> None:
+        if not self._outage:
+            log.error(
+                "database unavailable (%s: %s) while saving %s: games go on in memory; "
+                "retrying in the background",
+                type(exc).__name__,
+                exc,
+                what,
+            )
+        self._outage = True
+
+    def _start_retry(self) -> None:
+        if self._retry_task is None or self._retry_task.done():
+            self._retry_task = asyncio.create_task(self._retry_loop(), name="durak-save-retry")
+
+    async def _retry_loop(self) -> None:
+        delay = RETRY_MIN_SECONDS
+        while self._unsaved or self._unrecorded:
+            await asyncio.sleep(delay)
+            ok = await self.flush()
+            delay = RETRY_MIN_SECONDS if ok else min(delay * 2, RETRY_MAX_SECONDS)
+
+    async def flush(self) -> bool:
+        """Try to write everything not yet saved or recorded; True if nothing is left."""
+        while self._unrecorded:
+            what, write = self._unrecorded[0]
+            try:
+                await write()
+            except Exception as exc:
+                self._report_outage(what, exc)
+                return False
+            self._unrecorded.pop(0)
+        for tid, table in list(self._unsaved.items()):
+            in_flight = self._saving.get(tid)
+            if in_flight is not None and not in_flight.done():
+                await asyncio.wait({in_flight})
+            async with table.lock:
+                if self._unsaved.get(tid) is not table:
+                    continue
+                del self._unsaved[tid]
+                saved = to_saved(table)
+            task = asyncio.create_task(self._write(table, saved), name=f"durak-save-{tid}")
+            self._saving[tid] = task
+            if not await task:
+                return False
+        if self._outage and not self._unsaved and not self._unrecorded:
+            log.warning("database available again: every table and game is saved")
+            self._outage = False
+        return not self._unsaved and not self._unrecorded
+
+    @property
+    def pending_writes(self) -> int:
+        """Tables and games waiting to be written (0 when everything is saved)."""
+        in_flight = sum(1 for t in self._saving.values() if not t.done())
+        return len(self._unsaved) + len(self._unrecorded) + in_flight
+
+    # -- the turn timer, idle seats and abandoned tables --------------------------------------
 
     def _arm_timer(self, table: Table) -> None:
-        self._stop_timer(table)
-        humans_awaited = [s for s in self._timed_seats(table)]
-        if table.status != "running" or table.turn_timer <= 0 or not humans_awaited:
+        """Under the lock, after a change: a new deadline if a human is awaited, else none."""
+        if table.status != "running" or table.turn_timer <= 0 or not self._timed_seats(table):
             table.deadline = None
             return
         table.deadline = self.clock() + table.turn_timer
-        self._timers[table.table_id] = asyncio.create_task(
-            self._expire(table, table.version, table.turn_timer),
-            name=f"durak-timer-{table.table_id}",
-        )
-
-    def _stop_timer(self, table: Table) -> None:
-        task = self._timers.pop(table.table_id, None)
-        if task is not None and task is not asyncio.current_task():
-            task.cancel()
+        self._ensure_ticker()
 
     @staticmethod
     def _timed_seats(table: Table) -> list[int]:
-        if table.state is None or table.status != "running":
+        """Awaited human-played seats for which the timer has something to do."""
+        state = table.state
+        if state is None or table.status != "running" or state.finished:
             return []
         return [
-            i for i, s in enumerate(table.seats) if not s.is_ai and table.state.legal_actions(i)
+            seat
+            for seat in state.public_view().awaiting
+            if not table.ai_controlled(seat) and default_action(state, seat) is not None
         ]
 
-    async def _expire(self, table: Table, version: int, seconds: float) -> None:
-        await asyncio.sleep(seconds)
-        state = table.state
-        if table.version != version or state is None:
-            return
-        for seat in self._timed_seats(table):
-            action = default_action(state.legal_actions(seat), state.trump_suit)
-            with contextlib.suppress(Rejected):  # someone acted at the last moment
-                await self.act(table, seat, action, version=version, user_id=None, timed_out=True)
-            return
+    def _ensure_ticker(self) -> None:
+        if self._ticker is None or self._ticker.done():
+            self._ticker = asyncio.create_task(self._tick_loop(), name="durak-ticker")
+
+    async def _tick_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.tick_seconds)
+            try:
+                await self.tick()
+            except Exception:  # one bad table must not stop every timer
+                log.exception("timer tick failed")
+
+    async def tick(self) -> None:
+        """Expire due turn timers and close abandoned tables (run by the ticker; tests call
+        it after moving the clock)."""
+        async with self._tick_lock:
+            now = self.clock()
+            idle_limit = self.abandon_after_seconds
+            for table in self.registry:
+                if (
+                    table.active
+                    and idle_limit > 0
+                    and not table.only_ai_left
+                    and now - table.last_human_action >= idle_limit
+                ):
+                    async with table.lock:
+                        if table.active:
+                            log.info(
+                                "table %s: no human action for %.0f s, closing it",
+                                table.table_id,
+                                now - table.last_human_action,
+                            )
+                            await self._close_table(table)
+                    continue
+                if table.deadline is not None and now >= table.deadline:
+                    await self._expire(table)
+
+    async def _expire(self, table: Table) -> None:
+        """The turn timer ran out: the least harmful legal action for every awaited human
+        (take; pass; the lowest non-trump card for a forced lead). After
+        ``EXPIRIES_BEFORE_AI`` consecutive expiries an AI plays the seat until "I'm back"."""
+        async with table.lock:
+            if table.deadline is None or self.clock() < table.deadline:
+                return  # someone acted meanwhile
+            table.deadline = None
+            done: set[int] = set()
+            changed = False
+            while table.state is not None and table.status == "running":
+                seats = [s for s in self._timed_seats(table) if s not in done]
+                if not seats:
+                    break
+                seat = seats[0]
+                done.add(seat)
+                action = default_action(table.state, seat)
+                assert action is not None
+                self._apply(table, seat, action, timed_out=True)
+                changed = True
+                table.expiries[seat] = table.expiries.get(seat, 0) + 1
+                if table.expiries[seat] >= EXPIRIES_BEFORE_AI:
+                    log.info("table %s: seat %s idle, an AI plays it", table.table_id, seat)
+                    table.away.add(seat)
+                if table.state.finished:
+                    await self._finish_game(table)
+            if changed:
+                await self._changed(table, actor=None)
+            else:
+                self._arm_timer(table)
 
     # -- restart -----------------------------------------------------------------------------
 
@@ -353,27 +604,42 @@ class TableService:
                 continue  # an older table behind a newer one
             self.registry.add(table)
             tables.append(table)
+            if not table.last_human_action:
+                table.last_human_action = self.clock()
             if table.status == "running":
                 async with table.lock:
-                    self._arm_timer(table)
+                    self._arm_timer(table)  # a fresh deadline: downtime is not the player's
                 self.ai.schedule(table)
+        self._ensure_ticker()
         return tables
 
     async def close(self) -> None:
-        for task in list(self._timers.values()):
-            task.cancel()
-        self._timers.clear()
+        for task in (self._ticker, self._retry_task):
+            if task is not None:
+                task.cancel()
         await self.ai.close()
+        if self._unsaved or self._unrecorded:  # last chance before the process ends
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.flush(), SAVE_WAIT_SECONDS * 3)
 
 
-def default_action(legal: tuple[Action, ...], trump: int) -> Action:
-    """What the turn timer plays for a player who let it run out: the cautious move
-    (take, pass), else the lowest opening card, non-trumps first."""
+def default_action(state: GameState, seat: int) -> Action | None:
+    """What the turn timer plays for ``seat``: the least harmful legal action. The defender
+    takes; an attacker is done; a main attacker who must lead plays its lowest non-trump card
+    (the lowest trump only when it holds nothing else). None when the seat has nothing to
+    answer (e.g. an attacker who could throw in while the defender is still to move)."""
+    legal = state.legal_actions(seat)
     for kind in (TAKE, PASS):
         for action in legal:
             if action.kind == kind:
                 return action
+    if state.public_view().table:
+        return None  # throw-ins are optional: never play a card for someone
     attacks = [a for a in legal if a.kind == ATTACK]
-    if attacks:
-        return min(attacks, key=lambda a: (a.card.suit == trump, a.card.rank))  # type: ignore[attr-defined]
-    return legal[0]
+    if not attacks:
+        return None
+    trump = state.trump_suit
+    return min(
+        attacks,
+        key=lambda a: (trump is not None and a.card.suit == trump, a.card.rank),  # type: ignore[attr-defined]
+    )

@@ -1,5 +1,8 @@
 """AI seats act through the same path as humans, after a short delay, thinking off the loop.
 
+Idle and departed humans' seats are played by a Normal AI the same way. When only AI seats are
+left in a game nobody watches, so the runner plays without the delay and with a small budget.
+
 One task per table at most: it waits ``delay``, snapshots the view of the first AI seat that has
 a legal action (R25: the view and that seat's visible events, nothing else), lets the player
 choose in a worker thread, and submits the action with the version it saw. If anyone acted in
@@ -17,12 +20,16 @@ from typing import TYPE_CHECKING
 from durak_core import Action, visible_to
 from durak_core.ai import Budget, Player
 
-from .table import Table
+from .table import AiLevel, Table
 
 if TYPE_CHECKING:
     from .actions import TableService
 
 log = logging.getLogger(__name__)
+
+STAND_IN_LEVEL: AiLevel = "normal"
+#: Thinking time per decision once only AIs are left (they finish the game quickly).
+FAST_BUDGET_SECONDS = 0.05
 
 
 class AiRunner:
@@ -41,18 +48,20 @@ class AiRunner:
             self._run(table), name=f"durak-ai-{table.table_id}"
         )
 
-    def _budget(self) -> Budget:
+    def _budget(self, fast: bool) -> Budget:
         s = self.service.settings
-        return Budget(seconds=s.ai_budget_seconds, iterations=s.ai_budget_iterations)
+        seconds = min(s.ai_budget_seconds, FAST_BUDGET_SECONDS) if fast else s.ai_budget_seconds
+        return Budget(seconds=seconds, iterations=s.ai_budget_iterations)
 
     def _player(self, table: Table, seat: int) -> Player:
         player = table.ai_players.get(seat)
         if player is None:
             from durak_core.ai import make_player
 
-            level = table.seats[seat].ai_level
-            assert level is not None
-            player = make_player(level, seed=secrets.randbits(64), budget=self._budget())
+            # Idle or departed humans are played by a Normal AI (the issue's choice).
+            level = table.seats[seat].ai_level or STAND_IN_LEVEL
+            budget = self._budget(table.only_ai_left)
+            player = make_player(level, seed=secrets.randbits(64), budget=budget)
             table.ai_players[seat] = player
         return player
 
@@ -60,7 +69,7 @@ class AiRunner:
         from .actions import Rejected
 
         while True:
-            await asyncio.sleep(self.delay)
+            await asyncio.sleep(0 if table.only_ai_left else self.delay)
             async with table.lock:
                 seats = table.ai_seats_to_act()
                 if not seats or table.state is None:

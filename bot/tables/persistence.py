@@ -36,6 +36,11 @@ def to_saved(table: Table) -> SavedTable:
         "seed": None if table.seed is None else format(table.seed, "x"),
         "started_at": None if table.started_at is None else table.started_at.isoformat(),
         "deadline": table.deadline,
+        "away": sorted(table.away),
+        "left": sorted(table.left),
+        "expiries": {str(k): v for k, v in table.expiries.items()},
+        "last_human_action": table.last_human_action,
+        "timed_out": table.timed_out,
     }
     return SavedTable(
         table_id=table.table_id,
@@ -90,6 +95,11 @@ def from_saved(saved: SavedTable) -> Table:
     if meta.get("started_at"):
         table.started_at = datetime.fromisoformat(str(meta["started_at"]))
     table.deadline = meta.get("deadline")
+    table.away = {int(x) for x in meta.get("away", [])}
+    table.left = {int(x) for x in meta.get("left", [])}
+    table.expiries = {int(k): int(v) for k, v in meta.get("expiries", {}).items()}
+    table.last_human_action = float(meta.get("last_human_action", 0.0))
+    table.timed_out = [int(x) for x in meta.get("timed_out", [])]
     if saved.state_json:
         table.state = GameState.from_json(saved.state_json)
         table.events = replay_events(table.state)

@@ -66,6 +66,15 @@ class Table:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False, compare=False)
     #: AI players of the current game, by seat (rebuilt after a restart).
     ai_players: dict[int, Player] = field(default_factory=dict, repr=False, compare=False)
+    #: Human seats a Normal AI plays after 2 consecutive timer expiries, until "I'm back".
+    away: set[int] = field(default_factory=set)
+    #: Human seats whose owner left mid-game: an AI plays them to the end of this game (the
+    #: result is still the owner's).
+    left: set[int] = field(default_factory=set)
+    #: Consecutive timer expiries per seat (reset when the owner acts).
+    expiries: dict[int, int] = field(default_factory=dict)
+    #: Service-clock time of the last human action (for the abandonment timeout).
+    last_human_action: float = 0.0
 
     # -- seats -------------------------------------------------------------------------------
 
@@ -102,8 +111,27 @@ class Table:
     def seat_name(self, seat: int) -> str:
         return self.seats[seat].name
 
+    def ai_controlled(self, seat: int) -> bool:
+        """An AI seat, or a human seat an AI plays for now (idle or left)."""
+        return self.seats[seat].is_ai or seat in self.away or seat in self.left
+
+    @property
+    def only_ai_left(self) -> bool:
+        """Every seat still holding cards is played by an AI for good (no idle human who may
+        come back): nobody watches, so the AIs finish the game without pauses."""
+        if self.state is None:
+            return False
+        out = set(self.state.out)
+        return all(
+            self.seats[i].is_ai or i in self.left for i in range(len(self.seats)) if i not in out
+        )
+
     def ai_seats_to_act(self) -> list[int]:
-        """AI seats that have a legal action now."""
+        """AI-controlled seats that have a legal action now."""
         if self.status != "running" or self.state is None or self.state.finished:
             return []
-        return [i for i, s in enumerate(self.seats) if s.is_ai and self.state.legal_actions(i)]
+        return [
+            i
+            for i in range(len(self.seats))
+            if self.ai_controlled(i) and self.state.legal_actions(i)
+        ]

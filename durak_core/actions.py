@@ -170,8 +170,9 @@ def _card_action(cls: type[Attack] | type[Transfer], code: int, card: Card) -> A
     return obj
 
 
-_ATTACKS: Final = tuple(_card_action(Attack, i, Card.from_index(i)) for i in range(_N))
-_TRANSFERS: Final = tuple(
+#: Interned attack / transfer actions by card index (the engine indexes them directly).
+ATTACKS: Final = tuple(_card_action(Attack, i, Card.from_index(i)) for i in range(_N))
+TRANSFERS: Final = tuple(
     _card_action(Transfer, _TRANSFER_BASE + i, Card.from_index(i)) for i in range(_N)
 )
 _DEFENDS: dict[int, Defend] = {}
@@ -181,11 +182,11 @@ EXCHANGE_ACTION: Final = _new(ExchangeTrump, EXCHANGE_CODE)
 
 
 def attack(card: Card) -> Attack:
-    return _ATTACKS[card.index]  # type: ignore[return-value]
+    return ATTACKS[card.index]  # type: ignore[return-value]
 
 
 def transfer(card: Card) -> Transfer:
-    return _TRANSFERS[card.index]  # type: ignore[return-value]
+    return TRANSFERS[card.index]  # type: ignore[return-value]
 
 
 def defend(attack_card: Card, card: Card) -> Defend:
@@ -203,14 +204,6 @@ def defend_i(a: int, d: int) -> Defend:
         obj.card = Card.from_index(d)
         _DEFENDS[key] = obj
     return obj
-
-
-def attack_i(c: int) -> Attack:
-    return _ATTACKS[c]  # type: ignore[return-value]
-
-
-def transfer_i(c: int) -> Transfer:
-    return _TRANSFERS[c]  # type: ignore[return-value]
 
 
 _USAGE: Final = "attack CARD, defend ATTACK CARD, take, pass, transfer CARD, exchange"

@@ -25,6 +25,7 @@ from functools import lru_cache
 
 from .actions import (
     ATTACK,
+    ATTACKS,
     DEFEND,
     EXCHANGE,
     EXCHANGE_ACTION,
@@ -33,11 +34,10 @@ from .actions import (
     TAKE,
     TAKE_ACTION,
     TRANSFER,
+    TRANSFERS,
     Action,
-    attack_i,
     defend_i,
     parse_action,
-    transfer_i,
 )
 from .cards import COPY_STRIDE, SAME_RANK, Card, Suit, card_index, cards_of
 from .deck import deal, dealer_from_seed, shuffled_deck
@@ -291,16 +291,15 @@ def _generate(s: GameState, seat: int) -> list[Action]:
             m = hand
             while m:
                 low = m & -m
-                out.append(attack_i(low.bit_length() - 1))
+                out.append(ATTACKS[low.bit_length() - 1])
                 m ^= low
         return out
     if seat == s.defender:
         if s.taken or not s.unbeaten:
             return out
         beat = s.beat
-        dfn = s.dfn
-        for i, a in enumerate(att):
-            if dfn[i] < 0:
+        for a, d in zip(att, s.dfn):  # noqa: B905 - same length by construction
+            if d < 0:
                 m = hand & beat[a]
                 while m:
                     low = m & -m
@@ -310,7 +309,7 @@ def _generate(s: GameState, seat: int) -> list[Action]:
             m = hand & SAME_RANK[att[0]]
             while m:
                 low = m & -m
-                out.append(transfer_i(low.bit_length() - 1))
+                out.append(TRANSFERS[low.bit_length() - 1])
                 m ^= low
         out.append(TAKE_ACTION)
         return out
@@ -320,7 +319,7 @@ def _generate(s: GameState, seat: int) -> list[Action]:
     if m:  # R15: an attacker with nothing to throw in is treated as passed
         while m:
             low = m & -m
-            out.append(attack_i(low.bit_length() - 1))
+            out.append(ATTACKS[low.bit_length() - 1])
             m ^= low
         if s.taken or not s.unbeaten:
             out.append(PASS_ACTION)

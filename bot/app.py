@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import sys
+from collections.abc import Callable
 from typing import Any
 
 import discord
@@ -31,6 +32,7 @@ class DurakBot(commands.Bot):
         sync: bool = False,
         sync_guild: int | None = None,
         storage: Storage | None = None,
+        clock: Callable[[], float] | None = None,
         **options: Any,
     ) -> None:
         intents = discord.Intents.none()
@@ -45,6 +47,7 @@ class DurakBot(commands.Bot):
         self.sync_on_setup = sync
         self.sync_guild = sync_guild
         self._storage = storage
+        self._clock = clock  # tests inject a fake clock for timers and timeouts
         self.clicks: Any = None
 
     async def setup_hook(self) -> None:
@@ -53,7 +56,10 @@ class DurakBot(commands.Bot):
         storage = self._storage or await SqliteStorage.open(self.settings.database_path)
         self._storage = storage
         self.notifier = DiscordNotifier(self, self.settings.table_edit_interval_seconds)
-        self.service = TableService(storage, self.settings, self.notifier)
+        if self._clock is None:
+            self.service = TableService(storage, self.settings, self.notifier)
+        else:
+            self.service = TableService(storage, self.settings, self.notifier, self._clock)
         self.notifier.save_ids = self.service.save_locked
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         cog = DurakCog(self)

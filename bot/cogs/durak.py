@@ -393,6 +393,13 @@ class DurakCog(commands.GroupCog, group_name="durak", group_description=_s("cmd.
             await self._send_rules(interaction, table)
         elif op == "hand":
             await self._send_hand(interaction, table)
+        elif op == "back":  # an idle player takes the seat back from the AI
+            try:
+                await self.bot.service.back(table, interaction.user.id)
+            except Rejected as rej:
+                await self._say(interaction, rej.key, **rej.params)
+                return
+            await self._send_hand(interaction, table)
         else:
             try:
                 await self.bot.service.rematch(table, interaction.user.id)

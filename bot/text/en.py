@@ -56,6 +56,7 @@ EN: dict[str, str] = {
     "btn.my_hand": "My hand",
     "btn.rules": "Rules",
     "btn.rematch": "Rematch",
+    "btn.back": "I'm back",
     "btn.prev": "◀ Previous",
     "btn.next": "Next ▶",
     "ok.joined": "You took a seat at the table.",
@@ -92,6 +93,8 @@ EN: dict[str, str] = {
     "err.guild_only": "Durak tables live in server channels.",
     "err.thread_failed": "I could not open a thread here; the table opens in this channel.",
     "err.internal": "Something went wrong on our side; the table is unchanged.",
+    "err.not_away": "Your seat is yours already: the AI is not playing it.",
+    "err.already_left": "You left this game; an AI plays your seat until it ends.",
     # -- the public table message ---------------------------------------------------------------
     "table.title": "Durak · game {game}",
     "table.trump": "Trump",

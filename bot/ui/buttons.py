@@ -7,7 +7,7 @@ Formats (all well under Discord's 100 characters)::
     dk:<table>:<seat>:<version>:<code>      a hand button: an engine action code
     dk:<table>:<seat>:<version>:a<card>     a hand button: aim at an open attack card
     dks:<table>:<seat>:<version>:<n>        a hand select menu; values are action codes
-    dkt:<table>:<op>                        the table message: hand, rules, rematch
+    dkt:<table>:<op>                        the table message: hand, rules, rematch, back
     dkl:<table>:<op>                        the lobby: join, leave, ai-<level>, start, cancel
     dkb:<sort>:<page>                       leaderboard pages
 """
@@ -145,7 +145,7 @@ class HandSelect(
 
 class TableButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"dkt:" + TABLE_RE + r":(?P<op>hand|rules|rematch)",
+    template=r"dkt:" + TABLE_RE + r":(?P<op>hand|rules|rematch|back)",
 ):
     def __init__(
         self,

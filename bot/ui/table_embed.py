@@ -84,6 +84,8 @@ def render_table(
         )
     )
     view.add_item(TableButton(table.table_id, "rules", label=t("btn.rules")))
+    if table.status == "running" and table.away:  # idle seats an AI plays for now
+        view.add_item(TableButton(table.table_id, "back", label=t("btn.back")))
     if table.status == "finished":
         view.add_item(
             TableButton(

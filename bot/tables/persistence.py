@@ -41,6 +41,7 @@ def to_saved(table: Table) -> SavedTable:
         "expiries": {str(k): v for k, v in table.expiries.items()},
         "last_human_action": table.last_human_action,
         "timed_out": table.timed_out,
+        "language": table.language,
     }
     return SavedTable(
         table_id=table.table_id,
@@ -96,6 +97,7 @@ def from_saved(saved: SavedTable) -> Table:
         table.started_at = datetime.fromisoformat(str(meta["started_at"]))
     table.deadline = meta.get("deadline")
     table.away = {int(x) for x in meta.get("away", [])}
+    table.language = None if meta.get("language") is None else str(meta["language"])
     table.left = {int(x) for x in meta.get("left", [])}
     table.expiries = {int(k): int(v) for k, v in meta.get("expiries", {}).items()}
     table.last_human_action = float(meta.get("last_human_action", 0.0))

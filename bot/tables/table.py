@@ -75,6 +75,9 @@ class Table:
     expiries: dict[int, int] = field(default_factory=dict)
     #: Service-clock time of the last human action (for the abandonment timeout).
     last_human_action: float = 0.0
+    #: Language of the public messages (catalogue code, e.g. "ru"): `/durak new language:` or
+    #: the guild's locale at creation; None = English (tables saved before the field existed).
+    language: str | None = None
 
     # -- seats -------------------------------------------------------------------------------
 

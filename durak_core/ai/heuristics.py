@@ -128,10 +128,7 @@ def smart_choice(
             continue
         c = _card(a)
         strong = ct.strong >> c & 1
-        if talon:
-            if strong or not ct.cheap >> c & 1:
-                continue
-        elif strong and (hand & ~(1 << c)).bit_count() > 1:
+        if talon and strong:  # keep trumps while the talon lasts; in the endgame unload all
             continue
         score = value[c] - (0.0 if taken else 8.0 * (1.0 - p_beat[c]))
         if best is None or score < best_score:
@@ -164,7 +161,7 @@ def _open(
             score += 40.0 if talon else 12.0
         pairs = (hand & SAME_RANK[c]).bit_count() - 1
         score -= (6.0 if endgame else 2.5) * pairs
-        score -= (14.0 if endgame else 5.0) * (1.0 - p_beat[c])
+        score -= (14.0 if endgame else 10.0) * (1.0 - p_beat[c])
         if score < best_score or (score == best_score and c < _card(best)):
             best, best_score = a, score
     return best

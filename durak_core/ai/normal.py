@@ -20,8 +20,8 @@ from .endgame import EndgameSolver, OutOfBudget
 from .heuristics import smart_choice
 from .memory import Memory, beat_chance, remember
 
-#: Node budget of Normal's endgame look-ahead (at most about 0.2 s).
-ENDGAME_NODES = 20000
+#: Node budget of Normal's endgame look-ahead (a few tenths of a second at most).
+ENDGAME_NODES = 8000
 
 
 def normal_choice(view: SeatView, history: Sequence[Event], *, lookahead: bool = True) -> Action:

@@ -1,6 +1,7 @@
 """Persistent storage for Durak: finished games, aggregates, ratings, saved tables.
 
-Use ``await SqliteStorage.open(path)``; depend on the ``Storage`` Protocol.
+Use ``await open_storage(DATABASE_URL)`` (SQLite or PostgreSQL) or
+``await SqliteStorage.open(path)``; depend on the ``Storage`` Protocol.
 See docs/storage.md for the schema, migrations and error behaviour.
 """
 
@@ -12,6 +13,13 @@ from .errors import (
     StorageBusy,
     StorageError,
     UnknownPlayer,
+)
+from .factory import (
+    DEFAULT_DATABASE_URL,
+    UnsupportedDatabaseUrl,
+    backend_of,
+    open_storage,
+    sqlite_url,
 )
 from .interface import MAX_PAGE_SIZE, LeaderboardSort, Storage
 from .models import (
@@ -25,10 +33,13 @@ from .models import (
     SeatRecord,
     TableStatus,
 )
+from .postgres import PostgresStorage
+from .sharding import ShardScope, shard_of
 from .sqlite import DEFAULT_DATABASE_PATH, SqliteStorage
 
 __all__ = [
     "DEFAULT_DATABASE_PATH",
+    "DEFAULT_DATABASE_URL",
     "MAX_PAGE_SIZE",
     "GameNotFound",
     "GameRecord",
@@ -40,8 +51,10 @@ __all__ = [
     "LeaderboardSort",
     "MigrationError",
     "PlayerStats",
+    "PostgresStorage",
     "SavedTable",
     "SeatRecord",
+    "ShardScope",
     "SqliteStorage",
     "StaleTableVersion",
     "Storage",
@@ -49,4 +62,9 @@ __all__ = [
     "StorageError",
     "TableStatus",
     "UnknownPlayer",
+    "UnsupportedDatabaseUrl",
+    "backend_of",
+    "open_storage",
+    "shard_of",
+    "sqlite_url",
 ]

@@ -41,6 +41,7 @@ from .models import (
     TableStatus,
 )
 from .outcome import DEFAULT_RATING, Rating, rate_game, seat_outcomes
+from .sharding import ShardScope
 from .sqlite_rows import (
     SEAT_COLUMNS,
     SUMMARY_COLUMNS,
@@ -99,12 +100,16 @@ _LEADERBOARD_ORDER: dict[str, str] = {
 class SqliteStorage:
     """Durak results, ratings and saved tables in one SQLite file (WAL mode)."""
 
-    def __init__(self, conn: Conn, path: Path, retry_seconds: float) -> None:
+    def __init__(
+        self, conn: Conn, path: Path, retry_seconds: float, shards: ShardScope | None = None
+    ) -> None:
         # Use ``await SqliteStorage.open(path)``; this only wires an open connection.
         self._conn = conn
         self.path = path
         self._retry_seconds = retry_seconds
         self._lock = asyncio.Lock()
+        #: With a scope, ``load_tables`` returns only the tables of this process's guilds.
+        self.shards = shards
 
     @classmethod
     async def open(
@@ -113,6 +118,7 @@ class SqliteStorage:
         *,
         busy_timeout_ms: int = 5000,
         retry_seconds: float = 30.0,
+        shards: ShardScope | None = None,
     ) -> SqliteStorage:
         """Open (creating the file and its directory if missing) and migrate to latest."""
         path = Path(path)
@@ -130,7 +136,7 @@ class SqliteStorage:
         except BaseException:
             await conn.close()
             raise
-        return cls(conn, path, retry_seconds)
+        return cls(conn, path, retry_seconds, shards)
 
     async def close(self) -> None:
         async with self._lock:
@@ -328,12 +334,18 @@ class SqliteStorage:
         if not statuses:
             return []
 
+        marks = ", ".join("?" * len(statuses))
+        where = f"status IN ({marks})"
+        params: list[object] = list(statuses)
+        if self.shards is not None:
+            ids = ", ".join("?" * len(self.shards.shard_ids))
+            where += f" AND ((guild_id >> 22) % ?) IN ({ids})"
+            params += [self.shards.shard_count, *self.shards.shard_ids]
+
         async def body(conn: Conn) -> list[SavedTable]:
-            marks = ", ".join("?" * len(statuses))
             cur = await conn.execute(
-                f"SELECT * FROM saved_tables WHERE status IN ({marks})"
-                " ORDER BY updated_at, table_id",
-                tuple(statuses),
+                f"SELECT * FROM saved_tables WHERE {where} ORDER BY updated_at, table_id",
+                params,
             )
             return [table_from_row(r) for r in await cur.fetchall()]
 

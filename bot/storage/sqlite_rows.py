@@ -1,4 +1,5 @@
-"""Conversions between SQLite rows and storage models (SQLite-specific encodings)."""
+"""Conversions between database rows and storage models (SQLite encodings; the PostgreSQL
+backend reuses them, its rows are indexed by column name the same way)."""
 
 from __future__ import annotations
 
@@ -20,8 +21,11 @@ def ts(value: datetime) -> str:
     return value.astimezone(UTC).isoformat(timespec="microseconds")
 
 
-def parse_ts(text: str) -> datetime:
-    return datetime.fromisoformat(text)
+def parse_ts(value: str | datetime) -> datetime:
+    # SQLite stores ISO text; PostgreSQL (TIMESTAMPTZ) hands back an aware datetime.
+    if isinstance(value, datetime):
+        return value.astimezone(UTC)
+    return datetime.fromisoformat(value)
 
 
 SEAT_COLUMNS = "game_id, seat, kind, user_id, ai_level, display_name, team"

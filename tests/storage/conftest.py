@@ -1,17 +1,68 @@
-"""Fixtures for the storage tests: real SQLite files under pytest's tmp_path."""
+"""Fixtures for the storage tests: every repository test runs once on SQLite (a real file
+under pytest's tmp_path) and once on PostgreSQL (a fresh schema in a real server)."""
 
 from __future__ import annotations
 
+import asyncio
 import itertools
-from collections.abc import AsyncIterator, Callable
+import warnings
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any, TypeVar
 
 import pytest
+from pg_server import drop_schema, fresh_schema, pg_server, warn_skipped
 
-from bot.storage import GameRecord, SeatRecord, SqliteStorage
+from bot.storage import (
+    GameRecord,
+    PostgresStorage,
+    SeatRecord,
+    SqliteStorage,
+    Storage,
+    open_storage,
+    sqlite_url,
+)
 
+T = TypeVar("T")
 T0 = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
+BACKENDS = ["sqlite", "postgresql"]
+_SKIPPED: list[str] = []
+
+
+@pytest.fixture(scope="session")
+def pg_base_url() -> Iterator[str | None]:
+    """The test server's URL, or None (and a loud warning) when no server can be had."""
+    with pg_server() as (url, how):
+        if url is None:
+            _SKIPPED.append(how)
+            warn_skipped(how)
+            warnings.warn(f"PostgreSQL tests skipped: {how}", stacklevel=1)
+        yield url
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    for reason in _SKIPPED[:1]:
+        terminalreporter.write_line(
+            f"WARNING: PostgreSQL storage tests SKIPPED: {reason}", red=True, bold=True
+        )
+
+
+def _run(coro: Coroutine[Any, Any, T]) -> T:
+    # Sync fixtures cannot await, and the test's loop is already running: use a thread.
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coro).result()
+
+
+@pytest.fixture
+def pg_url(pg_base_url: str | None) -> Iterator[str]:
+    """A URL on a fresh, empty schema of the test server (dropped afterwards)."""
+    if pg_base_url is None:
+        pytest.skip(f"PostgreSQL unavailable: {_SKIPPED[0] if _SKIPPED else 'no server'}")
+    url, schema = _run(fresh_schema(pg_base_url))
+    yield url
+    _run(drop_schema(pg_base_url, schema))
 
 
 @pytest.fixture
@@ -19,10 +70,43 @@ def db_path(tmp_path: Path) -> Path:
     return tmp_path / "data" / "durak.sqlite3"
 
 
+@pytest.fixture(params=BACKENDS)
+def storage_url(request: pytest.FixtureRequest, db_path: Path) -> str:
+    """``DATABASE_URL`` of an empty database, once per backend."""
+    if request.param == "sqlite":
+        return sqlite_url(db_path)
+    return str(request.getfixturevalue("pg_url"))
+
+
 @pytest.fixture
-async def storage(db_path: Path) -> AsyncIterator[SqliteStorage]:
-    async with await SqliteStorage.open(db_path) as s:
+async def storage(storage_url: str) -> AsyncIterator[Storage]:
+    s = await open_storage(storage_url)
+    try:
         yield s
+    finally:
+        await s.close()
+
+
+async def count_rows(storage: Storage, table: str) -> int:
+    """Rows in ``table``, read beside the storage (not through it)."""
+    assert table.isidentifier()
+    if isinstance(storage, SqliteStorage):
+        import sqlite3
+
+        with sqlite3.connect(storage.path) as conn:
+            return int(conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0])
+    assert isinstance(storage, PostgresStorage)
+    return await pg_scalar(storage.url, f"SELECT COUNT(*) FROM {table}")
+
+
+async def pg_scalar(url: str, sql: str) -> int:
+    import asyncpg
+
+    conn = await asyncpg.connect(url)
+    try:
+        return int(await conn.fetchval(sql))
+    finally:
+        await conn.close()
 
 
 @pytest.fixture

@@ -1,4 +1,5 @@
-"""Concurrent writers on one storage object, several objects and several processes."""
+"""Concurrent writers on one storage object, several objects and several processes (both
+backends), plus SQLite's lasting-lock behaviour."""
 
 from __future__ import annotations
 
@@ -18,7 +19,9 @@ from bot.storage import (
     SavedTable,
     SqliteStorage,
     StaleTableVersion,
+    Storage,
     StorageBusy,
+    open_storage,
 )
 
 MakeGame = Callable[..., GameRecord]
@@ -32,19 +35,39 @@ def _table(table_id: str, version: int) -> SavedTable:
     )  # fmt: skip
 
 
-async def _everything(s: SqliteStorage, games: list[GameRecord], tag: str) -> None:
-    """Interleave game records and table saves from many tasks."""
-    saves = [s.save_table(_table(f"{tag}-{i % 5}", i)) for i in range(len(games))]
+async def _open(url: str) -> Storage:
+    if url.startswith("sqlite:///"):
+        # busy_timeout 0 makes every collision surface as SQLITE_BUSY: only the retry saves us.
+        return await SqliteStorage.open(url.removeprefix("sqlite:///"), busy_timeout_ms=0)
+    return await open_storage(url)
+
+
+async def _everything(s: Storage, games: list[GameRecord], tag: str) -> None:
+    """Interleave game records and table saves from many tasks.
+
+    Each table saves its versions in order, as the bot does (a table's lock serialises
+    them); a pool-backed storage runs the five tables' saves in parallel.
+    """
+
+    async def save_chain(k: int) -> None:
+        for i in range(k, len(games), 5):
+            await s.save_table(_table(f"{tag}-{k}", i))
+
+    saves = [save_chain(k) for k in range(5)]
     await asyncio.gather(*(s.record_game(g) for g in games), *saves, return_exceptions=False)
 
 
-async def _assert_totals(path: Path, n_games: int) -> None:
-    async with await SqliteStorage.open(path) as s:
+async def _assert_totals(url: str, n_games: int) -> None:
+    s = await open_storage(url)
+    try:
         # User 1 sits in every game: every update to its row must survive.
         one = await s.user_stats(1, 1)
         assert one.games == n_games
         assert one.wins + (await s.user_stats(2, 1)).wins == n_games
         assert one.losses == (await s.user_stats(2, 1)).wins
+        assert (await s.user_stats(1, None)).games == n_games
+    finally:
+        await s.close()
 
 
 def _games(make_game: MakeGame, n: int, prefix: str) -> list[GameRecord]:
@@ -56,14 +79,17 @@ def _games(make_game: MakeGame, n: int, prefix: str) -> list[GameRecord]:
     return out
 
 
-async def test_many_tasks_one_storage(storage: SqliteStorage, make_game: MakeGame) -> None:
+async def test_many_tasks_one_storage(
+    storage: Storage, storage_url: str, make_game: MakeGame
+) -> None:
     await _everything(storage, _games(make_game, 150, "a"), "a")
-    await _assert_totals(storage.path, 150)
+    await _assert_totals(storage_url, 150)
 
 
-async def test_several_storage_objects_on_one_file(db_path: Path, make_game: MakeGame) -> None:
-    # busy_timeout 0 makes every collision surface as SQLITE_BUSY: only the retry saves us.
-    stores = [await SqliteStorage.open(db_path, busy_timeout_ms=0) for _ in range(4)]
+async def test_several_storage_objects_on_one_database(
+    storage_url: str, make_game: MakeGame
+) -> None:
+    stores = [await _open(storage_url) for _ in range(4)]
     try:
         await asyncio.gather(
             *(_everything(s, _games(make_game, 40, f"s{k}"), f"s{k}") for k, s in enumerate(stores))
@@ -71,11 +97,25 @@ async def test_several_storage_objects_on_one_file(db_path: Path, make_game: Mak
     finally:
         for s in stores:
             await s.close()
-    await _assert_totals(db_path, 160)
+    await _assert_totals(storage_url, 160)
 
 
-async def test_racing_table_saves_keep_the_newest(db_path: Path) -> None:
-    stores = [await SqliteStorage.open(db_path, busy_timeout_ms=0) for _ in range(3)]
+async def test_same_game_from_several_objects_is_recorded_once(
+    storage_url: str, make_game: MakeGame
+) -> None:
+    stores = [await _open(storage_url) for _ in range(4)]
+    games = _games(make_game, 20, "dup")
+    try:
+        # Every object records every game at once: each must land exactly once.
+        await asyncio.gather(*(s.record_game(g) for g in games for s in stores))
+    finally:
+        for s in stores:
+            await s.close()
+    await _assert_totals(storage_url, 20)
+
+
+async def test_racing_table_saves_keep_the_newest(storage_url: str) -> None:
+    stores = [await _open(storage_url) for _ in range(3)]
     versions = list(range(60))
     random.Random(7).shuffle(versions)
 
@@ -95,20 +135,23 @@ async def test_racing_table_saves_keep_the_newest(db_path: Path) -> None:
             await s.close()
 
 
-async def test_several_processes_on_one_file(db_path: Path) -> None:
-    async with await SqliteStorage.open(db_path):
-        pass
+async def test_several_processes_on_one_database(storage_url: str) -> None:
+    await (await open_storage(storage_url)).close()
     script = textwrap.dedent(
         """
         import asyncio, sys
         from datetime import UTC, datetime
-        from bot.storage import GameRecord, SavedTable, SeatRecord, SqliteStorage
+        from bot.storage import GameRecord, SavedTable, SeatRecord, SqliteStorage, open_storage
 
-        async def main(path: str, tag: str) -> None:
+        async def main(url: str, tag: str) -> None:
             now = datetime.now(UTC)
             seats = [SeatRecord(seat=i, kind="human", user_id=i + 1, display_name="p")
                      for i in range(2)]
-            async with await SqliteStorage.open(path, busy_timeout_ms=1) as s:
+            if url.startswith("sqlite:///"):
+                s = await SqliteStorage.open(url[10:], busy_timeout_ms=1)
+            else:
+                s = await open_storage(url)
+            async with s:
                 for i in range(40):
                     await s.record_game(GameRecord(
                         game_id=f"{tag}-{i}", guild_id=1, channel_id=1, table_id="t",
@@ -123,11 +166,11 @@ async def test_several_processes_on_one_file(db_path: Path) -> None:
         """
     )
     procs = [
-        subprocess.Popen([sys.executable, "-c", script, str(db_path), f"p{k}"], cwd=ROOT)
+        subprocess.Popen([sys.executable, "-c", script, storage_url, f"p{k}"], cwd=ROOT)
         for k in range(3)
     ]
     assert [p.wait(timeout=60) for p in procs] == [0, 0, 0]
-    await _assert_totals(db_path, 120)
+    await _assert_totals(storage_url, 120)
 
 
 async def test_lasting_lock_becomes_storage_busy(db_path: Path, make_game: MakeGame) -> None:

@@ -1,4 +1,5 @@
-"""A failure or a hard crash inside record_game leaves no half-recorded game."""
+"""A failure (both backends) or a hard crash (SQLite) inside record_game leaves no
+half-recorded game."""
 
 from __future__ import annotations
 
@@ -10,8 +11,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from conftest import count_rows
 
-from bot.storage import GameRecord, SqliteStorage
+from bot.storage import GameRecord, PostgresStorage, SqliteStorage, Storage
 
 MakeGame = Callable[..., GameRecord]
 ROOT = Path(__file__).resolve().parents[2]
@@ -25,29 +27,66 @@ def _counts(path: Path) -> dict[str, int]:
         }
 
 
+_PG_TRIGGER = (
+    "CREATE FUNCTION fail_user3() RETURNS trigger LANGUAGE plpgsql AS"
+    " $$ BEGIN RAISE EXCEPTION 'injected failure'; END $$",
+    "CREATE TRIGGER fail_user3 BEFORE INSERT ON guild_stats FOR EACH ROW"
+    " WHEN (NEW.user_id = 3) EXECUTE FUNCTION fail_user3()",
+)
+
+
+async def _sql(storage: Storage, *statements: str) -> None:
+    """Run DDL beside the storage, on its own database."""
+    if isinstance(storage, SqliteStorage):
+        with sqlite3.connect(storage.path) as conn:
+            for stmt in statements:
+                conn.execute(stmt)
+        return
+    import asyncpg
+
+    assert isinstance(storage, PostgresStorage)
+    conn = await asyncpg.connect(storage.url)
+    try:
+        for stmt in statements:
+            await conn.execute(stmt)
+    finally:
+        await conn.close()
+
+
+async def _all_counts(storage: Storage) -> dict[str, int]:
+    tables = ("games", "game_seats", "guild_stats", "global_stats")
+    return {t: await count_rows(storage, t) for t in tables}
+
+
 async def test_failure_mid_transaction_rolls_everything_back(
-    storage: SqliteStorage, make_game: MakeGame
+    storage: Storage, make_game: MakeGame
 ) -> None:
     await storage.record_game(make_game([1, 2], [0], 1))
-    before_counts = _counts(storage.path)
+    before_counts = await _all_counts(storage)
     before_stats = await storage.user_stats(1, 1)
     before_global = await storage.user_stats(1, None)
-    # Fail on the aggregate of user 3, after the game and seat rows were inserted
-    # and user 1's aggregate was updated in the same transaction.
-    with sqlite3.connect(storage.path) as conn:
-        conn.execute(
+    # Fail on the aggregate of user 3, after the game row was inserted and (SQLite) user
+    # 1's aggregate was updated in the same transaction.
+    if isinstance(storage, SqliteStorage):
+        await _sql(
+            storage,
             "CREATE TRIGGER fail_user3 BEFORE INSERT ON guild_stats WHEN NEW.user_id = 3"
-            " BEGIN SELECT RAISE(ABORT, 'injected failure'); END"
+            " BEGIN SELECT RAISE(ABORT, 'injected failure'); END",
         )
+    else:
+        await _sql(storage, *_PG_TRIGGER)
     bad = make_game([1, 3], [0], 1)
-    with pytest.raises(sqlite3.IntegrityError, match="injected"):
+    with pytest.raises(Exception, match="injected"):
         await storage.record_game(bad)
-    assert _counts(storage.path) == before_counts
+    assert await _all_counts(storage) == before_counts
     assert await storage.user_stats(1, 1) == before_stats
     assert await storage.user_stats(1, None) == before_global
     # The storage is still usable, and the same game can be recorded once fixed.
-    with sqlite3.connect(storage.path) as conn:
-        conn.execute("DROP TRIGGER fail_user3")
+    await _sql(
+        storage,
+        "DROP TRIGGER fail_user3"
+        + ("" if isinstance(storage, SqliteStorage) else " ON guild_stats"),
+    )
     await storage.record_game(bad)
     assert (await storage.user_stats(1, 1)).games == before_stats.games + 1
 

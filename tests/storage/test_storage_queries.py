@@ -6,13 +6,13 @@ from collections.abc import Callable
 
 import pytest
 
-from bot.storage import GameRecord, InvalidQuery, SqliteStorage
+from bot.storage import GameRecord, InvalidQuery, Storage
 
 MakeGame = Callable[..., GameRecord]
 
 
 @pytest.fixture
-async def league(storage: SqliteStorage, make_game: MakeGame) -> SqliteStorage:
+async def league(storage: Storage, make_game: MakeGame) -> Storage:
     """Guild 1 wins/games: user 1 4/4, user 2 2/6, user 3 1/1, user 4 4/11 (all vs user 4)."""
     for _ in range(4):
         await storage.record_game(make_game([1, 4], [0], 1))
@@ -23,7 +23,7 @@ async def league(storage: SqliteStorage, make_game: MakeGame) -> SqliteStorage:
     return storage
 
 
-async def test_leaderboard_by_wins(league: SqliteStorage) -> None:
+async def test_leaderboard_by_wins(league: Storage) -> None:
     page = await league.leaderboard(1, "wins")
     assert [(e.rank, e.user_id, e.wins) for e in page.entries] == [
         (1, 1, 4),
@@ -34,7 +34,7 @@ async def test_leaderboard_by_wins(league: SqliteStorage) -> None:
     assert (page.page, page.pages, page.total) == (1, 1, 4)
 
 
-async def test_leaderboard_by_win_rate_applies_min_games(league: SqliteStorage) -> None:
+async def test_leaderboard_by_win_rate_applies_min_games(league: Storage) -> None:
     page = await league.leaderboard(1, "win_rate", min_games=4)
     assert [e.user_id for e in page.entries] == [1, 4, 2]
     assert page.entries[0].win_rate == 1.0
@@ -43,7 +43,7 @@ async def test_leaderboard_by_win_rate_applies_min_games(league: SqliteStorage) 
     assert [e.user_id for e in everyone.entries][:2] == [1, 3]  # both 100 %: more games first
 
 
-async def test_leaderboard_by_rating_is_sorted(league: SqliteStorage) -> None:
+async def test_leaderboard_by_rating_is_sorted(league: Storage) -> None:
     page = await league.leaderboard(1, "rating")
     ratings = [e.rating for e in page.entries]
     assert ratings == sorted(ratings, reverse=True)
@@ -51,7 +51,7 @@ async def test_leaderboard_by_rating_is_sorted(league: SqliteStorage) -> None:
     assert page.total == 4
 
 
-async def test_leaderboard_pages(league: SqliteStorage) -> None:
+async def test_leaderboard_pages(league: Storage) -> None:
     p1 = await league.leaderboard(1, "wins", page=1, page_size=3)
     p2 = await league.leaderboard(1, "wins", page=2, page_size=3)
     assert (p1.pages, p1.total, len(p1.entries)) == (2, 4, 3)
@@ -73,7 +73,7 @@ async def test_leaderboard_pages(league: SqliteStorage) -> None:
     ],
 )
 async def test_leaderboard_bad_arguments(
-    league: SqliteStorage, kwargs: dict[str, object], message: str
+    league: Storage, kwargs: dict[str, object], message: str
 ) -> None:
     args: dict[str, object] = {"sort": "wins", **kwargs}
     with pytest.raises(InvalidQuery, match=message) as info:
@@ -81,14 +81,14 @@ async def test_leaderboard_bad_arguments(
     assert isinstance(info.value, ValueError)
 
 
-async def test_unknown_user_has_zero_stats(league: SqliteStorage) -> None:
+async def test_unknown_user_has_zero_stats(league: Storage) -> None:
     for guild in (1, None):
         s = await league.user_stats(424242, guild)
         assert (s.games, s.wins, s.losses, s.best_streak, s.rating) == (0, 0, 0, 0, None)
         assert s.win_rate == 0.0 and s.display_name is None
 
 
-async def test_recent_games_newest_first(league: SqliteStorage) -> None:
+async def test_recent_games_newest_first(league: Storage) -> None:
     recent = await league.recent_games(2, 1, limit=3)
     assert [g.game_number for g in recent] == [10, 9, 8]
     assert all(g.user_result == "loss" and g.user_seat == 0 for g in recent)
@@ -100,7 +100,7 @@ async def test_recent_games_newest_first(league: SqliteStorage) -> None:
         await league.recent_games(2, 1, limit=0)
 
 
-async def test_channel_history(storage: SqliteStorage, make_game: MakeGame) -> None:
+async def test_channel_history(storage: Storage, make_game: MakeGame) -> None:
     a = await storage.record_game(make_game([1, 2], [0], 1, channel_id=7))
     await storage.record_game(make_game([1, 2], [0], 1, channel_id=8))
     b = await storage.record_game(make_game([1, 2], [], None, channel_id=7))
@@ -110,7 +110,7 @@ async def test_channel_history(storage: SqliteStorage, make_game: MakeGame) -> N
     assert await storage.channel_history(1, 9) == []
 
 
-async def test_head_to_head(storage: SqliteStorage, make_game: MakeGame) -> None:
+async def test_head_to_head(storage: Storage, make_game: MakeGame) -> None:
     await storage.record_game(make_game([1, 2, 3], [0, 2], 1))  # 1 ahead, 2 Durak
     await storage.record_game(make_game([1, 2, 3], [2, 1], 0))  # 2 ahead, 1 Durak
     await storage.record_game(make_game([2, 1], [1], 0))  # 1 ahead, 2 Durak

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Callable
 
 import pytest
+from conftest import count_rows
 
 from bot.storage import (
     GameNotFound,
     GameRecord,
     InvalidQuery,
-    SqliteStorage,
+    Storage,
     StorageError,
     UnknownPlayer,
 )
@@ -19,12 +19,7 @@ from bot.storage import (
 MakeGame = Callable[..., GameRecord]
 
 
-def _count(storage: SqliteStorage, table: str) -> int:
-    with sqlite3.connect(storage.path) as conn:
-        return int(conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0])
-
-
-async def test_r21_wins_losses_draws(storage: SqliteStorage, make_game: MakeGame) -> None:
+async def test_r21_wins_losses_draws(storage: Storage, make_game: MakeGame) -> None:
     await storage.record_game(make_game([1, 2, 3], [0, 2], 1))  # 1 wins, 2 Durak
     await storage.record_game(make_game([1, 2, 3], [2, 0], 1))  # 3 wins, 2 Durak
     await storage.record_game(make_game([1, 2, 3], [0], None))  # draw: nothing scored
@@ -38,7 +33,7 @@ async def test_r21_wins_losses_draws(storage: SqliteStorage, make_game: MakeGame
     assert got[1].win_rate == pytest.approx(1 / 3)
 
 
-async def test_streaks_count_consecutive_wins(storage: SqliteStorage, make_game: MakeGame) -> None:
+async def test_streaks_count_consecutive_wins(storage: Storage, make_game: MakeGame) -> None:
     for order, durak in [([0], 1), ([0], 1), ([0], 1), ([1], 0), ([0], 1), ([0], 1)]:
         await storage.record_game(make_game([1, 2], order, durak))
     s = await storage.user_stats(1, 1)
@@ -48,9 +43,7 @@ async def test_streaks_count_consecutive_wins(storage: SqliteStorage, make_game:
     assert (s.current_streak, s.best_streak) == (0, 3)
 
 
-async def test_team_loss_counts_for_every_member(
-    storage: SqliteStorage, make_game: MakeGame
-) -> None:
+async def test_team_loss_counts_for_every_member(storage: Storage, make_game: MakeGame) -> None:
     await storage.record_game(make_game([1, 2, 3, 4], [0], 3, teams=[0, 1, 0, 1]))
     losses = {u: (await storage.user_stats(u, 1)).losses for u in (1, 2, 3, 4)}
     wins = {u: (await storage.user_stats(u, 1)).wins for u in (1, 2, 3, 4)}
@@ -58,7 +51,7 @@ async def test_team_loss_counts_for_every_member(
     assert wins == {1: 1, 2: 0, 3: 0, 4: 0}
 
 
-async def test_ratings_move_per_guild(storage: SqliteStorage, make_game: MakeGame) -> None:
+async def test_ratings_move_per_guild(storage: Storage, make_game: MakeGame) -> None:
     for _ in range(3):
         await storage.record_game(make_game([1, 2], [0], 1, guild_id=1))
     await storage.record_game(make_game([1, 2], [1], 0, guild_id=2))
@@ -76,25 +69,23 @@ async def test_ratings_move_per_guild(storage: SqliteStorage, make_game: MakeGam
     assert everywhere.rating is None
 
 
-async def test_record_is_idempotent_per_game_id(
-    storage: SqliteStorage, make_game: MakeGame
-) -> None:
+async def test_record_is_idempotent_per_game_id(storage: Storage, make_game: MakeGame) -> None:
     rec = make_game([1, 2, "easy"], [0, 2], 1)
     assert await storage.record_game(rec) == rec.game_id
     before = await storage.user_stats(1, 1)
     assert await storage.record_game(rec) == rec.game_id
     assert await storage.user_stats(1, 1) == before
-    assert _count(storage, "games") == 1
-    assert _count(storage, "game_seats") == 3
+    assert await count_rows(storage, "games") == 1
+    assert await count_rows(storage, "game_seats") == 3
 
 
-async def test_get_game_round_trips_everything(storage: SqliteStorage, make_game: MakeGame) -> None:
+async def test_get_game_round_trips_everything(storage: Storage, make_game: MakeGame) -> None:
     rec = make_game([1, "hard", 3, 4], [1, 3], 0, teams=[0, 1, 0, 1])
     await storage.record_game(rec)
     assert await storage.get_game(rec.game_id) == rec
 
 
-async def test_unknown_game_id(storage: SqliteStorage) -> None:
+async def test_unknown_game_id(storage: Storage) -> None:
     with pytest.raises(GameNotFound) as info:
         await storage.get_game("nope")
     assert isinstance(info.value, LookupError) and isinstance(info.value, StorageError)
@@ -102,7 +93,7 @@ async def test_unknown_game_id(storage: SqliteStorage) -> None:
 
 
 async def test_ai_seats_are_rated_but_hidden_by_default(
-    storage: SqliteStorage, make_game: MakeGame
+    storage: Storage, make_game: MakeGame
 ) -> None:
     for _ in range(5):
         await storage.record_game(make_game(["hard", 1, "hard"], [0, 2], 1))
@@ -114,7 +105,7 @@ async def test_ai_seats_are_rated_but_hidden_by_default(
     assert (top.kind, top.ai_level, top.games, top.wins) == ("ai", "hard", 10, 5)
 
 
-async def test_finish_series_is_idempotent(storage: SqliteStorage, make_game: MakeGame) -> None:
+async def test_finish_series_is_idempotent(storage: Storage, make_game: MakeGame) -> None:
     await storage.record_game(make_game([1, 2, 3], [0, 1], 2))
     assert await storage.finish_series(1, "series-1", winners=[1], losers=[2, 3]) is True
     assert await storage.finish_series(1, "series-1", winners=[1], losers=[2, 3]) is False
@@ -124,7 +115,7 @@ async def test_finish_series_is_idempotent(storage: SqliteStorage, make_game: Ma
 
 
 async def test_finish_series_with_unknown_user_changes_nothing(
-    storage: SqliteStorage, make_game: MakeGame
+    storage: Storage, make_game: MakeGame
 ) -> None:
     await storage.record_game(make_game([1, 2], [0], 1))
     with pytest.raises(UnknownPlayer, match="999"):
@@ -134,6 +125,6 @@ async def test_finish_series_with_unknown_user_changes_nothing(
     assert await storage.finish_series(1, "s", winners=[1], losers=[2]) is True
 
 
-async def test_finish_series_rejects_overlap(storage: SqliteStorage) -> None:
+async def test_finish_series_rejects_overlap(storage: Storage) -> None:
     with pytest.raises(InvalidQuery):
         await storage.finish_series(1, "s", winners=[1], losers=[1])

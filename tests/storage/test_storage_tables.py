@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from bot.storage import InvalidQuery, SavedTable, SqliteStorage, StaleTableVersion
+from bot.storage import InvalidQuery, SavedTable, StaleTableVersion, Storage, open_storage
 
 
 def _table(table_id: str = "t1", version: int = 1, **kw: object) -> SavedTable:
@@ -25,22 +23,26 @@ def _table(table_id: str = "t1", version: int = 1, **kw: object) -> SavedTable:
     return SavedTable.model_validate(data)
 
 
-async def test_restart_resumes_running_tables(db_path: Path) -> None:
-    async with await SqliteStorage.open(db_path) as s:
-        await s.save_table(_table("a", status="lobby", version=0))
-        await s.save_table(_table("b"))
-        await s.save_table(_table("b", version=2))
-        await s.save_table(_table("done", status="finished"))
-    async with await SqliteStorage.open(db_path) as s:
+async def test_restart_resumes_running_tables(storage_url: str) -> None:
+    s = await open_storage(storage_url)
+    await s.save_table(_table("a", status="lobby", version=0))
+    await s.save_table(_table("b"))
+    await s.save_table(_table("b", version=2))
+    await s.save_table(_table("done", status="finished"))
+    await s.close()
+    s = await open_storage(storage_url)
+    try:
         tables = {t.table_id: t for t in await s.load_tables()}
         assert set(tables) == {"a", "b"}
         assert tables["b"] == _table("b", version=2)
         finished = await s.load_tables(["finished", "abandoned"])
         assert [t.table_id for t in finished] == ["done"]
         assert await s.load_tables([]) == []
+    finally:
+        await s.close()
 
 
-async def test_stale_version_is_rejected_and_keeps_newer(storage: SqliteStorage) -> None:
+async def test_stale_version_is_rejected_and_keeps_newer(storage: Storage) -> None:
     await storage.save_table(_table(version=5))
     with pytest.raises(StaleTableVersion) as info:
         await storage.save_table(_table(version=4, state_json="old"))
@@ -48,20 +50,20 @@ async def test_stale_version_is_rejected_and_keeps_newer(storage: SqliteStorage)
     assert (await storage.load_tables())[0].state_json == '{"v": 5}'
 
 
-async def test_same_version_overwrites_metadata(storage: SqliteStorage) -> None:
+async def test_same_version_overwrites_metadata(storage: Storage) -> None:
     # Message ids can change without an engine action, so an equal version is accepted.
     await storage.save_table(_table(version=3))
     await storage.save_table(_table(version=3, table_message_id=77))
     assert (await storage.load_tables())[0].table_message_id == 77
 
 
-async def test_delete_table(storage: SqliteStorage) -> None:
+async def test_delete_table(storage: Storage) -> None:
     await storage.save_table(_table())
     assert await storage.delete_table("t1") is True
     assert await storage.delete_table("t1") is False
     assert await storage.load_tables() == []
 
 
-async def test_unknown_status_filter(storage: SqliteStorage) -> None:
+async def test_unknown_status_filter(storage: Storage) -> None:
     with pytest.raises(InvalidQuery, match="paused"):
         await storage.load_tables(["paused"])  # type: ignore[list-item]

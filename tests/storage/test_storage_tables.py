@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from bot.storage import InvalidQuery, SavedTable, StaleTableVersion, Storage, open_storage
+from bot.storage import (
+    InvalidQuery,
+    PostgresStorage,
+    SavedTable,
+    ShardScope,
+    SqliteStorage,
+    StaleTableVersion,
+    Storage,
+    open_storage,
+)
 
 
 def _table(table_id: str = "t1", version: int = 1, **kw: object) -> SavedTable:
@@ -67,3 +76,24 @@ async def test_delete_table(storage: Storage) -> None:
 async def test_unknown_status_filter(storage: Storage) -> None:
     with pytest.raises(InvalidQuery, match="paused"):
         await storage.load_tables(["paused"])  # type: ignore[list-item]
+
+
+async def test_shard_scope_restores_only_own_guilds(storage_url: str) -> None:
+    # Guild ids whose shard (id >> 22) % 2 is 0 and 1.
+    even, odd = 10 << 22, (11 << 22) + 5
+    async with await _open_scoped(storage_url, None) as s:
+        await s.save_table(_table("even", guild_id=even))
+        await s.save_table(_table("odd", guild_id=odd))
+    for shard, expected in ((0, ["even"]), (1, ["odd"])):
+        async with await _open_scoped(storage_url, ShardScope(2, (shard,))) as s:
+            assert [t.table_id for t in await s.load_tables()] == expected
+    assert ShardScope.of(2, [0, 1]) is None  # every shard: no filter
+    assert ShardScope.of(4, [3]) == ShardScope(4, (3,))
+    with pytest.raises(ValueError):
+        ShardScope(2, (2,))
+
+
+async def _open_scoped(url: str, scope: ShardScope | None) -> SqliteStorage | PostgresStorage:
+    if url.startswith("sqlite:///"):
+        return await SqliteStorage.open(url.removeprefix("sqlite:///"), shards=scope)
+    return await PostgresStorage.open(url, shards=scope)

@@ -12,7 +12,7 @@ import discord
 from discord.ext import commands
 
 from bot.settings import Settings
-from bot.storage import SqliteStorage, Storage
+from bot.storage import Storage, open_storage
 from bot.tables.actions import TableService
 from bot.text import t
 from bot.ui.buttons import DYNAMIC_ITEMS, is_ours, matches_template
@@ -53,7 +53,11 @@ class DurakBot(commands.Bot):
     async def setup_hook(self) -> None:
         from bot.cogs.durak import DurakCog
 
-        storage = self._storage or await SqliteStorage.open(self.settings.database_path)
+        # DATABASE_URL picks the backend; with shards, only this process's guilds' tables
+        # come back from load_tables, so two processes never resume the same table.
+        storage = self._storage or await open_storage(
+            self.settings.storage_url, shards=self.settings.shard_scope
+        )
         self._storage = storage
         self.notifier = DiscordNotifier(self, self.settings.table_edit_interval_seconds)
         if self._clock is None:
@@ -109,11 +113,24 @@ class DurakBot(commands.Bot):
         await super().close()
 
 
+class ShardedDurakBot(DurakBot, commands.AutoShardedBot):
+    """The same bot over several gateway shards in one process (discord.py's sharding)."""
+
+
+def make_bot(settings: Settings, **kwargs: Any) -> DurakBot:
+    """A ``DurakBot``, or with ``SHARD_COUNT`` set a ``ShardedDurakBot`` that runs
+    ``SHARD_IDS`` (default: every shard) of ``SHARD_COUNT``."""
+    if settings.shard_count is None:
+        return DurakBot(settings, **kwargs)
+    ids = list(settings.shard_ids) if settings.shard_ids is not None else None
+    return ShardedDurakBot(settings, shard_count=settings.shard_count, shard_ids=ids, **kwargs)
+
+
 async def run_bot(settings: Settings, *, sync: bool = False, sync_guild: int | None = None) -> int:
     """Run until stopped (or, with ``sync``, register the commands and exit). Exit code 2 with
     one line when Discord rejects the token."""
     token = settings.discord_token.get_secret_value()
-    bot = DurakBot(settings, sync=sync, sync_guild=sync_guild)
+    bot = make_bot(settings, sync=sync, sync_guild=sync_guild)
     try:
         async with bot:
             if sync:

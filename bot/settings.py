@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal, Self
 
-from pydantic import Field, SecretStr
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import Field, SecretStr, field_validator, model_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+from bot.storage.factory import backend_of, sqlite_url
+from bot.storage.sharding import ShardScope
 
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
 
@@ -24,8 +27,16 @@ class Settings(BaseSettings):
 
     #: The bot token from the Discord developer portal (required, never logged).
     discord_token: SecretStr = Field(min_length=1)
-    #: SQLite file for games, ratings and saved tables.
+    #: SQLite file for games, ratings and saved tables (used when DATABASE_URL is unset).
     database_path: Path = Path("data/durak.sqlite3")
+    #: Where games, ratings and saved tables live: ``sqlite:///PATH`` or
+    #: ``postgresql://user:password@host:port/db`` (needed for several processes).
+    database_url: str | None = None
+    #: Shards across all processes (Discord requires sharding past 2,500 guilds). Unset: one
+    #: unsharded connection.
+    shard_count: int | None = Field(default=None, ge=1)
+    #: The shards this process runs, comma-separated (``0,1``); unset: all of SHARD_COUNT.
+    shard_ids: Annotated[tuple[int, ...] | None, NoDecode] = None
     #: A guild whose commands ``--sync`` updates instantly (development).
     dev_guild_id: int | None = None
     log_level: LogLevel = "INFO"
@@ -42,3 +53,34 @@ class Settings(BaseSettings):
     #: Minutes without any human action after which a table is closed and saved as
     #: abandoned (0 = never).
     abandon_after_minutes: float = Field(default=30, ge=0, le=7 * 24 * 60)
+
+    @field_validator("shard_ids", mode="before")
+    @classmethod
+    def _comma_list(cls, value: object) -> object:
+        if isinstance(value, str):
+            return tuple(int(part) for part in value.split(",") if part.strip())
+        return value
+
+    @field_validator("database_url")
+    @classmethod
+    def _known_backend(cls, value: str | None) -> str | None:
+        if value is not None:
+            backend_of(value)  # raises a ValueError naming the accepted schemes
+        return value
+
+    @model_validator(mode="after")
+    def _shards_consistent(self) -> Self:
+        if self.shard_ids is not None and self.shard_count is None:
+            raise ValueError("SHARD_IDS needs SHARD_COUNT")
+        self.shard_scope  # noqa: B018 - validates the ids against the count
+        return self
+
+    @property
+    def storage_url(self) -> str:
+        """``DATABASE_URL``, or the SQLite file ``DATABASE_PATH`` (older setting) as a URL."""
+        return self.database_url or sqlite_url(self.database_path)
+
+    @property
+    def shard_scope(self) -> ShardScope | None:
+        """The guilds this process owns, or None when it runs every shard."""
+        return ShardScope.of(self.shard_count, self.shard_ids)

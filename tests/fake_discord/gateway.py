@@ -1,4 +1,9 @@
-"""The gateway websocket: HELLO, heartbeats, IDENTIFY/READY, RESUME, sequenced dispatches."""
+"""The gateway websocket: HELLO, heartbeats, IDENTIFY/READY, RESUME, sequenced dispatches.
+
+Sharding: an IDENTIFY with ``shard: [id, count]`` (count > 1) opens a session of that shard,
+whose READY/GUILD_CREATE list only the guilds with ``(guild_id >> 22) % count == id``;
+guild events then go to the socket of the guild's shard (DMs to shard 0), as on Discord.
+Several clients (processes) may hold different shards at once."""
 
 from __future__ import annotations
 
@@ -33,6 +38,18 @@ class GatewaySession:
         self.log: list[JSON] = []  # every dispatch, for replay on RESUME
 
 
+class ShardLink:
+    """One shard's session and live socket."""
+
+    def __init__(self, session: GatewaySession, ws: web.WebSocketResponse) -> None:
+        self.session = session
+        self.ws: web.WebSocketResponse | None = ws
+
+
+def shard_of(guild_id: int, shard_count: int) -> int:
+    return (guild_id >> 22) % shard_count
+
+
 class Gateway:
     def __init__(self, store: FakeStore, url: Callable[[], str]) -> None:
         self._store = store
@@ -46,6 +63,8 @@ class Gateway:
         self.replayed_count = 0  # dispatches re-sent on RESUME (missed while disconnected)
         self.received: list[JSON] = []  # every op the client sent, for assertions
         self._live = asyncio.Event()
+        self.shard_count = 1  # set by the first sharded IDENTIFY
+        self.shards: dict[int, ShardLink] = {}
 
     @property
     def connected(self) -> bool:
@@ -67,6 +86,9 @@ class Gateway:
 
     async def dispatch(self, event: str, data: JSON) -> None:
         """Send an event now, or keep it for the RESUME replay if the socket is down."""
+        if self.shards:
+            await self._dispatch_sharded(event, data)
+            return
         session = self.session
         if session is None:
             _log.debug("no gateway session; dropping %s", event)
@@ -106,6 +128,9 @@ class Gateway:
                 await self._on_frame(ws, json.loads(msg.data))
         finally:
             self._sockets.discard(ws)
+            for link in self.shards.values():
+                if link.ws is ws:
+                    link.ws = None  # the shard's events wait in its log for a RESUME
             if self._ws is ws:
                 self._ws = None
                 self._live.clear()
@@ -125,9 +150,27 @@ class Gateway:
         elif op == 8:
             await self._request_members(ws, data)
 
+    async def _dispatch_sharded(self, event: str, data: JSON) -> None:
+        guild = data.get("guild_id") or (data.get("id") if event.startswith("GUILD_") else None)
+        shard = 0 if guild is None else shard_of(int(guild), self.shard_count)
+        link = self.shards.get(shard)
+        if link is None:
+            _log.debug("no client holds shard %d; dropping %s", shard, event)
+            return
+        async with self._send_lock:
+            link.session.seq += 1
+            frame = {"op": 0, "t": event, "s": link.session.seq, "d": data}
+            link.session.log.append(frame)
+            if link.ws is not None and not link.ws.closed:
+                await self._send(link.ws, frame)
+
     async def _identify(self, ws: web.WebSocketResponse, data: JSON) -> None:
         self.identify_count += 1
         session = GatewaySession(int(data.get("intents", 0)))
+        shard = data.get("shard")
+        if shard and int(shard[1]) > 1:
+            await self._identify_shard(ws, session, int(shard[0]), int(shard[1]))
+            return
         async with self._send_lock:
             self.session = session
             self._ws = ws
@@ -162,7 +205,48 @@ class Gateway:
         self._live.set()
         self._store.touch()
 
+    async def _identify_shard(
+        self, ws: web.WebSocketResponse, session: GatewaySession, shard_id: int, count: int
+    ) -> None:
+        store = self._store
+        async with self._send_lock:
+            self.shard_count = count
+            self.shards[shard_id] = ShardLink(session, ws)
+            if self.session is None:
+                self.session = session  # "a bot is connected", for the driver's checks
+            guilds = [g for g in store.guilds.values() if shard_of(g.id, count) == shard_id]
+            ready = {
+                "v": 10,
+                "user": user_payload(store.bot),
+                "guilds": [{"id": str(g.id), "unavailable": True} for g in guilds],
+                "session_id": session.session_id,
+                "resume_gateway_url": self._url(),
+                "session_type": "normal",
+                "shard": [shard_id, count],
+                "application": {"id": str(store.application_id), "flags": 0},
+                "private_channels": [],
+                "relationships": [],
+                "presences": [],
+                "geo_ordered_rtc_regions": [],
+                "_trace": ["fake-discord"],
+            }
+            frames: list[JSON] = [{"t": "READY", "d": ready}]
+            for guild in guilds:
+                gdata = guild_create_payload(guild, store.users, store.channels, [store.bot.id])
+                frames.append({"t": "GUILD_CREATE", "d": gdata})
+            for f in frames:
+                session.seq += 1
+                frame = {"op": 0, "t": f["t"], "s": session.seq, "d": f["d"]}
+                session.log.append(frame)
+                await self._send(ws, frame)
+        self._live.set()
+        self._store.touch()
+
     async def _resume(self, ws: web.WebSocketResponse, data: JSON) -> None:
+        for link in self.shards.values():
+            if data.get("session_id") == link.session.session_id:
+                await self._resume_shard(ws, link, int(data.get("seq") or 0))
+                return
         session = self.session
         if session is None or data.get("session_id") != session.session_id:
             await self._send(ws, {"op": 9, "d": False})  # invalid session, not resumable
@@ -180,6 +264,22 @@ class Gateway:
             session.log.append(resumed)
             await self._send(ws, resumed)
         self._live.set()
+        self._store.touch()
+
+    async def _resume_shard(self, ws: web.WebSocketResponse, link: ShardLink, since: int) -> None:
+        self.resume_count += 1
+        async with self._send_lock:
+            link.ws = ws
+            for frame in link.session.log:
+                if frame["s"] > since:
+                    self.replayed_count += 1
+                    await self._send(ws, frame)
+            link.session.seq += 1
+            resumed = {
+                "op": 0, "t": "RESUMED", "s": link.session.seq, "d": {"_trace": ["fake-discord"]}
+            }  # fmt: skip
+            link.session.log.append(resumed)
+            await self._send(ws, resumed)
         self._store.touch()
 
     async def _request_members(self, ws: web.WebSocketResponse, data: JSON) -> None:

@@ -7,11 +7,12 @@ One decision:
 2. Two seats left and an empty talon: every card's place is known, so
    :class:`~durak_core.ai.endgame.EndgameSolver` searches the game tree (alpha-beta, transposition
    table, cheapest-first ordering, iterative deepening within the budget).
-3. Otherwise: determinized Monte Carlo with statistics shared at the root. Each iteration deals
+3. Otherwise: determinized Monte Carlo with statistics shared at the root. Each round deals
    the hidden cards consistently with the view (:class:`~durak_core.ai.determinize.Determinizer`;
-   every possible placement in turn when there are few, e.g. near the end of the talon), picks a
-   root action by UCB1, and plays the game out with the Normal heuristics for every seat.
-   The most visited action wins.
+   every possible placement in turn when there are few, e.g. near the end of the talon) and
+   plays every competing root action out on that deal with the Normal heuristics for every
+   seat (paired comparison); weak actions are dropped by successive halving, and Normal's
+   choice is replaced only by an action with a clear paired advantage.
 
 The budget (:class:`~durak_core.ai.base.Budget`) is checked between iterations and inside the
 solver. ``choose`` is a plain synchronous CPU-bound function: the bot should run it in a worker
@@ -40,10 +41,11 @@ from .playout import playout, reward
 #: Iterations per decision when the budget has seconds but no clock to measure them.
 DEFAULT_ITERATIONS = 200
 #: Root actions searched at most (cheapest first, plus Normal's choice, take and pass).
-MAX_CANDIDATES = 10
+MAX_CANDIDATES = 6
 #: Solver nodes allowed per budget iteration when the budget counts iterations.
 NODES_PER_ITERATION = 200
-UCB_C = 0.45
+#: Rounds before the first halving of the root candidates (then doubling).
+HALVING_ROUNDS = 8
 
 
 class HardPlayer:
@@ -113,37 +115,60 @@ class HardPlayer:
         stop: Callable[[], bool],
         iterations: int | None,
     ) -> Action:
+        """Rounds of paired playouts: each round deals one determinization and plays every
+        still-competing root action out on it (common random numbers: the luck of the deal
+        cancels in the comparison). Statistics are shared across determinizations at the root;
+        every few rounds the weaker half is dropped. The most promising action replaces
+        Normal's choice only when its paired advantage is clearly positive."""
         me = view.seat
         cands = candidates(view.legal_actions, fallback, ct)
         k = len(cands)
-        visits = [0] * k
+        alive = list(range(k))
         total = [0.0] * k
-        # Normal's choice starts with a small prior: with few iterations it breaks ties.
-        fi = cands.index(fallback)
-        visits[fi], total[fi] = 2, 1.3
+        diff_sum = [0.0] * k
+        diff_sq = [0.0] * k
+        rounds = [0] * k
         n = 0
+        next_cut = HALVING_ROUNDS
         while iterations is None or n < iterations:
             if n and stop():
                 break
-            log_n = math.log(sum(visits) + 1)
-            best_i = 0
-            best_u = -1.0
-            for i in range(k):
-                if visits[i] == 0:
-                    best_i = i
-                    break
-                u = total[i] / visits[i] + UCB_C * math.sqrt(log_n / visits[i])
-                if u > best_u:
-                    best_i, best_u = i, u
-            s = det.next()
-            apply_unchecked(s, me, cands[best_i])
-            playout(s, ct)
-            visits[best_i] += 1
-            total[best_i] += reward(s, me)
-            n += 1
+            base = det.next()
+            results: dict[int, float] = {}
+            for i in alive:
+                s = base.copy()
+                apply_unchecked(s, me, cands[i])
+                playout(s, ct)
+                results[i] = reward(s, me)
+                n += 1
+            r0 = results.get(0)
+            for i, r in results.items():
+                total[i] += r
+                rounds[i] += 1
+                if r0 is not None:
+                    d = r - r0
+                    diff_sum[i] += d
+                    diff_sq[i] += d * d
+            if rounds[0] >= next_cut and len(alive) > 2:
+                alive.sort(key=lambda i: total[i] / rounds[i], reverse=True)
+                keep = alive[: max(2, len(alive) // 2)]
+                if 0 not in keep:  # Normal's choice stays as the reference of the comparison
+                    keep[-1] = 0
+                alive = sorted(keep)
+                next_cut *= 2
         self.last_mode = "exact-deals" if det.exact else "sampled-deals"
         self.last_iterations = n
-        best = max(range(k), key=lambda i: (visits[i], total[i] / visits[i] if visits[i] else 0))
+        best = 0
+        best_gain = 0.0
+        for i in range(1, k):
+            m = rounds[i]
+            if m < 4:
+                continue
+            mean = diff_sum[i] / m
+            var = max(diff_sq[i] / m - mean * mean, 1e-9)
+            # Leave Normal's choice only for a clear paired gain (one standard error).
+            if mean > math.sqrt(var / m) and mean > best_gain:
+                best, best_gain = i, mean
         return cands[best]
 
 
@@ -161,4 +186,5 @@ def candidates(legal: Sequence[Action], preferred: Action, ct: CardTable) -> lis
             return (1 + value[a.card.index], a.code)  # type: ignore[attr-defined]
         return (0, a.code)
 
-    return sorted(legal, key=cost)[:MAX_CANDIDATES]
+    ordered = sorted(legal, key=cost)[:MAX_CANDIDATES]
+    return ordered  # ordered[0] is ``preferred``

@@ -43,7 +43,7 @@ DEFAULT_ITERATIONS = 200
 #: Root actions searched at most (cheapest first, plus Normal's choice, take and pass).
 MAX_CANDIDATES = 6
 #: Solver nodes allowed per budget iteration when the budget counts iterations.
-NODES_PER_ITERATION = 200
+NODES_PER_ITERATION = 100
 #: Rounds before the first halving of the root candidates (then doubling).
 HALVING_ROUNDS = 8
 

@@ -13,7 +13,7 @@ True
 
 from __future__ import annotations
 
-from ..engine import _legal
+from ..fast import legal_actions
 from ..state import GameState
 
 
@@ -28,7 +28,7 @@ def next_actor(s: GameState) -> int | None:
     n = s.n
     for k in range(n):
         t = (s.attacker + k) % n
-        if s.attackers >> t & 1 and _legal(s, t):
+        if s.attackers >> t & 1 and legal_actions(s, t):
             return t
     # The engine ends a bout as soon as no attacker can act (R15, R16): unreachable.
     raise AssertionError("a running game where nobody can act")

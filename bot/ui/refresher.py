@@ -12,7 +12,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any
@@ -30,6 +32,8 @@ log = logging.getLogger(__name__)
 
 TOKEN_LIFETIME = 15 * 60
 TOKEN_MARGIN = 30  # stop using a token a little early: an edit in flight must still land
+# Discord's per-channel message edit limit (about 5 per 5 s), with a margin for clock jitter.
+EDITS_PER_WINDOW, EDIT_WINDOW = 5, 5.25
 
 
 class Coalescer:
@@ -41,6 +45,7 @@ class Coalescer:
         self._name = name
         self._dirty = False
         self._task: asyncio.Task[None] | None = None
+        self._last = -math.inf  # monotonic start of the last flush
 
     def mark(self) -> None:
         self._dirty = True
@@ -49,13 +54,17 @@ class Coalescer:
 
     async def _run(self) -> None:
         while self._dirty:
+            # Never two flushes closer than the interval, also when a mark comes right after an
+            # idle spell (Discord allows about 5 edits per 5 s per channel; more answer 429).
+            wait = self._last + self._interval - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
             self._dirty = False
+            self._last = time.monotonic()
             try:
                 await self._flush()
             except Exception:
                 log.exception("refresh %s failed", self._name)
-            if self._dirty and self._interval:
-                await asyncio.sleep(self._interval)
 
     @property
     def idle(self) -> bool:
@@ -94,6 +103,7 @@ class DiscordNotifier:
         self._tasks: set[asyncio.Task[None]] = set()
         #: Saves message ids under the table lock (set by the bot: it owns the service).
         self.save_ids: Callable[[Table], Awaitable[None]] | None = None
+        self._edits: dict[int, deque[float]] = {}
 
     # -- Notifier protocol ---------------------------------------------------------------
 
@@ -187,6 +197,19 @@ class DiscordNotifier:
 
     # -- the public messages -------------------------------------------------------------
 
+    async def _edit_slot(self, channel_id: int) -> None:
+        """Wait until one more message edit in this channel stays within Discord's limit, so
+        coalesced and one-off edits together never earn a 429."""
+        times = self._edits.setdefault(channel_id, deque())
+        while True:
+            now = time.monotonic()
+            while times and now - times[0] >= EDIT_WINDOW:
+                times.popleft()
+            if len(times) < EDITS_PER_WINDOW:
+                times.append(now)
+                return
+            await asyncio.sleep(EDIT_WINDOW - (now - times[0]))
+
     def _messages(self, table: Table) -> _TableMessages:
         msgs = self._tables.get(table.table_id)
         if msgs is None:
@@ -216,12 +239,14 @@ class DiscordNotifier:
                 return
             embed, view = render_lobby(table)
             version = table.version
+            await self._edit_slot(table.channel_id)
             await channel.get_partial_message(table.lobby_message_id).edit(embed=embed, view=view)
             msgs.shown_public = version
             return
         if table.table_message_id is None or table.state is None:
             return
         embed, view = render_table(table, press_hand=self.press_hand(table))
+        await self._edit_slot(table.channel_id)
         await channel.get_partial_message(table.table_message_id).edit(embed=embed, view=view)
 
     async def _post_table(self, table: Table) -> None:
@@ -231,6 +256,7 @@ class DiscordNotifier:
             if table.game_number == 1 and table.lobby_message_id is not None:
                 embed, view = render_lobby_done(table, "lobby.started")
                 with contextlib.suppress(discord.HTTPException):
+                    await self._edit_slot(table.channel_id)
                     await channel.get_partial_message(table.lobby_message_id).edit(
                         embed=embed, view=view
                     )
@@ -240,6 +266,7 @@ class DiscordNotifier:
             table.table_message_id = message.id
             if old is not None:  # the finished game's message keeps its result, loses buttons
                 with contextlib.suppress(discord.HTTPException):
+                    await self._edit_slot(table.channel_id)
                     await channel.get_partial_message(old).edit(view=None)
             if self.save_ids is not None:
                 await self.save_ids(table)
@@ -257,11 +284,13 @@ class DiscordNotifier:
         embed, view = render_lobby_done(table, "lobby.cancelled")
         with contextlib.suppress(discord.HTTPException):
             if table.lobby_message_id is not None and table.table_message_id is None:
+                await self._edit_slot(table.channel_id)
                 await channel.get_partial_message(table.lobby_message_id).edit(
                     embed=embed, view=view
                 )
             if table.table_message_id is not None:
                 embed, view = render_closed()
+                await self._edit_slot(table.channel_id)
                 await channel.get_partial_message(table.table_message_id).edit(
                     embed=embed, view=view
                 )

@@ -1,0 +1,221 @@
+"""The bot under load: 200 concurrent tables of 4 seats (mostly AI, some humans clicking through
+fake interactions) against the fake Discord, with its per-channel edit limit on (5 edits per
+5 s, then 429).
+
+The bot runs as its own process (``tests/bot/robust_runner.py`` → ``python -m bot``), so its
+peak RSS is its own (``RUSAGE_CHILDREN`` after it exits). The fake Discord and the simulated
+humans run in this process. Interaction time is measured at the fake: from dispatching
+INTERACTION_CREATE to the bot's first response (gateway + discord.py + handler + save + the
+callback request) — an upper bound of the bot's processing time.
+
+    python benchmarks/bot_load.py [--tables 200] [--seconds 60]
+
+Prints JSON on its last line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import re
+import resource
+import statistics
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT / "tests" / "bot"), str(ROOT / "tests"), str(ROOT)]
+
+from fake_discord import FakeDiscord, FakeMessage  # noqa: E402
+from fake_discord.pytest_plugin import started_fake  # noqa: E402
+from robust_harness import BotProcess  # noqa: E402
+
+ACTION_ID = re.compile(r"^dk:[0-9a-f]{8}:\d:\d+:\d+$")
+
+
+@dataclass
+class Tbl:
+    channel: int
+    humans: list[int]
+    table_id: str = ""
+    message_id: int = 0
+
+
+def table_message(fake: FakeDiscord, channel: int) -> FakeMessage | None:
+    found = [
+        m
+        for m in fake.channel_messages(channel)
+        if m.embeds and any(b.custom_id and b.custom_id.startswith("dkt:") for b in m.buttons)
+    ]
+    return found[-1] if found else None
+
+
+def latest_hand(fake: FakeDiscord, user: int) -> FakeMessage | None:
+    for m in reversed(fake.ephemeral_messages(user)):
+        if any(b.custom_id and b.custom_id.startswith("dk:") for b in m.buttons):
+            return m
+        if "**" in m.content:
+            return m
+    return None
+
+
+def pct(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+async def run(n_tables: int, seconds: float, seed: int) -> dict[str, object]:
+    rng = random.Random(seed)
+    latencies: list[float] = []
+    async with started_fake() as fake:
+        fake.set_edit_rate_limit(True, limit=5, per=5.0)
+        guild = fake.add_guild("Load")
+        tables: list[Tbl] = []
+        for i in range(n_tables):
+            humans = 2 if i % 5 == 0 else 1  # mostly AI: 1 human + 3 AI, every 5th 2 + 2
+            tables.append(
+                Tbl(
+                    fake.add_channel(guild, f"t{i}"),
+                    [fake.add_user(f"u{i}-{h}") for h in range(humans)],
+                )
+            )
+        with tempfile.TemporaryDirectory() as tmp:
+            bot = BotProcess(fake, Path(tmp))
+            overrides = {
+                "TURN_TIMER_SECONDS": "60",
+                "AI_DELAY_SECONDS": "1.5",
+                "AI_BUDGET_SECONDS": "1.0",
+                "AI_BUDGET_ITERATIONS": "",
+                "TABLE_EDIT_INTERVAL_SECONDS": "1.0",
+                "LOG_LEVEL": "WARNING",
+            }
+            base_env = bot.env
+            bot.env = lambda: {**base_env(), **overrides}  # type: ignore[method-assign]
+            await bot.sync(guild)
+            await bot.start()
+
+            async def timed(coro: object) -> None:
+                t0 = time.perf_counter()
+                await coro  # type: ignore[misc]
+                latencies.append(time.perf_counter() - t0)
+
+            async def open_table(tb: Tbl) -> None:
+                host = tb.humans[0]
+                ai = 4 - len(tb.humans)
+                await timed(
+                    fake.slash(
+                        host,
+                        tb.channel,
+                        "durak",
+                        "new",
+                        options={"ai_seats": ai, "seats": 4},
+                        timeout=30,
+                    )
+                )
+                for other in tb.humans[1:]:
+                    await timed(fake.slash(other, tb.channel, "durak", "join", timeout=30))
+                await timed(fake.slash(host, tb.channel, "durak", "start", timeout=30))
+                msg = await fake.wait_for(lambda: table_message(fake, tb.channel), 60)
+                tb.message_id = msg.id
+                tb.table_id = next(
+                    b.custom_id.split(":")[1]
+                    for b in msg.buttons
+                    if b.custom_id and b.custom_id.startswith("dkt:")
+                )
+
+            for k in range(0, n_tables, 20):
+                await asyncio.gather(*(open_table(tb) for tb in tables[k : k + 20]))
+            setup_latencies = len(latencies)
+            edits_before = {
+                tb.channel: sum(
+                    1
+                    for r in fake.requests
+                    if r.method == "PATCH" and f"/channels/{tb.channel}/messages/" in r.path
+                )
+                for tb in tables
+            }
+            start = time.monotonic()
+            end = start + seconds
+            clicks = 0
+            games_finished = 0
+
+            async def human(tb: Tbl, user: int) -> None:
+                nonlocal clicks, games_finished
+                r = random.Random(rng.random())
+                await timed(fake.click(user, tb.message_id, f"dkt:{tb.table_id}:hand", timeout=30))
+                while time.monotonic() < end:
+                    await asyncio.sleep(r.uniform(0.5, 2.0))  # a human's thinking time
+                    msg = fake.message(tb.message_id)
+                    if any(b.custom_id and b.custom_id.endswith(":rematch") for b in msg.buttons):
+                        games_finished += 1
+                        await timed(fake.click(user, msg, f"dkt:{tb.table_id}:rematch", timeout=30))
+                        newer = table_message(fake, tb.channel)
+                        if newer is not None:
+                            tb.message_id = newer.id
+                        continue
+                    hand = latest_hand(fake, user)
+                    ids = [
+                        b.custom_id
+                        for b in (hand.buttons if hand else [])
+                        if b.custom_id and not b.disabled and ACTION_ID.match(b.custom_id)
+                    ]
+                    if hand is None or not ids:
+                        continue
+                    clicks += 1
+                    await timed(fake.click(user, hand, r.choice(ids), timeout=30))
+
+            await asyncio.gather(*(human(tb, u) for tb in tables for u in tb.humans))
+            elapsed = time.monotonic() - start
+            rates = []
+            for tb in tables:
+                edits = (
+                    sum(
+                        1
+                        for r in fake.requests
+                        if r.method == "PATCH"
+                        and r.status < 300
+                        and f"/channels/{tb.channel}/messages/" in r.path
+                    )
+                    - edits_before[tb.channel]
+                )
+                rates.append(edits / elapsed)
+            await bot.stop()
+            rss_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+        play = latencies[setup_latencies:]
+        return {
+            "tables": n_tables,
+            "seats_per_table": 4,
+            "humans": sum(len(tb.humans) for tb in tables),
+            "seconds": round(elapsed, 1),
+            "interactions": len(latencies),
+            "action_clicks": clicks,
+            "interaction_ms_p50": round(pct(latencies, 0.5) * 1000, 1),
+            "interaction_ms_p99": round(pct(latencies, 0.99) * 1000, 1),
+            "play_interaction_ms_p50": round(pct(play, 0.5) * 1000, 1),
+            "play_interaction_ms_p99": round(pct(play, 0.99) * 1000, 1),
+            "table_edits_per_table_per_s_mean": round(statistics.fmean(rates), 3),
+            "table_edits_per_table_per_s_max": round(max(rates), 3),
+            "peak_rss_mb": round(rss_kb / 1024, 1),
+            "responses_429": fake.rate_limit_count,
+            "games_finished_seen": games_finished,
+        }
+
+
+def main() -> None:
+    p = argparse.ArgumentParser()
+    p.add_argument("--tables", type=int, default=200)
+    p.add_argument("--seconds", type=float, default=60.0)
+    p.add_argument("--seed", type=int, default=1)
+    args = p.parse_args()
+    print(json.dumps(asyncio.run(run(args.tables, args.seconds, args.seed))))
+
+
+if __name__ == "__main__":
+    main()

@@ -5,6 +5,13 @@ Builds 100,000 finished games by 10,000 users in one guild with bulk inserts
 Prints readable lines, then one JSON object on the last line.
 
     python benchmarks/storage_speed.py [--games N] [--users N] [--keep PATH]
+        [--database-url sqlite:///PATH | postgresql://...]
+    python benchmarks/storage_speed.py --database-url URL --processes 4 --seconds 60
+
+The same figures for either backend. With ``--processes``, that many processes record
+distinct games (and re-record some of their own, which must be no-ops) into one fresh
+database for ``--seconds``; it reports games recorded per second, the p99 record time and
+lost or duplicated games (both must be 0).
 """
 
 from __future__ import annotations
@@ -12,6 +19,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import multiprocessing
 import random
 import sqlite3
 import statistics
@@ -24,7 +32,17 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.storage import GameRecord, LeaderboardSort, SavedTable, SeatRecord, SqliteStorage
+from bot.storage import (
+    GameRecord,
+    LeaderboardSort,
+    PostgresStorage,
+    SavedTable,
+    SeatRecord,
+    SqliteStorage,
+    backend_of,
+    open_storage,
+    sqlite_url,
+)
 
 GUILD = 1
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
@@ -146,7 +164,7 @@ async def median_ms(op: Callable[[int], Awaitable[object]], runs: int) -> float:
     return round(statistics.median(times), 3)
 
 
-async def measure(path: Path, games: int, users: int, runs: int) -> dict[str, object]:
+async def measure(url: str, games: int, users: int, runs: int) -> dict[str, object]:
     rnd = random.Random(2)
     start = T0 + timedelta(minutes=10 * games + 10)
     records = [
@@ -161,7 +179,8 @@ async def measure(path: Path, games: int, users: int, runs: int) -> dict[str, ob
         )
         for i in range(runs)
     ]  # fmt: skip
-    async with await SqliteStorage.open(path) as s:
+    s = await open_storage(url)
+    try:
         out: dict[str, object] = {
             "record_game_ms": await median_ms(lambda i: s.record_game(records[i]), runs),
             "save_table_ms": await median_ms(lambda i: s.save_table(tables[i]), runs),
@@ -180,7 +199,123 @@ async def measure(path: Path, games: int, users: int, runs: int) -> dict[str, ob
         out["head_to_head_ms"] = await median_ms(
             lambda i: s.head_to_head(GUILD, probe[i], probe[-i - 1]), runs // 4
         )
+    finally:
+        await s.close()
     return out
+
+
+async def pg_bulk_load(url: str, path: Path, games: int, users: int) -> None:
+    """The SQLite bulk load, copied row for row into PostgreSQL (COPY)."""
+    import asyncpg
+
+    bulk_load(path, games, users)
+    src = sqlite3.connect(path)
+    conn = await asyncpg.connect(url)
+    try:
+        for table in ("games", "game_seats", "guild_stats", "global_stats"):
+            cur = src.execute(f"SELECT * FROM {table}")
+            cols = [d[0] for d in cur.description]
+            times = {i for i, c in enumerate(cols) if c.endswith("_at")}
+            rows = [
+                tuple(datetime.fromisoformat(v) if i in times else v for i, v in enumerate(r))
+                for r in cur
+            ]
+            await conn.copy_records_to_table(table, records=rows, columns=cols)
+        await conn.execute("ANALYZE")
+    finally:
+        await conn.close()
+        src.close()
+
+
+def _record_worker(
+    url: str, k: int, seconds: float, users: int, out: multiprocessing.Queue[object]
+) -> None:
+    asyncio.run(_record_for(url, k, seconds, users, out))
+
+
+async def _record_for(
+    url: str, k: int, seconds: float, users: int, out: multiprocessing.Queue[object]
+) -> None:
+    rnd = random.Random(k)
+    s = await open_storage(url)
+    times: list[float] = []
+    ids: list[str] = []
+    repeats = 0
+    try:
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            if ids and rnd.random() < 0.05:  # a retried record (e.g. after a lost reply)
+                await s.record_game(await s.get_game(rnd.choice(ids)))
+                repeats += 1
+                continue
+            gid = f"p{k}-{len(ids)}"
+            rec = make_record(rnd, gid, users, T0 + timedelta(seconds=len(ids)))
+            t = time.perf_counter()
+            await s.record_game(rec)
+            times.append(time.perf_counter() - t)
+            ids.append(gid)
+    finally:
+        await s.close()
+    out.put({"ids": len(ids), "seats": 0, "times": times, "repeats": repeats})
+
+
+async def multi_process(url: str, processes: int, seconds: float, users: int) -> dict[str, object]:
+    s = await open_storage(url)  # migrate once before the workers race
+    await s.close()
+    ctx = multiprocessing.get_context("spawn")
+    q: multiprocessing.Queue[object] = ctx.Queue()
+    workers = [
+        ctx.Process(target=_record_worker, args=(url, k, seconds, users, q))
+        for k in range(processes)
+    ]
+    t = time.perf_counter()
+    for w in workers:
+        w.start()
+    results = [q.get() for _ in workers]
+    for w in workers:
+        w.join()
+    wall = time.perf_counter() - t
+    sent = sum(int(r["ids"]) for r in results)  # type: ignore[index]
+    times = sorted(x for r in results for x in r["times"])  # type: ignore[index]
+    s = await open_storage(url)
+    try:
+        stored, seat_rows, seat_games = await _totals(s)
+    finally:
+        await s.close()
+    return {
+        "backend": backend_of(url),
+        "processes": processes,
+        "seconds": seconds,
+        "games_recorded": sent,
+        "re_records": sum(int(r["repeats"]) for r in results),  # type: ignore[index]
+        "games_per_s": round(sent / wall, 1),
+        "record_p50_ms": round(times[len(times) // 2] * 1000, 2),
+        "record_p99_ms": round(times[int(len(times) * 0.99)] * 1000, 2),
+        "lost_games": max(0, sent - stored),
+        "duplicated_games": max(0, stored - sent),
+        "aggregates_match_seats": seat_rows == seat_games,
+    }
+
+
+async def _totals(s: object) -> tuple[int, int, int]:
+    """(games stored, seat rows, sum of per-player game counts) read straight from the tables."""
+    sql = (
+        "SELECT (SELECT COUNT(*) FROM games), (SELECT COUNT(*) FROM game_seats),"
+        " (SELECT COALESCE(SUM(games), 0) FROM guild_stats)"
+    )
+    if isinstance(s, SqliteStorage):
+        with sqlite3.connect(s.path) as conn:
+            a, b, c = conn.execute(sql).fetchone()
+            return int(a), int(b), int(c)
+    import asyncpg
+
+    assert isinstance(s, PostgresStorage)
+    conn = await asyncpg.connect(s.url)
+    try:
+        row = await conn.fetchrow(sql)
+        return int(row[0]), int(row[1]), int(row[2])
+    finally:
+        await conn.close()
 
 
 async def main() -> None:
@@ -188,19 +323,34 @@ async def main() -> None:
     ap.add_argument("--games", type=int, default=100_000)
     ap.add_argument("--users", type=int, default=10_000)
     ap.add_argument("--runs", type=int, default=200)
-    ap.add_argument("--keep", type=Path, help="build the database here and keep it")
+    ap.add_argument("--keep", type=Path, help="build the SQLite database here and keep it")
+    ap.add_argument("--database-url", help="an EMPTY database to fill (default: a temp SQLite)")
+    ap.add_argument("--processes", type=int, help="multi-process recording mode")
+    ap.add_argument("--seconds", type=float, default=60.0)
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         path = args.keep or Path(tmp) / "bench.sqlite3"
         path.unlink(missing_ok=True)
-        async with await SqliteStorage.open(path):  # creates the schema via migrations
-            pass
-        t = time.perf_counter()
-        bulk_load(path, args.games, args.users)
-        build_s = round(time.perf_counter() - t, 2)
-        print(f"built {args.games} games / {args.users} users in {build_s} s", flush=True)
-        result = await measure(path, args.games, args.users, args.runs)
-        result = {"games": args.games, "users": args.users, "build_s": build_s, **result}
+        url = args.database_url or sqlite_url(path)
+        if args.processes:
+            result = await multi_process(url, args.processes, args.seconds, args.users)
+        else:
+            t = time.perf_counter()
+            if backend_of(url) == "sqlite":
+                path = Path(url.removeprefix("sqlite:///"))
+                async with await SqliteStorage.open(path):  # creates the schema
+                    pass
+                bulk_load(path, args.games, args.users)
+            else:
+                await (await open_storage(url)).close()
+                await pg_bulk_load(url, path, args.games, args.users)
+            build_s = round(time.perf_counter() - t, 2)
+            print(f"built {args.games} games / {args.users} users in {build_s} s", flush=True)
+            result = await measure(url, args.games, args.users, args.runs)
+            result = {
+                "backend": backend_of(url), "games": args.games, "users": args.users,
+                "build_s": build_s, **result,
+            }  # fmt: skip
         for k, v in result.items():
             print(f"{k:>24}: {v}")
         print(json.dumps(result))

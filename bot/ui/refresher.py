@@ -32,8 +32,9 @@ log = logging.getLogger(__name__)
 
 TOKEN_LIFETIME = 15 * 60
 TOKEN_MARGIN = 30  # stop using a token a little early: an edit in flight must still land
-# Discord's per-channel message edit limit (about 5 per 5 s), with a margin for clock jitter.
-EDITS_PER_WINDOW, EDIT_WINDOW = 5, 5.25
+# Discord's per-channel message edit limit is about 5 per 5 s: at most 5 edits per 5.25 edit
+# intervals (interval 1 s → 5 per 5.25 s, a margin for clock jitter; tests use tiny intervals).
+EDITS_PER_WINDOW, EDIT_WINDOW_INTERVALS = 5, 5.25
 
 
 class Coalescer:
@@ -200,15 +201,16 @@ class DiscordNotifier:
     async def _edit_slot(self, channel_id: int) -> None:
         """Wait until one more message edit in this channel stays within Discord's limit, so
         coalesced and one-off edits together never earn a 429."""
+        window = EDIT_WINDOW_INTERVALS * self.interval
         times = self._edits.setdefault(channel_id, deque())
         while True:
             now = time.monotonic()
-            while times and now - times[0] >= EDIT_WINDOW:
+            while times and now - times[0] >= window:
                 times.popleft()
             if len(times) < EDITS_PER_WINDOW:
                 times.append(now)
                 return
-            await asyncio.sleep(EDIT_WINDOW - (now - times[0]))
+            await asyncio.sleep(window - (now - times[0]))
 
     def _messages(self, table: Table) -> _TableMessages:
         msgs = self._tables.get(table.table_id)

@@ -14,16 +14,20 @@ from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
-from bot.storage import LeaderboardSort, StorageError
+from bot.storage import GameNotFound, GameRecord, LeaderboardSort, StorageError
 from bot.tables.actions import Rejected
 from bot.tables.table import MAX_SEATS, MIN_SEATS, AiLevel, Table
-from bot.text import t
+from bot.text import LANGUAGES, t
+from bot.text import language as lang_of
+from bot.text.translator import DurakTranslator, ls
 from bot.ui.hand_view import render_hand
 from bot.ui.leaderboard import render_board, render_history, render_stats
-from bot.ui.lobby import render_lobby, render_lobby_done, rules_text
-from durak_core import Action, Card, RulesError, RuleSet, preset
+from bot.ui.lobby import render_lobby, render_lobby_done
+from bot.ui.rules_text import reason_text, rules_text, why_text
+from durak_core import PRESETS, Action, Card, RulesError, RuleSet, preset
 from durak_core.cards import NUM_CARD_IDS
 from durak_core.errors import ActionNotationError
+from durak_core.verify import GameLog, Verdict, verify_game
 
 if TYPE_CHECKING:
     from bot.app import DurakBot
@@ -32,40 +36,55 @@ log = logging.getLogger(__name__)
 
 
 def _s(key: str) -> locale_str:
-    """A translatable command text: English now, keyed for a later Translator."""
-    return locale_str(t(key), key=key)
+    """A translatable command text (description), keyed for :class:`DurakTranslator`."""
+    return ls(key)
 
 
-PRESET_CHOICES = [
-    app_commands.Choice(name=name, value=name)
-    for name in (
-        "classic",
-        "transfer",
-        "quick",
-        "full-deck",
-        "first-five",
-        "neighbours",
-        "no-throw-after-take",
-        "teams",
-        "trump-exchange",
-        "unlimited",
-        "under-the-fool",
-        "three-losses",
-    )
+#: Every engine preset, named in the reader's language (≤ 25 choices).
+PRESET_CHOICES = [app_commands.Choice(name=ls(f"preset.{name}"), value=name) for name in PRESETS]
+LANGUAGE_CHOICES = [app_commands.Choice(name=ls(f"lang.{lang}"), value=lang) for lang in LANGUAGES]
+LEVEL_CHOICES = [
+    app_commands.Choice(name=ls(f"level.{level}"), value=level)
+    for level in ("easy", "normal", "hard")
 ]
+#: `/durak new` boolean options that map one to one onto RuleSet fields (V1, V4, V5, V11–V16).
+RULE_FLAGS = {
+    "transfer": "transfer",
+    "first_five": "first_bout_five",
+    "neighbours": "neighbours_only",
+    "no_trump": "no_trump",
+    "crazy": "crazy",
+    "diamonds_apart": "diamonds_apart",
+    "changing_trump": "changing_trump",
+    "jokers": "jokers",
+    "double_deck": "double_deck",
+}
+NEW_OPTIONS = (
+    "preset", "transfer", "deck", "first_five", "neighbours", "teams", "seats", "timer",
+    "ai_seats", "ai_level", "thread", "language", *RULE_FLAGS,
+)  # fmt: skip
+
+
+def _loc(interaction: discord.Interaction) -> str:
+    """The clicking user's language: every ephemeral answer follows it."""
+    return lang_of(interaction.locale)
 
 
 @app_commands.guild_only()
-class DurakCog(commands.GroupCog, group_name="durak", group_description=_s("cmd.group")):
+class DurakCog(commands.GroupCog, group_name=ls("name.durak"), group_description=_s("cmd.group")):
     def __init__(self, bot: DurakBot) -> None:
         self.bot = bot
         super().__init__()
+
+    async def cog_load(self) -> None:
+        # Before any sync: command names and descriptions go out in every catalogue language.
+        await self.bot.tree.set_translator(DurakTranslator())
 
     # -- helpers ---------------------------------------------------------------------------
 
     async def _say(self, interaction: discord.Interaction, key: str, **params: object) -> None:
         """An ephemeral line: the answer to anything refused, and short confirmations."""
-        text = t(key, **params)
+        text = t(key, _loc(interaction), **params)
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=True)
         else:
@@ -90,8 +109,12 @@ class DurakCog(commands.GroupCog, group_name="durak", group_description=_s("cmd.
             version=table.version,
             names=[s.name for s in table.seats],
             deadline=table.deadline,
+            loc=_loc(interaction),
+            images=self.bot.notifier.images_on(table.guild_id),
         )
-        await interaction.response.send_message(hand.content, view=hand.view, ephemeral=True)
+        await interaction.response.send_message(
+            hand.content, view=hand.view, files=hand.files(), ephemeral=True
+        )
         self.bot.notifier.remember(
             table, interaction.user.id, interaction, shown_version=hand.version
         )
@@ -115,29 +138,34 @@ class DurakCog(commands.GroupCog, group_name="durak", group_description=_s("cmd.
             focus=focus,
             notice=notice,
             deadline=table.deadline,
+            loc=_loc(interaction),
+            images=self.bot.notifier.images_on(table.guild_id),
         )
-        await interaction.response.edit_message(content=hand.content, view=hand.view)
+        await interaction.response.edit_message(
+            content=hand.content, view=hand.view, attachments=hand.files()
+        )
         self.bot.notifier.remember(
             table, interaction.user.id, interaction, shown_version=hand.version, focus=focus
         )
 
     # -- commands --------------------------------------------------------------------------
 
-    @app_commands.command(name="new", description=_s("cmd.new"))
-    @app_commands.describe(
-        preset=_s("opt.preset"),
-        transfer=_s("opt.transfer"),
-        deck=_s("opt.deck"),
-        first_five=_s("opt.first_five"),
-        neighbours=_s("opt.neighbours"),
-        teams=_s("opt.teams"),
-        seats=_s("opt.seats"),
-        timer=_s("opt.timer"),
-        ai_seats=_s("opt.ai_seats"),
-        ai_level=_s("opt.ai_level"),
-        thread=_s("opt.thread"),
-    )
-    @app_commands.choices(preset=PRESET_CHOICES)
+    async def _reject(
+        self, interaction: discord.Interaction, rej: Rejected, table: Table | None = None
+    ) -> None:
+        """A refusal in the user's language; engine reasons are shown as local rule names."""
+        loc = _loc(interaction)
+        params = dict(rej.params)
+        if rej.key in ("err.bad_rules", "err.rules_seats"):
+            params["reason"] = reason_text(str(params.get("reason", "")), None, loc)
+        if rej.key == "err.illegal":
+            params["why"] = why_text(str(params.get("rule", "")), loc)
+        await self._say(interaction, rej.key, **params)
+
+    @app_commands.command(name=ls("name.new"), description=_s("cmd.new"))
+    @app_commands.rename(**{name: ls(f"pname.{name}") for name in NEW_OPTIONS})
+    @app_commands.describe(**{name: _s(f"opt.{name}") for name in NEW_OPTIONS})
+    @app_commands.choices(preset=PRESET_CHOICES, language=LANGUAGE_CHOICES, ai_level=LEVEL_CHOICES)
     async def new(
         self,
         interaction: discord.Interaction,
@@ -150,8 +178,15 @@ class DurakCog(commands.GroupCog, group_name="durak", group_description=_s("cmd.
         seats: app_commands.Range[int, MIN_SEATS, MAX_SEATS] = MAX_SEATS,
         timer: app_commands.Range[int, 0, 600] | None = None,
         ai_seats: app_commands.Range[int, 0, MAX_SEATS - 1] = 0,
-        ai_level: Literal["easy", "normal", "hard"] = "normal",
+        ai_level: str = "normal",
         thread: bool = False,
+        language: str | None = None,
+        no_trump: bool | None = None,
+        crazy: bool | None = None,
+        diamonds_apart: bool | None = None,
+        changing_trump: bool | None = None,
+        jokers: bool | None = None,
+        double_deck: bool | None = None,
     ) -> None:
         if interaction.guild_id is None or interaction.channel is None:
             await self._say(interaction, "err.guild_only")
@@ -164,22 +199,28 @@ class DurakCog(commands.GroupCog, group_name="durak", group_description=_s("cmd.
             )
             await self._say(interaction, "err.table_exists_link", link=link)
             return
-        changes: dict[str, object] = {}
-        if transfer is not None:
-            changes["transfer"] = transfer
+        flags = {
+            "transfer": transfer, "first_five": first_five, "neighbours": neighbours,
+            "no_trump": no_trump, "crazy": crazy, "diamonds_apart": diamonds_apart,
+            "changing_trump": changing_trump, "jokers": jokers, "double_deck": double_deck,
+        }  # fmt: skip
+        changes: dict[str, object] = {
+            RULE_FLAGS[name]: value for name, value in flags.items() if value is not None
+        }
         if deck is not None:
             changes["deck_size"] = deck
-        if first_five is not None:
-            changes["first_bout_five"] = first_five
-        if neighbours is not None:
-            changes["neighbours_only"] = neighbours
+        elif jokers:  # V15 needs the 52-card deck: asking for jokers implies it
+            changes["deck_size"] = 52
         if teams is not None:
             changes["team_size"] = 2 if teams else 0
         try:
             rules = preset_rules(preset, changes)
         except RulesError as exc:
-            await self._say(interaction, "err.bad_rules", reason=str(exc))
+            reason = reason_text(str(exc), None, _loc(interaction))
+            await self._say(interaction, "err.bad_rules", reason=reason)
             return
+        # Public messages: the table's language option, else the server's (guild) locale.
+        public = language_choice(language, interaction.guild_locale)
         channel: discord.abc.Messageable = cast(discord.abc.Messageable, interaction.channel)
         thread_id: int | None = None
         if thread and isinstance(interaction.channel, discord.TextChannel):
@@ -202,10 +243,11 @@ class DurakCog(commands.GroupCog, group_name="durak", group_description=_s("cmd.
                 turn_timer=timer,
                 thread_id=thread_id,
             )
+            table.language = public
             for _ in range(min(ai_seats, seats - 1)):
-                await self._add_ai(table, interaction.user.id, ai_level)
+                await self._add_ai(table, interaction.user.id, cast(AiLevel, ai_level))
         except Rejected as rej:
-            await self._say(interaction, rej.key, **rej.params)
+            await self._reject(interaction, rej)
             return
         embed, view = render_lobby(table)
         version = table.version
@@ -221,8 +263,9 @@ class DurakCog(commands.GroupCog, group_name="durak", group_description=_s("cmd.
 
     async def _add_ai(self, table: Table, user_id: int, level: AiLevel) -> None:
         n = sum(1 for s in table.seats if s.is_ai) + 1
+        loc = table.language
         await self.bot.service.add_ai(
-            table, user_id, level, t("ai.name", n=n, level=t(f"level.{level}"))
+            table, user_id, level, t("ai.name", loc, n=n, level=t(f"level.{level}", loc))
         )
 
     async def _lobby_op(self, interaction: discord.Interaction, op: str) -> None:
@@ -234,7 +277,7 @@ class DurakCog(commands.GroupCog, group_name="durak", group_description=_s("cmd.
         try:
             await self._run_lobby_op(interaction, table, op)
         except Rejected as rej:
-            await self._say(interaction, rej.key, **rej.params)
+            await self._reject(interaction, rej)
             return
         await self._say(interaction, OK_KEYS[op])
 
@@ -255,23 +298,23 @@ class DurakCog(commands.GroupCog, group_name="durak", group_description=_s("cmd.
         else:  # pragma: no cover - the regex admits only the ops above
             raise Rejected("err.forged")
 
-    @app_commands.command(name="join", description=_s("cmd.join"))
+    @app_commands.command(name=ls("name.join"), description=_s("cmd.join"))
     async def join(self, interaction: discord.Interaction) -> None:
         await self._lobby_op(interaction, "join")
 
-    @app_commands.command(name="leave", description=_s("cmd.leave"))
+    @app_commands.command(name=ls("name.leave"), description=_s("cmd.leave"))
     async def leave(self, interaction: discord.Interaction) -> None:
         await self._lobby_op(interaction, "leave")
 
-    @app_commands.command(name="start", description=_s("cmd.start"))
+    @app_commands.command(name=ls("name.start"), description=_s("cmd.start"))
     async def start(self, interaction: discord.Interaction) -> None:
         await self._lobby_op(interaction, "start")
 
-    @app_commands.command(name="cancel", description=_s("cmd.cancel"))
+    @app_commands.command(name=ls("name.cancel"), description=_s("cmd.cancel"))
     async def cancel(self, interaction: discord.Interaction) -> None:
         await self._lobby_op(interaction, "cancel")
 
-    @app_commands.command(name="hand", description=_s("cmd.hand"))
+    @app_commands.command(name=ls("name.hand"), description=_s("cmd.hand"))
     async def hand(self, interaction: discord.Interaction) -> None:
         table = self._table_here(interaction)
         if table is None or table.state is None:
@@ -279,7 +322,7 @@ class DurakCog(commands.GroupCog, group_name="durak", group_description=_s("cmd.
             return
         await self._send_hand(interaction, table)
 
-    @app_commands.command(name="rules", description=_s("cmd.rules"))
+    @app_commands.command(name=ls("name.rules"), description=_s("cmd.rules"))
     async def rules(self, interaction: discord.Interaction) -> None:
         table = self._table_here(interaction)
         if table is None:
@@ -288,12 +331,14 @@ class DurakCog(commands.GroupCog, group_name="durak", group_description=_s("cmd.
         await self._send_rules(interaction, table)
 
     async def _send_rules(self, interaction: discord.Interaction, table: Table) -> None:
+        loc = _loc(interaction)
         embed = discord.Embed(
-            title=t("rules.title"), description=rules_text(table.rules, table.turn_timer)
+            title=t("rules.title", loc), description=rules_text(table.rules, table.turn_timer, loc)
         )
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
-    @app_commands.command(name="leaderboard", description=_s("cmd.leaderboard"))
+    @app_commands.command(name=ls("name.leaderboard"), description=_s("cmd.leaderboard"))
+    @app_commands.rename(sort=ls("pname.sort"))
     @app_commands.describe(sort=_s("opt.sort"))
     @app_commands.choices(
         sort=[
@@ -318,13 +363,14 @@ class DurakCog(commands.GroupCog, group_name="durak", group_description=_s("cmd.
             log.exception("leaderboard failed")
             await self._say(interaction, "err.internal")
             return
-        embed, view = render_board(board, sort)
+        embed, view = render_board(board, sort, _loc(interaction))
         if edit:
             await interaction.response.edit_message(embed=embed, view=view)
         else:
             await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
 
-    @app_commands.command(name="stats", description=_s("cmd.stats"))
+    @app_commands.command(name=ls("name.stats"), description=_s("cmd.stats"))
+    @app_commands.rename(user=ls("pname.user"))
     @app_commands.describe(user=_s("opt.user"))
     async def stats(
         self, interaction: discord.Interaction, user: discord.User | None = None
@@ -337,9 +383,11 @@ class DurakCog(commands.GroupCog, group_name="durak", group_description=_s("cmd.
             await self._say(interaction, "err.internal")
             return
         name = stats.display_name or who.display_name
-        await interaction.response.send_message(embed=render_stats(stats, name), ephemeral=True)
+        await interaction.response.send_message(
+            embed=render_stats(stats, name, _loc(interaction)), ephemeral=True
+        )
 
-    @app_commands.command(name="history", description=_s("cmd.history"))
+    @app_commands.command(name=ls("name.history"), description=_s("cmd.history"))
     async def history(self, interaction: discord.Interaction) -> None:
         if interaction.guild_id is None or interaction.channel_id is None:
             await self._say(interaction, "err.guild_only")
@@ -347,16 +395,77 @@ class DurakCog(commands.GroupCog, group_name="durak", group_description=_s("cmd.
         games = await self.bot.service.storage.channel_history(
             interaction.guild_id, interaction.channel_id
         )
-        await interaction.response.send_message(embed=render_history(games), ephemeral=True)
+        await interaction.response.send_message(
+            embed=render_history(games, _loc(interaction)), ephemeral=True
+        )
 
-    @app_commands.command(name="sync", description=_s("cmd.sync"))
+    @app_commands.command(name=ls("name.sync"), description=_s("cmd.sync"))
     async def sync(self, interaction: discord.Interaction) -> None:
         if not await self.bot.is_owner(interaction.user):
             await self._say(interaction, "err.owner_only")
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
         synced = await self.bot.sync_commands(interaction.guild_id)
-        await interaction.followup.send(t("ok.synced", n=synced), ephemeral=True)
+        await interaction.followup.send(t("ok.synced", _loc(interaction), n=synced), ephemeral=True)
+
+    @app_commands.command(name=ls("name.verify"), description=_s("cmd.verify"))
+    @app_commands.rename(game=ls("pname.game"))
+    @app_commands.describe(game=_s("opt.game"))
+    async def verify(
+        self, interaction: discord.Interaction, game: app_commands.Range[str, 1, 100]
+    ) -> None:
+        """Recompute a finished game from its revealed seed and replay its log (R4)."""
+        loc = _loc(interaction)
+        game_id = game.strip().strip("`")
+        storage = self.bot.service.storage
+        try:
+            record = await storage.get_game(game_id)
+        except GameNotFound:
+            await self._say(interaction, "verify.not_found", id=game_id)
+            return
+        except StorageError:
+            log.exception("verify: loading %s failed", game_id)
+            await self._say(interaction, "err.internal")
+            return
+        earlier: list[GameLog] = []
+        verdict: Verdict | None = None
+        for number in range(1, record.game_number):  # R22: earlier games fix the dealer
+            try:
+                earlier.append(game_log(await storage.get_game(f"{record.series_id}.{number}")))
+            except GameNotFound:
+                verdict = Verdict(False, "earlier", {"n": number})
+                break
+        if verdict is None:
+            verdict = verify_game(game_log(record), earlier)
+        embed = discord.Embed(
+            title=t("verify.title", loc, id=record.game_id),
+            colour=0x2E7D32 if verdict.ok else 0xC62828,
+        )
+        if verdict.ok:
+            embed.description = t("verify.ok", loc, n=verdict.moves)
+        else:
+            reason = t(f"verify.r.{verdict.reason}", loc, **verdict.detail)
+            embed.description = t("verify.fail", loc, reason=reason)
+        embed.add_field(name=t("verify.commitment", loc), value=f"`{record.seed_commitment}`")
+        embed.add_field(name=t("verify.seed", loc), value=f"`{record.seed}`", inline=False)
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @app_commands.command(name=ls("name.settings"), description=_s("cmd.settings"))
+    @app_commands.rename(images=ls("pname.images"))
+    @app_commands.describe(images=_s("opt.images"))
+    async def settings(self, interaction: discord.Interaction, images: bool | None = None) -> None:
+        """Per-guild switches (Manage Server); without options, shows the current ones."""
+        if interaction.guild_id is None:
+            await self._say(interaction, "err.guild_only")
+            return
+        notifier = self.bot.notifier
+        if images is not None:
+            if not interaction.permissions.manage_guild:
+                await self._say(interaction, "err.manage_guild")
+                return
+            await save_images_setting(self.bot, interaction.guild_id, images)
+        on = notifier.images_on(interaction.guild_id)
+        await self._say(interaction, "settings.images_on" if on else "settings.images_off")
 
     # -- clicks (ClickHandler) -------------------------------------------------------------
 
@@ -370,7 +479,7 @@ class DurakCog(commands.GroupCog, group_name="durak", group_description=_s("cmd.
         try:
             await self._run_lobby_op(interaction, table, op)
         except Rejected as rej:
-            await self._say(interaction, rej.key, **rej.params)
+            await self._reject(interaction, rej)
             return
         version = table.version
         if table.status == "lobby":
@@ -397,14 +506,14 @@ class DurakCog(commands.GroupCog, group_name="durak", group_description=_s("cmd.
             try:
                 await self.bot.service.back(table, interaction.user.id)
             except Rejected as rej:
-                await self._say(interaction, rej.key, **rej.params)
+                await self._reject(interaction, rej)
                 return
             await self._send_hand(interaction, table)
         else:
             try:
                 await self.bot.service.rematch(table, interaction.user.id)
             except Rejected as rej:
-                await self._say(interaction, rej.key, **rej.params)
+                await self._reject(interaction, rej)
                 return
             await self._send_hand(interaction, table)
 
@@ -417,7 +526,8 @@ class DurakCog(commands.GroupCog, group_name="durak", group_description=_s("cmd.
         if code.startswith("a"):  # aim at an open attack card: a view change, not an action
             index = int(code[1:])
             if version != table.version or table.state is None or index >= NUM_CARD_IDS:
-                await self._update_hand(interaction, table, seat, notice=t("err.stale"))
+                notice = t("err.stale", _loc(interaction))
+                await self._update_hand(interaction, table, seat, notice=notice)
                 return
             await self._update_hand(interaction, table, seat, focus=Card.from_index(index))
             return
@@ -464,9 +574,13 @@ class DurakCog(commands.GroupCog, group_name="durak", group_description=_s("cmd.
             )
         except Rejected as rej:
             if rej.key in ("err.stale", "err.illegal") and table.state is not None:
-                await self._update_hand(interaction, table, seat, notice=t(rej.key, **rej.params))
+                params = dict(rej.params)
+                if rej.key == "err.illegal":
+                    params["why"] = why_text(str(params.get("rule", "")), _loc(interaction))
+                notice = t(rej.key, _loc(interaction), **params)
+                await self._update_hand(interaction, table, seat, notice=notice)
             else:
-                await self._say(interaction, rej.key, **rej.params)
+                await self._reject(interaction, rej)
             return
         await self._update_hand(interaction, table, seat)
 
@@ -488,3 +602,31 @@ OK_KEYS = {
 def preset_rules(name: str, changes: dict[str, object]) -> RuleSet:
     rules = preset(name)
     return rules.with_options(**changes) if changes else rules
+
+
+def language_choice(option: str | None, guild_locale: object | None) -> str:
+    """`/durak new language:` wins; otherwise the guild's locale (English if unknown)."""
+    return option if option in LANGUAGES else lang_of(guild_locale)
+
+
+def game_log(record: GameRecord) -> GameLog:
+    """What verification needs from a storage record."""
+    return GameLog(
+        rules=record.rules,
+        seats=len(record.seats),
+        seed=record.seed,
+        commitment=record.seed_commitment,
+        card_order=record.card_order,
+        actions=record.actions,
+        finishing_order=record.finishing_order,
+        losers=record.losing_seats,
+        durak=record.durak_seat,
+    )
+
+
+async def save_images_setting(bot: DurakBot, guild_id: int, on: bool) -> None:
+    """Remember the guild's pictures switch (see docs/i18n.md, "Pictures")."""
+    bot.notifier.images[guild_id] = on
+    store = getattr(bot.service.storage, "set_guild_setting", None)
+    if store is not None:
+        await store(guild_id, "images", "on" if on else "off")

@@ -1,4 +1,9 @@
-"""Cards and actions in words (display only; the engine decides everything)."""
+"""Cards and actions in words, in the reader's language (display only; the engine decides).
+
+Ranks are written as players of each language say them (ru В Д К Т, de B D K A); suits keep
+their symbols. The second copy of a card (V16) looks exactly like the first: that is the point
+of the double deck, and the buttons' custom ids tell them apart.
+"""
 
 from __future__ import annotations
 
@@ -7,15 +12,26 @@ from collections.abc import Sequence
 from bot.text import t
 from durak_core import Action, Card, Suit
 from durak_core.actions import ATTACK, DEFEND, EXCHANGE, PASS, TAKE, TRANSFER
-from durak_core.events import ActionTaken, BoutEnded, Event, PlayerOut
+from durak_core.cards import RANK_NAMES
+from durak_core.events import ActionTaken, BoutEnded, Event, PlayerOut, TrumpRevealed
+
+_FACES = ("J", "Q", "K", "A")
 
 
-def card_text(card: Card) -> str:
-    return card.unicode()
+def rank_label(rank: int, loc: str | None = None) -> str:
+    name = RANK_NAMES[rank]
+    return t(f"card.{name}", loc) if name in _FACES else name
 
 
-def cards_text(cards: Sequence[Card]) -> str:
-    return " ".join(c.unicode() for c in cards)
+def card_text(card: Card, loc: str | None = None) -> str:
+    if card.joker:
+        return t("card.joker_red" if card.is_red else "card.joker_black", loc)
+    assert card.suit is not None
+    return rank_label(card.rank, loc) + card.suit.symbol
+
+
+def cards_text(cards: Sequence[Card], loc: str | None = None) -> str:
+    return " ".join(card_text(c, loc) for c in cards)
 
 
 def suit_order(trump: Suit | None) -> list[Suit]:
@@ -23,18 +39,18 @@ def suit_order(trump: Suit | None) -> list[Suit]:
     return [s for s in Suit if s != trump] + ([trump] if trump is not None else [])
 
 
-def grouped_hand(hand: Sequence[Card], trump: Suit | None) -> str:
-    """Cards grouped by suit, ascending, trumps last and marked."""
+def grouped_hand(hand: Sequence[Card], trump: Suit | None, loc: str | None = None) -> str:
+    """Cards grouped by suit, ascending, trumps last and marked; jokers at the very end."""
     groups = []
     for suit in suit_order(trump):
         cards = sorted((c for c in hand if c.suit == suit), key=lambda c: c.rank)
         if not cards:
             continue
-        text = " ".join(c.unicode() for c in cards)
-        groups.append(f"{t('hand.trump_mark')} {text}" if suit == trump else text)
+        text = cards_text(cards, loc)
+        groups.append(f"{t('hand.trump_mark', loc)} {text}" if suit == trump else text)
     others = [c for c in hand if c.suit is None]  # jokers
     if others:
-        groups.append(" ".join(c.unicode() for c in others))
+        groups.append(cards_text(others, loc))
     return "  │  ".join(groups)
 
 
@@ -44,36 +60,40 @@ def hand_sort_key(card: Card, trump: Suit | None) -> tuple[int, int, int]:
     return (order.index(suit) if suit is not None else 9, card.rank, card.index)
 
 
-def event_line(event: Event, names: Sequence[str]) -> str | None:
+def event_line(event: Event, names: Sequence[str], loc: str | None = None) -> str | None:
     """One public event in words, or None for events not worth a line."""
     if isinstance(event, ActionTaken):
-        return action_line(event.seat, event.action, names)
+        return action_line(event.seat, event.action, names, loc)
     if isinstance(event, BoutEnded):
         if event.defended:
-            return t("log.defended", n=len(event.cards))
-        return t("log.taken", name=names[event.defender], n=len(event.cards))
+            return t("log.defended", loc, n=len(event.cards))
+        return t("log.taken", loc, name=names[event.defender], n=len(event.cards))
     if isinstance(event, PlayerOut):
-        return t("log.out", name=names[event.seat], place=event.place)
+        return t("log.out", loc, name=names[event.seat], place=event.place)
+    if isinstance(event, TrumpRevealed):  # V14
+        return t("log.trump_revealed", loc, card=card_text(event.card, loc))
     return None
 
 
-def action_line(seat: int, action: Action, names: Sequence[str]) -> str:
+def action_line(seat: int, action: Action, names: Sequence[str], loc: str | None = None) -> str:
     name = names[seat]
     kind = action.kind
+    card: Card | None = getattr(action, "card", None)
     if kind == ATTACK:
-        return t("log.attack", name=name, card=action.card.unicode())  # type: ignore[attr-defined]
+        assert card is not None
+        return t("log.attack", loc, name=name, card=card_text(card, loc))
     if kind == DEFEND:
+        attack: Card = action.attack  # type: ignore[attr-defined]
+        assert card is not None
         return t(
-            "log.defend",
-            name=name,
-            attack=action.attack.unicode(),  # type: ignore[attr-defined]
-            card=action.card.unicode(),  # type: ignore[attr-defined]
+            "log.defend", loc, name=name, attack=card_text(attack, loc), card=card_text(card, loc)
         )
     if kind == TAKE:
-        return t("log.take", name=name)
+        return t("log.take", loc, name=name)
     if kind == PASS:
-        return t("log.pass", name=name)
+        return t("log.pass", loc, name=name)
     if kind == TRANSFER:
-        return t("log.transfer", name=name, card=action.card.unicode())  # type: ignore[attr-defined]
+        assert card is not None
+        return t("log.transfer", loc, name=name, card=card_text(card, loc))
     assert kind == EXCHANGE
-    return t("log.exchange", name=name)
+    return t("log.exchange", loc, name=name)

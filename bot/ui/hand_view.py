@@ -8,19 +8,22 @@ clicks a card. When the cards do not fit in buttons they move into select menus.
 
 from __future__ import annotations
 
+import io
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import discord
 
+from bot.render import render_hand_png
 from bot.text import t
 from durak_core import Action, Card, SeatView
 from durak_core.actions import DEFEND, EXCHANGE, PASS, TAKE, TRANSFER, Attack, Defend
 
 from .buttons import HandButton, HandSelect
-from .cards import cards_text, grouped_hand, hand_sort_key
-from .table_embed import waiting_text
+from .cards import card_text, cards_text, grouped_hand, hand_sort_key
+from .table_embed import pairs_text, rank_labels, waiting_text
 
+HAND_IMAGE = "hand.png"
 ROWS = 5
 PER_ROW = 5
 PER_SELECT = 25
@@ -31,6 +34,13 @@ class HandMessage:
     content: str
     view: discord.ui.View
     version: int
+    #: The hand as a picture (PNG), when pictures are on for the guild.
+    picture: bytes | None = None
+
+    def files(self) -> list[discord.File]:
+        if self.picture is None:
+            return []
+        return [discord.File(io.BytesIO(self.picture), filename=HAND_IMAGE)]
 
 
 def _rows(n: int, per: int) -> int:
@@ -46,7 +56,10 @@ def render_hand(
     focus: Card | None = None,
     notice: str | None = None,
     deadline: float | None = None,
+    loc: str | None = None,
+    images: bool = False,
 ) -> HandMessage:
+    """``loc``: the reader's Discord locale (the hand is ephemeral: it follows its owner)."""
     legal = v.legal_actions
     cards: list[Action] = [a for a in legal if isinstance(a, Attack)]
     defends = [a for a in legal if isinstance(a, Defend)]
@@ -90,7 +103,7 @@ def render_hand(
         chosen = target == aimed
         button(
             f"a{target.index}",
-            t("act.beat", card=target.unicode()),
+            t("act.beat", loc, card=card_text(target, loc)),
             discord.ButtonStyle.primary if chosen else discord.ButtonStyle.secondary,
             disabled=chosen,
         )
@@ -99,7 +112,7 @@ def render_hand(
     free = ROWS - row - _rows(len(tail), PER_ROW)
     if _rows(len(cards), PER_ROW) <= free:
         for i, act in enumerate(cards):
-            button(str(act.code), _card(act).unicode(), _card_style(act), False)
+            button(str(act.code), card_text(_card(act), loc), _card_style(act), False)
             if i % PER_ROW == PER_ROW - 1:
                 row += 1
         if len(cards) % PER_ROW:
@@ -108,7 +121,7 @@ def render_hand(
         for n in range(_rows(len(cards), PER_SELECT)):
             chunk = cards[n * PER_SELECT : (n + 1) * PER_SELECT]
             options = [
-                discord.SelectOption(label=_select_label(a), value=str(a.code)) for a in chunk
+                discord.SelectOption(label=_select_label(a, loc), value=str(a.code)) for a in chunk
             ]
             view.add_item(
                 HandSelect(
@@ -118,17 +131,24 @@ def render_hand(
                     n,
                     options=options,
                     row=row,
-                    placeholder=t("hand.select_placeholder", n=len(chunk)),
+                    placeholder=t("hand.select_placeholder", loc, n=len(chunk)),
                 )
             )
             row += 1
     for i, ctl in enumerate(tail):
-        button(str(ctl.code), _control_label(ctl, v), _control_style(ctl))
+        button(str(ctl.code), _control_label(ctl, v, loc), _control_style(ctl))
         if i % PER_ROW == PER_ROW - 1:
             row += 1
 
+    picture = None
+    if images and v.hand:
+        shown = sorted(v.hand, key=lambda c: hand_sort_key(c, v.trump))
+        picture = render_hand_png(v, shown, labels=rank_labels(loc))
     return HandMessage(
-        _content(v, names, aimed if targets else None, notice, deadline), view, version
+        _content(v, names, aimed if targets else None, notice, deadline, loc),
+        view,
+        version,
+        picture,
     )
 
 
@@ -141,22 +161,22 @@ def _card_style(a: Action) -> discord.ButtonStyle:
     return discord.ButtonStyle.success if a.kind == DEFEND else discord.ButtonStyle.primary
 
 
-def _select_label(a: Action) -> str:
+def _select_label(a: Action, loc: str | None) -> str:
     if isinstance(a, Defend):
-        return t("act.beat_with", card=a.card.unicode(), attack=a.attack.unicode())
+        return t("act.beat_with", loc, card=card_text(a.card, loc), attack=card_text(a.attack, loc))
     assert isinstance(a, Attack)
-    return a.card.unicode()
+    return card_text(a.card, loc)
 
 
-def _control_label(a: Action, v: SeatView) -> str:
+def _control_label(a: Action, v: SeatView, loc: str | None) -> str:
     if a.kind == TAKE:
-        return t("act.take")
+        return t("act.take", loc)
     if a.kind == PASS:
-        return t("act.pass")
+        return t("act.pass", loc)
     if a.kind == TRANSFER:
-        return t("act.transfer", card=a.card.unicode())  # type: ignore[attr-defined]
+        return t("act.transfer", loc, card=card_text(a.card, loc))  # type: ignore[attr-defined]
     low = min((c for c in v.hand if c.suit == v.trump), key=lambda c: c.rank)
-    return t("act.exchange", card=low.unicode(), trump=v.trump_card.unicode())
+    return t("act.exchange", loc, card=card_text(low, loc), trump=card_text(v.trump_card, loc))
 
 
 def _control_style(a: Action) -> discord.ButtonStyle:
@@ -173,38 +193,42 @@ def _content(
     aimed: Card | None,
     notice: str | None,
     deadline: float | None,
+    loc: str | None,
 ) -> str:
     lines = []
     if notice:
         lines.append(f"⚠️ {notice}")
-    lines.append(t("hand.title", n=len(v.hand), trump=v.trump_card.unicode()))
-    lines.append(grouped_hand(v.hand, v.trump) if v.hand else t("hand.empty"))
+    if v.trump is None:
+        lines.append(t("hand.title_no_trump", loc, n=len(v.hand)))
+    else:
+        lines.append(t("hand.title", loc, n=len(v.hand), trump=card_text(v.trump_card, loc)))
+    lines.append(grouped_hand(v.hand, v.trump, loc) if v.hand else t("hand.empty", loc))
     if v.table:
-        pairs = [
-            t("table.pair_beaten", attack=a.unicode(), defence=d.unicode())
-            if d is not None
-            else t("table.pair_open", attack=a.unicode())
-            for a, d in v.table
-        ]
-        lines.append(f"{t('table.bout')}: " + " · ".join(pairs))
-    lines.append(_status(v, names, aimed, deadline))
+        lines.append(f"{t('table.bout', loc)}: " + " · ".join(pairs_text(v, loc)))
+    lines.append(_status(v, names, aimed, deadline, loc))
     return "\n".join(lines)
 
 
-def _status(v: SeatView, names: Sequence[str], aimed: Card | None, deadline: float | None) -> str:
+def _status(
+    v: SeatView,
+    names: Sequence[str],
+    aimed: Card | None,
+    deadline: float | None,
+    loc: str | None,
+) -> str:
     if v.finished:
-        return t("hand.game_over")
+        return t("hand.game_over", loc)
     if v.seat in v.finishing_order:
-        return t("hand.finished_out", place=v.finishing_order.index(v.seat) + 1)
+        return t("hand.finished_out", loc, place=v.finishing_order.index(v.seat) + 1)
     timer = f" <t:{int(deadline)}:R>" if deadline is not None else ""
     if not v.legal_actions:
-        return t("hand.waiting", what=waiting_text(v, names)) + timer
+        return t("hand.waiting", loc, what=waiting_text(v, names, loc)) + timer
     if v.seat == v.defender:
         open_cards = [a for a, d in v.table if d is None]
-        text = t("hand.you_defend", cards=cards_text(open_cards))
+        text = t("hand.you_defend", loc, cards=cards_text(open_cards, loc))
         if aimed is not None:
-            text += " " + t("hand.pick_attack")
+            text += " " + t("hand.pick_attack", loc)
         return text + timer
     if not v.table:
-        return t("hand.you_lead") + timer
-    return t("hand.you_throw") + timer
+        return t("hand.you_lead", loc) + timer
+    return t("hand.you_throw", loc) + timer

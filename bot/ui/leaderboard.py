@@ -12,11 +12,14 @@ from .buttons import BoardButton
 SORTS = ("wins", "win_rate", "rating")
 
 
-def render_board(page: LeaderboardPage, sort: str) -> tuple[discord.Embed, discord.ui.View]:
-    embed = discord.Embed(title=t("board.title", sort=t(f"sort.{sort}")), colour=0xF9A825)
+def render_board(
+    page: LeaderboardPage, sort: str, loc: str | None = None
+) -> tuple[discord.Embed, discord.ui.View]:
+    embed = discord.Embed(title=t("board.title", loc, sort=t(f"sort.{sort}", loc)), colour=0xF9A825)
     lines = [
         t(
             "board.line",
+            loc,
             rank=e.rank,
             name=e.display_name,
             wins=e.wins,
@@ -26,24 +29,26 @@ def render_board(page: LeaderboardPage, sort: str) -> tuple[discord.Embed, disco
         )
         for e in page.entries
     ]
-    embed.description = "\n".join(lines) if lines else t("board.empty")
+    embed.description = "\n".join(lines) if lines else t("board.empty", loc)
     embed.set_footer(
-        text=t("board.footer", page=page.page, pages=max(page.pages, 1), total=page.total)
+        text=t("board.footer", loc, page=page.page, pages=max(page.pages, 1), total=page.total)
     )
     view = discord.ui.View(timeout=None)
-    view.add_item(BoardButton(sort, page.page - 1, label=t("btn.prev"), disabled=page.page <= 1))
     view.add_item(
-        BoardButton(sort, page.page + 1, label=t("btn.next"), disabled=page.page >= page.pages)
+        BoardButton(sort, page.page - 1, label=t("btn.prev", loc), disabled=page.page <= 1)
+    )
+    view.add_item(
+        BoardButton(sort, page.page + 1, label=t("btn.next", loc), disabled=page.page >= page.pages)
     )
     for other in SORTS:
         if other != sort:
-            view.add_item(BoardButton(other, 1, label=t(f"sort.{other}")))
+            view.add_item(BoardButton(other, 1, label=t(f"sort.{other}", loc)))
     return embed, view
 
 
-def render_stats(stats: PlayerStats, name: str) -> discord.Embed:
-    embed = discord.Embed(title=t("stats.title", name=name), colour=0xF9A825)
-    rating = f"{stats.rating:.1f}" if stats.rating is not None else t("stats.no_rating")
+def render_stats(stats: PlayerStats, name: str, loc: str | None = None) -> discord.Embed:
+    embed = discord.Embed(title=t("stats.title", loc, name=name), colour=0xF9A825)
+    rating = f"{stats.rating:.1f}" if stats.rating is not None else t("stats.no_rating", loc)
     for key, value in (
         ("stats.games", stats.games),
         ("stats.wins", stats.wins),
@@ -54,22 +59,33 @@ def render_stats(stats: PlayerStats, name: str) -> discord.Embed:
         ("stats.series", f"{stats.series_won}/{stats.series_lost}"),
         ("stats.rating", rating),
     ):
-        embed.add_field(name=t(key), value=str(value))
+        embed.add_field(name=t(key, loc), value=str(value))
     return embed
 
 
-def render_history(games: list[GameSummary]) -> discord.Embed:
-    embed = discord.Embed(title=t("history.title"), colour=0x6D4C41)
+def render_history(games: list[GameSummary], loc: str | None = None) -> discord.Embed:
+    """Recent games with their ids (for `/durak verify`)."""
+    embed = discord.Embed(title=t("history.title", loc), colour=0x6D4C41)
     lines = []
     for g in games:
         names = {s.seat: s.display_name for s in g.seats}
         first = names.get(g.finishing_order[0], "?") if g.finishing_order else "-"
         loser = (
-            t("history.draw")
+            t("history.draw", loc)
             if g.durak_seat is None
-            else t("history.durak", name=names.get(g.durak_seat, "?"))
+            else t("history.durak", loc, name=names.get(g.durak_seat, "?"))
         )
         when = f"<t:{int(g.ended_at.timestamp())}:R>"
-        lines.append(t("history.line", when=when, game=g.game_number, winner=first, loser=loser))
-    embed.description = "\n".join(lines)[:4000] if lines else t("history.empty")
+        lines.append(
+            t(
+                "history.line",
+                loc,
+                when=when,
+                game=g.game_number,
+                id=g.game_id,
+                winner=first,
+                loser=loser,
+            )
+        )
+    embed.description = "\n".join(lines)[:4000] if lines else t("history.empty", loc)
     return embed

@@ -26,7 +26,7 @@ from durak_core import Card
 
 from .hand_view import render_hand
 from .lobby import render_lobby, render_lobby_done
-from .table_embed import render_closed, render_table
+from .table_embed import render_closed, render_table, table_file
 
 log = logging.getLogger(__name__)
 
@@ -105,6 +105,19 @@ class DiscordNotifier:
         #: Saves message ids under the table lock (set by the bot: it owns the service).
         self.save_ids: Callable[[Table], Awaitable[None]] | None = None
         self._edits: dict[int, deque[float]] = {}
+        #: Whether a guild shows cards as pictures (`/durak settings images:`); on by default.
+        self.images: dict[int, bool] = {}
+
+    def images_on(self, guild_id: int) -> bool:
+        return self.images.get(guild_id, True)
+
+    def table_message(
+        self, table: Table
+    ) -> tuple[discord.Embed, discord.ui.View, list[discord.File]]:
+        """The public table message: embed, buttons and (pictures on) the table picture."""
+        images = self.images_on(table.guild_id)
+        embed, view = render_table(table, press_hand=self.press_hand(table), images=images)
+        return embed, view, [table_file(table)] if images else []
 
     # -- Notifier protocol ---------------------------------------------------------------
 
@@ -186,9 +199,13 @@ class DiscordNotifier:
             names=[s.name for s in table.seats],
             focus=link.focus,
             deadline=table.deadline,
+            loc=str(link.interaction.locale),
+            images=self.images_on(table.guild_id),
         )
         try:
-            await link.interaction.edit_original_response(content=hand.content, view=hand.view)
+            await link.interaction.edit_original_response(
+                content=hand.content, view=hand.view, attachments=hand.files()
+            )
             link.shown_version = hand.version
         except discord.NotFound:  # the token expired or the message is gone
             self.links.pop((table.table_id, user), None)
@@ -247,9 +264,11 @@ class DiscordNotifier:
             return
         if table.table_message_id is None or table.state is None:
             return
-        embed, view = render_table(table, press_hand=self.press_hand(table))
+        embed, view, files = self.table_message(table)
         await self._edit_slot(table.channel_id)
-        await channel.get_partial_message(table.table_message_id).edit(embed=embed, view=view)
+        await channel.get_partial_message(table.table_message_id).edit(
+            embed=embed, view=view, attachments=files
+        )
 
     async def _post_table(self, table: Table) -> None:
         """A new game: a new message (old ones cannot be edited forever) and fresh hands."""
@@ -263,8 +282,8 @@ class DiscordNotifier:
                         embed=embed, view=view
                     )
             old = table.table_message_id
-            embed, view = render_table(table, press_hand=self.press_hand(table))
-            message = await channel.send(embed=embed, view=view)
+            embed, view, files = self.table_message(table)
+            message = await channel.send(embed=embed, view=view, files=files)
             table.table_message_id = message.id
             if old is not None:  # the finished game's message keeps its result, loses buttons
                 with contextlib.suppress(discord.HTTPException):
@@ -291,10 +310,10 @@ class DiscordNotifier:
                     embed=embed, view=view
                 )
             if table.table_message_id is not None:
-                embed, view = render_closed()
+                embed, view = render_closed(table.language)
                 await self._edit_slot(table.channel_id)
                 await channel.get_partial_message(table.table_message_id).edit(
-                    embed=embed, view=view
+                    embed=embed, view=view, attachments=[]
                 )
         for key in [k for k in self.links if k[0] == table.table_id]:
             del self.links[key]

@@ -1,95 +1,133 @@
 """The public table message: PublicView (never a hand) → one embed + "My hand" / "Rules".
 
-Everything here is built from ``table.state.public_view()`` and public events only (R23).
+Everything here is built from ``table.state.public_view()`` and public events only (R23), in the
+table's language (``Table.language``). With pictures on, the embed shows ``table.png`` (see
+:func:`table_file`); the text fields stay as the fallback.
 """
 
 from __future__ import annotations
 
+import io
 from collections.abc import Sequence
 
 import discord
 
+from bot.render import render_table_png
 from bot.tables.table import Table
 from bot.text import t
 from durak_core import PublicView, seed_commitment
 
 from .buttons import TableButton
-from .cards import event_line
+from .cards import card_text, event_line, rank_label
+from .rules_text import rules_summary
 
 LAST_ACTIONS = 6
 FIELD_MAX = 1024
+TABLE_IMAGE = "table.png"
 
 
-def waiting_text(v: PublicView, names: Sequence[str]) -> str:
+def waiting_text(v: PublicView, names: Sequence[str], loc: str | None = None) -> str:
     """Whose response the game awaits, from public facts only."""
     if not v.awaiting:
         return ""
     if not v.table:
-        return t("table.wait.open", name=names[v.attacker])
+        return t("table.wait.open", loc, name=names[v.attacker])
     if v.awaiting == (v.defender,):
-        return t("table.wait.defend", name=names[v.defender])
-    return t("table.wait.throw", names=", ".join(names[s] for s in v.awaiting))
+        return t("table.wait.defend", loc, name=names[v.defender])
+    return t("table.wait.throw", loc, names=", ".join(names[s] for s in v.awaiting))
+
+
+def game_id(table: Table) -> str:
+    """The recorded id of the table's current (or just finished) game (see tables/records.py)."""
+    return f"{table.series_id}.{table.game_number}"
 
 
 def _clip(text: str, limit: int = FIELD_MAX) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _role(v: PublicView, seat: int) -> str:
+def _role(v: PublicView, seat: int, loc: str | None) -> str:
     if seat in v.finishing_order:
-        return t("table.role.out", place=v.finishing_order.index(seat) + 1)
+        return t("table.role.out", loc, place=v.finishing_order.index(seat) + 1)
     if v.result is not None:
-        return t("table.role.durak") if seat in v.result.losers else ""
+        return t("table.role.durak", loc) if seat in v.result.losers else ""
     if seat == v.attacker:
-        return t("table.role.attacker")
+        return t("table.role.attacker", loc)
     if seat == v.defender:
-        return t("table.role.defender")
+        return t("table.role.defender", loc)
     if seat in v.attackers:
-        return t("table.role.thrower")
+        return t("table.role.thrower", loc)
     return ""
 
 
+def trump_text(v: PublicView, loc: str | None) -> str:
+    card = card_text(v.trump_card, loc)
+    if v.trump is None:  # V11, V13 with a turned diamond, a turned joker (V15)
+        return t("table.trump_none", loc, card=card)
+    if v.trump_will_change:  # V14: the face-down card under it becomes the trump
+        return t("table.trump_changes", loc, card=card)
+    return t("table.trump_under" if v.trump_in_talon else "table.trump_drawn", loc, card=card)
+
+
+def rank_labels(loc: str | None) -> dict[int, str]:
+    """Rank → label for the pictures, as the reader's players write them."""
+    return {r: rank_label(r, loc) for r in range(2, 15)}
+
+
+def table_file(table: Table) -> discord.File:
+    """The table as a picture (attach it with the embed from ``render_table(images=True)``)."""
+    assert table.state is not None
+    png = render_table_png(table.state.public_view(), labels=rank_labels(table.language))
+    return discord.File(io.BytesIO(png), filename=TABLE_IMAGE)
+
+
 def render_table(
-    table: Table, *, press_hand: Sequence[str] = ()
+    table: Table, *, press_hand: Sequence[str] = (), images: bool = False
 ) -> tuple[discord.Embed, discord.ui.View]:
     assert table.state is not None
+    loc = table.language
     v = table.state.public_view()
     names = [s.name for s in table.seats]
-    embed = discord.Embed(title=t("table.title", game=table.game_number), colour=0x2E7D32)
+    embed = discord.Embed(title=t("table.title", loc, game=table.game_number), colour=0x2E7D32)
     embed.description = _description(table, v, names, press_hand)
-    trump = v.trump_card.unicode()
+    embed.add_field(name=t("table.trump", loc), value=trump_text(v, loc))
+    embed.add_field(name=t("table.talon", loc), value=str(v.talon_size))
+    embed.add_field(name=t("table.discard", loc), value=str(v.discard_size))
+    embed.add_field(name=t("table.bout", loc), value=_clip(_bout(v, names, loc)), inline=False)
     embed.add_field(
-        name=t("table.trump"),
-        value=t("table.trump_under" if v.trump_in_talon else "table.trump_drawn", card=trump),
+        name=t("table.players", loc), value=_clip(_players(v, names, loc)), inline=False
     )
-    embed.add_field(name=t("table.talon"), value=str(v.talon_size))
-    embed.add_field(name=t("table.discard"), value=str(v.discard_size))
-    embed.add_field(name=t("table.bout"), value=_clip(_bout(v, names)), inline=False)
-    embed.add_field(name=t("table.players"), value=_clip(_players(v, names)), inline=False)
     last = _last_actions(table, names)
     if last:
-        embed.add_field(name=t("table.last"), value=_clip(last), inline=False)
-    embed.add_field(name=t("table.series"), value=_clip(_series(table, names)), inline=False)
+        embed.add_field(name=t("table.last", loc), value=_clip(last), inline=False)
+    embed.add_field(name=t("table.series", loc), value=_clip(_series(table, names)), inline=False)
+    if images:
+        embed.set_image(url=f"attachment://{TABLE_IMAGE}")
     assert table.seed is not None
     if v.finished:
-        footer = t("table.footer_seed", table=table.table_id, seed=format(table.seed, "064x"))
+        footer = t("table.footer_seed", loc, table=table.table_id, seed=format(table.seed, "064x"))
     else:
-        footer = t("table.footer", table=table.table_id, commitment=seed_commitment(table.seed))
+        footer = t(
+            "table.footer", loc, table=table.table_id, commitment=seed_commitment(table.seed)
+        )
     embed.set_footer(text=footer)
 
     view = discord.ui.View(timeout=None)
     view.add_item(
         TableButton(
-            table.table_id, "hand", label=t("btn.my_hand"), style=discord.ButtonStyle.primary
+            table.table_id, "hand", label=t("btn.my_hand", loc), style=discord.ButtonStyle.primary
         )
     )
-    view.add_item(TableButton(table.table_id, "rules", label=t("btn.rules")))
+    view.add_item(TableButton(table.table_id, "rules", label=t("btn.rules", loc)))
     if table.status == "running" and table.away:  # idle seats an AI plays for now
-        view.add_item(TableButton(table.table_id, "back", label=t("btn.back")))
+        view.add_item(TableButton(table.table_id, "back", label=t("btn.back", loc)))
     if table.status == "finished":
         view.add_item(
             TableButton(
-                table.table_id, "rematch", label=t("btn.rematch"), style=discord.ButtonStyle.success
+                table.table_id,
+                "rematch",
+                label=t("btn.rematch", loc),
+                style=discord.ButtonStyle.success,
             )
         )
     return embed, view
@@ -98,53 +136,58 @@ def render_table(
 def _description(
     table: Table, v: PublicView, names: Sequence[str], press_hand: Sequence[str]
 ) -> str:
-    lines = [table.rules.describe()]
+    loc = table.language
+    lines = [rules_summary(table.rules, loc)]
     if v.result is not None:
         r = v.result
         if r.is_draw:
-            lines.append(t("table.result_draw"))
+            lines.append(t("table.result_draw", loc))
         elif table.rules.team_size:
-            lines.append(t("table.result_team", names=", ".join(names[s] for s in r.losers)))
+            lines.append(t("table.result_team", loc, names=", ".join(names[s] for s in r.losers)))
         else:
             assert r.durak is not None
-            lines.append(t("table.result_durak", name=names[r.durak]))
-        lines.append(t("table.order", names=", ".join(names[s] for s in r.finishing_order)))
+            lines.append(t("table.result_durak", loc, name=names[r.durak]))
+        lines.append(t("table.order", loc, names=", ".join(names[s] for s in r.finishing_order)))
         if table.series is not None and table.series.finished:
-            lines.append(t("table.series_over", losses=table.rules.series_losses))
-        lines.append(t("table.rematch_hint"))
+            lines.append(t("table.series_over", loc, losses=table.rules.series_losses))
+        lines.append(t("table.game_id", loc, id=game_id(table)))
+        lines.append(t("table.rematch_hint", loc))
     else:
-        waiting = waiting_text(v, names)
+        waiting = waiting_text(v, names, loc)
         if table.deadline is not None:
-            lines.append(
-                t("table.waiting_deadline", names=waiting, deadline=f"<t:{int(table.deadline)}:R>")
-            )
+            deadline = f"<t:{int(table.deadline)}:R>"
+            lines.append(t("table.waiting_deadline", loc, names=waiting, deadline=deadline))
         else:
-            lines.append(t("table.waiting", names=waiting))
+            lines.append(t("table.waiting", loc, names=waiting))
         if press_hand:
-            lines.append(t("table.press_hand", names=", ".join(press_hand)))
+            lines.append(t("table.press_hand", loc, names=", ".join(press_hand)))
     return "\n".join(lines)
 
 
-def _bout(v: PublicView, names: Sequence[str]) -> str:
-    if not v.table:
-        return t("table.bout_empty")
-    lines = [
-        t("table.pair_beaten", attack=a.unicode(), defence=d.unicode())
+def pairs_text(v: PublicView, loc: str | None) -> list[str]:
+    return [
+        t("table.pair_beaten", loc, attack=card_text(a, loc), defence=card_text(d, loc))
         if d is not None
-        else t("table.pair_open", attack=a.unicode())
+        else t("table.pair_open", loc, attack=card_text(a, loc))
         for a, d in v.table
     ]
+
+
+def _bout(v: PublicView, names: Sequence[str], loc: str | None) -> str:
+    if not v.table:
+        return t("table.bout_empty", loc)
+    lines = pairs_text(v, loc)
     if v.taken:
-        lines.append(t("table.took", name=names[v.defender]))
+        lines.append(t("table.took", loc, name=names[v.defender]))
     return "\n".join(lines)
 
 
-def _players(v: PublicView, names: Sequence[str]) -> str:
+def _players(v: PublicView, names: Sequence[str], loc: str | None) -> str:
     lines = []
     for seat, name in enumerate(names):
         n = v.hand_sizes[seat]
-        count = t("table.card") if n == 1 else t("table.cards", n=n)
-        role = _role(v, seat)
+        count = t("table.card", loc) if n == 1 else t("table.cards", loc, n=n)
+        role = _role(v, seat, loc)
         marker = "▶ " if seat in v.awaiting else ""
         lines.append(f"{marker}**{name}** · {count}" + (f" · {role}" if role else ""))
     return "\n".join(lines)
@@ -156,24 +199,25 @@ def _last_actions(table: Table, names: Sequence[str]) -> str:
     for i, event in enumerate(table.events):
         if event.to is not None:  # private (R24): never on the public message
             continue
-        line = event_line(event, names)
+        line = event_line(event, names, table.language)
         if line is not None:
-            lines.append(line + (t("table.timed_out") if i in timed else ""))
+            lines.append(line + (t("table.timed_out", table.language) if i in timed else ""))
     return "\n".join(lines[-LAST_ACTIONS:])
 
 
 def _series(table: Table, names: Sequence[str]) -> str:
     s = table.series
+    loc = table.language
     if s is None:
         return "-"
     lines = [
-        t("table.series_line", name=name, wins=s.wins[i], losses=s.losses[i])
+        t("table.series_line", loc, name=name, wins=s.wins[i], losses=s.losses[i])
         for i, name in enumerate(names)
     ]
-    lines.append(t("table.series_meta", games=s.games, draws=s.draws))
+    lines.append(t("table.series_meta", loc, games=s.games, draws=s.draws))
     return "\n".join(lines)
 
 
-def render_closed() -> tuple[discord.Embed, discord.ui.View]:
-    embed = discord.Embed(title=t("table.cancelled"), colour=0x757575)
+def render_closed(loc: str | None = None) -> tuple[discord.Embed, discord.ui.View]:
+    embed = discord.Embed(title=t("table.cancelled", loc), colour=0x757575)
     return embed, discord.ui.View(timeout=None)

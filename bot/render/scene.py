@@ -1,0 +1,105 @@
+"""The table and the hand as PNG pictures, laid out for a phone-width embed (640 px)."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Mapping, Sequence
+
+from PIL import Image, ImageDraw
+
+from durak_core import Card, PublicView, SeatView, Suit
+
+from .cards import CARD_H, CARD_W, FACE, GOLD, back_image, card_image, draw_suit, font
+
+WIDTH = 640
+FELT = (34, 110, 52)
+PAIRS_LEFT = 240
+PAIR_W = CARD_W + 20
+PAIR_H = CARD_H + 26
+PAIRS_PER_ROW = (WIDTH - PAIRS_LEFT) // PAIR_W
+HAND_STEP = 42
+HAND_PER_ROW = (WIDTH - 16 - CARD_W) // HAND_STEP + 1
+Labels = Mapping[int, str]
+
+
+def _png(img: Image.Image) -> bytes:
+    out = io.BytesIO()
+    img.save(out, format="PNG", compress_level=1)  # speed over size: a few KB either way
+    return out.getvalue()
+
+
+def _labels(labels: Labels | None) -> tuple[tuple[int, str], ...]:
+    return tuple(sorted((labels or {}).items()))
+
+
+def _face(card: Card, trump: Suit | None, labels: tuple[tuple[int, str], ...]) -> Image.Image:
+    return card_image(card, trump is not None and card.suit == trump, labels)
+
+
+def _badge(draw: ImageDraw.ImageDraw, x: float, y: float, text: str) -> None:
+    """A count in a dark circle (talon and discard sizes)."""
+    draw.ellipse((x - 17, y - 17, x + 17, y + 17), fill=(20, 20, 20), outline=FACE, width=2)
+    draw.text((x, y), text, fill=FACE, font=font(18), anchor="mm")
+
+
+def render_card_png(card: Card, *, trump: bool = False, labels: Labels | None = None) -> bytes:
+    return _png(card_image(card, trump, _labels(labels)))
+
+
+def render_table_png(v: PublicView, *, labels: Labels | None = None) -> bytes:
+    """The talon (face down, with its count), the face-up trump under it (and, for V14, the
+    face-down card under that), the discard pile, and the bout's attack → defence pairs."""
+    lab = _labels(labels)
+    rows = max(1, -(-len(v.table) // PAIRS_PER_ROW))
+    height = max(CARD_H + 110, 24 + rows * PAIR_H)
+    img = Image.new("RGB", (WIDTH, height), FELT)
+    draw = ImageDraw.Draw(img)
+    back = back_image()
+    top = 20
+    # The turned trump lies crosswise under the talon while it is still there (R5).
+    if v.trump_in_talon:
+        if v.trump_will_change:  # V14: the face-down card that will become the trump
+            img.paste(back.rotate(90, expand=True), (14, top + 30), back.rotate(90, expand=True))
+        face = _face(v.trump_card, v.trump, lab).rotate(90, expand=True)
+        img.paste(face, (30, top + 18), face)
+    if v.talon_size:
+        layers = min(4, v.talon_size)
+        for i in range(layers):
+            img.paste(back, (84 + 2 * i, top - 2 * i), back)
+        _badge(draw, 84 + CARD_W / 2 + 2 * layers, top + CARD_H + 22, str(v.talon_size))
+    # The trump suit, always marked (a gold ring); no ring when the game has no trump.
+    if v.trump is not None:
+        draw.ellipse((8, top + CARD_H + 6, 40, top + CARD_H + 38), fill=FACE, outline=GOLD, width=4)
+        draw_suit(draw, v.trump, 24, top + CARD_H + 22, 18)
+    if v.discard_size:
+        disc = back.rotate(12, expand=True)
+        img.paste(disc, (150, top + 4), disc)
+        _badge(draw, 150 + CARD_W / 2 + 6, top + CARD_H + 22, str(v.discard_size))
+    for i, (attack, defence) in enumerate(v.table):
+        x = PAIRS_LEFT + (i % PAIRS_PER_ROW) * PAIR_W
+        y = 12 + (i // PAIRS_PER_ROW) * PAIR_H
+        a = _face(attack, v.trump, lab)
+        img.paste(a, (x, y), a)
+        if defence is not None:
+            d = _face(defence, v.trump, lab)
+            img.paste(d, (x + 16, y + 22), d)
+    return _png(img)
+
+
+def render_hand_png(
+    v: SeatView, cards: Sequence[Card] | None = None, *, labels: Labels | None = None
+) -> bytes:
+    """One seat's hand as overlapping cards (in ``cards`` order, default the view's), trumps
+    framed in gold; several rows when the hand is long."""
+    lab = _labels(labels)
+    hand = list(cards if cards is not None else v.hand)
+    rows = max(1, -(-len(hand) // HAND_PER_ROW))
+    per_row = min(len(hand), HAND_PER_ROW) or 1
+    width = max(CARD_W + 16, 16 + HAND_STEP * (per_row - 1) + CARD_W)
+    img = Image.new("RGB", (width, 16 + rows * (CARD_H + 8)), FELT)
+    for i, card in enumerate(hand):
+        face = _face(card, v.trump, lab)
+        x = 8 + (i % HAND_PER_ROW) * HAND_STEP
+        y = 8 + (i // HAND_PER_ROW) * (CARD_H + 8)
+        img.paste(face, (x, y), face)
+    return _png(img)

@@ -208,6 +208,8 @@ async def pg_bulk_load(url: str, path: Path, games: int, users: int) -> None:
     """The SQLite bulk load, copied row for row into PostgreSQL (COPY)."""
     import asyncpg
 
+    async with await SqliteStorage.open(path):  # the SQLite schema to stage the rows in
+        pass
     bulk_load(path, games, users)
     src = sqlite3.connect(path)
     conn = await asyncpg.connect(url)

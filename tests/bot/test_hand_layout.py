@@ -1,0 +1,111 @@
+"""The private hand's components offer exactly the legal actions, within Discord's limits,
+in every preset — including the extremes (V9 unlimited bouts, V16 double deck, huge hands
+after takes) where cards must move into select menus."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bot.ui.hand_view import render_hand
+from durak_core import PRESETS, Action, GameState, RuleSet, RulesError, new_game
+from durak_core.actions import DEFEND
+
+TABLE = "0123abcd"
+
+
+def _tables() -> list[tuple[str, int]]:
+    out = []
+    for name, rules in PRESETS.items():
+        for seats in (2, 4, 6):
+            try:
+                rules.check_seats(seats)
+            except RulesError:
+                continue
+            out.append((name, seats))
+    return out
+
+
+def _states(rules: RuleSet, seats: int, seed: int) -> list[GameState]:
+    """Every state of a random game whose defenders take often (hands grow large)."""
+    rng = random.Random(seed)
+    s = new_game(rules, seats, seed=seed)
+    out = [s]
+    while not s.finished and len(out) < 400:
+        moves = s.legal_moves()
+        takes = [m for m in moves if str(m[1]) == "take"]
+        seat, action = rng.choice(takes) if takes and rng.random() < 0.5 else rng.choice(moves)
+        s, _ = s.apply(seat, action)
+        out.append(s)
+    return out
+
+
+def _offered(msg_view: object) -> tuple[set[int], list[str]]:
+    """Action codes reachable from the components, and the aim targets (``a<card>``)."""
+    codes: set[int] = set()
+    aims: list[str] = []
+    for row in msg_view.to_components():  # type: ignore[attr-defined]
+        assert len(row["components"]) <= 5
+        for comp in row["components"]:
+            cid = comp["custom_id"]
+            assert len(cid) <= 100
+            if comp["type"] == 3:  # select menu
+                assert 1 <= len(comp["options"]) <= 25
+                codes |= {int(o["value"]) for o in comp["options"]}
+            else:
+                code = cid.rsplit(":", 1)[1]
+                if code.startswith("a"):
+                    if not comp.get("disabled"):
+                        aims.append(code)
+                else:
+                    codes.add(int(code))
+    return codes, aims
+
+
+@pytest.mark.parametrize(("preset", "seats"), _tables(), ids=lambda x: str(x))
+async def test_components_offer_exactly_the_legal_actions(preset: str, seats: int) -> None:
+    rules = PRESETS[preset]
+    checked = 0
+    for s in _states(rules, seats, seed=len(preset) * 7 + seats)[::3]:
+        for seat in range(seats):
+            v = s.view(seat)
+            if not v.legal_actions:
+                continue
+            names = [f"p{i}" for i in range(seats)]
+            msg = render_hand(v, table_id=TABLE, version=v.version, names=names)
+            rows = msg.view.to_components()
+            assert len(rows) <= 5
+            offered, aims = _offered(msg.view)
+            # aiming at another open attack card shows that card's defences
+            targets = {a.attack for a in v.legal_actions if a.kind == DEFEND}
+            for target in targets:
+                focused = render_hand(
+                    v, table_id=TABLE, version=v.version, names=names, focus=target
+                )
+                assert len(focused.view.to_components()) <= 5
+                offered |= _offered(focused.view)[0]
+            assert offered == {a.code for a in v.legal_actions}, (preset, str(v.legal_actions))
+            assert all(Action.from_code(c) in v.legal_actions for c in offered)
+            checked += 1
+    assert checked > 10
+
+
+async def test_extreme_many_open_attack_cards_still_fit() -> None:
+    """V9 + V16: eight sixes against a 15-card hand — six beatable targets, 31 actions."""
+    from durak_core import position
+
+    rules = RuleSet(unlimited_bout=True, double_deck=True)
+    defender = "7S 7C 7D 8S 8C 8D 9S 9D 10S 10C 10D JS JC JD QS"
+    g = position(
+        rules, ["6S 6C 6D 6H 6S#2 6C#2 6D#2 6H#2 9C", defender, "AS"], trump="AH", attacker=0
+    )
+    for c in "6S 6C 6D 6H 6S#2 6C#2 6D#2 6H#2".split():
+        g, _ = g.apply(0, f"attack {c}")
+    v = g.view(1)
+    offered: set[int] = set()
+    for target in [None, *{a.attack for a in v.legal_actions if a.kind == DEFEND}]:
+        msg = render_hand(v, table_id=TABLE, version=v.version, names=["a", "b", "c"], focus=target)
+        assert len(msg.view.to_components()) <= 5
+        offered |= _offered(msg.view)[0]
+    assert offered == {a.code for a in v.legal_actions} and len(offered) == 31

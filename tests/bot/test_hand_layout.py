@@ -9,7 +9,7 @@ import random
 import pytest
 
 from bot.ui.hand_view import render_hand
-from durak_core import PRESETS, Action, GameState, RuleSet, RulesError, new_game
+from durak_core import PRESETS, Action, GameState, RulesError, RuleSet, new_game
 from durak_core.actions import DEFEND
 
 TABLE = "0123abcd"
@@ -76,7 +76,7 @@ async def test_components_offer_exactly_the_legal_actions(preset: str, seats: in
             msg = render_hand(v, table_id=TABLE, version=v.version, names=names)
             rows = msg.view.to_components()
             assert len(rows) <= 5
-            offered, aims = _offered(msg.view)
+            offered = _offered(msg.view)[0]
             # aiming at another open attack card shows that card's defences
             targets = {a.attack for a in v.legal_actions if a.kind == DEFEND}
             for target in targets:
@@ -100,7 +100,7 @@ async def test_extreme_many_open_attack_cards_still_fit() -> None:
     g = position(
         rules, ["6S 6C 6D 6H 6S#2 6C#2 6D#2 6H#2 9C", defender, "AS"], trump="AH", attacker=0
     )
-    for c in "6S 6C 6D 6H 6S#2 6C#2 6D#2 6H#2".split():
+    for c in ["6S", "6C", "6D", "6H", "6S#2", "6C#2", "6D#2", "6H#2"]:
         g, _ = g.apply(0, f"attack {c}")
     v = g.view(1)
     offered: set[int] = set()

@@ -16,9 +16,12 @@ from pathlib import Path
 import pytest
 from fake_discord import FakeDiscord, FakeMessage
 from fake_discord.gateway import shard_of
-from pg_server import drop_schema, fresh_schema, pg_server, warn_skipped
 
 from bot.storage import PostgresStorage
+
+# The PostgreSQL server helper lives beside the storage tests.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "storage"))
+from pg_server import drop_schema, fresh_schema, pg_server, warn_skipped
 
 ROOT = Path(__file__).resolve().parents[2]
 RUNNER = Path(__file__).with_name("runner.py")

@@ -17,9 +17,7 @@ from pg_server import drop_schema, fresh_schema, pg_server, warn_skipped
 
 from bot.storage import (
     GameRecord,
-    PostgresStorage,
     SeatRecord,
-    SqliteStorage,
     Storage,
     open_storage,
     sqlite_url,
@@ -85,28 +83,6 @@ async def storage(storage_url: str) -> AsyncIterator[Storage]:
         yield s
     finally:
         await s.close()
-
-
-async def count_rows(storage: Storage, table: str) -> int:
-    """Rows in ``table``, read beside the storage (not through it)."""
-    assert table.isidentifier()
-    if isinstance(storage, SqliteStorage):
-        import sqlite3
-
-        with sqlite3.connect(storage.path) as conn:
-            return int(conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0])
-    assert isinstance(storage, PostgresStorage)
-    return await pg_scalar(storage.url, f"SELECT COUNT(*) FROM {table}")
-
-
-async def pg_scalar(url: str, sql: str) -> int:
-    import asyncpg
-
-    conn = await asyncpg.connect(url)
-    try:
-        return int(await conn.fetchval(sql))
-    finally:
-        await conn.close()
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import count_rows
+from storage_helpers import count_rows
 
 from bot.storage import GameRecord, PostgresStorage, SqliteStorage, Storage
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from conftest import count_rows
+from storage_helpers import count_rows
 
 from bot.storage import (
     GameNotFound,

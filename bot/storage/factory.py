@@ -49,7 +49,7 @@ async def open_storage(
         if not path.startswith("/") or path == "/":
             raise UnsupportedDatabaseUrl(f"a SQLite URL is sqlite:///PATH, got {url!r}")
         return await SqliteStorage.open(Path(path[1:]), shards=shards)
-    # Imported late: a SQLite-only deployment never loads asyncpg.
+    # Imported here, like SqliteStorage above, to keep the factory free of import cycles.
     from .postgres import PostgresStorage
 
     return await PostgresStorage.open(url, shards=shards)

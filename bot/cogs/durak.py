@@ -103,6 +103,7 @@ class DurakCog(commands.GroupCog, group_name=ls("name.durak"), group_description
         if table.state is None:
             await self._say(interaction, "err.not_running")
             return
+        await load_guild_settings(self.bot, table.guild_id)
         hand = render_hand(
             table.state.view(seat),
             table_id=table.table_id,
@@ -141,9 +142,16 @@ class DurakCog(commands.GroupCog, group_name=ls("name.durak"), group_description
             loc=_loc(interaction),
             images=self.bot.notifier.images_on(table.guild_id),
         )
-        await interaction.response.edit_message(
-            content=hand.content, view=hand.view, attachments=hand.files()
-        )
+        message = interaction.message
+        if message is None or not message.flags.ephemeral:
+            # A hand id forged onto a public message: never turn that message into a hand.
+            await interaction.response.send_message(
+                content=hand.content, view=hand.view, files=hand.files(), ephemeral=True
+            )
+        else:
+            await interaction.response.edit_message(
+                content=hand.content, view=hand.view, attachments=hand.files()
+            )
         self.bot.notifier.remember(
             table, interaction.user.id, interaction, shown_version=hand.version, focus=focus
         )
@@ -191,6 +199,7 @@ class DurakCog(commands.GroupCog, group_name=ls("name.durak"), group_description
         if interaction.guild_id is None or interaction.channel is None:
             await self._say(interaction, "err.guild_only")
             return
+        await load_guild_settings(self.bot, interaction.guild_id)
         existing = self._table_here(interaction)
         if existing is not None and existing.active:
             mid = existing.table_message_id or existing.lobby_message_id
@@ -459,6 +468,7 @@ class DurakCog(commands.GroupCog, group_name=ls("name.durak"), group_description
             await self._say(interaction, "err.guild_only")
             return
         notifier = self.bot.notifier
+        await load_guild_settings(self.bot, interaction.guild_id)
         if images is not None:
             if not interaction.permissions.manage_guild:
                 await self._say(interaction, "err.manage_guild")
@@ -625,8 +635,18 @@ def game_log(record: GameRecord) -> GameLog:
 
 
 async def save_images_setting(bot: DurakBot, guild_id: int, on: bool) -> None:
-    """Remember the guild's pictures switch (see docs/i18n.md, "Pictures")."""
+    """Remember the guild's pictures switch (storage table ``guild_settings``)."""
     bot.notifier.images[guild_id] = on
-    store = getattr(bot.service.storage, "set_guild_setting", None)
-    if store is not None:
-        await store(guild_id, "images", "on" if on else "off")
+    await bot.service.storage.set_guild_setting(guild_id, "images", "on" if on else "off")
+
+
+async def load_guild_settings(bot: DurakBot, guild_id: int | None) -> None:
+    """Load a guild's switches once per process (the refresher reads the cached value)."""
+    if guild_id is None or guild_id in bot.notifier.images:
+        return
+    try:
+        stored = await bot.service.storage.guild_settings(guild_id)
+    except StorageError:
+        log.warning("could not load the settings of guild %s; using the defaults", guild_id)
+        return
+    bot.notifier.images[guild_id] = stored.get("images", "on") == "on"

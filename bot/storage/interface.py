@@ -68,6 +68,12 @@ class Storage(Protocol):
 
     async def get_game(self, game_id: str) -> GameRecord: ...
 
+    async def guild_settings(self, guild_id: int) -> dict[str, str]:
+        """A guild's bot settings (key → value); empty for a guild that changed nothing."""
+        ...
+
+    async def set_guild_setting(self, guild_id: int, key: str, value: str) -> None: ...
+
 
 # Argument checks shared by every backend, so all reject bad input the same way.
 

@@ -143,6 +143,18 @@ MIGRATIONS: tuple[Migration, ...] = (
             "CREATE INDEX saved_tables_status ON saved_tables (status, updated_at)",
         ),
     ),
+    Migration(
+        4,
+        "per-guild bot settings (e.g. card pictures on/off)",
+        (
+            """CREATE TABLE guild_settings (
+                guild_id INTEGER NOT NULL,
+                key TEXT NOT NULL,
+                value TEXT NOT NULL,
+                PRIMARY KEY (guild_id, key)
+            )""",
+        ),
+    ),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version

@@ -139,6 +139,18 @@ PG_MIGRATIONS: tuple[Migration, ...] = (
             "CREATE INDEX saved_tables_status ON saved_tables (status, updated_at)",
         ),
     ),
+    Migration(
+        4,
+        "per-guild bot settings (e.g. card pictures on/off)",
+        (
+            """CREATE TABLE guild_settings (
+                guild_id BIGINT NOT NULL,
+                key TEXT NOT NULL,
+                value TEXT NOT NULL,
+                PRIMARY KEY (guild_id, key)
+            )""",
+        ),
+    ),
 )
 
 PG_LATEST_VERSION = PG_MIGRATIONS[-1].version

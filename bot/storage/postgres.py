@@ -367,6 +367,29 @@ class PostgresStorage:
 
         return await self._transaction(body, write=True)
 
+    # -- guild settings -----------------------------------------------------------
+
+    async def guild_settings(self, guild_id: int) -> dict[str, str]:
+        async def body(conn: Conn) -> dict[str, str]:
+            rows = await conn.fetch(
+                "SELECT key, value FROM guild_settings WHERE guild_id = $1", guild_id
+            )
+            return {str(row["key"]): str(row["value"]) for row in rows}
+
+        return await self._transaction(body, write=False)
+
+    async def set_guild_setting(self, guild_id: int, key: str, value: str) -> None:
+        async def body(conn: Conn) -> None:
+            await conn.execute(
+                "INSERT INTO guild_settings (guild_id, key, value) VALUES ($1, $2, $3)"
+                " ON CONFLICT (guild_id, key) DO UPDATE SET value = excluded.value",
+                guild_id,
+                key,
+                value,
+            )
+
+        await self._transaction(body, write=True)
+
     # -- queries ------------------------------------------------------------------
 
     async def leaderboard(

@@ -358,6 +358,27 @@ class SqliteStorage:
 
         return await self._transaction(body, write=True)
 
+    # -- guild settings -----------------------------------------------------------
+
+    async def guild_settings(self, guild_id: int) -> dict[str, str]:
+        async def body(conn: Conn) -> dict[str, str]:
+            cur = await conn.execute(
+                "SELECT key, value FROM guild_settings WHERE guild_id = ?", (guild_id,)
+            )
+            return {str(row[0]): str(row[1]) for row in await cur.fetchall()}
+
+        return await self._transaction(body, write=False)
+
+    async def set_guild_setting(self, guild_id: int, key: str, value: str) -> None:
+        async def body(conn: Conn) -> None:
+            await conn.execute(
+                "INSERT INTO guild_settings (guild_id, key, value) VALUES (?, ?, ?)"
+                " ON CONFLICT (guild_id, key) DO UPDATE SET value = excluded.value",
+                (guild_id, key, value),
+            )
+
+        await self._transaction(body, write=True)
+
     # -- queries ------------------------------------------------------------------
 
     async def leaderboard(

@@ -1,0 +1,91 @@
+"""V11–V16 in the bot: offered by `/durak new` (presets and options), explained by
+`/durak rules` in the reader's language, and shown on the table (no trump, the changing trump,
+jokers, the double deck)."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from helpers import public_message, running_bot, table_of, world
+from test_bot_game import play_one_game
+
+from bot.text import t
+from bot.ui.cards import event_line
+from durak_core import Card
+from durak_core.events import TrumpRevealed
+
+
+async def test_variant_preset_and_its_rules_in_russian(tmp_path: Path) -> None:
+    async with world(tmp_path) as w:
+        ivan = w.fake.add_user("ivan", locale="ru")
+        async with running_bot(w) as bot:
+            fake = w.fake
+            lobby = await fake.slash(ivan, w.channel, "durak", "new", options={"preset": "jokers"})
+            table = table_of(bot, w.channel)
+            assert table.rules.jokers and table.rules.deck_size == 52
+            assert "V15" in str(lobby.embeds)  # the public summary (English guild)
+            rules = await fake.slash(ivan, w.channel, "durak", "rules")
+            text = rules.embeds[0]["description"]
+            assert rules.ephemeral and rules.embeds[0]["title"] == t("rules.title", "ru")
+            assert "**Джокеры** (V15)" in text and "из 54 карт" in text and "от 2 до Т" in text
+            english = await fake.slash(w.alice, w.channel, "durak", "rules")
+            assert "**Jokers** (V15)" in english.embeds[0]["description"]
+
+
+async def test_new_with_variant_options_and_conflicts(tmp_path: Path) -> None:
+    async with world(tmp_path) as w:
+        ivan = w.fake.add_user("ivan", locale="ru")
+        async with running_bot(w) as bot:
+            fake = w.fake
+            bad = await fake.slash(
+                ivan, w.channel, "durak", "new", options={"no_trump": True, "crazy": True}
+            )
+            assert bad.ephemeral and bad.content.startswith("Эти правила несовместимы")
+            assert "V11" in bad.content and "V12" in bad.content
+            await fake.slash(w.alice, w.channel, "durak", "new", options={"jokers": True})
+            assert table_of(bot, w.channel).rules.deck_size == 52  # jokers imply 52 cards
+            await fake.slash(w.alice, w.channel, "durak", "cancel")
+            await fake.slash(
+                w.alice, w.channel, "durak", "new",
+                options={"changing_trump": True, "double_deck": True, "ai_seats": 1},
+            )  # fmt: skip
+            table = table_of(bot, w.channel)
+            assert table.rules.changing_trump and table.rules.double_deck
+            await fake.slash(w.alice, w.channel, "durak", "start")
+            await fake.wait_for(lambda: table.table_message_id is not None)
+            trump = public_message(w, table).embeds[0]["fields"][0]["value"]
+            assert "face-down card under it will be the trump" in trump
+
+
+async def test_no_trump_game_shows_no_trump(tmp_path: Path) -> None:
+    async with world(tmp_path) as w, running_bot(w) as bot:
+        fake = w.fake
+        await fake.slash(w.alice, w.channel, "durak", "new", options={"preset": "no-trump"})
+        await fake.slash(w.bob, w.channel, "durak", "join")
+        await fake.slash(w.alice, w.channel, "durak", "start")
+        table = table_of(bot, w.channel)
+        await fake.wait_for(lambda: table.table_message_id is not None)
+        trump = public_message(w, table).embeds[0]["fields"][0]["value"]
+        assert trump.startswith("no trump")
+        hand = await fake.click(w.alice, public_message(w, table), f"dkt:{table.table_id}:hand")
+        assert "· no trump" in hand.content and "★" not in hand.content
+
+
+async def test_a_whole_jokers_game(tmp_path: Path) -> None:
+    async with world(tmp_path) as w, running_bot(w) as bot:
+        fake = w.fake
+        await fake.slash(
+            w.alice, w.channel, "durak", "new", options={"preset": "jokers", "ai_seats": 1}
+        )
+        await fake.slash(w.bob, w.channel, "durak", "join")
+        await fake.slash(w.alice, w.channel, "durak", "start")
+        table = await play_one_game(w, bot, random.Random(11))
+        assert table.status == "finished"
+        assert fake.violations == []
+
+
+def test_trump_change_and_jokers_in_words() -> None:
+    line = event_line(TrumpRevealed(Card.parse("9C")), ["a"], "de")
+    assert line == "Der Trumpf wechselt: 9♣ wird aufgedeckt"
+    assert event_line(TrumpRevealed(Card.parse("QD")), ["a"], "ru") == "Козырь меняется: открыта Д♦"

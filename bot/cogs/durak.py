@@ -235,7 +235,7 @@ class DurakCog(commands.GroupCog, group_name=ls("name.durak"), group_description
         if thread and isinstance(interaction.channel, discord.TextChannel):
             try:
                 created = await interaction.channel.create_thread(
-                    name=f"Durak · {interaction.user.display_name}"[:100],
+                    name=t("table.thread", public, name=interaction.user.display_name)[:100],
                     type=discord.ChannelType.public_thread,
                 )
                 channel, thread_id = created, created.id

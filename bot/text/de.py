@@ -145,6 +145,7 @@ DE: dict[str, str] = {
     "err.already_left": "Du hast dieses Spiel verlassen; bis zum Ende spielt eine KI deinen Platz.",
     "err.manage_guild": "Nur Mitglieder mit „Server verwalten“ können diese Einstellungen ändern.",
     "table.title": "Durak · Spiel {game}",
+    "table.thread": "Durak · {name}",
     "table.trump": "Trumpf",
     "table.trump_under": "{card} (unter dem Stapel)",
     "table.trump_drawn": "{card} (gezogen)",

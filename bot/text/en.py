@@ -146,6 +146,7 @@ EN: dict[str, str] = {
     "err.manage_guild": "Only members with Manage Server can change these settings.",
     # -- the public table message ---------------------------------------------------------------
     "table.title": "Durak · game {game}",
+    "table.thread": "Durak · {name}",
     "table.trump": "Trump",
     "table.trump_under": "{card} (under the talon)",
     "table.trump_drawn": "{card} (drawn)",

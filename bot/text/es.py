@@ -142,6 +142,7 @@ ES: dict[str, str] = {
     "err.already_left": "Dejaste esta partida; una IA juega tu asiento hasta que termine.",
     "err.manage_guild": "Solo los miembros con «Gestionar servidor» pueden cambiar estos ajustes.",
     "table.title": "Durak · partida {game}",
+    "table.thread": "Durak · {name}",
     "table.trump": "Triunfo",
     "table.trump_under": "{card} (bajo el mazo)",
     "table.trump_drawn": "{card} (ya robado)",

@@ -143,6 +143,7 @@ RU: dict[str, str] = {
     "err.manage_guild": "Менять эти настройки могут только участники с правом «Управление "
     "сервером».",
     "table.title": "Дурак · партия {game}",
+    "table.thread": "Дурак · {name}",
     "table.trump": "Козырь",
     "table.trump_under": "{card} (под колодой)",
     "table.trump_drawn": "{card} (взят из колоды)",

@@ -72,6 +72,14 @@ async def test_leaderboard_stats_history_after_several_games(tmp_path: Path) -> 
             results.append(table.state.result)
             if game < 2:
                 old = table.table_message_id
+                # the finished table's edit is coalesced: wait until it offers Rematch
+                await fake.wait_for(
+                    lambda: any(
+                        (b.custom_id or "").endswith(":rematch")
+                        for b in public_message(w, table).buttons  # noqa: B023
+                    ),
+                    what="the Rematch button",
+                )
                 res = await fake.click(
                     w.bob, public_message(w, table), f"dkt:{table.table_id}:rematch"
                 )

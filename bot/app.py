@@ -3,6 +3,7 @@ buttons and the ``/durak`` cog. No privileged intents: slash commands and compon
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import sys
 from collections.abc import Callable
@@ -19,6 +20,8 @@ from bot.ui.buttons import DYNAMIC_ITEMS, is_ours, matches_template
 from bot.ui.refresher import DiscordNotifier
 
 log = logging.getLogger(__name__)
+
+UNANSWERED_GRACE_SECONDS = 1.0
 
 
 class DurakBot(commands.Bot):
@@ -49,6 +52,8 @@ class DurakBot(commands.Bot):
         self._storage = storage
         self._clock = clock  # tests inject a fake clock for timers and timeouts
         self.clicks: Any = None
+        #: How long a click with an id not in our formats may wait for another handler.
+        self.unanswered_grace = UNANSWERED_GRACE_SECONDS
 
     async def setup_hook(self) -> None:
         from bot.cogs.durak import DurakCog
@@ -92,6 +97,11 @@ class DurakBot(commands.Bot):
         data: Any = interaction.data or {}
         custom_id = str(data.get("custom_id", ""))
         if not is_ours(custom_id):
+            # Not one of our formats, yet on a message of ours (forged, or from an old release):
+            # if no view answers it shortly, the user still gets a reason, not "failed".
+            await asyncio.sleep(self.unanswered_grace)
+            if not interaction.response.is_done():
+                await interaction.response.send_message(t("err.forged"), ephemeral=True)
             return
         on_message = interaction.message is not None and any(
             getattr(c, "custom_id", None) == custom_id

@@ -157,8 +157,6 @@ async def test_russian_guild_and_language_option(tmp_path: Path) -> None:
             lobby = await fake.slash(olga, ru_channel, "durak", "new")
             assert lobby.embeds[0]["title"] == t("lobby.title", "ru")
             assert table_of(bot, ru_channel).language == "ru"
-            german = await fake.slash(
-                w.bob, w.channel, "durak", "new", options={"language": "de"}
-            )
+            german = await fake.slash(w.bob, w.channel, "durak", "new", options={"language": "de"})
             assert german.embeds[0]["title"] == t("lobby.title", "de")
             assert {b.label for b in german.buttons} >= {"Beitreten", "Starten"}

@@ -6,7 +6,9 @@ The bot runs as its own process (``tests/bot/robust_runner.py`` → ``python -m 
 peak RSS is its own (``RUSAGE_CHILDREN`` after it exits). The fake Discord and the simulated
 humans run in this process. Interaction time is measured at the fake: from dispatching
 INTERACTION_CREATE to the bot's first response (gateway + discord.py + handler + save + the
-callback request) — an upper bound of the bot's processing time.
+callback request) — an upper bound — and inside the bot process (``DURAK_TIMING_FILE``, see
+``tests/bot/robust_runner.py``): from discord.py building the Interaction to the first response
+being accepted by the (fake) Discord.
 
     python benchmarks/bot_load.py [--tables 200] [--seconds 60]
 
@@ -95,6 +97,7 @@ async def run(n_tables: int, seconds: float, seed: int) -> dict[str, object]:
                 "AI_BUDGET_ITERATIONS": "",
                 "TABLE_EDIT_INTERVAL_SECONDS": "1.0",
                 "LOG_LEVEL": "WARNING",
+                "DURAK_TIMING_FILE": str(Path(tmp) / "timing.txt"),
             }
             base_env = bot.env
             bot.env = lambda: {**base_env(), **overrides}  # type: ignore[method-assign]
@@ -188,6 +191,8 @@ async def run(n_tables: int, seconds: float, seed: int) -> dict[str, object]:
                 rates.append(edits / elapsed)
             await bot.stop()
             rss_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+            timing = Path(tmp) / "timing.txt"
+            inside = [float(x) for x in timing.read_text().split()] if timing.exists() else []
         play = latencies[setup_latencies:]
         return {
             "tables": n_tables,
@@ -196,6 +201,9 @@ async def run(n_tables: int, seconds: float, seed: int) -> dict[str, object]:
             "seconds": round(elapsed, 1),
             "interactions": len(latencies),
             "action_clicks": clicks,
+            "bot_interaction_ms_p50": round(pct(inside, 0.5) * 1000, 1),
+            "bot_interaction_ms_p99": round(pct(inside, 0.99) * 1000, 1),
+            "bot_interactions_timed": len(inside),
             "interaction_ms_p50": round(pct(latencies, 0.5) * 1000, 1),
             "interaction_ms_p99": round(pct(latencies, 0.99) * 1000, 1),
             "play_interaction_ms_p50": round(pct(play, 0.5) * 1000, 1),

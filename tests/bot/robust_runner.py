@@ -5,19 +5,57 @@ fake Discord that runs in the test process.
 
 The environment variable is read here and nowhere else: production code never looks at it.
 Everything else (token, database, timers) comes from the usual settings environment.
+
+With ``DURAK_TIMING_FILE`` set (the load benchmark), the bot's own processing time of every
+interaction is written there at exit, one value in seconds per line: from discord.py building
+the ``Interaction`` (gateway frame parsed) to the bot's first response being accepted.
 """
 
 from __future__ import annotations
 
+import atexit
 import os
 import sys
+import time
+from typing import Any
 
 import yarl
 from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
 
+def time_interactions(path: str) -> None:
+    from discord.interactions import Interaction
+    from discord.webhook.async_ import AsyncWebhookAdapter
+
+    started: dict[int, float] = {}
+    spent: list[float] = []
+    init, respond = Interaction.__init__, AsyncWebhookAdapter.create_interaction_response
+
+    def timed_init(self: Interaction, *args: Any, **kwargs: Any) -> None:
+        init(self, *args, **kwargs)
+        started[self.id] = time.perf_counter()
+
+    async def timed_respond(self: Any, interaction_id: int, *args: Any, **kwargs: Any) -> Any:
+        result = await respond(self, interaction_id, *args, **kwargs)
+        t0 = started.pop(interaction_id, None)
+        if t0 is not None:
+            spent.append(time.perf_counter() - t0)
+        return result
+
+    Interaction.__init__ = timed_init  # type: ignore[method-assign]
+    AsyncWebhookAdapter.create_interaction_response = timed_respond  # type: ignore[method-assign]
+
+    def dump() -> None:
+        with open(path, "w") as f:
+            f.write("\n".join(f"{x:.6f}" for x in spent))
+
+    atexit.register(dump)
+
+
 def main() -> int:
+    if os.environ.get("DURAK_TIMING_FILE"):
+        time_interactions(os.environ["DURAK_TIMING_FILE"])
     url = os.environ["DURAK_FAKE_DISCORD_URL"].rstrip("/")
     Route.BASE = url + "/api/v10"
     DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL("ws" + url[len("http") :] + "/")

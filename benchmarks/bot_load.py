@@ -73,7 +73,7 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-async def run(n_tables: int, seconds: float, seed: int) -> dict[str, object]:
+async def run(n_tables: int, seconds: float, seed: int, images: bool) -> dict[str, object]:
     rng = random.Random(seed)
     latencies: list[float] = []
     async with started_fake() as fake:
@@ -103,6 +103,14 @@ async def run(n_tables: int, seconds: float, seed: int) -> dict[str, object]:
             bot.env = lambda: {**base_env(), **overrides}  # type: ignore[method-assign]
             await bot.sync(guild)
             await bot.start()
+            if not images:  # text-only tables: /durak settings images:false (Manage Server)
+                await fake.slash(
+                    tables[0].humans[0],
+                    tables[0].channel,
+                    "durak",
+                    "settings",
+                    options={"images": False},
+                )
 
             async def timed(coro: object) -> None:
                 t0 = time.perf_counter()
@@ -221,8 +229,10 @@ def main() -> None:
     p.add_argument("--tables", type=int, default=200)
     p.add_argument("--seconds", type=float, default=60.0)
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--images", choices=["on", "off"], default="on", help="card pictures")
     args = p.parse_args()
-    print(json.dumps(asyncio.run(run(args.tables, args.seconds, args.seed))))
+    figures = asyncio.run(run(args.tables, args.seconds, args.seed, args.images == "on"))
+    print(json.dumps({"images": args.images, **figures}))
 
 
 if __name__ == "__main__":

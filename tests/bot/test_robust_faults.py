@@ -67,8 +67,38 @@ async def test_discord_429_500_and_gateway_drops(tmp_path: Path) -> None:
                     fake.fail_next("POST", "/interactions/*/*/callback", status=500)
 
         injector = asyncio.create_task(faults())
-        await play_one_game(w, bot, random.Random(2))
+        await fake.wait_for(lambda: table.table_message_id is not None)
+        users = [w.alice, w.bob]
+        for u in users:
+            await fake.click(u, public_message(w, table), f"dkt:{table.table_id}:hand")
+        rng = random.Random(2)
+        answered = 0
+        loop = asyncio.get_running_loop()
+        stuck = loop.time()
+        while table.status == "running":
+            assert loop.time() - stuck < 20, "the game stopped moving"
+            choices = [
+                (u, h, b.custom_id)
+                for u in users
+                if (h := latest_hand(fake, u)) is not None
+                for b in h.buttons
+                if b.custom_id and not b.disabled and b.custom_id.startswith("dk:")
+            ]
+            if not choices or loop.time() - stuck > 3:  # hands lag behind: open them again
+                await asyncio.sleep(0.1)
+                for u in users:
+                    await fake.click(u, public_message(w, table), f"dkt:{table.table_id}:hand")
+                stuck = loop.time()
+                continue
+            u, h, cid = rng.choice(choices)
+            n = len(table.state.log) if table.state is not None else 0
+            res = await fake.click(u, h, cid, timeout=15)
+            assert res.ephemeral  # applied, or re-rendered with a reason
+            answered += 1
+            if table.state is not None and len(table.state.log) > n:
+                stuck = loop.time()
         await injector
+        assert answered > 10
         assert fake.gateway.resume_count >= 1
         failed = [r for r in fake.requests if r.status in (429, 500)]
         assert failed

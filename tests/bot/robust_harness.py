@@ -178,7 +178,10 @@ async def click(fake: FakeDiscord, game: Game, user: int, custom_id: str) -> Int
 
 def acknowledged(result: InteractionResult, custom_id: str) -> tuple[int, int] | None:
     """(seat, code) if the bot answered the click as an applied action."""
-    if result.response_type != 7 or "⚠️" in (result.content or ""):
+    # The answer as sent (the message itself may have been refreshed since).
+    body = result.interaction.response_body or {}
+    sent = str((body.get("data") or {}).get("content", ""))
+    if result.response_type != 7 or not sent or "⚠️" in sent:
         return None
     m = ACTION_ID.match(custom_id)
     assert m is not None

@@ -48,6 +48,10 @@ class Settings(BaseSettings):
     ai_budget_seconds: float = Field(default=1.0, gt=0, le=30)
     #: Optional cap on AI search iterations (deterministic and fast; used by tests).
     ai_budget_iterations: int | None = Field(default=None, ge=1)
+    #: How long a click waits for its table to be saved before it is answered anyway (the
+    #: database is locked or slow: the game goes on in memory and is saved in the background).
+    #: Below Discord's 3-second limit for a first answer.
+    save_wait_seconds: float = Field(default=2.0, gt=0, le=2.5)
     #: Minimum seconds between two edits of one table message (Discord rate limits).
     table_edit_interval_seconds: float = Field(default=1.0, ge=0, le=10)
     #: Minutes without any human action after which a table is closed and saved as

@@ -35,9 +35,6 @@ from .table import MIN_SEATS, AiLevel, Seat, Table
 
 log = logging.getLogger(__name__)
 
-#: How long an action waits for its save before it is acknowledged anyway (the database is
-#: locked or slow: the game goes on in memory and the background saver catches up).
-SAVE_WAIT_SECONDS = 1.0
 #: Consecutive timer expiries after which an AI plays the seat until "I'm back".
 EXPIRIES_BEFORE_AI = 2
 RETRY_MIN_SECONDS, RETRY_MAX_SECONDS = 0.2, 5.0
@@ -402,13 +399,13 @@ class TableService:
         self._unsaved.pop(tid, None)
         task = asyncio.create_task(self._write(table, to_saved(table)), name=f"durak-save-{tid}")
         self._saving[tid] = task
-        done, _ = await asyncio.wait({task}, timeout=SAVE_WAIT_SECONDS)
+        done, _ = await asyncio.wait({task}, timeout=self.settings.save_wait_seconds)
         if not done:
             log.warning(
                 "saving table %s takes over %.1fs (database locked or slow): the game goes on "
                 "in memory and is saved when the database answers",
                 tid,
-                SAVE_WAIT_SECONDS,
+                self.settings.save_wait_seconds,
             )
             self._mark_unsaved(table)
 
@@ -432,7 +429,7 @@ class TableService:
         """Run a write that must happen once (recording a finished game); on failure or a slow
         database, keep it queued and retry it in the background until it succeeds."""
         task = asyncio.create_task(write(), name=f"durak-record-{what}")
-        done, _ = await asyncio.wait({task}, timeout=SAVE_WAIT_SECONDS)
+        done, _ = await asyncio.wait({task}, timeout=self.settings.save_wait_seconds)
         if done and task.exception() is None:
             return
         if done:
@@ -620,7 +617,7 @@ class TableService:
         await self.ai.close()
         if self._unsaved or self._unrecorded:  # last chance before the process ends
             with contextlib.suppress(Exception):
-                await asyncio.wait_for(self.flush(), SAVE_WAIT_SECONDS * 3)
+                await asyncio.wait_for(self.flush(), self.settings.save_wait_seconds * 3)
 
 
 def default_action(state: GameState, seat: int) -> Action | None:

@@ -114,7 +114,7 @@ class DurakCog(commands.GroupCog, group_name=ls("name.durak"), group_description
             images=self.bot.notifier.images_on(table.guild_id),
         )
         await interaction.response.send_message(
-            hand.content, view=hand.view, files=hand.files(), ephemeral=True
+            hand.content, view=hand.view, files=await hand.files(), ephemeral=True
         )
         self.bot.notifier.remember(
             table, interaction.user.id, interaction, shown_version=hand.version
@@ -146,11 +146,11 @@ class DurakCog(commands.GroupCog, group_name=ls("name.durak"), group_description
         if message is None or not message.flags.ephemeral:
             # A hand id forged onto a public message: never turn that message into a hand.
             await interaction.response.send_message(
-                content=hand.content, view=hand.view, files=hand.files(), ephemeral=True
+                content=hand.content, view=hand.view, files=await hand.files(), ephemeral=True
             )
         else:
             await interaction.response.edit_message(
-                content=hand.content, view=hand.view, attachments=hand.files()
+                content=hand.content, view=hand.view, attachments=await hand.files()
             )
         self.bot.notifier.remember(
             table, interaction.user.id, interaction, shown_version=hand.version, focus=focus

@@ -8,8 +8,10 @@ clicks a card. When the cards do not fit in buttons they move into select menus.
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import io
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import discord
@@ -34,13 +36,16 @@ class HandMessage:
     content: str
     view: discord.ui.View
     version: int
-    #: The hand as a picture (PNG), when pictures are on for the guild.
-    picture: bytes | None = None
+    #: Draws the hand as a picture (PNG), when pictures are on for the guild.
+    draw: Callable[[], bytes] | None = None
 
-    def files(self) -> list[discord.File]:
-        if self.picture is None:
+    async def files(self) -> list[discord.File]:
+        """The picture, drawn in a worker thread: PNG encoding releases the GIL, so a busy bot
+        keeps answering clicks while pictures are drawn."""
+        if self.draw is None:
             return []
-        return [discord.File(io.BytesIO(self.picture), filename=HAND_IMAGE)]
+        png = await asyncio.to_thread(self.draw)
+        return [discord.File(io.BytesIO(png), filename=HAND_IMAGE)]
 
 
 def _rows(n: int, per: int) -> int:
@@ -140,15 +145,15 @@ def render_hand(
         if i % PER_ROW == PER_ROW - 1:
             row += 1
 
-    picture = None
+    draw = None
     if images and v.hand:
         shown = sorted(v.hand, key=lambda c: hand_sort_key(c, v.trump))
-        picture = render_hand_png(v, shown, labels=rank_labels(loc))
+        draw = functools.partial(render_hand_png, v, shown, labels=rank_labels(loc))
     return HandMessage(
         _content(v, names, aimed if targets else None, notice, deadline, loc),
         view,
         version,
-        picture,
+        draw,
     )
 
 

@@ -112,13 +112,13 @@ class DiscordNotifier:
     def images_on(self, guild_id: int) -> bool:
         return self.images.get(guild_id, True)
 
-    def table_message(
+    async def table_message(
         self, table: Table
     ) -> tuple[discord.Embed, discord.ui.View, list[discord.File]]:
         """The public table message: embed, buttons and (pictures on) the table picture."""
         images = self.images_on(table.guild_id)
         embed, view = render_table(table, press_hand=self.press_hand(table), images=images)
-        return embed, view, [table_file(table)] if images else []
+        return embed, view, [await table_file(table)] if images else []
 
     # -- Notifier protocol ---------------------------------------------------------------
 
@@ -205,7 +205,7 @@ class DiscordNotifier:
         )
         try:
             await link.interaction.edit_original_response(
-                content=hand.content, view=hand.view, attachments=hand.files()
+                content=hand.content, view=hand.view, attachments=await hand.files()
             )
             link.shown_version = hand.version
         except discord.NotFound:  # the token expired or the message is gone
@@ -267,7 +267,7 @@ class DiscordNotifier:
             return
         if table.table_message_id is None or table.state is None:
             return
-        embed, view, files = self.table_message(table)
+        embed, view, files = await self.table_message(table)
         await self._edit_slot(table.channel_id)
         await channel.get_partial_message(table.table_message_id).edit(
             embed=embed, view=view, attachments=files
@@ -285,7 +285,7 @@ class DiscordNotifier:
                         embed=embed, view=view
                     )
             old = table.table_message_id
-            embed, view, files = self.table_message(table)
+            embed, view, files = await self.table_message(table)
             message = await channel.send(embed=embed, view=view, files=files)
             table.table_message_id = message.id
             if old is not None:  # the finished game's message keeps its result, loses buttons

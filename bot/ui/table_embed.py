@@ -7,6 +7,7 @@ table's language (``Table.language``). With pictures on, the embed shows ``table
 
 from __future__ import annotations
 
+import asyncio
 import io
 from collections.abc import Sequence
 
@@ -74,10 +75,13 @@ def rank_labels(loc: str | None) -> dict[int, str]:
     return {r: rank_label(r, loc) for r in range(2, 15)}
 
 
-def table_file(table: Table) -> discord.File:
-    """The table as a picture (attach it with the embed from ``render_table(images=True)``)."""
+async def table_file(table: Table) -> discord.File:
+    """The table as a picture (attach it with the embed from ``render_table(images=True)``),
+    drawn in a worker thread from a snapshot of the public view (PNG encoding releases the
+    GIL, so the event loop goes on meanwhile)."""
     assert table.state is not None
-    png = render_table_png(table.state.public_view(), labels=rank_labels(table.language))
+    view, labels = table.state.public_view(), rank_labels(table.language)
+    png = await asyncio.to_thread(render_table_png, view, labels=labels)
     return discord.File(io.BytesIO(png), filename=TABLE_IMAGE)
 
 

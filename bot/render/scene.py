@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
@@ -91,14 +92,20 @@ def render_hand_png(
 ) -> bytes:
     """One seat's hand as overlapping cards (in ``cards`` order, default the view's), trumps
     framed in gold; several rows when the hand is long."""
-    lab = _labels(labels)
-    hand = list(cards if cards is not None else v.hand)
+    return _hand_png(tuple(cards if cards is not None else v.hand), v.trump, _labels(labels))
+
+
+# A hand is redrawn whenever anyone acts, but its picture changes only with the hand itself.
+@lru_cache(maxsize=2048)
+def _hand_png(
+    hand: tuple[Card, ...], trump: Suit | None, lab: tuple[tuple[int, str], ...]
+) -> bytes:
     rows = max(1, -(-len(hand) // HAND_PER_ROW))
     per_row = min(len(hand), HAND_PER_ROW) or 1
     width = max(CARD_W + 16, 16 + HAND_STEP * (per_row - 1) + CARD_W)
     img = Image.new("RGB", (width, 16 + rows * (CARD_H + 8)), FELT)
     for i, card in enumerate(hand):
-        face = _face(card, v.trump, lab)
+        face = _face(card, trump, lab)
         x = 8 + (i % HAND_PER_ROW) * HAND_STEP
         y = 8 + (i // HAND_PER_ROW) * (CARD_H + 8)
         img.paste(face, (x, y), face)

@@ -46,9 +46,16 @@ from .models import (
 )
 from .outcome import DEFAULT_RATING, Rating, rate_game, seat_outcomes
 from .pg_migrations import pg_migrate
+from .rows import (
+    SEAT_COLUMNS,
+    SUMMARY_COLUMNS,
+    dumps,
+    group_seats,
+    stats_from_row,
+    summary_from_row,
+)
+from .rows import table_from_row as _table_from_row
 from .sharding import ShardScope
-from .sqlite_rows import SEAT_COLUMNS, SUMMARY_COLUMNS, dumps, group_seats, summary_from_row
-from .sqlite_rows import table_from_row as _table_from_row
 
 T = TypeVar("T")
 Conn = Any  # asyncpg ships no type information
@@ -461,24 +468,7 @@ class PostgresStorage:
                     guild_id,
                     key,
                 )
-            if r is None or r["games"] == 0:
-                return PlayerStats(user_id=user_id, guild_id=guild_id, display_name=None)
-            return PlayerStats(
-                user_id=user_id,
-                guild_id=guild_id,
-                display_name=r["display_name"],
-                games=r["games"],
-                wins=r["wins"],
-                losses=r["losses"],
-                draws=r["draws"],
-                series_won=r["series_won"],
-                series_lost=r["series_lost"],
-                current_streak=r["current_streak"],
-                best_streak=r["best_streak"],
-                rating=r["rating"],
-                mu=r["mu"],
-                sigma=r["sigma"],
-            )
+            return stats_from_row(r, user_id, guild_id)
 
         return await self._transaction(body, write=False)
 

@@ -41,17 +41,18 @@ from .models import (
     TableStatus,
 )
 from .outcome import DEFAULT_RATING, Rating, rate_game, seat_outcomes
-from .sharding import ShardScope
-from .sqlite_rows import (
+from .rows import (
     SEAT_COLUMNS,
     SUMMARY_COLUMNS,
     dumps,
     group_seats,
     parse_ts,
+    stats_from_row,
     summary_from_row,
     table_from_row,
     ts,
 )
+from .sharding import ShardScope
 
 T = TypeVar("T")
 Conn = aiosqlite.Connection
@@ -448,24 +449,7 @@ class SqliteStorage:
                     (guild_id, key),
                 )
             r = await cur.fetchone()
-            if r is None:
-                return PlayerStats(user_id=user_id, guild_id=guild_id, display_name=None)
-            return PlayerStats(
-                user_id=user_id,
-                guild_id=guild_id,
-                display_name=r["display_name"],
-                games=r["games"],
-                wins=r["wins"],
-                losses=r["losses"],
-                draws=r["draws"],
-                series_won=r["series_won"],
-                series_lost=r["series_lost"],
-                current_streak=r["current_streak"],
-                best_streak=r["best_streak"],
-                rating=r["rating"],
-                mu=r["mu"],
-                sigma=r["sigma"],
-            )
+            return stats_from_row(r, user_id, guild_id)
 
         return await self._transaction(body, write=False)
 

@@ -1,5 +1,5 @@
-"""Conversions between database rows and storage models (SQLite encodings; the PostgreSQL
-backend reuses them, its rows are indexed by column name the same way)."""
+"""Conversions between database rows and storage models, shared by both backends (SQLite rows
+and asyncpg records are both indexed by column name)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import Any, cast
 
-from .models import GameSummary, SavedTable, SeatRecord, SeatResult, TableStatus
+from .models import GameSummary, PlayerStats, SavedTable, SeatRecord, SeatResult, TableStatus
 
 
 def dumps(value: object) -> str:
@@ -91,4 +91,26 @@ def table_from_row(row: sqlite3.Row) -> SavedTable:
         meta=cast(dict[str, Any], json.loads(row["meta_json"])),
         status=cast(TableStatus, row["status"]),
         version=row["version"],
+    )
+
+
+def stats_from_row(row: Any, user_id: int, guild_id: int | None) -> PlayerStats:
+    """A ``guild_stats``/``global_stats`` row; no row (or no game) gives zero stats."""
+    if row is None or row["games"] == 0:
+        return PlayerStats(user_id=user_id, guild_id=guild_id, display_name=None)
+    return PlayerStats(
+        user_id=user_id,
+        guild_id=guild_id,
+        display_name=row["display_name"],
+        games=row["games"],
+        wins=row["wins"],
+        losses=row["losses"],
+        draws=row["draws"],
+        series_won=row["series_won"],
+        series_lost=row["series_lost"],
+        current_streak=row["current_streak"],
+        best_streak=row["best_streak"],
+        rating=row["rating"],
+        mu=row["mu"],
+        sigma=row["sigma"],
     )

@@ -30,7 +30,7 @@ from .errors import (
 )
 from .events import Event, visible_to
 from .result import GameResult, SeatPoints
-from .rules import PRESETS, RuleSet, preset
+from .rules import PRESETS, RuleSet, parse_rules, preset
 from .serialize import parse_move, position, replay
 from .series import Series
 from .state import GameState
@@ -72,6 +72,7 @@ __all__ = [
     "parse_action",
     "parse_cards",
     "parse_move",
+    "parse_rules",
     "position",
     "preset",
     "public_view",

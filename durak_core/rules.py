@@ -304,6 +304,43 @@ def _deck(deck_size: int, jokers: bool, double_deck: bool) -> tuple[Card, ...]:
     return tuple(cards)
 
 
+def parse_rules(text: str) -> RuleSet:
+    """A rule set from text: a preset, optionally followed by options, comma-separated.
+
+    An option is ``name=value`` (integers or true/false) or a bare name meaning true; any
+    preset may stand first (default classic).
+
+    >>> parse_rules("transfer, deck_size=52, jokers").differences()
+    ['V1 transfer', 'V2 52-card deck', 'V15 jokers']
+    >>> parse_rules("quick").deck_size
+    24
+    >>> parse_rules("classic, wings=3")
+    Traceback (most recent call last):
+    ...
+    durak_core.errors.RulesError: unknown rule option(s): wings
+    """
+    parts = [p.strip() for p in text.split(",") if p.strip()]
+    base = PRESETS["classic"]
+    if parts and "=" not in parts[0] and parts[0].lower() in PRESETS:
+        base = preset(parts.pop(0))
+    options: dict[str, Any] = {}
+    for part in parts:
+        name, eq, raw = part.partition("=")
+        name = name.strip().replace("-", "_")
+        value = raw.strip().lower()
+        if not eq or value in ("true", "yes", "on"):
+            options[name] = True
+        elif value in ("false", "no", "off"):
+            options[name] = False
+        elif value.isdigit():
+            options[name] = int(value)
+        else:
+            raise RulesError(f"rule option {name}: {raw.strip()!r} is not a number or true/false")
+    if not options:
+        return base
+    return RuleSet.from_options({**base.options(), **options, "name": "custom"})
+
+
 def lowest_trumps(rules: RuleSet, trump: Suit | None) -> int:
     """Mask of the lowest trump (both copies under V16; none without a trump)."""
     if trump is None:
@@ -312,4 +349,12 @@ def lowest_trumps(rules: RuleSet, trump: Suit | None) -> int:
     return (1 << low) | ((1 << (low + COPY_STRIDE)) if rules.double_deck else 0)
 
 
-__all__ = ["DECK_SIZES", "HAND_SIZES", "PRESETS", "RuleSet", "lowest_trumps", "preset"]
+__all__ = [
+    "DECK_SIZES",
+    "HAND_SIZES",
+    "PRESETS",
+    "RuleSet",
+    "lowest_trumps",
+    "parse_rules",
+    "preset",
+]

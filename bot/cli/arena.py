@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from durak_core import RuleSet, preset
+from durak_core import RuleSet, parse_rules
 from durak_core.ai import LEVELS, Budget, Level, make_player
 from durak_core.ai.match import play_game
 
@@ -208,7 +208,11 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     ap.add_argument("--players", required=True, help="comma-separated levels, one per seat")
     ap.add_argument("--games", type=int, default=100, help="number of games (default 100)")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--rules", default="classic", help="a rule preset (default classic)")
+    ap.add_argument(
+        "--rules",
+        default="classic",
+        help="a preset, then options, comma-separated, e.g. 'transfer,deck_size=52,jokers'",
+    )
     ap.add_argument("--think-ms", type=float, default=None, help="Hard's budget per decision")
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--json", action="store_true", help="also print the report as JSON")
@@ -223,7 +227,7 @@ def main(argv: Sequence[str]) -> int:
         print(f"--players: 2-6 of {', '.join(LEVELS)} (got {a.players!r})", file=sys.stderr)
         return 2
     try:
-        rules = preset(a.rules)
+        rules = parse_rules(a.rules)
         rules.check_seats(len(levels))
     except ValueError as exc:
         print(f"--rules: {exc}", file=sys.stderr)

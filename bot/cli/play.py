@@ -11,8 +11,15 @@ import time
 from collections.abc import Callable, Sequence
 from typing import cast
 
-from durak_core import Action, ActionNotationError, Event, GameState, new_game, parse_action
-from durak_core import preset as rules_preset
+from durak_core import (
+    Action,
+    ActionNotationError,
+    Event,
+    GameState,
+    new_game,
+    parse_action,
+    parse_rules,
+)
 from durak_core.ai import LEVELS, Budget, Level, Player, make_player
 from durak_core.ai.schedule import next_actor
 from durak_core.events import (
@@ -150,7 +157,11 @@ def run_game(
 def main(argv: Sequence[str], ask: Callable[[str], str] = input) -> int:
     ap = argparse.ArgumentParser(prog="durak play", description=__doc__)
     ap.add_argument("--opponents", default="normal", help="comma-separated AI levels")
-    ap.add_argument("--rules", default="classic")
+    ap.add_argument(
+        "--rules",
+        default="classic",
+        help="a preset, then options, comma-separated, e.g. 'transfer,deck_size=52,jokers'",
+    )
     ap.add_argument("--seed", type=int, default=None, help="deal seed (default: random)")
     ap.add_argument("--think-ms", type=float, default=1000.0, help="Hard's budget per decision")
     a = ap.parse_args(list(argv))
@@ -159,7 +170,7 @@ def main(argv: Sequence[str], ask: Callable[[str], str] = input) -> int:
         print(f"--opponents: 1-5 of {', '.join(LEVELS)}", file=sys.stderr)
         return 2
     try:
-        rules = rules_preset(a.rules)
+        rules = parse_rules(a.rules)
         rules.check_seats(len(levels) + 1)
     except ValueError as exc:
         print(f"--rules: {exc}", file=sys.stderr)

@@ -67,3 +67,27 @@ def test_play_to_the_end_by_always_choosing_option_one(
     code = play_main(["--opponents", "easy,random", "--seed", "2"], ask=lambda _: "1")
     assert code == 0
     assert "Game over" in capsys.readouterr().out
+
+
+def test_arena_accepts_any_combination_of_rules(capsys: pytest.CaptureFixture[str]) -> None:
+    """[variants]: --rules takes a preset plus options (V1 + V2 + V15 here)."""
+    code = main(
+        [
+            "arena",
+            "--players",
+            "normal,easy",
+            "--games",
+            "2",
+            "--rules",
+            "transfer,deck_size=52,jokers",
+            "--json",
+        ]
+    )
+    assert code == 0
+    report = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert sum(p["games"] for p in report["players"]) == 4
+
+
+def test_arena_rejects_impossible_rules(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["arena", "--players", "normal,easy", "--rules", "classic,jokers"]) == 2
+    assert "V15" in capsys.readouterr().err

@@ -102,3 +102,20 @@ def test_v3_hand_size_drives_the_deal_cap_and_refill() -> None:
 def test_describe_names_the_variants() -> None:
     rules = RuleSet(transfer=True, series_losses=3, name="mine")
     assert rules.describe() == "mine: V1 transfer, V17 series to 3 losses"
+
+
+def test_parse_rules_combines_a_preset_and_options() -> None:
+    from durak_core import parse_rules
+
+    rules = parse_rules("teams, trump_exchange, series_losses=3")
+    assert (rules.team_size, rules.trump_exchange, rules.series_losses) == (2, True, 3)
+    assert parse_rules("") == RuleSet() and parse_rules("no-trump").no_trump
+    assert parse_rules("classic, transfer=false") == RuleSet()
+    for bad, rule in [
+        ("classic, deck_size=40", "V2"),
+        ("crazy, diamonds_apart", "V12/V13"),
+        ("classic, transfer=maybe", "transfer"),
+        ("nonsense", "nonsense"),
+    ]:
+        with pytest.raises(RulesError, match=rule):
+            parse_rules(bad)

@@ -127,7 +127,7 @@ def new_game(
         holder = _lowest_trump_holder(s)  # R8
     s.starter = (dealer + 1) % seats if holder is None else holder
     starter = s.starter
-    _start_bout(s, starter)
+    _set_roles(s, starter)
     return s
 
 
@@ -229,7 +229,9 @@ def _attackers_mask(s: GameState) -> int:
     return mask
 
 
-def _start_bout(s: GameState, attacker: int) -> None:
+def _set_roles(s: GameState, attacker: int) -> None:
+    """R9/R12: ``attacker`` leads against the next opponent; the bout's limit is fixed from that
+    defender's hand now (at the bout's start, or at a V1 transfer)."""
     s.attacker = attacker
     s.defender = _next_opponent(s, attacker)
     cap = s.rules.bout_cap(s.discarded_once)
@@ -392,41 +394,19 @@ def _do(s: GameState, seat: int, action: Action, ev: list[Event] | None) -> None
     s._legal = None
     if kind in (ATTACK, TRANSFER):
         c = action.card.index  # type: ignore[attr-defined]
-        b = 1 << c
-        hand = s.hands[seat] ^ b
-        s.hands[seat] = hand
-        s.known[seat] &= ~b
-        if not hand:
-            s.emptied[seat] = v
+        _play(s, seat, c, v)
         s.att.append(c)
         s.dfn.append(-1)
         s.unbeaten += 1
-        s.table |= b
-        s.ranks |= SAME_RANK[c]
-        s.passed = 0  # R15: the table changed
         if kind == TRANSFER:  # V1: the transferrer leads; the next opponent defends
-            s.attacker = seat
-            s.defender = _next_opponent(s, seat)
-            cap = s.rules.bout_cap(s.discarded_once)
-            held = s.hands[s.defender].bit_count()
-            s.limit = held if cap is None else min(cap, held)
-            s.attackers = _attackers_mask(s)
+            _set_roles(s, seat)
         elif s.taken:
             _maybe_end_bout(s, ev)
     elif kind == DEFEND:
-        a = action.attack.index  # type: ignore[attr-defined]
         d = action.card.index  # type: ignore[attr-defined]
-        b = 1 << d
-        hand = s.hands[seat] ^ b
-        s.hands[seat] = hand
-        s.known[seat] &= ~b
-        if not hand:
-            s.emptied[seat] = v
-        s.dfn[s.att.index(a)] = d
+        _play(s, seat, d, v)
+        s.dfn[s.att.index(action.attack.index)] = d  # type: ignore[attr-defined]
         s.unbeaten -= 1
-        s.table |= b
-        s.ranks |= SAME_RANK[d]
-        s.passed = 0
         if not s.unbeaten:
             _maybe_end_bout(s, ev)
     elif kind == TAKE:
@@ -451,6 +431,20 @@ def _do(s: GameState, seat: int, action: Action, ev: list[Event] | None) -> None
             _maybe_end_bout(s, ev)
     else:  # pragma: no cover - Action has exactly these kinds
         raise AssertionError(action)
+
+
+def _play(s: GameState, seat: int, c: int, version: int) -> None:
+    """Card ``c`` leaves ``seat``'s hand for the table; any card played clears every pass
+    (R15)."""
+    b = 1 << c
+    hand = s.hands[seat] ^ b
+    s.hands[seat] = hand
+    s.known[seat] &= ~b
+    if not hand:
+        s.emptied[seat] = version
+    s.table |= b
+    s.ranks |= SAME_RANK[c]
+    s.passed = 0
 
 
 def _maybe_end_bout(s: GameState, ev: list[Event] | None) -> None:
@@ -512,7 +506,7 @@ def _end_bout(s: GameState, ev: list[Event] | None) -> None:
     s.bout += 1
     # R19: defended -> the defender leads; taken -> the next player to the defender's left.
     nxt = d if defended and s.active >> d & 1 else _next_active(s, d)
-    _start_bout(s, nxt)
+    _set_roles(s, nxt)
     if ev is not None:
         ev.append(BoutStarted(s.attacker, s.defender, s.limit))
 

@@ -278,10 +278,10 @@ def position(
         finished=False,
         log=[],
     )
-    from .engine import _start_bout
+    from .engine import _set_roles
 
     s = state_from_model(model.model_copy(update={"defender": (attacker + 1) % n}), check=False)
-    _start_bout(s, attacker)
+    _set_roles(s, attacker)
     problems = s.status()
     if problems:
         raise StateFormatError("impossible position: " + "; ".join(problems))

@@ -101,7 +101,9 @@ class DurakBot(commands.Bot):
             # if no view answers it shortly, the user still gets a reason, not "failed".
             await asyncio.sleep(self.unanswered_grace)
             if not interaction.response.is_done():
-                await interaction.response.send_message(t("err.forged"), ephemeral=True)
+                await interaction.response.send_message(
+                    t("err.forged", str(interaction.locale)), ephemeral=True
+                )
             return
         on_message = interaction.message is not None and any(
             getattr(c, "custom_id", None) == custom_id
@@ -111,7 +113,9 @@ class DurakBot(commands.Bot):
         if matches_template(custom_id) and on_message:
             return
         if not interaction.response.is_done():
-            await interaction.response.send_message(t("err.forged"), ephemeral=True)
+            await interaction.response.send_message(
+                t("err.forged", str(interaction.locale)), ephemeral=True
+            )
 
     async def close(self) -> None:
         if hasattr(self, "service"):

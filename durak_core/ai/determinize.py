@@ -38,7 +38,14 @@ class Determinizer:
     by the invariant checker; later ones copy it and re-deal only the hidden cards.
     """
 
-    def __init__(self, view: SeatView, mem: Memory, rng: random.Random) -> None:
+    def __init__(
+        self,
+        view: SeatView,
+        mem: Memory,
+        rng: random.Random,
+        lack_weight: float = 1.0,
+        strong_lack_weight: float = 1.0,
+    ) -> None:
         self.view = view
         self.rng = rng
         self.hidden = _bits(mem.hidden)
@@ -53,11 +60,32 @@ class Determinizer:
         self.under_trump = bool(getattr(view, "trump_will_change", False))
         if sum(self.slots) + self.talon_slots != len(self.hidden):
             raise ValueError("the view's hand sizes, talon and known cards do not add up")
+        #: Per seat, per hidden card: the relative weight of dealing it to that seat's unknown
+        #: slots (below 1 for cards the seat is presumed to lack, :attr:`Memory.lacks`; the
+        #: inference is soft: a player may take or pass on purpose, so it only weights).
+        self.weights: list[dict[int, float]] | None = None
+        hidden_mask = mem.hidden
+        if lack_weight != 1.0 or strong_lack_weight != 1.0:
+            strong = mem.ct.strong
+            ws: list[dict[int, float]] = []
+            for t in range(n):
+                lacked = mem.lacks[t] & hidden_mask if self.slots[t] else 0
+                ws.append(
+                    {
+                        c: strong_lack_weight if strong >> c & 1 else lack_weight
+                        for c in _bits(lacked)
+                    }
+                )
+            if any(ws):
+                self.weights = ws
         count = _placements(self.slots, self.talon_slots)
         self.deals: list[tuple[list[int], list[int]]] | None = None
+        self.deal_weights: list[float] | None = None
         if count <= ENUMERATE_LIMIT:
             self.deals = list(_enumerate(self.hidden, self.slots, self.talon_slots))
             rng.shuffle(self.deals)
+            if self.weights is not None:
+                self.deal_weights = [self._likelihood(extra) for extra, _ in self.deals]
         self.k = 0
         self.template: GameState | None = None
 
@@ -70,19 +98,58 @@ class Determinizer:
     def count(self) -> int:
         return len(self.deals) if self.deals is not None else 0
 
+    def _likelihood(self, extra: list[int]) -> float:
+        assert self.weights is not None
+        p = 1.0
+        for t, m in enumerate(extra):
+            w = self.weights[t]
+            if w:
+                for c in _bits(m):
+                    p *= w.get(c, 1.0)
+        return p
+
     def _deal(self) -> tuple[list[int], list[int]]:
         if self.deals is not None:
+            if self.deal_weights is not None:  # every placement, drawn by its likelihood
+                return self.rng.choices(self.deals, self.deal_weights)[0]
             deal = self.deals[self.k % len(self.deals)]
             self.k += 1
             return deal
         cards = self.hidden[:]
         self.rng.shuffle(cards)
+        if self.weights is not None:
+            return self._weighted_deal(cards)
         extra = []
         pos = 0
         for size in self.slots:
             extra.append(mask_of_ints(cards[pos : pos + size]))
             pos += size
         return extra, cards[pos:]
+
+    def _weighted_deal(self, cards: list[int]) -> tuple[list[int], list[int]]:
+        """Each seat's unknown slots in turn take a weighted sample without replacement
+        (key ``u ** (1 / w)``, Efraimidis-Spirakis); the rest, already shuffled, is the talon."""
+        assert self.weights is not None
+        rng = self.rng
+        left = cards
+        extra = []
+        for t, size in enumerate(self.slots):
+            if not size:
+                extra.append(0)
+                continue
+            w = self.weights[t]
+            if w:
+                keyed = sorted(
+                    left,
+                    key=lambda c: rng.random() ** (1.0 / w.get(c, 1.0)),
+                    reverse=True,
+                )
+                chosen = set(keyed[:size])
+            else:
+                chosen = set(left[:size])
+            extra.append(mask_of_ints(list(chosen)))
+            left = [c for c in left if c not in chosen]
+        return extra, left
 
     def _talon(self, drawn: list[int]) -> list[int]:
         """The talon bottom first (the engine draws from the end), from the hidden cards."""

@@ -182,6 +182,37 @@ class EndgameSolver:
         self.best[key] = best_a
         return best_v, best_a
 
+    def prove(self, s: GameState, max_depth: int = 400) -> tuple[float, Action, bool]:
+        """One full-depth pass with the narrow window (-1, 1): (value, action, exact).
+
+        Outcomes are only -1, 0 and +1, so a seat that finds a win (or the opponent a loss)
+        stops looking at its other moves at once; without a depth limit no position is scored
+        heuristically on the way and the pass usually proves the result in far fewer nodes than
+        iterative deepening needs. Raises :class:`OutOfBudget` when it does not finish."""
+        self.cuts = 0
+        seat = next_actor(s)
+        assert seat is not None
+        legal = legal_actions(s, seat)
+        key = self._key(s)
+        maximize = s.teams[seat] == s.teams[self.me]
+        best_v = -2.0 if maximize else 2.0
+        best_a = legal[0]
+        alpha, beta = -1.0, 1.0
+        for a in self._order(legal, self.best.get(key)):
+            child = s.copy()
+            apply_unchecked(child, seat, a)
+            v = self._search(child, max_depth - 1, alpha, beta)
+            if (maximize and v > best_v) or (not maximize and v < best_v):
+                best_v, best_a = v, a
+            if maximize:
+                alpha = max(alpha, v)
+            else:
+                beta = min(beta, v)
+            if alpha >= beta:
+                break
+        self.best[key] = best_a
+        return best_v, best_a, not self.cuts
+
     def solve(self, s: GameState, max_depth: int = 400) -> tuple[float, Action, bool]:
         """Iterative deepening: (value, action, exact). Raises :class:`OutOfBudget` only if not
         even the first pass finished."""

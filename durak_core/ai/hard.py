@@ -5,11 +5,14 @@ One decision:
 
 1. A single legal action is returned at once (no search).
 2. Two seats left and an empty talon: every card's place is known, so
-   :class:`~durak_core.ai.endgame.EndgameSolver` searches the game tree (alpha-beta, transposition
-   table, cheapest-first ordering, iterative deepening within the budget).
+   :class:`~durak_core.ai.endgame.EndgameSolver` searches the game tree: first one full-depth
+   narrow-window pass that tries to prove the result (a proven win or draw is played at once),
+   then, if that does not finish or proves a loss, iterative deepening (alpha-beta,
+   transposition table, cheapest-first ordering) with the rest of the budget.
 3. Otherwise: determinized Monte Carlo with statistics shared at the root. Each round deals
    the hidden cards consistently with the view (:class:`~durak_core.ai.determinize.Determinizer`;
-   every possible placement in turn when there are few, e.g. near the end of the talon) and
+   every possible placement when there are few, e.g. near the end of the talon), weighting
+   against cards a seat is inferred to lack (it took or passed, :mod:`~durak_core.ai.memory`), and
    plays every competing root action out on that deal with the Normal heuristics for every
    seat (paired comparison); weak actions are dropped by successive halving, and Normal's
    choice is replaced only by an action with a clear paired advantage.
@@ -23,6 +26,7 @@ per process) or a process pool for several simultaneous searches.
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Callable, Sequence
 
 from ..actions import ATTACK, DEFEND, PASS, TAKE, TRANSFER, Action
@@ -34,7 +38,7 @@ from .base_impl import decision_rng
 from .cardinfo import CardTable
 from .determinize import Determinizer
 from .endgame import EndgameSolver, OutOfBudget
-from .memory import remember
+from .memory import Memory, remember
 from .normal import normal_choice
 from .playout import playout, reward
 
@@ -46,6 +50,14 @@ MAX_CANDIDATES = 6
 NODES_PER_ITERATION = 100
 #: Rounds before the first halving of the root candidates (then doubling).
 HALVING_ROUNDS = 8
+#: Relative weight of dealing a hidden card to a seat presumed to lack it (it took while a
+#: card it would beat stood unbeaten, or passed while its rank lay on the table), and the
+#: weight for a trump-like card: players keep those on purpose (Normal takes a cheap table
+#: rather than spend a high trump), so that inference is weaker.
+LACK_WEIGHT = 0.25
+STRONG_LACK_WEIGHT = 0.6
+#: Share of the endgame budget for the attempt to prove the result outright.
+PROVE_SHARE = 0.6
 
 
 class HardPlayer:
@@ -57,6 +69,21 @@ class HardPlayer:
         #: Statistics of the last decision (for benchmarks and debugging).
         self.last_iterations = 0
         self.last_mode = ""
+        self._start: float | None = None
+
+    def _stop_after(self, share: float) -> Callable[[], bool] | None:
+        """A stop test for ``share`` of the time budget (None without a clock)."""
+        b = self.budget
+        clock = b.clock
+        if b.seconds is None or clock is None:
+            return None
+        start = self._start if self._start is not None else clock()
+        deadline = start + b.seconds * 0.93 * share
+
+        def stop() -> bool:
+            return clock() >= deadline
+
+        return stop
 
     def _limits(self) -> tuple[Callable[[], bool], int | None]:
         b = self.budget
@@ -64,7 +91,8 @@ class HardPlayer:
         clock = b.clock
         if b.seconds is not None and clock is not None:
             # Stop a little early: the last iteration and the answer still take time.
-            deadline = clock() + b.seconds * 0.93
+            self._start = clock()
+            deadline = self._start + b.seconds * 0.93
 
             def stop() -> bool:
                 return clock() >= deadline
@@ -84,27 +112,55 @@ class HardPlayer:
         stop, iterations = self._limits()
         rng = decision_rng(self.seed, view)
         mem = remember(view, history)
-        me = view.seat
         fallback = normal_choice(view, history, lookahead=False)
         if view.talon_size == 0 and len(view.active) == 2:
-            det = Determinizer(view, mem, rng)
-            solver = EndgameSolver(
-                me,
-                mem.ct,
-                stop,
-                None if iterations is None else iterations * NODES_PER_ITERATION,
-            )
-            try:
-                _, action, exact = solver.solve(det.next())
-            except OutOfBudget:
-                self.last_mode, self.last_iterations = "endgame-timeout", solver.nodes
-                return fallback
-            self.last_mode = "endgame-exact" if exact else "endgame-deepening"
-            self.last_iterations = solver.nodes
-            return action if action in legal else fallback
-        return self._monte_carlo(
-            view, mem.ct, Determinizer(view, mem, rng), fallback, stop, iterations
+            return self._endgame(view, mem, rng, fallback, iterations)
+        det = Determinizer(view, mem, rng, LACK_WEIGHT, STRONG_LACK_WEIGHT)
+        return self._monte_carlo(view, mem.ct, det, fallback, stop, iterations)
+
+    def _endgame(
+        self,
+        view: SeatView,
+        mem: Memory,
+        rng: random.Random,
+        fallback: Action,
+        iterations: int | None,
+    ) -> Action:
+        """Two seats, empty talon: first try to prove the result with one full-depth
+        narrow-window pass (:meth:`EndgameSolver.prove`) within :data:`PROVE_SHARE` of the
+        budget; a proven win or draw is played at once. Otherwise (no proof in time, or a
+        proven loss, where the deepening search's move keeps the best practical chances)
+        iterative deepening uses the rest of the budget."""
+        legal = view.legal_actions
+        state = Determinizer(view, mem, rng).next()  # exactly one placement
+        nodes = None if iterations is None else iterations * NODES_PER_ITERATION
+        prover = EndgameSolver(
+            view.seat,
+            mem.ct,
+            self._stop_after(PROVE_SHARE),
+            None if nodes is None else int(nodes * PROVE_SHARE),
         )
+        used = 0
+        try:
+            value, action, exact = prover.prove(state.copy())
+            used = prover.nodes
+            if exact and value > -1.0 and action in legal:
+                self.last_mode, self.last_iterations = "endgame-proven", prover.nodes
+                return action
+        except OutOfBudget:
+            used = prover.nodes
+        stop = self._stop_after(1.0)
+        solver = EndgameSolver(
+            view.seat, mem.ct, stop, None if nodes is None else max(nodes - used, 256)
+        )
+        try:
+            _, action, exact = solver.solve(state)
+        except OutOfBudget:
+            self.last_mode, self.last_iterations = "endgame-timeout", used + solver.nodes
+            return fallback
+        self.last_mode = "endgame-exact" if exact else "endgame-deepening"
+        self.last_iterations = used + solver.nodes
+        return action if action in legal else fallback
 
     def _monte_carlo(
         self,

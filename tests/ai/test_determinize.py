@@ -14,15 +14,18 @@ from durak_core.ai.memory import remember
 from .helpers import random_positions, valid_seat_counts
 
 
+@pytest.mark.parametrize("weight", [1.0, 0.25])
 @pytest.mark.parametrize("preset_name", list(PRESETS))
-def test_sampled_states_match_the_view(preset_name: str) -> None:
+def test_sampled_states_match_the_view(preset_name: str, weight: float) -> None:
+    """Also with inference weighting (Hard's): weights only change which consistent deal is
+    likelier, never the consistency."""
     rules = PRESETS[preset_name]
     seats = valid_seat_counts(rules)
     rng = random.Random(3)
     for n in (seats[0], seats[-1]):
         for s, seat, history in random_positions(rules, n, seed=n, every=6):
             view = s.view(seat)
-            det = Determinizer(view, remember(view, history), rng)
+            det = Determinizer(view, remember(view, history), rng, weight, weight)
             for _ in range(2):
                 d = det.next()
                 assert not d.status()
@@ -41,3 +44,29 @@ def test_few_placements_are_enumerated_exactly() -> None:
             assert len(hands) >= 2 and seen
             return
     pytest.fail("no position with a small set of placements")
+
+
+def test_inferred_lacks_make_a_card_less_likely_in_that_hand() -> None:
+    """A seat that took while a card stood unbeaten presumably lacks its beaters: weighted
+    deals give that seat those cards less often than uniform ones (and still consistently)."""
+    rules = RuleSet()
+    for s, seat, history in random_positions(rules, 2, seed=5, every=1):
+        view = s.view(seat)
+        mem = remember(view, history)
+        other = 1 - seat
+        lacked = mem.lacks[other] & mem.hidden
+        det0 = Determinizer(view, mem, random.Random(2))
+        if not lacked or det0.exact or not det0.slots[other]:
+            continue
+        det1 = Determinizer(view, mem, random.Random(2), 0.2, 0.2)
+        shares = []
+        for det in (det0, det1):
+            hits = 0
+            for _ in range(300):
+                d = det.next()
+                assert d.view(seat) == view
+                hits += (d.hands[other] & lacked).bit_count()
+            shares.append(hits / 300)
+        assert shares[1] < shares[0]
+        return
+    pytest.fail("no position with an inferred lack")

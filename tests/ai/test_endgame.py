@@ -12,6 +12,7 @@ from durak_core.ai import Budget, make_player
 from durak_core.ai.cardinfo import card_table
 from durak_core.ai.endgame import EndgameSolver, brute_force
 from durak_core.ai.schedule import next_actor
+from durak_core.fast import apply_unchecked
 
 
 def small_positions(count: int, seed: int) -> list[tuple[str, str, str]]:
@@ -41,6 +42,29 @@ def test_solver_value_equals_brute_force(a: str, b: str, trump: str) -> None:
     assert exact
     assert value == brute_force(s, me)
     assert action in s.legal_actions(me)
+
+
+@pytest.mark.parametrize(("a", "b", "trump"), small_positions(40, 2))
+def test_prove_agrees_with_brute_force(a: str, b: str, trump: str) -> None:
+    """The narrow-window full-depth pass gets the exact value, and a proven win or draw comes
+    with a move that keeps it."""
+    trump_card = next(
+        c
+        for c in RuleSet().deck()
+        if c.suit == Suit.parse(trump) and str(c) not in (a + " " + b).split()
+    )
+    s = position(RuleSet(), [a, b], trump=trump_card, attacker=0)
+    me = next_actor(s)
+    assert me is not None
+    ct = card_table(s.rules, Suit(s.trump_suit))
+    value, action, exact = EndgameSolver(me, ct).prove(s.copy())
+    assert exact
+    assert value == brute_force(s, me)
+    assert action in s.legal_actions(me)
+    if value > -1.0:
+        child = s.copy()
+        apply_unchecked(child, me, action)
+        assert brute_force(child, me) == value
 
 
 def test_hard_takes_a_forced_win() -> None:

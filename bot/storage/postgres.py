@@ -19,12 +19,10 @@ under concurrency comes from the database, not from a process-local lock:
 from __future__ import annotations
 
 import asyncio
-import json
 import math
 import random
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from datetime import UTC, datetime
 from types import TracebackType
 from typing import Any, Self, TypeVar, cast
 
@@ -50,6 +48,7 @@ from .rows import (
     SEAT_COLUMNS,
     SUMMARY_COLUMNS,
     dumps,
+    game_from_row,
     group_seats,
     stats_from_row,
     summary_from_row,
@@ -93,10 +92,6 @@ _TRANSIENT: tuple[type[BaseException], ...] = (
     ConnectionError,
     OSError,
 )
-
-
-def _ts(row_value: datetime) -> datetime:
-    return row_value.astimezone(UTC)
 
 
 class PostgresStorage:
@@ -292,25 +287,7 @@ class PostgresStorage:
                 f"SELECT {SEAT_COLUMNS} FROM game_seats WHERE game_id = $1 ORDER BY seat",
                 game_id,
             )
-            return GameRecord(
-                game_id=row["game_id"],
-                guild_id=row["guild_id"],
-                channel_id=row["channel_id"],
-                table_id=row["table_id"],
-                series_id=row["series_id"],
-                game_number=row["game_number"],
-                rules=json.loads(row["rules_json"]),
-                seats=group_seats(seat_rows)[game_id],
-                finishing_order=json.loads(row["finishing_order_json"]),
-                durak_seat=row["durak_seat"],
-                losing_seats=json.loads(row["losing_seats_json"]),
-                started_at=_ts(row["started_at"]),
-                ended_at=_ts(row["ended_at"]),
-                seed_commitment=row["seed_commitment"],
-                seed=row["seed"],
-                card_order=json.loads(row["card_order_json"]),
-                actions=json.loads(row["actions_json"]),
-            )
+            return game_from_row(row, group_seats(seat_rows)[game_id])
 
         return await self._transaction(body, write=False)
 

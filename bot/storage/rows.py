@@ -9,7 +9,15 @@ from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import Any, cast
 
-from .models import GameSummary, PlayerStats, SavedTable, SeatRecord, SeatResult, TableStatus
+from .models import (
+    GameRecord,
+    GameSummary,
+    PlayerStats,
+    SavedTable,
+    SeatRecord,
+    SeatResult,
+    TableStatus,
+)
 
 
 def dumps(value: object) -> str:
@@ -113,4 +121,27 @@ def stats_from_row(row: Any, user_id: int, guild_id: int | None) -> PlayerStats:
         rating=row["rating"],
         mu=row["mu"],
         sigma=row["sigma"],
+    )
+
+
+def game_from_row(row: Any, seats: list[SeatRecord]) -> GameRecord:
+    """A ``games`` row and its seats as the recorded game (JSON columns decoded)."""
+    return GameRecord(
+        game_id=row["game_id"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        table_id=row["table_id"],
+        series_id=row["series_id"],
+        game_number=row["game_number"],
+        rules=json.loads(row["rules_json"]),
+        seats=seats,
+        finishing_order=json.loads(row["finishing_order_json"]),
+        durak_seat=row["durak_seat"],
+        losing_seats=json.loads(row["losing_seats_json"]),
+        started_at=parse_ts(row["started_at"]),
+        ended_at=parse_ts(row["ended_at"]),
+        seed_commitment=row["seed_commitment"],
+        seed=row["seed"],
+        card_order=json.loads(row["card_order_json"]),
+        actions=json.loads(row["actions_json"]),
     )

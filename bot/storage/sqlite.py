@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import math
 import random
 import sqlite3
@@ -45,8 +44,8 @@ from .rows import (
     SEAT_COLUMNS,
     SUMMARY_COLUMNS,
     dumps,
+    game_from_row,
     group_seats,
-    parse_ts,
     stats_from_row,
     summary_from_row,
     table_from_row,
@@ -274,25 +273,7 @@ class SqliteStorage:
                 (game_id,),
             )
             seats = group_seats(await cur.fetchall())[game_id]
-            return GameRecord(
-                game_id=row["game_id"],
-                guild_id=row["guild_id"],
-                channel_id=row["channel_id"],
-                table_id=row["table_id"],
-                series_id=row["series_id"],
-                game_number=row["game_number"],
-                rules=json.loads(row["rules_json"]),
-                seats=seats,
-                finishing_order=json.loads(row["finishing_order_json"]),
-                durak_seat=row["durak_seat"],
-                losing_seats=json.loads(row["losing_seats_json"]),
-                started_at=parse_ts(row["started_at"]),
-                ended_at=parse_ts(row["ended_at"]),
-                seed_commitment=row["seed_commitment"],
-                seed=row["seed"],
-                card_order=json.loads(row["card_order_json"]),
-                actions=json.loads(row["actions_json"]),
-            )
+            return game_from_row(row, seats)
 
         return await self._transaction(body, write=False)
 

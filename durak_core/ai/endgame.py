@@ -160,6 +160,21 @@ class EndgameSolver:
 
     def root(self, s: GameState, depth: int) -> tuple[float, Action]:
         """One pass to ``depth``: the value and best action of the seat to move at ``s``."""
+        return self._root_pass(s, depth, -2.0, 2.0)
+
+    def prove(self, s: GameState, max_depth: int = 400) -> tuple[float, Action, bool]:
+        """One full-depth pass with the narrow window (-1, 1): (value, action, exact).
+
+        Outcomes are only -1, 0 and +1, so a seat that finds a win (or the opponent a loss)
+        stops looking at its other moves at once; without a depth limit no position is scored
+        heuristically on the way and the pass usually proves the result in far fewer nodes than
+        iterative deepening needs. Raises :class:`OutOfBudget` when it does not finish."""
+        value, action = self._root_pass(s, max_depth, -1.0, 1.0)
+        return value, action, not self.cuts
+
+    def _root_pass(
+        self, s: GameState, depth: int, alpha: float, beta: float
+    ) -> tuple[float, Action]:
         self.cuts = 0
         seat = next_actor(s)
         assert seat is not None
@@ -168,7 +183,6 @@ class EndgameSolver:
         maximize = s.teams[seat] == s.teams[self.me]
         best_v = -2.0 if maximize else 2.0
         best_a = legal[0]
-        alpha, beta = -2.0, 2.0
         for a in self._order(legal, self.best.get(key)):
             child = s.copy()
             apply_unchecked(child, seat, a)
@@ -179,39 +193,10 @@ class EndgameSolver:
                 alpha = max(alpha, v)
             else:
                 beta = min(beta, v)
-        self.best[key] = best_a
-        return best_v, best_a
-
-    def prove(self, s: GameState, max_depth: int = 400) -> tuple[float, Action, bool]:
-        """One full-depth pass with the narrow window (-1, 1): (value, action, exact).
-
-        Outcomes are only -1, 0 and +1, so a seat that finds a win (or the opponent a loss)
-        stops looking at its other moves at once; without a depth limit no position is scored
-        heuristically on the way and the pass usually proves the result in far fewer nodes than
-        iterative deepening needs. Raises :class:`OutOfBudget` when it does not finish."""
-        self.cuts = 0
-        seat = next_actor(s)
-        assert seat is not None
-        legal = legal_actions(s, seat)
-        key = self._key(s)
-        maximize = s.teams[seat] == s.teams[self.me]
-        best_v = -2.0 if maximize else 2.0
-        best_a = legal[0]
-        alpha, beta = -1.0, 1.0
-        for a in self._order(legal, self.best.get(key)):
-            child = s.copy()
-            apply_unchecked(child, seat, a)
-            v = self._search(child, max_depth - 1, alpha, beta)
-            if (maximize and v > best_v) or (not maximize and v < best_v):
-                best_v, best_a = v, a
-            if maximize:
-                alpha = max(alpha, v)
-            else:
-                beta = min(beta, v)
-            if alpha >= beta:
+            if alpha >= beta:  # never with root's full window: values lie in [-1, 1]
                 break
         self.best[key] = best_a
-        return best_v, best_a, not self.cuts
+        return best_v, best_a
 
     def solve(self, s: GameState, max_depth: int = 400) -> tuple[float, Action, bool]:
         """Iterative deepening: (value, action, exact). Raises :class:`OutOfBudget` only if not

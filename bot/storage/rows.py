@@ -63,6 +63,23 @@ SUMMARY_COLUMNS = (
 )
 
 
+def _game_fields(row: Any) -> dict[str, Any]:
+    """The columns a summary and a full record share (``SUMMARY_COLUMNS``), decoded."""
+    return {
+        "game_id": row["game_id"],
+        "guild_id": row["guild_id"],
+        "channel_id": row["channel_id"],
+        "table_id": row["table_id"],
+        "series_id": row["series_id"],
+        "game_number": row["game_number"],
+        "started_at": parse_ts(row["started_at"]),
+        "ended_at": parse_ts(row["ended_at"]),
+        "finishing_order": json.loads(row["finishing_order_json"]),
+        "durak_seat": row["durak_seat"],
+        "losing_seats": json.loads(row["losing_seats_json"]),
+    }
+
+
 def summary_from_row(
     row: sqlite3.Row,
     seats: list[SeatRecord],
@@ -70,20 +87,7 @@ def summary_from_row(
     user_result: SeatResult | None = None,
 ) -> GameSummary:
     return GameSummary(
-        game_id=row["game_id"],
-        guild_id=row["guild_id"],
-        channel_id=row["channel_id"],
-        table_id=row["table_id"],
-        series_id=row["series_id"],
-        game_number=row["game_number"],
-        started_at=parse_ts(row["started_at"]),
-        ended_at=parse_ts(row["ended_at"]),
-        seats=seats,
-        finishing_order=json.loads(row["finishing_order_json"]),
-        durak_seat=row["durak_seat"],
-        losing_seats=json.loads(row["losing_seats_json"]),
-        user_seat=user_seat,
-        user_result=user_result,
+        **_game_fields(row), seats=seats, user_seat=user_seat, user_result=user_result
     )
 
 
@@ -127,19 +131,9 @@ def stats_from_row(row: Any, user_id: int, guild_id: int | None) -> PlayerStats:
 def game_from_row(row: Any, seats: list[SeatRecord]) -> GameRecord:
     """A ``games`` row and its seats as the recorded game (JSON columns decoded)."""
     return GameRecord(
-        game_id=row["game_id"],
-        guild_id=row["guild_id"],
-        channel_id=row["channel_id"],
-        table_id=row["table_id"],
-        series_id=row["series_id"],
-        game_number=row["game_number"],
+        **_game_fields(row),
         rules=json.loads(row["rules_json"]),
         seats=seats,
-        finishing_order=json.loads(row["finishing_order_json"]),
-        durak_seat=row["durak_seat"],
-        losing_seats=json.loads(row["losing_seats_json"]),
-        started_at=parse_ts(row["started_at"]),
-        ended_at=parse_ts(row["ended_at"]),
         seed_commitment=row["seed_commitment"],
         seed=row["seed"],
         card_order=json.loads(row["card_order_json"]),

@@ -23,6 +23,9 @@ from durak_core.ai import LEVELS, Budget, Level, make_player
 from durak_core.ai.match import play_game
 
 Z95 = 1.959963984540054
+#: ``--clock``: wall time, or the calling thread's CPU time. A strength run on a shared machine
+#: uses ``cpu`` so that every decision gets the same search effort; latency targets are wall.
+CLOCKS = {"wall": time.perf_counter, "cpu": time.thread_time}
 
 
 def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
@@ -70,9 +73,10 @@ class Tally:
     latencies: list[float] = field(default_factory=list)
 
 
-def _task(args: tuple[list[str], dict[str, Any], int, int, float | None]) -> list[Any]:
+def _task(args: tuple[list[str], dict[str, Any], int, int, float | None, str]) -> list[Any]:
     """Play one deal in every seating; returns per game the outcome of every player slot."""
-    levels, options, deal, base_seed, think = args
+    levels, options, deal, base_seed, think, clock_name = args
+    clock = CLOCKS[clock_name]
     rules = RuleSet.from_options(options)
     n = len(levels)
     out: list[Any] = []
@@ -82,10 +86,10 @@ def _task(args: tuple[list[str], dict[str, Any], int, int, float | None]) -> lis
         players = []
         for seat in range(n):
             p = slot_at[seat]
-            budget = Budget(think, clock=time.perf_counter) if think is not None else None
+            budget = Budget(think, clock=clock) if think is not None else None
             level = cast(Level, levels[p])
             players.append(make_player(level, seed=base_seed * 7919 + deal * 31 + p, budget=budget))
-        rec = play_game(rules, players, seed=base_seed * 1_000_003 + deal, clock=time.perf_counter)
+        rec = play_game(rules, players, seed=base_seed * 1_000_003 + deal, clock=clock)
         r = rec.result
         games = []
         for p in range(n):
@@ -111,11 +115,12 @@ def run(
     rules: RuleSet,
     think_ms: float | None,
     jobs: int,
+    clock: str = "wall",
 ) -> dict[str, Any]:
     n = len(levels)
     deals = max(1, math.ceil(games / n))
     think = None if think_ms is None else think_ms / 1000
-    tasks = [(levels, rules.options(), d, seed, think) for d in range(deals)]
+    tasks = [(levels, rules.options(), d, seed, think, clock) for d in range(deals)]
     labels = []
     for p, lv in enumerate(levels):
         dup = levels.count(lv) > 1
@@ -175,6 +180,7 @@ def run(
         "deals": deals,
         "seed": seed,
         "think_ms": think_ms,
+        "clock": clock,
         "jobs": jobs,
         "seconds": elapsed,
     }
@@ -183,7 +189,8 @@ def run(
 def format_report(rep: dict[str, Any]) -> str:
     lines = [
         f"{rep['games']} games ({rep['deals']} deals x {rep['seats']} seatings), "
-        f"rules {rep['rules']}, seed {rep['seed']}, think {rep['think_ms']} ms, "
+        f"rules {rep['rules']}, seed {rep['seed']}, think {rep['think_ms']} ms "
+        f"({rep.get('clock', 'wall')} clock), "
         f"{rep['seconds']:.1f} s",
         f"{'player':<10} {'win':>22} {'durak':>22} {'draw':>22} {'elo':>7}  "
         "latency ms p50/p95/p99/max",
@@ -215,6 +222,13 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     )
     ap.add_argument("--think-ms", type=float, default=None, help="Hard's budget per decision")
     ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument(
+        "--clock",
+        choices=sorted(CLOCKS),
+        default="wall",
+        help="what Hard's budget and the latencies measure: wall time (default) or the"
+        " thread's CPU time (the same search effort however busy the machine is)",
+    )
     ap.add_argument("--json", action="store_true", help="also print the report as JSON")
     return ap.parse_args(list(argv))
 
@@ -233,7 +247,15 @@ def main(argv: Sequence[str]) -> int:
         print(f"--rules: {exc}", file=sys.stderr)
         return 2
     think = a.think_ms if a.think_ms is not None else 1000.0
-    rep = run(levels, games=a.games, seed=a.seed, rules=rules, think_ms=think, jobs=a.jobs)
+    rep = run(
+        levels,
+        games=a.games,
+        seed=a.seed,
+        rules=rules,
+        think_ms=think,
+        jobs=a.jobs,
+        clock=a.clock,
+    )
     print(format_report(rep))
     if a.json:
         print(json.dumps(rep))

@@ -25,6 +25,21 @@ def test_arena_smoke_prints_json_on_the_last_line(capsys: pytest.CaptureFixture[
         assert set(p["latency_ms"]) >= {"p50", "p95", "p99", "max"}
 
 
+def test_arena_cpu_clock_budgets_hard_by_cpu_time(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--clock cpu``: Hard's budget and the latencies count the thread's CPU time, so a strength
+    run gets the same search effort on a busy machine; the report says which clock it used."""
+    args = ["arena", "--players", "hard,easy", "--games", "2", "--think-ms", "20", "--json"]
+    assert main([*args, "--clock", "cpu"]) == 0
+    rep = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert rep["clock"] == "cpu"
+    hard = rep["players"][0]
+    # a tiny budget is dominated by fixed costs at times, but the typical search keeps to it
+    assert hard["player"] == "hard" and 0 < hard["latency_ms"]["p50"] <= 20 * 1.1
+    with pytest.raises(SystemExit) as exc:
+        main([*args, "--clock", "sundial"])
+    assert exc.value.code == 2 and "--clock" in capsys.readouterr().err
+
+
 def test_arena_mirrors_deals_across_processes() -> None:
     """Mirrored deals: the same player in every seat of a deal; two jobs give the same tally as
     one (deterministic players)."""

@@ -87,9 +87,10 @@ class Action:
 class Attack(Action):
     """Open a bout (R10) or throw in (R11) with ``card``."""
 
-    __slots__ = ("card",)
+    __slots__ = ("c", "card")
     kind = ATTACK
     card: Card
+    c: int  # card.index, for the engine's hot path
 
     def __str__(self) -> str:
         return f"attack {self.card}"
@@ -101,10 +102,12 @@ class Attack(Action):
 class Defend(Action):
     """Beat the unbeaten attack card ``attack`` with ``card`` (R13)."""
 
-    __slots__ = ("attack", "card")
+    __slots__ = ("a", "attack", "c", "card")
     kind = DEFEND
     attack: Card
     card: Card
+    a: int  # attack.index, for the engine's hot path
+    c: int  # card.index
 
     def __str__(self) -> str:
         return f"defend {self.attack} {self.card}"
@@ -136,9 +139,10 @@ class Pass(Action):
 class Transfer(Action):
     """The defender passes the attack on with a card of the attack's rank (V1)."""
 
-    __slots__ = ("card",)
+    __slots__ = ("c", "card")
     kind = TRANSFER
     card: Card
+    c: int  # card.index, for the engine's hot path
 
     def __str__(self) -> str:
         return f"transfer {self.card}"
@@ -167,6 +171,7 @@ def _card_action(cls: type[Attack] | type[Transfer], code: int, card: Card) -> A
     obj = object.__new__(cls)
     obj.code = code
     obj.card = card
+    obj.c = card.index
     return obj
 
 
@@ -202,6 +207,8 @@ def defend_i(a: int, d: int) -> Defend:
         obj.code = _DEFEND_BASE + key
         obj.attack = Card.from_index(a)
         obj.card = Card.from_index(d)
+        obj.a = a
+        obj.c = d
         _DEFENDS[key] = obj
     return obj
 

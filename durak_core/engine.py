@@ -1,7 +1,8 @@
 """The rules engine: new games, legal actions, applying actions (R3–R22, V1–V10).
 
-Legality has one source: :func:`_legal` generates a seat's legal actions; :func:`verify` accepts
-exactly those and, for anything else, asks :mod:`durak_core.explain` only for the message.
+Legality has one source: :func:`_emit` lists the legal actions of any set of seats (as bare actions
+or as (seat, action) pairs); :func:`verify` accepts exactly those and, for anything else, asks
+:mod:`durak_core.explain` only for the message.
 
 >>> from durak_core import RuleSet, new_game
 >>> g = new_game(RuleSet(), 2, seed=7)
@@ -187,24 +188,28 @@ def _beat_table(rules: RuleSet, trump: int) -> tuple[int, ...]:
 
 # --- roles ----------------------------------------------------------------------------------------
 
+#: _CLOCKWISE[n][seat]: the seats of an n-seat table clockwise, starting with ``seat``.
+_CLOCKWISE = tuple(
+    tuple(tuple((seat + k) % n for k in range(n)) for seat in range(n)) for n in range(7)
+)
+
 
 def _next_active(s: GameState, seat: int) -> int:
     """The next active seat clockwise after ``seat`` (``seat`` itself if it is the only one)."""
-    n = s.n
-    for k in range(1, n + 1):
-        t = (seat + k) % n
-        if s.active >> t & 1:
+    active = s.active
+    for t in _CLOCKWISE[s.n][seat][1:]:
+        if active >> t & 1:
             return t
     return seat
 
 
 def _next_opponent(s: GameState, seat: int) -> int:
     """R9/V7: the next active player clockwise who is not ``seat``'s teammate."""
-    n = s.n
-    team = s.teams[seat]
-    for k in range(1, n):
-        t = (seat + k) % n
-        if s.active >> t & 1 and s.teams[t] != team:
+    active = s.active
+    teams = s.teams
+    team = teams[seat]
+    for t in _CLOCKWISE[s.n][seat][1:]:
+        if active >> t & 1 and teams[t] != team:
             return t
     raise AssertionError("no opponent left; the game should have ended")
 
@@ -212,17 +217,22 @@ def _next_opponent(s: GameState, seat: int) -> int:
 def _attackers_mask(s: GameState) -> int:
     """R9: who may throw in this bout; V5 keeps the defender's neighbours, V7 drops teammates."""
     d = s.defender
-    team = s.teams[d]
-    mask = 0
-    for t in range(s.n):
-        if s.active >> t & 1 and s.teams[t] != team:
-            mask |= 1 << t
-    if s.rules.neighbours_only:
+    active = s.active
+    rules = s.rules
+    if rules.team_size:
+        teams = s.teams
+        team = teams[d]
+        mask = 0
+        for t in range(s.n):
+            if active >> t & 1 and teams[t] != team:
+                mask |= 1 << t
+    else:
+        mask = active & ~(1 << d)
+    if rules.neighbours_only:
         left = _next_active(s, d)
         right = d
-        for k in range(1, s.n):
-            t = (d - k) % s.n
-            if s.active >> t & 1:
+        for t in reversed(_CLOCKWISE[s.n][d][1:]):
+            if active >> t & 1:
                 right = t
                 break
         mask &= (1 << left) | (1 << right) | (1 << s.attacker)
@@ -233,10 +243,10 @@ def _set_roles(s: GameState, attacker: int) -> None:
     """R9/R12: ``attacker`` leads against the next opponent; the bout's limit is fixed from that
     defender's hand now (at the bout's start, or at a V1 transfer)."""
     s.attacker = attacker
-    s.defender = _next_opponent(s, attacker)
+    d = s.defender = _next_opponent(s, attacker)
     cap = s.rules.bout_cap(s.discarded_once)
-    held = s.hands[s.defender].bit_count()
-    s.limit = held if cap is None else min(cap, held)  # R12, fixed for the bout
+    held = s.hands[d].bit_count()
+    s.limit = held if cap is None or held < cap else cap  # R12, fixed for the bout
     s.attackers = _attackers_mask(s)
 
 
@@ -265,66 +275,146 @@ def _transfer_target(s: GameState) -> int | None:
     return new_defender
 
 
-def _legal(s: GameState, seat: int) -> list[Action]:
-    """The seat's legal actions, cached on the state (states are immutable in the public API;
-    the fast path clears the cache whenever it mutates)."""
-    cache = s._legal
-    if cache is None:
-        cache = s._legal = [None] * s.n
-    else:
-        cached = cache[seat]
-        if cached is not None:
-            return cached
-    out = cache[seat] = _generate(s, seat)
-    return out
+class _Defends(dict[int, object]):
+    """Interned defences keyed ``attack << 7 | card`` (card indices), made on first use: the
+    bare action (``seat`` -1) or the (seat, action) pair."""
+
+    __slots__ = ("seat",)
+
+    def __init__(self, seat: int) -> None:
+        super().__init__()
+        self.seat = seat
+
+    def __missing__(self, key: int) -> object:
+        action = defend_i(key >> 7, key & 127)
+        value = self[key] = action if self.seat < 0 else (self.seat, action)
+        return value
+
+
+class _Spelling:
+    """How the generator writes one seat's actions: the interned actions themselves (for
+    ``legal_actions``), or that seat's interned (seat, action) pairs (for ``legal_moves``), so
+    that neither listing allocates anything per action."""
+
+    __slots__ = ("attacks", "defends", "exchange", "pass_", "take", "transfers")
+
+    def __init__(self, seat: int) -> None:
+        def spell(a: Action) -> object:
+            return a if seat < 0 else (seat, a)
+
+        self.attacks = tuple(spell(a) for a in ATTACKS)
+        self.transfers = tuple(spell(a) for a in TRANSFERS)
+        self.defends = _Defends(seat)
+        self.take = spell(TAKE_ACTION)
+        self.pass_ = spell(PASS_ACTION)
+        self.exchange = spell(EXCHANGE_ACTION)
+
+
+_MAX_SEATS = 6
+_ACTIONS = (_Spelling(-1),) * _MAX_SEATS  # every seat spelled as bare actions
+_MOVES = tuple(_Spelling(seat) for seat in range(_MAX_SEATS))  # as (seat, action) pairs
+_ALL_SEATS = (1 << _MAX_SEATS) - 1
+
+
+def _emit(s: GameState, seats: int, spell: tuple[_Spelling, ...], out: list[object]) -> None:
+    """Append to ``out`` every legal action of the seats in the mask ``seats``, seat by seat in
+    seat order, each written as ``spell[seat]`` writes it — **the single source of legality**:
+    ``legal_actions``, ``legal_moves``, ``verify``, the views, the AI and the fast path all
+    list actions through here."""
+    if s.finished:
+        return
+    seats &= s.active
+    if s.rules.trump_exchange:  # V8: any seat may exchange at any time, before its other actions
+        while seats:
+            low = seats & -seats
+            seat = low.bit_length() - 1
+            if _exchange_card(s, seat) >= 0:
+                out.append(spell[seat].exchange)
+            _emit_play(s, low, spell, out)
+            seats ^= low
+    elif seats:
+        _emit_play(s, seats, spell, out)
+
+
+def _emit_play(s: GameState, seats: int, spell: tuple[_Spelling, ...], out: list[object]) -> None:
+    """The card, take and pass actions of :func:`_emit`."""
+    att = s.att
+    hands = s.hands
+    if not att:  # R10: only the main attacker, with any card
+        a = s.attacker
+        if seats >> a & 1:
+            attacks = spell[a].attacks
+            m = hands[a]
+            while m:
+                low = m & -m
+                out.append(attacks[low.bit_length() - 1])
+                m ^= low
+        return
+    d = s.defender
+    # R9/R11/R12/R15: who may throw in; the defender answers while a card is unbeaten (R13)
+    todo = seats & s.attackers & ~s.passed if len(att) < s.limit else 0
+    if seats >> d & 1 and s.unbeaten and not s.taken:
+        todo |= 1 << d
+    if not todo:
+        return
+    ranks = s.ranks
+    can_pass = s.taken or not s.unbeaten
+    while todo:
+        low = todo & -todo
+        todo ^= low
+        seat = low.bit_length() - 1
+        sp = spell[seat]
+        if seat == d:
+            hand = hands[d]
+            beat = s.beat
+            defends = sp.defends
+            for a, x in zip(att, s.dfn):  # noqa: B905 - same length by construction
+                if x < 0:
+                    m = hand & beat[a]
+                    a <<= 7
+                    while m:
+                        b = m & -m
+                        out.append(defends[a | (b.bit_length() - 1)])
+                        m ^= b
+            if s.rules.transfer and _transfer_target(s) is not None:  # V1
+                transfers = sp.transfers
+                m = hand & SAME_RANK[att[0]]
+                while m:
+                    b = m & -m
+                    out.append(transfers[b.bit_length() - 1])
+                    m ^= b
+            out.append(sp.take)
+        else:
+            m = hands[seat] & ranks
+            if m:  # R15: an attacker with nothing to throw in is treated as passed
+                attacks = sp.attacks
+                while m:
+                    b = m & -m
+                    out.append(attacks[b.bit_length() - 1])
+                    m ^= b
+                if can_pass:
+                    out.append(sp.pass_)
 
 
 def _generate(s: GameState, seat: int) -> list[Action]:
-    """Every legal action of ``seat`` — the single source of legality."""
+    """Every legal action of ``seat``, as a fresh list (see :func:`_emit`)."""
     out: list[Action] = []
-    if s.finished or not s.active >> seat & 1:
-        return out
-    hand = s.hands[seat]
-    if s.rules.trump_exchange and _exchange_card(s, seat) >= 0:
-        out.append(EXCHANGE_ACTION)
-    att = s.att
-    if not att:  # R10: only the main attacker, with any card
-        if seat == s.attacker:
-            m = hand
-            while m:
-                low = m & -m
-                out.append(ATTACKS[low.bit_length() - 1])
-                m ^= low
-        return out
-    if seat == s.defender:
-        if s.taken or not s.unbeaten:
-            return out
-        beat = s.beat
-        for a, d in zip(att, s.dfn):  # noqa: B905 - same length by construction
-            if d < 0:
-                m = hand & beat[a]
-                while m:
-                    low = m & -m
-                    out.append(defend_i(a, low.bit_length() - 1))
-                    m ^= low
-        if s.rules.transfer and _transfer_target(s) is not None:
-            m = hand & SAME_RANK[att[0]]
-            while m:
-                low = m & -m
-                out.append(TRANSFERS[low.bit_length() - 1])
-                m ^= low
-        out.append(TAKE_ACTION)
-        return out
-    if not s.attackers >> seat & 1 or s.passed >> seat & 1 or len(att) >= s.limit:
-        return out
-    m = hand & s.ranks
-    if m:  # R15: an attacker with nothing to throw in is treated as passed
-        while m:
-            low = m & -m
-            out.append(ATTACKS[low.bit_length() - 1])
-            m ^= low
-        if s.taken or not s.unbeaten:
-            out.append(PASS_ACTION)
+    _emit(s, 1 << seat, _ACTIONS, out)  # type: ignore[arg-type]
+    return out
+
+
+def _legal(s: GameState, seat: int) -> list[Action]:
+    """The seat's legal actions, cached on the state (states are immutable in the public API;
+    the fast path clears the cache whenever it mutates). The cache holds one list per seat and,
+    last, the tuple of every (seat, action) pair."""
+    cache = s._legal
+    if cache is None:
+        cache = s._legal = [None] * (s.n + 1)
+    else:
+        cached: list[Action] | None = cache[seat]
+        if cached is not None:
+            return cached
+    out = cache[seat] = _generate(s, seat)
     return out
 
 
@@ -336,12 +426,18 @@ def legal_actions(s: GameState, seat: int) -> tuple[Action, ...]:
 
 
 def legal_moves(s: GameState) -> tuple[Move, ...]:
-    """Every legal (seat, action) pair now, seats in order."""
-    moves: list[Move] = []
-    for seat in range(s.n):
-        for a in _legal(s, seat):
-            moves.append((seat, a))
-    return tuple(moves)
+    """Every legal (seat, action) pair now, seats in order (cached on the state)."""
+    cache = s._legal
+    if cache is None:
+        cache = s._legal = [None] * (s.n + 1)
+    else:
+        cached: tuple[Move, ...] | None = cache[-1]
+        if cached is not None:
+            return cached
+    out: list[Move] = []
+    _emit(s, _ALL_SEATS, _MOVES, out)  # type: ignore[arg-type]
+    moves = cache[-1] = tuple(out)
+    return moves
 
 
 def can(s: GameState, seat: int, action: Action) -> bool:
@@ -357,7 +453,12 @@ def verify(s: GameState, seat: int, action: Action) -> None:
         raise IllegalActionError("R2", f"{action!r} is not an action")
     if s.finished:
         raise GameOverError("R20", f"the game is over; no more actions (got {action})")
-    if action in _legal(s, seat):
+    cache = s._legal
+    moves = None if cache is None else cache[-1]
+    if moves is not None:  # the pairs are listed already: look there
+        if (seat, action) in moves:
+            return
+    elif action in _legal(s, seat):
         return
     from .explain import why_illegal
 
@@ -386,28 +487,42 @@ def apply(s: GameState, seat: int, action: Action | str) -> tuple[GameState, tup
 step = apply
 
 
+_PLAYS_CARD = tuple(k in (ATTACK, DEFEND, TRANSFER) for k in range(6))  # by action kind
+
+
 def _do(s: GameState, seat: int, action: Action, ev: list[Event] | None) -> None:
     """Apply a legal action in place; append events to ``ev`` unless it is None (fast path)."""
     kind = action.kind
     v = s.version
     s.version = v + 1
     s._legal = None
-    if kind in (ATTACK, TRANSFER):
-        c = action.card.index  # type: ignore[attr-defined]
-        _play(s, seat, c, v)
+    if _PLAYS_CARD[kind]:
+        # the card leaves the hand for the table; any card played clears every pass (R15)
+        c = action.c  # type: ignore[attr-defined]
+        b = 1 << c
+        hands = s.hands
+        hand = hands[seat] ^ b
+        hands[seat] = hand
+        known = s.known
+        if known[seat] & b:
+            known[seat] ^= b
+        if not hand:
+            s.emptied[seat] = v
+        s.table |= b
+        s.ranks |= SAME_RANK[c]
+        s.passed = 0
+        if kind == DEFEND:
+            s.dfn[s.att.index(action.a)] = c  # type: ignore[attr-defined]
+            s.unbeaten -= 1
+            if not s.unbeaten:
+                _maybe_end_bout(s, ev)
+            return
         s.att.append(c)
         s.dfn.append(-1)
         s.unbeaten += 1
         if kind == TRANSFER:  # V1: the transferrer leads; the next opponent defends
             _set_roles(s, seat)
         elif s.taken:
-            _maybe_end_bout(s, ev)
-    elif kind == DEFEND:
-        d = action.card.index  # type: ignore[attr-defined]
-        _play(s, seat, d, v)
-        s.dfn[s.att.index(action.attack.index)] = d  # type: ignore[attr-defined]
-        s.unbeaten -= 1
-        if not s.unbeaten:
             _maybe_end_bout(s, ev)
     elif kind == TAKE:
         s.taken = True
@@ -433,20 +548,6 @@ def _do(s: GameState, seat: int, action: Action, ev: list[Event] | None) -> None
         raise AssertionError(action)
 
 
-def _play(s: GameState, seat: int, c: int, version: int) -> None:
-    """Card ``c`` leaves ``seat``'s hand for the table; any card played clears every pass
-    (R15)."""
-    b = 1 << c
-    hand = s.hands[seat] ^ b
-    s.hands[seat] = hand
-    s.known[seat] &= ~b
-    if not hand:
-        s.emptied[seat] = version
-    s.table |= b
-    s.ranks |= SAME_RANK[c]
-    s.passed = 0
-
-
 def _maybe_end_bout(s: GameState, ev: list[Event] | None) -> None:
     """R16: end the bout once every attacker has passed, explicitly or by having nothing to
     throw in (R15), and every card is beaten or taken."""
@@ -467,46 +568,57 @@ def _maybe_end_bout(s: GameState, ev: list[Event] | None) -> None:
 def _end_bout(s: GameState, ev: list[Event] | None) -> None:
     defended = not s.taken
     d = s.defender
+    table = s.table
+    hands = s.hands
     if ev is not None:
-        ev.append(BoutEnded(defended, d, cards_of(s.table)))
+        ev.append(BoutEnded(defended, d, cards_of(table)))
     if defended:  # R16a
-        s.discard |= s.table
+        s.discard |= table
         s.discarded_once = True
     else:  # R16b: the taken cards are public knowledge in the defender's hand (R23)
-        s.hands[d] |= s.table
-        s.known[d] |= s.table
+        hands[d] |= table
+        s.known[d] |= table
         s.emptied[d] = -1
     _clear_table(s)
 
     n = s.n
-    if s.talon:  # R17: main attacker, the others clockwise, the defender last
-        a = s.attacker
-        for k in range(n):
-            t = (a + k) % n
-            if t != d and s.active >> t & 1:
-                _draw(s, t, ev)
-        _draw(s, d, ev)
+    active = s.active
+    talon = s.talon
+    if talon:  # R17: main attacker, the others clockwise, the defender last
+        size = s.rules.hand_size
+        for t in _CLOCKWISE[n][s.attacker]:
+            if t != d and active >> t & 1:
+                need = size - hands[t].bit_count()
+                if need > 0:
+                    _draw(s, t, need, ev)
+                    if not talon:
+                        break
+        if talon:
+            need = size - hands[d].bit_count()
+            if need > 0:
+                _draw(s, d, need, ev)
 
-    if not s.talon:  # R18: out after the draw, in the order their hands emptied
-        gone = [t for t in range(n) if s.active >> t & 1 and not s.hands[t]]
-        gone.sort(key=s.emptied.__getitem__)
-        for t in gone:
-            s.active &= ~(1 << t)
-            s.out.append(t)
-            if ev is not None:
-                ev.append(PlayerOut(t, len(s.out)))
-        if gone and _game_over(s):
-            s.finished = True
-            s.attackers = 0
-            if ev is not None:
-                remaining = [t for t in range(n) if s.active >> t & 1]
-                ev.append(GameOver(tuple(s.out), remaining[0] if len(remaining) == 1 else None))
-            return
+    if not talon:  # R18: out after the draw, in the order their hands emptied
+        gone = [t for t in range(n) if active >> t & 1 and not hands[t]]
+        if gone:
+            gone.sort(key=s.emptied.__getitem__)
+            for t in gone:
+                active &= ~(1 << t)
+                s.out.append(t)
+                if ev is not None:
+                    ev.append(PlayerOut(t, len(s.out)))
+            s.active = active
+            if _game_over(s):
+                s.finished = True
+                s.attackers = 0
+                if ev is not None:
+                    remaining = [t for t in range(n) if active >> t & 1]
+                    ev.append(GameOver(tuple(s.out), remaining[0] if len(remaining) == 1 else None))
+                return
 
     s.bout += 1
     # R19: defended -> the defender leads; taken -> the next player to the defender's left.
-    nxt = d if defended and s.active >> d & 1 else _next_active(s, d)
-    _set_roles(s, nxt)
+    _set_roles(s, d if defended and active >> d & 1 else _next_active(s, d))
     if ev is not None:
         ev.append(BoutStarted(s.attacker, s.defender, s.limit))
 
@@ -521,25 +633,27 @@ def _clear_table(s: GameState) -> None:
     s.passed = 0
 
 
-def _draw(s: GameState, seat: int, ev: list[Event] | None) -> None:
-    need = s.rules.hand_size - s.hands[seat].bit_count()
-    if need <= 0 or not s.talon:
-        return
+def _draw(s: GameState, seat: int, need: int, ev: list[Event] | None) -> None:
+    """``seat`` draws up to ``need`` cards from a non-empty talon (R17)."""
     talon = s.talon
     got = 0
     trump = None
-    while need and talon:
-        c = talon.pop()
-        got |= 1 << c
-        need -= 1
-        if c == s.trump_card:  # everyone sees who takes the face-up trump
-            s.known[seat] |= 1 << c
-            trump = Card.from_index(c)
-            if s.hidden_trump >= 0 and talon:  # V14: the card beneath is the trump from now on
-                _set_trump(s, Card.from_index(s.hidden_trump))
-                s.hidden_trump = -1
-                if ev is not None:
-                    ev.append(TrumpRevealed(Card.from_index(s.trump_card)))
+    if len(talon) > need + 1:  # the face-up trump (and V14's card under it) stays put
+        for _ in range(need):
+            got |= 1 << talon.pop()
+    else:
+        while need and talon:
+            c = talon.pop()
+            got |= 1 << c
+            need -= 1
+            if c == s.trump_card:  # everyone sees who takes the face-up trump
+                s.known[seat] |= 1 << c
+                trump = Card.from_index(c)
+                if s.hidden_trump >= 0 and talon:  # V14: the card beneath is the trump now
+                    _set_trump(s, Card.from_index(s.hidden_trump))
+                    s.hidden_trump = -1
+                    if ev is not None:
+                        ev.append(TrumpRevealed(Card.from_index(s.trump_card)))
     s.hands[seat] |= got
     s.emptied[seat] = -1
     if ev is not None:
@@ -550,5 +664,7 @@ def _draw(s: GameState, seat: int, ev: list[Event] | None) -> None:
 
 def _game_over(s: GameState) -> bool:
     """R20/V7: at most one player holds cards, or only one team does."""
+    if not s.rules.team_size:
+        return s.active.bit_count() <= 1
     teams = {s.teams[t] for t in range(s.n) if s.active >> t & 1}
     return len(teams) <= 1

@@ -14,13 +14,15 @@ an illegal action corrupts the state silently. They mutate the state in place, s
 from __future__ import annotations
 
 from .actions import Action
-from .engine import _do, _generate
+from .engine import _ALL_SEATS, _MOVES, _do, _emit, _generate
 from .state import GameState, Move
 
 
 def legal_moves(s: GameState) -> list[Move]:
-    """Every legal (seat, action) now, as a fresh list."""
-    return [(seat, a) for seat in range(s.n) for a in _generate(s, seat)]
+    """Every legal (seat, action) now, as a fresh list (the pairs themselves are interned)."""
+    out: list[Move] = []
+    _emit(s, _ALL_SEATS, _MOVES, out)  # type: ignore[arg-type]
+    return out
 
 
 def legal_actions(s: GameState, seat: int) -> list[Action]:

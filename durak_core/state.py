@@ -102,7 +102,7 @@ class GameState:
     order: tuple[int, ...]  # the initial card order (top first), for replay
     log: tuple[Move, ...]
     finished: bool
-    _legal: list[list[Action] | None] | None
+    _legal: list[Any] | None  # the engine's cache: per seat its actions, then every move
 
     def copy(self) -> GameState:
         new = object.__new__(GameState)

@@ -19,9 +19,9 @@ durak_core.errors.CardNotationError: R2: '1H' is not a card (expected rank 2-10,
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from enum import IntEnum
-from typing import Final
+from typing import Any, Final
 
 from .errors import CardNotationError
 
@@ -234,8 +234,39 @@ def indices(mask: int) -> Iterator[int]:
         mask ^= low
 
 
+#: The four 13-bit suit blocks of the ordinary first-copy cards (indices 0..51).
+SUIT_BLOCKS: Final = tuple(0x1FFF << (13 * k) for k in range(4))
+#: Mask of the ordinary first-copy cards (no jokers, no second copies).
+PLAIN_CARDS: Final = (1 << BLACK_JOKER) - 1
+
+
+class Runs(dict[int, tuple[Any, ...]]):
+    """``runs[mask & block]`` for a mask within one 13-bit suit block: the items of its set
+    bits, lowest first, as a tuple (``items[i]`` for each index ``i``), made on first use. Four
+    lookups and a splice list a hand, faster than walking its bits one by one."""
+
+    __slots__ = ("source",)
+
+    def __init__(self, items: Sequence[Any]) -> None:
+        super().__init__()
+        self.source = items
+
+    def __missing__(self, mask: int) -> tuple[Any, ...]:
+        items = self.source
+        value = self[mask] = tuple(items[i] for i in indices(mask))
+        return value
+
+
+_CARD_RUNS: Final = Runs(_CARDS)
+
+
 def cards_of(mask: int) -> tuple[Card, ...]:
-    return tuple(_CARDS[i] for i in indices(mask))
+    """The cards of ``mask``, lowest index first."""
+    if mask & ~PLAIN_CARDS:  # jokers (V15) or second copies (V16)
+        return tuple(_CARDS[i] for i in indices(mask))
+    r = _CARD_RUNS
+    s0, s1, s2, s3 = SUIT_BLOCKS
+    return (*r[mask & s0], *r[mask & s1], *r[mask & s2], *r[mask & s3])
 
 
 def _rank_masks() -> tuple[int, ...]:

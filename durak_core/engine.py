@@ -40,7 +40,18 @@ from .actions import (
     defend_i,
     parse_action,
 )
-from .cards import COPY_STRIDE, SAME_RANK, Card, Suit, card_index, cards_of
+from .cards import (
+    COPY_STRIDE,
+    NUM_CARD_IDS,
+    PLAIN_CARDS,
+    SAME_RANK,
+    SUIT_BLOCKS,
+    Card,
+    Runs,
+    Suit,
+    card_index,
+    cards_of,
+)
 from .deck import deal, dealer_from_seed, shuffled_deck
 from .errors import GameOverError, IllegalActionError, RulesError
 from .events import (
@@ -276,18 +287,20 @@ def _transfer_target(s: GameState) -> int | None:
 
 
 class _Defends(dict[int, object]):
-    """Interned defences keyed ``attack << 7 | card`` (card indices), made on first use: the
-    bare action (``seat`` -1) or the (seat, action) pair."""
+    """The interned defences of one attack card keyed by the defending card's bit
+    (``1 << index``), made on first use: the bare action (``seat`` -1) or the (seat, action)
+    pair."""
 
-    __slots__ = ("seat",)
+    __slots__ = ("attack", "seat")
 
-    def __init__(self, seat: int) -> None:
+    def __init__(self, seat: int, attack: int) -> None:
         super().__init__()
         self.seat = seat
+        self.attack = attack
 
-    def __missing__(self, key: int) -> object:
-        action = defend_i(key >> 7, key & 127)
-        value = self[key] = action if self.seat < 0 else (self.seat, action)
+    def __missing__(self, bit: int) -> object:
+        action = defend_i(self.attack, bit.bit_length() - 1)
+        value = self[bit] = action if self.seat < 0 else (self.seat, action)
         return value
 
 
@@ -296,15 +309,16 @@ class _Spelling:
     ``legal_actions``), or that seat's interned (seat, action) pairs (for ``legal_moves``), so
     that neither listing allocates anything per action."""
 
-    __slots__ = ("attacks", "defends", "exchange", "pass_", "take", "transfers")
+    __slots__ = ("attack_runs", "attacks", "defends", "exchange", "pass_", "take", "transfers")
 
     def __init__(self, seat: int) -> None:
         def spell(a: Action) -> object:
             return a if seat < 0 else (seat, a)
 
         self.attacks = tuple(spell(a) for a in ATTACKS)
+        self.attack_runs = Runs(self.attacks)
         self.transfers = tuple(spell(a) for a in TRANSFERS)
-        self.defends = _Defends(seat)
+        self.defends = tuple(_Defends(seat, a) for a in range(NUM_CARD_IDS))
         self.take = spell(TAKE_ACTION)
         self.pass_ = spell(PASS_ACTION)
         self.exchange = spell(EXCHANGE_ACTION)
@@ -314,41 +328,46 @@ _MAX_SEATS = 6
 _ACTIONS = (_Spelling(-1),) * _MAX_SEATS  # every seat spelled as bare actions
 _MOVES = tuple(_Spelling(seat) for seat in range(_MAX_SEATS))  # as (seat, action) pairs
 _ALL_SEATS = (1 << _MAX_SEATS) - 1
+_S0, _S1, _S2, _S3 = SUIT_BLOCKS
 
 
-def _emit(s: GameState, seats: int, spell: tuple[_Spelling, ...], out: list[object]) -> None:
+def _emit(
+    s: GameState, seats: int, spell: tuple[_Spelling, ...], out: list[object], v8: bool = True
+) -> None:
     """Append to ``out`` every legal action of the seats in the mask ``seats``, seat by seat in
     seat order, each written as ``spell[seat]`` writes it — **the single source of legality**:
     ``legal_actions``, ``legal_moves``, ``verify``, the views, the AI and the fast path all
-    list actions through here."""
+    list actions through here. (``v8=False``: leave out the trump exchange, already listed.)"""
     if s.finished:
         return
     seats &= s.active
-    if s.rules.trump_exchange:  # V8: any seat may exchange at any time, before its other actions
+    if v8 and s.rules.trump_exchange:  # V8: any seat may exchange at any time, first
         while seats:
             low = seats & -seats
             seat = low.bit_length() - 1
             if _exchange_card(s, seat) >= 0:
                 out.append(spell[seat].exchange)
-            _emit_play(s, low, spell, out)
+            _emit(s, low, spell, out, False)
             seats ^= low
-    elif seats:
-        _emit_play(s, seats, spell, out)
-
-
-def _emit_play(s: GameState, seats: int, spell: tuple[_Spelling, ...], out: list[object]) -> None:
-    """The card, take and pass actions of :func:`_emit`."""
+        return
     att = s.att
     hands = s.hands
     if not att:  # R10: only the main attacker, with any card
         a = s.attacker
         if seats >> a & 1:
-            attacks = spell[a].attacks
             m = hands[a]
-            while m:
-                low = m & -m
-                out.append(attacks[low.bit_length() - 1])
-                m ^= low
+            if m & ~PLAIN_CARDS:  # jokers (V15), second copies (V16): bit by bit
+                attacks = spell[a].attacks
+                while m:
+                    low = m & -m
+                    out.append(attacks[low.bit_length() - 1])
+                    m ^= low
+            else:  # a whole hand: suit by suit
+                runs = spell[a].attack_runs
+                out += runs[m & _S0]
+                out += runs[m & _S1]
+                out += runs[m & _S2]
+                out += runs[m & _S3]
         return
     d = s.defender
     # R9/R11/R12/R15: who may throw in; the defender answers while a card is unbeaten (R13)
@@ -367,15 +386,19 @@ def _emit_play(s: GameState, seats: int, spell: tuple[_Spelling, ...], out: list
         if seat == d:
             hand = hands[d]
             beat = s.beat
-            defends = sp.defends
-            for a, x in zip(att, s.dfn):  # noqa: B905 - same length by construction
-                if x < 0:
-                    m = hand & beat[a]
-                    a <<= 7
-                    while m:
-                        b = m & -m
-                        out.append(defends[a | (b.bit_length() - 1)])
-                        m ^= b
+            rows = sp.defends
+            dfn = s.dfn
+            if s.unbeaten == 1:  # the usual case: one card to beat
+                pending: Sequence[int] = (att[dfn.index(-1)],)
+            else:
+                pending = [a for a, x in zip(att, dfn) if x < 0]  # noqa: B905 - same length
+            for a in pending:
+                m = hand & beat[a]
+                row = rows[a]
+                while m:
+                    b = m & -m
+                    out.append(row[b])
+                    m ^= b
             if s.rules.transfer and _transfer_target(s) is not None:  # V1
                 transfers = sp.transfers
                 m = hand & SAME_RANK[att[0]]
@@ -478,10 +501,21 @@ def apply(s: GameState, seat: int, action: Action | str) -> tuple[GameState, tup
         action = parse_action(action)
     verify(s, seat, action)
     new = s.copy()
-    events: list[Event] = [ActionTaken(seat, action)]
+    events: list[Event] = [_TAKEN[action.code << 3 | seat]]
     _do(new, seat, action, events)
-    new.log = (*s.log, (seat, action))
+    new._log_tail = (s._log_tail, (seat, action))
     return new, tuple(events)
+
+
+class _ActionsTaken(dict[int, ActionTaken]):
+    """Interned ``ActionTaken`` events keyed ``code << 3 | seat`` (events are values)."""
+
+    def __missing__(self, key: int) -> ActionTaken:
+        event = self[key] = ActionTaken(key & 7, Action.from_code(key >> 3))
+        return event
+
+
+_TAKEN = _ActionsTaken()
 
 
 step = apply
@@ -490,7 +524,7 @@ step = apply
 _PLAYS_CARD = tuple(k in (ATTACK, DEFEND, TRANSFER) for k in range(6))  # by action kind
 
 
-def _do(s: GameState, seat: int, action: Action, ev: list[Event] | None) -> None:
+def _do(s: GameState, seat: int, action: Action, ev: list[Event] | None = None) -> None:
     """Apply a legal action in place; append events to ``ev`` unless it is None (fast path)."""
     kind = action.kind
     v = s.version
@@ -513,26 +547,25 @@ def _do(s: GameState, seat: int, action: Action, ev: list[Event] | None) -> None
         s.passed = 0
         if kind == DEFEND:
             s.dfn[s.att.index(action.a)] = c  # type: ignore[attr-defined]
-            s.unbeaten -= 1
-            if not s.unbeaten:
-                _maybe_end_bout(s, ev)
-            return
-        s.att.append(c)
-        s.dfn.append(-1)
-        s.unbeaten += 1
-        if kind == TRANSFER:  # V1: the transferrer leads; the next opponent defends
-            _set_roles(s, seat)
-        elif s.taken:
-            _maybe_end_bout(s, ev)
+            u = s.unbeaten = s.unbeaten - 1
+            if u:
+                return
+        else:
+            s.att.append(c)
+            s.dfn.append(-1)
+            s.unbeaten += 1
+            if kind == TRANSFER:  # V1: the transferrer leads; the next opponent defends
+                _set_roles(s, seat)
+                return
+            if not s.taken:
+                return
+    elif kind == PASS:
+        s.passed |= 1 << seat
     elif kind == TAKE:
         s.taken = True
         if not s.rules.throw_in_after_take:  # V6
             _end_bout(s, ev)
-        else:
-            _maybe_end_bout(s, ev)
-    elif kind == PASS:
-        s.passed |= 1 << seat
-        _maybe_end_bout(s, ev)
+            return
     elif kind == EXCHANGE:
         low = _exchange_card(s, seat)
         up = s.trump_card
@@ -542,15 +575,12 @@ def _do(s: GameState, seat: int, action: Action, ev: list[Event] | None) -> None
         s.trump_card = low
         if ev is not None:
             ev.append(TrumpExchanged(seat, Card.from_index(low), Card.from_index(up)))
-        if s.att:  # the swapped-out card may have been the seat's last possible throw-in
-            _maybe_end_bout(s, ev)
+        if not s.att:  # otherwise the swapped-out card may have been a last possible throw-in
+            return
     else:  # pragma: no cover - Action has exactly these kinds
         raise AssertionError(action)
-
-
-def _maybe_end_bout(s: GameState, ev: list[Event] | None) -> None:
-    """R16: end the bout once every attacker has passed, explicitly or by having nothing to
-    throw in (R15), and every card is beaten or taken."""
+    # R16: the bout ends once every attacker has passed, explicitly or by having nothing to
+    # throw in (R15), and every card is beaten or taken.
     if s.unbeaten and not s.taken:
         return
     if len(s.att) < s.limit:
@@ -579,7 +609,10 @@ def _end_bout(s: GameState, ev: list[Event] | None) -> None:
         hands[d] |= table
         s.known[d] |= table
         s.emptied[d] = -1
-    _clear_table(s)
+    s.att = []
+    s.dfn = []
+    s.table = s.ranks = s.unbeaten = s.passed = 0
+    s.taken = False
 
     n = s.n
     active = s.active
@@ -668,3 +701,8 @@ def _game_over(s: GameState) -> bool:
         return s.active.bit_count() <= 1
     teams = {s.teams[t] for t in range(s.n) if s.active >> t & 1}
     return len(teams) <= 1
+
+
+# The state's hot methods are these functions themselves, not wrappers: one call less per step.
+GameState.legal_moves = legal_moves  # type: ignore[method-assign,assignment]
+GameState.apply = apply  # type: ignore[method-assign,assignment]

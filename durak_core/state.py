@@ -23,6 +23,8 @@ if TYPE_CHECKING:
     from .views import PublicView, SeatView
 
 Move = tuple[int, "Action"]
+LogTail = tuple["LogTail", Move] | None
+_NOT_IN_KEY = frozenset(("_legal", "_log_base", "_log_tail", "beat"))
 
 
 class GameState:
@@ -30,6 +32,8 @@ class GameState:
 
     __slots__ = (
         "_legal",
+        "_log_base",
+        "_log_tail",
         "active",
         "att",
         "attacker",
@@ -48,7 +52,6 @@ class GameState:
         "hidden_trump",
         "known",
         "limit",
-        "log",
         "n",
         "order",
         "out",
@@ -100,7 +103,8 @@ class GameState:
     first_game: bool
     seed: int | None
     order: tuple[int, ...]  # the initial card order (top first), for replay
-    log: tuple[Move, ...]
+    _log_base: tuple[Move, ...]  # the log is _log_base, then the moves chained in _log_tail
+    _log_tail: LogTail  # (previous tail, move) or None: O(1) per applied action
     finished: bool
     _legal: list[Any] | None  # the engine's cache: per seat its actions, then every move
 
@@ -139,14 +143,37 @@ class GameState:
         new.first_game = self.first_game
         new.seed = self.seed
         new.order = self.order
-        new.log = self.log
+        new._log_base = self._log_base
+        new._log_tail = self._log_tail
         new.finished = self.finished
         new._legal = None
         return new
 
+    @property
+    def log(self) -> tuple[Move, ...]:
+        """Every (seat, action) applied since the deal, in order."""
+        tail = self._log_tail
+        if tail is None:
+            return self._log_base
+        moves: list[Move] = []
+        while tail is not None:
+            tail, move = tail
+            moves.append(move)
+        moves.reverse()
+        log = self._log_base + tuple(moves)
+        self._log_base = log  # the same value, now flat
+        self._log_tail = None
+        return log
+
+    @log.setter
+    def log(self, moves: tuple[Move, ...]) -> None:
+        self._log_base = tuple(moves)
+        self._log_tail = None
+
     def _key(self) -> tuple[object, ...]:
-        return tuple(
-            getattr(self, name) for name in GameState.__slots__ if name not in ("_legal", "beat")
+        return (
+            *(getattr(self, name) for name in GameState.__slots__ if name not in _NOT_IN_KEY),
+            self.log,
         )
 
     def __eq__(self, other: object) -> bool:
@@ -218,7 +245,10 @@ class GameState:
         return self.hands[seat].bit_count()
 
     def __getstate__(self) -> dict[str, Any]:
-        return {k: getattr(self, k) for k in GameState.__slots__ if k != "_legal"}
+        d = {k: getattr(self, k) for k in GameState.__slots__ if k not in _NOT_IN_KEY}
+        d["beat"] = self.beat
+        d["log"] = self.log
+        return d
 
     def __setstate__(self, d: dict[str, Any]) -> None:
         for k, v in d.items():

@@ -4,11 +4,11 @@ heuristics (not random moves), on the engine's unchecked fast path."""
 from __future__ import annotations
 
 from ..cards import Suit
-from ..fast import apply_unchecked, legal_actions
+from ..fast import apply_unchecked
 from ..state import GameState
 from .cardinfo import CardTable, card_table
 from .heuristics import smart_choice
-from .schedule import next_actor
+from .schedule import next_turn
 
 
 class ExactBeat:
@@ -28,21 +28,27 @@ class ExactBeat:
 def playout(s: GameState, ct: CardTable, max_actions: int = 600) -> GameState:
     """Play ``s`` (mutated in place) to the end with the heuristic policy."""
     trump = s.trump_suit
+    p_beat = ExactBeat(0, ct.beaters)  # one object, its hand updated per decision
+    teams = s.teams if s.rules.team_size else None
     for _ in range(max_actions):
         if s.trump_suit != trump:  # V14: the trump changed during the playout
             trump = s.trump_suit
             ct = card_table(s.rules, None if trump < 0 else Suit(trump))
-        seat = next_actor(s)
-        if seat is None:
+            p_beat.beaters = ct.beaters
+        turn = next_turn(s)
+        if turn is None:
             break
-        legal = legal_actions(s, seat)
+        seat, legal = turn
         if len(legal) == 1:
             action = legal[0]
         else:
-            p_beat = ExactBeat(s.hands[s.defender], ct.beaters)
-            opponents = sum(
-                1 for t in range(s.n) if s.active >> t & 1 and s.teams[t] != s.teams[seat]
-            )
+            p_beat.hand = s.hands[s.defender]
+            if teams is None:  # every other active seat is an opponent
+                opponents = s.active.bit_count() - 1
+            else:
+                opponents = sum(
+                    1 for t in range(s.n) if s.active >> t & 1 and teams[t] != teams[seat]
+                )
             action = smart_choice(
                 legal,
                 s.hands[seat],

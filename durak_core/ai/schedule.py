@@ -13,22 +13,35 @@ True
 
 from __future__ import annotations
 
+from ..actions import Action
 from ..fast import legal_actions
 from ..state import GameState
 
 
 def next_actor(s: GameState) -> int | None:
     """The seat to act now, or None when the game is over."""
+    turn = next_turn(s)
+    return None if turn is None else turn[0]
+
+
+def next_turn(s: GameState) -> tuple[int, list[Action]] | None:
+    """The seat to act now and its legal actions (one generation, for playouts), or None when
+    the game is over."""
     if s.finished:
         return None
     if not s.att:
-        return s.attacker
+        seat = s.attacker
+        return seat, legal_actions(s, seat)
     if s.unbeaten and not s.taken:
-        return s.defender
+        seat = s.defender
+        return seat, legal_actions(s, seat)
     n = s.n
+    attackers = s.attackers
     for k in range(n):
         t = (s.attacker + k) % n
-        if s.attackers >> t & 1 and legal_actions(s, t):
-            return t
+        if attackers >> t & 1:
+            legal = legal_actions(s, t)
+            if legal:
+                return t, legal
     # The engine ends a bout as soon as no attacker can act (R15, R16): unreachable.
     raise AssertionError("a running game where nobody can act")

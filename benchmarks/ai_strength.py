@@ -1,7 +1,7 @@
 """AI strength benchmark: the target matches of the [ai] issue, via the arena.
 
     python benchmarks/ai_strength.py --think-ms 200 --games 200 --jobs 2
-    python benchmarks/ai_strength.py --only hard-normal --think-ms 1000 --games 100
+    python benchmarks/ai_strength.py --only hard-normal --think-ms 1000 --games 100 --clock cpu
 
 Prints one line per match and, on the last line, every report as JSON. Targets (lower bound of
 the 95% Wilson interval of the win rate, 2 seats, classic, mirrored deals): easy-random >= 90%,
@@ -39,10 +39,17 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--rules", default="classic")
     ap.add_argument("--only", default="", help="comma-separated match names")
+    ap.add_argument(
+        "--clock",
+        choices=["wall", "cpu"],
+        default="wall",
+        help="Hard's budget in wall time, or in CPU time (same effort on a busy machine)",
+    )
     a = ap.parse_args(argv)
     names = [x for x in a.only.split(",") if x] or list(MATCHES)
     out: dict[str, Any] = {
         "think_ms": a.think_ms,
+        "clock": a.clock,
         "machine": f"{platform.machine()}, {platform.processor() or 'cpu'}, "
         f"python {platform.python_version()}",
         "date": time.strftime("%Y-%m-%d"),
@@ -57,6 +64,7 @@ def main(argv: list[str]) -> int:
             rules=preset(a.rules),
             think_ms=a.think_ms,
             jobs=a.jobs,
+            clock=a.clock,
         )
         first = rep["players"][0]
         if figure == "win_lower":

@@ -117,7 +117,11 @@ class DurakCog(commands.GroupCog, group_name=ls("name.durak"), group_description
             hand.content, view=hand.view, files=await hand.files(), ephemeral=True
         )
         self.bot.notifier.remember(
-            table, interaction.user.id, interaction, shown_version=hand.version
+            table,
+            interaction.user.id,
+            interaction,
+            shown_version=hand.version,
+            picture=hand.picture,
         )
 
     async def _update_hand(
@@ -143,17 +147,28 @@ class DurakCog(commands.GroupCog, group_name=ls("name.durak"), group_description
             images=self.bot.notifier.images_on(table.guild_id),
         )
         message = interaction.message
+        user = interaction.user.id
         if message is None or not message.flags.ephemeral:
             # A hand id forged onto a public message: never turn that message into a hand.
             await interaction.response.send_message(
                 content=hand.content, view=hand.view, files=await hand.files(), ephemeral=True
             )
+            answered: int | None = None
         else:
+            # The clicked hand keeps its picture when it would be the same one again.
+            shown = self.bot.notifier.shown_picture(table, user, message.id)
             await interaction.response.edit_message(
-                content=hand.content, view=hand.view, attachments=await hand.files()
+                content=hand.content, view=hand.view, **await hand.attachments(shown)
             )
+            answered = message.id
         self.bot.notifier.remember(
-            table, interaction.user.id, interaction, shown_version=hand.version, focus=focus
+            table,
+            user,
+            interaction,
+            shown_version=hand.version,
+            focus=focus,
+            message_id=answered,
+            picture=hand.picture,
         )
 
     # -- commands --------------------------------------------------------------------------

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import math
 import random
 import sqlite3
@@ -108,6 +109,9 @@ class SqliteStorage:
         self.path = path
         self._retry_seconds = retry_seconds
         self._lock = asyncio.Lock()
+        # save_table's group commit: saves waiting for the next transaction, and its task.
+        self._save_queue: list[tuple[SavedTable, asyncio.Future[None]]] = []
+        self._saver: asyncio.Task[None] | None = None
         #: With a scope, ``load_tables`` returns only the tables of this process's guilds.
         self.shards = shards
 
@@ -139,6 +143,8 @@ class SqliteStorage:
         return cls(conn, path, retry_seconds, shards)
 
     async def close(self) -> None:
+        if self._saver is not None:
+            await asyncio.wait({self._saver})  # saves already asked for still land
         async with self._lock:
             await self._conn.close()
 
@@ -280,34 +286,52 @@ class SqliteStorage:
     # -- saved tables -------------------------------------------------------------
 
     async def save_table(self, t: SavedTable) -> None:
-        async def body(conn: Conn) -> None:
-            # One statement: the engine state and its metadata land together or not at all.
-            cur = await conn.execute(
-                "INSERT INTO saved_tables (table_id, guild_id, channel_id, thread_id,"
-                " lobby_message_id, table_message_id, state_json, meta_json, status,"
-                " version, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-                " ON CONFLICT (table_id) DO UPDATE SET guild_id = excluded.guild_id,"
-                " channel_id = excluded.channel_id, thread_id = excluded.thread_id,"
-                " lobby_message_id = excluded.lobby_message_id,"
-                " table_message_id = excluded.table_message_id,"
-                " state_json = excluded.state_json, meta_json = excluded.meta_json,"
-                " status = excluded.status, version = excluded.version,"
-                " updated_at = excluded.updated_at"
-                " WHERE excluded.version >= saved_tables.version",
-                (
-                    t.table_id, t.guild_id, t.channel_id, t.thread_id, t.lobby_message_id,
-                    t.table_message_id, t.state_json, dumps(t.meta), t.status, t.version,
-                    ts(datetime.now(UTC)),
-                ),
-            )  # fmt: skip
-            if cur.rowcount == 0:
-                cur = await conn.execute(
-                    "SELECT version FROM saved_tables WHERE table_id = ?", (t.table_id,)
-                )
-                row = await cur.fetchone()
-                raise StaleTableVersion(t.table_id, t.version, int(row[0]) if row else -1)
+        """Group commit: saves that arrive while a transaction runs wait for the next one,
+        which writes them all (one ``BEGIN``/``COMMIT`` for many tables instead of one each,
+        so a busy bot is not limited to one transaction per save). Returns once the
+        transaction holding ``t`` has committed; raises what that transaction raised."""
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._save_queue.append((t, done))
+        if self._saver is None or self._saver.done():
+            self._saver = asyncio.create_task(self._save_batches(), name="sqlite-save-tables")
+        await done
 
-        await self._transaction(body, write=True)
+    async def _save_batches(self) -> None:
+        while self._save_queue:
+            batch, self._save_queue = self._save_queue, []
+            # In arrival order, as if written one by one: a save older than one before it in
+            # the batch is refused (lost-update guard); of the others only the newest version
+            # of each table is written, the older ones count as written and then overwritten.
+            newest: dict[str, SavedTable] = {}
+            refused: dict[int, int] = {}
+            for i, (t, _) in enumerate(batch):
+                prev = newest.get(t.table_id)
+                if prev is not None and t.version < prev.version:
+                    refused[i] = prev.version
+                else:
+                    newest[t.table_id] = t
+            tables = list(newest.values())
+            try:
+                stale = await self._transaction(
+                    functools.partial(_upsert_tables, tables=tables), write=True
+                )
+            except asyncio.CancelledError:
+                for _, fut in batch + self._save_queue:
+                    fut.cancel()
+                raise
+            except Exception as exc:
+                for _, fut in batch:
+                    if not fut.done():
+                        fut.set_exception(exc)
+                continue
+            for i, (t, fut) in enumerate(batch):
+                stored = refused.get(i, stale.get(t.table_id))
+                if fut.done():
+                    continue
+                if stored is not None:
+                    fut.set_exception(StaleTableVersion(t.table_id, t.version, stored))
+                else:
+                    fut.set_result(None)
 
     async def load_tables(
         self, statuses: Sequence[TableStatus] = ("lobby", "running")
@@ -529,6 +553,45 @@ async def _rollback(conn: Conn) -> None:
     # SQLite may already have rolled back by itself (e.g. after SQLITE_FULL).
     with contextlib.suppress(sqlite3.Error):
         await conn.execute("ROLLBACK")
+
+
+async def _upsert_tables(conn: Conn, tables: Sequence[SavedTable]) -> dict[str, int]:
+    """Write ``tables`` (distinct ids) in the caller's transaction; returns the ids refused by
+    the lost-update guard (a newer version is stored) with the stored version."""
+    now = ts(datetime.now(UTC))
+    cur = await conn.executemany(
+        "INSERT INTO saved_tables (table_id, guild_id, channel_id, thread_id,"
+        " lobby_message_id, table_message_id, state_json, meta_json, status,"
+        " version, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        " ON CONFLICT (table_id) DO UPDATE SET guild_id = excluded.guild_id,"
+        " channel_id = excluded.channel_id, thread_id = excluded.thread_id,"
+        " lobby_message_id = excluded.lobby_message_id,"
+        " table_message_id = excluded.table_message_id,"
+        " state_json = excluded.state_json, meta_json = excluded.meta_json,"
+        " status = excluded.status, version = excluded.version,"
+        " updated_at = excluded.updated_at"
+        " WHERE excluded.version >= saved_tables.version",
+        [
+            (
+                t.table_id, t.guild_id, t.channel_id, t.thread_id, t.lobby_message_id,
+                t.table_message_id, t.state_json, dumps(t.meta), t.status, t.version, now,
+            )
+            for t in tables
+        ],
+    )  # fmt: skip
+    if cur.rowcount == len(tables):
+        return {}
+    marks = ", ".join("?" * len(tables))
+    cur = await conn.execute(
+        f"SELECT table_id, version FROM saved_tables WHERE table_id IN ({marks})",
+        [t.table_id for t in tables],
+    )
+    stored = {str(row[0]): int(row[1]) for row in await cur.fetchall()}
+    return {
+        t.table_id: stored.get(t.table_id, -1)
+        for t in tables
+        if stored.get(t.table_id, -1) != t.version
+    }
 
 
 async def _retry(op: Callable[[], Awaitable[T]], budget_seconds: float) -> T:

@@ -11,8 +11,9 @@ from __future__ import annotations
 import asyncio
 import functools
 import io
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import discord
 
@@ -38,6 +39,17 @@ class HandMessage:
     version: int
     #: Draws the hand as a picture (PNG), when pictures are on for the guild.
     draw: Callable[[], bytes] | None = None
+    #: What the picture shows (cards, trump, labels); None: no picture. A message already
+    #: showing the same picture keeps its attachment instead of getting it uploaded again.
+    picture: Hashable | None = None
+
+    async def attachments(self, shown: object) -> dict[str, Any]:
+        """The ``attachments`` argument of an edit of a message that shows the picture
+        ``shown``: nothing when it is this picture already (the message keeps it), else the
+        new picture (or none, removing the old one)."""
+        if shown == self.picture:
+            return {}
+        return {"attachments": await self.files()}
 
     async def files(self) -> list[discord.File]:
         """The picture, drawn in a worker thread: PNG encoding releases the GIL, so a busy bot
@@ -146,14 +158,18 @@ def render_hand(
             row += 1
 
     draw = None
+    picture: Hashable | None = None
     if images and v.hand:
         shown = sorted(v.hand, key=lambda c: hand_sort_key(c, v.trump))
-        draw = functools.partial(render_hand_png, v, shown, labels=rank_labels(loc))
+        labels = rank_labels(loc)
+        draw = functools.partial(render_hand_png, v, shown, labels=labels)
+        picture = (tuple(shown), v.trump, tuple(sorted(labels.items())))
     return HandMessage(
         _content(v, names, aimed if targets else None, notice, deadline, loc),
         view,
         version,
         draw,
+        picture,
     )
 
 

@@ -15,7 +15,7 @@ import logging
 import math
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine, Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,7 +26,7 @@ from durak_core import Card
 
 from .hand_view import render_hand
 from .lobby import render_lobby, render_lobby_done
-from .table_embed import render_closed, render_table, table_file
+from .table_embed import render_closed, render_table, table_file, table_picture
 
 log = logging.getLogger(__name__)
 
@@ -80,6 +80,11 @@ class Coalescer:
                 await self._task
 
 
+#: "Which picture this message shows" when the bot does not know (a restart, an edit that
+#: may have raced another): the next edit uploads the picture again.
+UNKNOWN_PICTURE = object()
+
+
 @dataclass
 class HandLink:
     """A player's latest interaction: the only way to edit their ephemeral hand."""
@@ -88,6 +93,9 @@ class HandLink:
     opened: float  # monotonic time of the interaction
     focus: Card | None = None
     shown_version: int = -1
+    #: The hand message this link edits, once known, and the picture it shows.
+    message_id: int | None = None
+    picture: object = UNKNOWN_PICTURE
 
 
 @dataclass
@@ -95,6 +103,8 @@ class _TableMessages:
     public: Coalescer
     hands: dict[int, Coalescer] = field(default_factory=dict)
     shown_public: int = -1
+    #: The picture the table message shows (see ``table_picture``).
+    picture: object = UNKNOWN_PICTURE
 
 
 class DiscordNotifier:
@@ -115,11 +125,15 @@ class DiscordNotifier:
 
     async def table_message(
         self, table: Table
-    ) -> tuple[discord.Embed, discord.ui.View, list[discord.File]]:
-        """The public table message: embed, buttons and (pictures on) the table picture."""
+    ) -> tuple[discord.Embed, discord.ui.View, list[discord.File], Hashable | None]:
+        """The public table message: embed, buttons, (pictures on) the table picture and what
+        it shows (see ``table_picture``)."""
         images = self.images_on(table.guild_id)
         embed, view = render_table(table, press_hand=self.press_hand(table), images=images)
-        return embed, view, [await table_file(table)] if images else []
+        if not images:
+            return embed, view, [], None
+        picture = table_picture(table)  # the same snapshot table_file draws (no await between)
+        return embed, view, [await table_file(table)], picture
 
     # -- Notifier protocol ---------------------------------------------------------------
 
@@ -158,16 +172,27 @@ class DiscordNotifier:
         *,
         shown_version: int,
         focus: Card | None = None,
+        message_id: int | None = None,
+        picture: object = UNKNOWN_PICTURE,
     ) -> None:
-        """Called after answering ``interaction`` with a hand rendered at ``shown_version``."""
+        """Called after answering ``interaction`` with a hand rendered at ``shown_version``
+        (``message_id``: the hand message answered in place, if known; ``picture``: what it
+        shows now)."""
         had = (table.table_id, user) in self.links
         self.links[(table.table_id, user)] = HandLink(
-            interaction, time.monotonic(), focus, shown_version
+            interaction, time.monotonic(), focus, shown_version, message_id, picture
         )
         if table.version != shown_version:  # the table moved while we answered
             self._hand(table, user).mark()
         if not had:  # the "press My hand" line may change
             self._messages(table).public.mark()
+
+    def shown_picture(self, table: Table, user: int, message_id: int | None) -> object:
+        """The picture ``message_id`` (a hand message of ``user``) shows, if the bot knows."""
+        link = self.links.get((table.table_id, user))
+        if link is None or message_id is None or link.message_id != message_id:
+            return UNKNOWN_PICTURE
+        return link.picture
 
     def press_hand(self, table: Table) -> list[str]:
         """Names of seated humans whose hand message cannot be refreshed any more."""
@@ -205,10 +230,17 @@ class DiscordNotifier:
             images=self.images_on(table.guild_id),
         )
         try:
-            await link.interaction.edit_original_response(
-                content=hand.content, view=hand.view, attachments=await hand.files()
+            message = await link.interaction.edit_original_response(
+                content=hand.content, view=hand.view, **await hand.attachments(link.picture)
             )
             link.shown_version = hand.version
+            link.picture, link.message_id = hand.picture, message.id
+            if self.links.get((table.table_id, user)) is not link:
+                # A click was answered meanwhile (a new link): which of the two edits landed
+                # last is unknown, so show the table as it is now, picture included.
+                newer = self.links[(table.table_id, user)]
+                newer.shown_version, newer.picture = -1, UNKNOWN_PICTURE
+                self._hand(table, user).mark()
         except discord.NotFound:  # the token expired or the message is gone
             self.links.pop((table.table_id, user), None)
             self._messages(table).public.mark()
@@ -268,11 +300,20 @@ class DiscordNotifier:
             return
         if table.table_message_id is None or table.state is None:
             return
-        embed, view, files = await self.table_message(table)
+        images = self.images_on(table.guild_id)
+        embed, view = render_table(table, press_hand=self.press_hand(table), images=images)
+        picture = table_picture(table) if images else None
+        # The same picture as shown: the message keeps its attachment (no upload, no drawing).
+        kept = picture == msgs.picture
+        files: dict[str, Any] = {}
+        if not kept:
+            files["attachments"] = [await table_file(table)] if images else []
         await self._edit_slot(table.channel_id)
+        msgs.picture = UNKNOWN_PICTURE  # until the edit is known to have landed
         await channel.get_partial_message(table.table_message_id).edit(
-            embed=embed, view=view, attachments=files
+            embed=embed, view=view, **files
         )
+        msgs.picture = picture
 
     async def _post_table(self, table: Table) -> None:
         """A new game: a new message (old ones cannot be edited forever) and fresh hands."""
@@ -286,9 +327,12 @@ class DiscordNotifier:
                         embed=embed, view=view
                     )
             old = table.table_message_id
-            embed, view, files = await self.table_message(table)
+            embed, view, files, picture = await self.table_message(table)
+            msgs = self._messages(table)
+            msgs.picture = UNKNOWN_PICTURE
             message = await channel.send(embed=embed, view=view, files=files)
             table.table_message_id = message.id
+            msgs.picture = picture
             if old is not None:  # the finished game's message keeps its result, loses buttons
                 with contextlib.suppress(discord.HTTPException):
                     await self._edit_slot(table.channel_id)

@@ -8,8 +8,10 @@ table's language (``Table.language``). With pictures on, the embed shows ``table
 from __future__ import annotations
 
 import asyncio
+import functools
 import io
-from collections.abc import Sequence
+from collections import OrderedDict
+from collections.abc import Hashable, Sequence
 
 import discord
 
@@ -70,18 +72,48 @@ def trump_text(v: PublicView, loc: str | None) -> str:
     return t("table.trump_under" if v.trump_in_talon else "table.trump_drawn", loc, card=card)
 
 
+@functools.lru_cache(maxsize=16)
 def rank_labels(loc: str | None) -> dict[int, str]:
-    """Rank → label for the pictures, as the reader's players write them."""
+    """Rank → label for the pictures, as the reader's players write them (do not mutate)."""
     return {r: rank_label(r, loc) for r in range(2, 15)}
+
+
+def table_picture(table: Table) -> Hashable:
+    """What the table picture shows: equal keys, equal pictures (the message keeps its
+    attachment when an edit would draw the same picture again)."""
+    assert table.state is not None
+    v = table.state.public_view()
+    return (
+        tuple(v.table),
+        v.talon_size,
+        v.discard_size,
+        v.trump_card,
+        v.trump,
+        v.trump_in_talon,
+        v.trump_will_change,
+        table.language,
+    )
+
+
+_PICTURES: OrderedDict[Hashable, bytes] = OrderedDict()
+PICTURE_CACHE = 256
 
 
 async def table_file(table: Table) -> discord.File:
     """The table as a picture (attach it with the embed from ``render_table(images=True)``),
     drawn in a worker thread from a snapshot of the public view (PNG encoding releases the
-    GIL, so the event loop goes on meanwhile)."""
+    GIL, so the event loop goes on meanwhile); recent pictures are kept by their key."""
     assert table.state is not None
-    view, labels = table.state.public_view(), rank_labels(table.language)
-    png = await asyncio.to_thread(render_table_png, view, labels=labels)
+    key = table_picture(table)
+    png = _PICTURES.get(key)
+    if png is None:
+        view, labels = table.state.public_view(), rank_labels(table.language)
+        png = await asyncio.to_thread(render_table_png, view, labels=labels)
+        _PICTURES[key] = png
+        if len(_PICTURES) > PICTURE_CACHE:
+            _PICTURES.popitem(last=False)
+    else:
+        _PICTURES.move_to_end(key)
     return discord.File(io.BytesIO(png), filename=TABLE_IMAGE)
 
 
@@ -200,13 +232,17 @@ def _players(v: PublicView, names: Sequence[str], loc: str | None) -> str:
 def _last_actions(table: Table, names: Sequence[str]) -> str:
     lines: list[str] = []
     timed = set(table.timed_out)
-    for i, event in enumerate(table.events):
+    # From the newest back: the message shows only the last few (a long game has hundreds).
+    for i in range(len(table.events) - 1, -1, -1):
+        event = table.events[i]
         if event.to is not None:  # private (R24): never on the public message
             continue
         line = event_line(event, names, table.language)
         if line is not None:
             lines.append(line + (t("table.timed_out", table.language) if i in timed else ""))
-    return "\n".join(lines[-LAST_ACTIONS:])
+            if len(lines) == LAST_ACTIONS:
+                break
+    return "\n".join(reversed(lines))
 
 
 def _series(table: Table, names: Sequence[str]) -> str:

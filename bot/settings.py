@@ -48,6 +48,9 @@ class Settings(BaseSettings):
     ai_budget_seconds: float = Field(default=1.0, gt=0, le=30)
     #: Optional cap on AI search iterations (deterministic and fast; used by tests).
     ai_budget_iterations: int | None = Field(default=None, ge=1)
+    #: Worker processes for AI decisions, so a long search never holds the event loop's
+    #: interpreter lock; 0 = worker threads in the bot process.
+    ai_processes: int = Field(default=1, ge=0, le=64)
     #: How long a click waits for its table to be saved before it is answered anyway (the
     #: database is locked or slow: the game goes on in memory and is saved in the background).
     #: Below Discord's 3-second limit for a first answer.

@@ -312,9 +312,7 @@ class SqliteStorage:
                     newest[t.table_id] = t
             tables = list(newest.values())
             try:
-                stale = await self._transaction(
-                    functools.partial(_upsert_tables, tables=tables), write=True
-                )
+                stale = await self._upsert(tables)
             except asyncio.CancelledError:
                 for _, fut in batch + self._save_queue:
                     fut.cancel()
@@ -332,6 +330,16 @@ class SqliteStorage:
                     fut.set_exception(StaleTableVersion(t.table_id, t.version, stored))
                 else:
                     fut.set_result(None)
+
+    async def _upsert(self, tables: list[SavedTable]) -> dict[str, int]:
+        """One statement per table, in autocommit: each row is atomic on its own (engine state
+        and metadata together), and the batch takes one trip to SQLite's thread instead of
+        three (BEGIN, write, COMMIT). Retried as a whole while the file is locked: the version
+        guard makes a second write of the same version harmless."""
+        async with self._lock:
+            return await _retry(
+                functools.partial(_upsert_tables, self._conn, tables), self._retry_seconds
+            )
 
     async def load_tables(
         self, statuses: Sequence[TableStatus] = ("lobby", "running")

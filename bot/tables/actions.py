@@ -24,7 +24,7 @@ from typing import Any, Protocol
 
 from bot.settings import Settings
 from bot.storage import SavedTable, Storage
-from durak_core import Action, GameState, RuleSet, Series, new_game
+from durak_core import Action, GameState, PublicView, RuleSet, Series, new_game
 from durak_core.actions import ATTACK, PASS, TAKE
 from durak_core.explain import why_illegal
 
@@ -89,7 +89,7 @@ class TableService:
         self._outage = False
         from .ai_runner import AiRunner  # the runner calls back into this service
 
-        self.ai = AiRunner(self, delay=settings.ai_delay_seconds)
+        self.ai = AiRunner(self, delay=settings.ai_delay_seconds, processes=settings.ai_processes)
 
     @property
     def abandon_after_seconds(self) -> float:
@@ -511,10 +511,11 @@ class TableService:
         state = table.state
         if state is None or table.status != "running" or state.finished:
             return []
+        public = table.public_view()
         return [
             seat
-            for seat in state.public_view().awaiting
-            if not table.ai_controlled(seat) and default_action(state, seat) is not None
+            for seat in public.awaiting
+            if not table.ai_controlled(seat) and default_action(state, seat, public) is not None
         ]
 
     def _ensure_ticker(self) -> None:
@@ -620,7 +621,7 @@ class TableService:
                 await asyncio.wait_for(self.flush(), self.settings.save_wait_seconds * 3)
 
 
-def default_action(state: GameState, seat: int) -> Action | None:
+def default_action(state: GameState, seat: int, public: PublicView | None = None) -> Action | None:
     """What the turn timer plays for ``seat``: the least harmful legal action. The defender
     takes; an attacker is done; a main attacker who must lead plays its lowest non-trump card
     (the lowest trump only when it holds nothing else). None when the seat has nothing to
@@ -630,7 +631,7 @@ def default_action(state: GameState, seat: int) -> Action | None:
         for action in legal:
             if action.kind == kind:
                 return action
-    if state.public_view().table:
+    if (public if public is not None else state.public_view()).table:
         return None  # throw-ins are optional: never play a card for someone
     attacks = [a for a in legal if a.kind == ATTACK]
     if not attacks:

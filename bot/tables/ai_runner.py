@@ -5,8 +5,11 @@ left in a game nobody watches, so the runner plays without the delay and with a 
 
 One task per table at most: it waits ``delay``, snapshots the view of the first AI seat that has
 a legal action (R25: the view and that seat's visible events, nothing else), lets the player
-choose in a worker thread, and submits the action with the version it saw. If anyone acted in
-the meantime the action is stale and the loop simply looks again.
+choose in a worker process (``AI_PROCESSES``; 0 = a worker thread), and submits the action with
+the version it saw. If anyone acted in the meantime the action is stale and the loop simply
+looks again. In a process the player, the view and the events travel pickled and the player
+comes back with the decision (a Hard player's random source moves on as in a thread); a search
+in another process cannot hold the bot's interpreter lock, so clicks are answered meanwhile.
 """
 
 from __future__ import annotations
@@ -14,10 +17,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import multiprocessing
 import secrets
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING
 
-from durak_core import Action, visible_to
+from durak_core import Action, Event, SeatView, visible_to
 from durak_core.ai import Budget, Player
 
 from .table import AiLevel, Table
@@ -32,11 +39,40 @@ STAND_IN_LEVEL: AiLevel = "normal"
 FAST_BUDGET_SECONDS = 0.05
 
 
+def choose(player: Player, view: SeatView, history: Sequence[Event]) -> tuple[Action, Player]:
+    """One decision, and the player as it is afterwards (runs in a worker process)."""
+    return player.choose(view, history), player
+
+
 class AiRunner:
-    def __init__(self, service: TableService, *, delay: float) -> None:
+    def __init__(self, service: TableService, *, delay: float, processes: int = 0) -> None:
         self.service = service
         self.delay = delay
+        self.processes = processes
+        self._pool: ProcessPoolExecutor | None = None
         self._tasks: dict[str, asyncio.Task[None]] = {}
+
+    async def _decide(
+        self, player: Player, view: SeatView, history: Sequence[Event]
+    ) -> tuple[Action, Player]:
+        if self.processes <= 0:
+            return await asyncio.to_thread(choose, player, view, history)
+        if self._pool is None:
+            # spawn: a fresh interpreter, nothing inherited from the bot's threads and sockets.
+            self._pool = ProcessPoolExecutor(
+                self.processes, mp_context=multiprocessing.get_context("spawn")
+            )
+        pool = self._pool
+        try:
+            return await asyncio.get_running_loop().run_in_executor(
+                pool, choose, player, view, list(history)
+            )
+        except BrokenProcessPool:  # a worker died (killed, out of memory): start afresh
+            log.warning("AI worker process died; starting a new one")
+            if self._pool is pool:
+                self._pool = None
+            pool.shutdown(wait=False, cancel_futures=True)
+            return await asyncio.to_thread(choose, player, view, history)
 
     def schedule(self, table: Table) -> None:
         task = self._tasks.get(table.table_id)
@@ -79,7 +115,9 @@ class AiRunner:
                 history = visible_to(table.events, seat)
                 player = self._player(table, seat)
             try:
-                action: Action = await asyncio.to_thread(player.choose, view, history)
+                action, moved_on = await self._decide(player, view, history)
+                if table.ai_players.get(seat) is player:  # not a new game meanwhile
+                    table.ai_players[seat] = moved_on
             except Exception:
                 log.exception(
                     "AI %s failed at table %s; playing a legal fallback", seat, table.table_id
@@ -105,3 +143,6 @@ class AiRunner:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         self._tasks.clear()
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None

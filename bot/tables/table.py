@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Literal
 
-from durak_core import Event, GameState, RuleSet, Series
+from durak_core import Event, GameState, PublicView, RuleSet, Series
 from durak_core.ai import Player
 
 TableStatus = Literal["lobby", "running", "finished", "abandoned"]
@@ -78,6 +78,20 @@ class Table:
     #: Language of the public messages (catalogue code, e.g. "ru"): `/durak new language:` or
     #: the guild's locale at creation; None = English (tables saved before the field existed).
     language: str | None = None
+    #: The public view of ``state`` (a state is immutable: computed once, read by the timer,
+    #: the embed and the picture of the same change).
+    _public: tuple[GameState, PublicView] | None = field(
+        default=None, init=False, repr=False, compare=False
+    )
+
+    def public_view(self) -> PublicView:
+        """``state.public_view()``, computed once per state."""
+        state = self.state
+        assert state is not None
+        cached = self._public
+        if cached is None or cached[0] is not state:
+            cached = self._public = (state, state.public_view())
+        return cached[1]
 
     # -- seats -------------------------------------------------------------------------------
 

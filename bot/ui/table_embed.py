@@ -82,7 +82,7 @@ def table_picture(table: Table) -> Hashable:
     """What the table picture shows: equal keys, equal pictures (the message keeps its
     attachment when an edit would draw the same picture again)."""
     assert table.state is not None
-    v = table.state.public_view()
+    v = table.public_view()
     return (
         tuple(v.table),
         v.talon_size,
@@ -107,7 +107,7 @@ async def table_file(table: Table) -> discord.File:
     key = table_picture(table)
     png = _PICTURES.get(key)
     if png is None:
-        view, labels = table.state.public_view(), rank_labels(table.language)
+        view, labels = table.public_view(), rank_labels(table.language)
         png = await asyncio.to_thread(render_table_png, view, labels=labels)
         _PICTURES[key] = png
         if len(_PICTURES) > PICTURE_CACHE:
@@ -122,7 +122,7 @@ def render_table(
 ) -> tuple[discord.Embed, discord.ui.View]:
     assert table.state is not None
     loc = table.language
-    v = table.state.public_view()
+    v = table.public_view()
     names = [s.name for s in table.seats]
     embed = discord.Embed(title=t("table.title", loc, game=table.game_number), colour=0x2E7D32)
     embed.description = _description(table, v, names, press_hand)

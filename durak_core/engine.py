@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import Any
 
 from .actions import (
     ATTACK,
@@ -521,6 +522,9 @@ _TAKEN = _ActionsTaken()
 step = apply
 
 
+#: Builds an event (a NamedTuple) from its fields without the Python-level ``__new__``.
+_event: Any = tuple.__new__
+
 _PLAYS_CARD = tuple(k in (ATTACK, DEFEND, TRANSFER) for k in range(6))  # by action kind
 
 
@@ -601,7 +605,7 @@ def _end_bout(s: GameState, ev: list[Event] | None) -> None:
     table = s.table
     hands = s.hands
     if ev is not None:
-        ev.append(BoutEnded(defended, d, cards_of(table)))
+        ev.append(_event(BoutEnded, (defended, d, cards_of(table))))
     if defended:  # R16a
         s.discard |= table
         s.discarded_once = True
@@ -653,7 +657,7 @@ def _end_bout(s: GameState, ev: list[Event] | None) -> None:
     # R19: defended -> the defender leads; taken -> the next player to the defender's left.
     _set_roles(s, d if defended and active >> d & 1 else _next_active(s, d))
     if ev is not None:
-        ev.append(BoutStarted(s.attacker, s.defender, s.limit))
+        ev.append(_event(BoutStarted, (s.attacker, s.defender, s.limit)))
 
 
 def _clear_table(s: GameState) -> None:
@@ -691,8 +695,8 @@ def _draw(s: GameState, seat: int, need: int, ev: list[Event] | None) -> None:
     s.emptied[seat] = -1
     if ev is not None:
         drawn = cards_of(got)
-        ev.append(CardsDrawn(seat, len(drawn), trump))
-        ev.append(CardsReceived(seat, drawn))
+        ev.append(_event(CardsDrawn, (seat, len(drawn), trump)))
+        ev.append(_event(CardsReceived, (seat, drawn)))
 
 
 def _game_over(s: GameState) -> bool:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from itertools import combinations, permutations
 from math import comb, factorial
+from typing import Protocol
 
 from ..cards import Card, cards_of
 from ..serialize import StateModel, state_from_model
@@ -29,6 +30,16 @@ def _bits(mask: int) -> list[int]:
         out.append(low.bit_length() - 1)
         mask ^= low
     return out
+
+
+class Deals(Protocol):
+    """A source of full states for a search: ``next()`` gives a fresh one each call; ``exact``
+    says whether the states run through every possible placement."""
+
+    @property
+    def exact(self) -> bool: ...
+
+    def next(self) -> GameState: ...
 
 
 class Determinizer:

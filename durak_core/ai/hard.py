@@ -36,7 +36,7 @@ from ..views import SeatView
 from .base import Budget
 from .base_impl import decision_rng
 from .cardinfo import CardTable
-from .determinize import Determinizer
+from .determinize import Deals, Determinizer
 from .endgame import EndgameSolver, OutOfBudget
 from .memory import Memory, remember
 from .normal import normal_choice
@@ -115,8 +115,16 @@ class HardPlayer:
         fallback = normal_choice(view, history, lookahead=False)
         if view.talon_size == 0 and len(view.active) == 2:
             return self._endgame(view, mem, rng, fallback, iterations)
-        det = Determinizer(view, mem, rng, LACK_WEIGHT, STRONG_LACK_WEIGHT)
+        det = self._deals(view, mem, rng, weighted=True)
         return self._monte_carlo(view, mem.ct, det, fallback, stop, iterations)
+
+    def _deals(self, view: SeatView, mem: Memory, rng: random.Random, weighted: bool) -> Deals:
+        """Where the hidden cards may lie, dealt consistently with the view. The one place the
+        search learns about hidden cards; ``benchmarks/ai_ceiling.py`` overrides it with the
+        true state to measure what perfect information would be worth."""
+        if weighted:
+            return Determinizer(view, mem, rng, LACK_WEIGHT, STRONG_LACK_WEIGHT)
+        return Determinizer(view, mem, rng)
 
     def _endgame(
         self,
@@ -132,7 +140,7 @@ class HardPlayer:
         proven loss, where the deepening search's move keeps the best practical chances)
         iterative deepening uses the rest of the budget."""
         legal = view.legal_actions
-        state = Determinizer(view, mem, rng).next()  # exactly one placement
+        state = self._deals(view, mem, rng, weighted=False).next()  # exactly one placement
         nodes = None if iterations is None else iterations * NODES_PER_ITERATION
         prover = EndgameSolver(
             view.seat,
@@ -166,7 +174,7 @@ class HardPlayer:
         self,
         view: SeatView,
         ct: CardTable,
-        det: Determinizer,
+        det: Deals,
         fallback: Action,
         stop: Callable[[], bool],
         iterations: int | None,

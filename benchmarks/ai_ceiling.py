@@ -1,0 +1,178 @@
+"""What Hard's search is worth over Normal, and what it would be worth with perfect information.
+
+Plays mirrored two-seat deals (classic rules, every deal once per seating) of
+
+- ``normal-normal``: the baseline;
+- ``hard-normal``: Hard as shipped;
+- ``oracle-normal``: the same Hard, except that its search is handed the true state (every hand
+  and the talon order) instead of sampled deals. A measuring device, never a player: it shows
+  how much of Hard's gap to a target is the hidden information and how much is the search.
+
+Hard runs on a fixed number of playouts per decision (``--iterations``), so the figures do not
+depend on how busy the machine is. For every game it also records the exact value, from the
+measured player's side, of the position at the moment the talon empties with two players left
+(the endgame solver's proof: +1 won, 0 drawn, -1 lost with best play from there, or "?" when
+the proof needs more than 200,000 nodes): that separates the mid-game (who enters the endgame
+ahead) from the endgame (who converts it).
+
+    python benchmarks/ai_ceiling.py [--deals 30] [--iterations 150] [--jobs 2] [--seed 1]
+
+Prints one line per matchup and JSON on the last line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import platform
+import sys
+import time
+from collections import Counter
+from typing import Any
+
+from bot.cli.arena import wilson
+from durak_core import RuleSet, new_game
+from durak_core.ai import Budget, make_player
+from durak_core.ai.base import Player
+from durak_core.ai.cardinfo import card_table
+from durak_core.ai.determinize import Deals
+from durak_core.ai.endgame import EndgameSolver, OutOfBudget
+from durak_core.ai.hard import HardPlayer
+from durak_core.ai.memory import Memory
+from durak_core.ai.schedule import next_actor
+from durak_core.cards import Suit
+from durak_core.events import Event, visible_to
+from durak_core.state import GameState
+from durak_core.views import SeatView
+
+MATCHUPS = ("normal-normal", "hard-normal", "oracle-normal")
+PROOF_NODES = 200_000
+
+
+class _Truth:
+    """The true state, always: the 'deals' of the perfect-information oracle."""
+
+    exact = True
+
+    def __init__(self, state: GameState) -> None:
+        self.state = state
+
+    def next(self) -> GameState:
+        return self.state.copy()
+
+
+class OracleHard(HardPlayer):
+    """Hard whose search sees the true state (set :attr:`truth` before each decision)."""
+
+    name = "oracle"
+    truth: GameState | None = None
+
+    def _deals(self, view: SeatView, mem: Memory, rng: Any, weighted: bool) -> Deals:
+        assert self.truth is not None
+        return _Truth(self.truth)
+
+
+def _player(level: str, seed: int, iterations: int) -> Player:
+    budget = Budget(None, iterations=iterations)
+    if level == "oracle":
+        return OracleHard(seed, budget)
+    return make_player(level, seed=seed, budget=budget)  # type: ignore[arg-type]
+
+
+def _entry_value(s: GameState, me: int) -> str:
+    """The exact value of ``s`` for ``me`` (a two-player endgame), or '?'."""
+    trump = None if s.trump_suit < 0 else Suit(s.trump_suit)
+    solver = EndgameSolver(me, card_table(s.rules, trump), None, PROOF_NODES)
+    try:
+        value, _, exact = solver.prove(s.copy())
+    except OutOfBudget:
+        return "?"
+    return f"{value:+.0f}" if exact else "?"
+
+
+def _deal(args: tuple[str, int, int, int]) -> list[tuple[str, str]]:
+    """Both seatings of one deal: per game (outcome, endgame-entry value) of the first player."""
+    matchup, deal, seed, iterations = args
+    first, second = matchup.split("-")
+    out = []
+    for seat_of_first in (0, 1):
+        measured = _player(first, seed * 7919 + deal * 31, iterations)
+        opponent = _player(second, seed * 7919 + deal * 31 + 1, iterations)
+        players = [measured, opponent] if seat_of_first == 0 else [opponent, measured]
+        s = new_game(RuleSet(), 2, seed=seed * 1_000_003 + deal)
+        histories: list[list[Event]] = [[], []]
+        entry = "none"  # the game ended before the talon did
+        while not s.finished:
+            if entry == "none" and not s.talon:
+                entry = _entry_value(s, seat_of_first)
+            seat = next_actor(s)
+            assert seat is not None
+            player = players[seat]
+            if isinstance(player, OracleHard):
+                player.truth = s
+            action = player.choose(s.view(seat), tuple(histories[seat]))
+            s, events = s.apply(seat, action)
+            for t in (0, 1):
+                histories[t].extend(visible_to(events, t))
+        r = s.result
+        assert r is not None
+        outcome = "draw" if r.is_draw else "durak" if seat_of_first in r.losers else "win"
+        out.append((outcome, entry))
+    return out
+
+
+def main(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--deals", type=int, default=30)
+    ap.add_argument("--iterations", type=int, default=150, help="Hard's playouts per decision")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--only", default=",".join(MATCHUPS))
+    a = ap.parse_args(argv)
+    names = [x for x in a.only.split(",") if x]
+    bad = [x for x in names if x not in MATCHUPS]
+    if bad:
+        print(f"--only: choose from {', '.join(MATCHUPS)} (got {', '.join(bad)})", file=sys.stderr)
+        return 2
+    out: dict[str, Any] = {
+        "deals": a.deals,
+        "iterations": a.iterations,
+        "seed": a.seed,
+        "machine": f"{platform.machine()}, python {platform.python_version()}",
+        "date": time.strftime("%Y-%m-%d"),
+        "matchups": {},
+    }
+    tasks = [(m, d, a.seed, a.iterations) for m in names for d in range(a.deals)]
+    ctx = multiprocessing.get_context("spawn")
+    with ctx.Pool(a.jobs) as pool:
+        results = pool.map(_deal, tasks)
+    for name in names:
+        games = [g for (m, *_), deal in zip(tasks, results, strict=True) if m == name for g in deal]
+        n = len(games)
+        outcomes = Counter(o for o, _ in games)
+        entries = Counter(e for _, e in games)
+        by_entry = Counter(f"{e} {o}" for o, e in games)
+        lo, hi = wilson(outcomes["win"], n)
+        rep: dict[str, Any] = {
+            "games": n,
+            "win_rate": outcomes["win"] / n,
+            "win_ci95": [lo, hi],
+            "durak_rate": outcomes["durak"] / n,
+            "draw_rate": outcomes["draw"] / n,
+            "endgame_entry": dict(sorted(entries.items())),
+            "entry_then_outcome": dict(sorted(by_entry.items())),
+        }
+        out["matchups"][name] = rep
+        print(
+            f"{name:<14} {n} games  win {100 * rep['win_rate']:.1f}% [{100 * lo:.1f}, "
+            f"{100 * hi:.1f}]  durak {100 * rep['durak_rate']:.1f}%  "
+            f"enters the endgame: {rep['endgame_entry']}",
+            flush=True,
+        )
+    print(json.dumps(out))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -10,7 +10,10 @@ callback request) — an upper bound — and inside the bot process (``DURAK_TIM
 ``tests/bot/robust_runner.py``): from discord.py building the Interaction to the first response
 being accepted by the (fake) Discord.
 
-    python benchmarks/bot_load.py [--tables 200] [--seconds 60]
+    python benchmarks/bot_load.py [--tables 200] [--seconds 60] [--think 0.5 2.0]
+
+``--think MIN MAX``: each human's thinking time between two clicks, uniform in seconds (default
+0.5–2 s, the issue's load: 240 humans ask for about 190 clicks a second).
 
 Prints JSON on its last line.
 """
@@ -73,7 +76,9 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-async def run(n_tables: int, seconds: float, seed: int, images: bool) -> dict[str, object]:
+async def run(
+    n_tables: int, seconds: float, seed: int, images: bool, think: tuple[float, float]
+) -> dict[str, object]:
     rng = random.Random(seed)
     latencies: list[float] = []
     async with started_fake() as fake:
@@ -162,7 +167,7 @@ async def run(n_tables: int, seconds: float, seed: int, images: bool) -> dict[st
                 r = random.Random(rng.random())
                 await timed(fake.click(user, tb.message_id, f"dkt:{tb.table_id}:hand", timeout=30))
                 while time.monotonic() < end:
-                    await asyncio.sleep(r.uniform(0.5, 2.0))  # a human's thinking time
+                    await asyncio.sleep(r.uniform(*think))  # a human's thinking time
                     msg = fake.message(tb.message_id)
                     if any(b.custom_id and b.custom_id.endswith(":rematch") for b in msg.buttons):
                         games_finished += 1
@@ -203,6 +208,7 @@ async def run(n_tables: int, seconds: float, seed: int, images: bool) -> dict[st
             inside = [float(x) for x in timing.read_text().split()] if timing.exists() else []
         play = latencies[setup_latencies:]
         return {
+            "think_seconds": list(think),
             "tables": n_tables,
             "seats_per_table": 4,
             "humans": sum(len(tb.humans) for tb in tables),
@@ -230,8 +236,17 @@ def main() -> None:
     p.add_argument("--seconds", type=float, default=60.0)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--images", choices=["on", "off"], default="on", help="card pictures")
+    p.add_argument(
+        "--think",
+        nargs=2,
+        type=float,
+        default=(0.5, 2.0),
+        metavar=("MIN", "MAX"),
+        help="a human's thinking time between clicks, seconds (uniform)",
+    )
     args = p.parse_args()
-    figures = asyncio.run(run(args.tables, args.seconds, args.seed, args.images == "on"))
+    think = (args.think[0], args.think[1])
+    figures = asyncio.run(run(args.tables, args.seconds, args.seed, args.images == "on", think))
     print(json.dumps({"images": args.images, **figures}))
 
 

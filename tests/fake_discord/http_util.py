@@ -59,7 +59,9 @@ async def read_body(request: web.Request) -> tuple[Any, list[UploadedFile]]:
     """JSON body, or multipart with a `payload_json` part and `files[n]` parts."""
     files: list[UploadedFile] = []
     payload: Any = None
-    if request.content_type.startswith("multipart/"):
+    # The raw header, not request.content_type: aiohttp parses that with the email package,
+    # which cost the fake a fifth of its time under the load benchmark.
+    if request.headers.get("Content-Type", "").lower().startswith("multipart/"):
         reader = await request.multipart()
         async for part in reader:
             if not isinstance(part, BodyPartReader):
@@ -77,7 +79,7 @@ async def read_body(request: web.Request) -> tuple[Any, list[UploadedFile]]:
                     )
                 )
     elif request.can_read_body:
-        text = await request.text()
-        payload = json.loads(text) if text else None
+        raw_body = await request.read()
+        payload = json.loads(raw_body) if raw_body else None
     request[FAKE_BODY] = payload
     return payload, files

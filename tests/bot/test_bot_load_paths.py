@@ -1,0 +1,135 @@
+"""What keeps the bot cheap under load (docs/performance.md, "Bot under load"): pictures are
+uploaded only when they change, saves share transactions, AI decisions run in worker
+processes."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from helpers import public_message, running_bot, world
+from test_bot_game import settled
+from test_robust_faults import start_game
+
+from bot.storage import SavedTable, SqliteStorage, StaleTableVersion
+from bot.tables.ai_runner import AiRunner
+from durak_core import new_game, preset, visible_to
+from durak_core.ai import Budget, make_player
+
+
+def _uploads(body: object) -> list[str]:
+    """Filenames a request's JSON payload attaches (none when it keeps the attachments)."""
+    if not isinstance(body, dict):
+        return []
+    data = body.get("data", body)  # an interaction callback wraps the message in "data"
+    if not isinstance(data, dict) or "attachments" not in data:
+        return []
+    return [str(a.get("filename")) for a in data["attachments"]]
+
+
+async def test_hand_picture_uploaded_only_when_the_hand_changes(tmp_path: Path) -> None:
+    async with world(tmp_path) as w, running_bot(w) as bot:
+        fake = w.fake
+        users = [w.alice, w.bob]
+        table = await start_game(w, bot, users, w.channel)
+        await fake.wait_for(lambda: settled(bot, table, users))
+        assert table.state is not None
+        mover = next(u for u in users if table.state.legal_actions(table.seat_of(u)))  # type: ignore[arg-type]
+        other = w.bob if mover == w.alice else w.alice
+        hands = {u: bot.notifier.links[(table.table_id, u)] for u in users}
+        known = hands[other].message_id
+        other_message = fake.message(known) if known is not None else None
+        before = len(fake.requests)
+        hand = next(
+            m
+            for m in reversed(fake.ephemeral_messages(mover))
+            if any(b.custom_id and b.custom_id.startswith("dk:") for b in m.buttons)
+        )
+        button = next(
+            b.custom_id
+            for b in hand.buttons
+            if b.custom_id
+            and b.custom_id.startswith("dk:")
+            and b.custom_id.rsplit(":", 1)[1].isdigit()  # an action, not aiming
+        )
+        res = await fake.click(mover, hand, button)
+        await fake.wait_for(lambda: settled(bot, table, users))
+        new = fake.requests[before:]
+        answer = [r for r in new if r.path.endswith("/callback")]
+        assert answer and _uploads(answer[0].body) == ["hand.png"]  # one card fewer: new picture
+        refresh = [r for r in new if r.method == "PATCH" and "/webhooks/" in r.path]
+        assert refresh, "the other player's hand was refreshed"
+        # The other player's cards did not change: the refresh keeps the picture it showed.
+        assert all(_uploads(r.body) == [] for r in refresh)
+        assert "hand.png" in fake.attachment_bytes(res.message)
+        if other_message is not None:
+            assert set(fake.attachment_bytes(other_message)) == {"hand.png"}
+        # The public picture is only uploaded when the scene changes.
+        message = public_message(w, table)
+        assert set(fake.attachment_bytes(message)) == {"table.png"}
+
+
+def _saved(table_id: str, version: int) -> SavedTable:
+    return SavedTable(
+        table_id=table_id,
+        guild_id=1,
+        channel_id=1,
+        thread_id=None,
+        lobby_message_id=None,
+        table_message_id=None,
+        state_json="",
+        meta={"v": version},
+        status="running",
+        version=version,
+    )
+
+
+async def test_concurrent_saves_share_transactions_and_keep_the_guard(tmp_path: Path) -> None:
+    storage = await SqliteStorage.open(tmp_path / "s.sqlite3")
+    try:
+        calls = 0
+        upsert = storage._upsert
+
+        async def counted(tables: list[SavedTable]) -> dict[str, int]:
+            nonlocal calls
+            calls += 1
+            return await upsert(tables)
+
+        storage._upsert = counted  # type: ignore[method-assign]
+        await asyncio.gather(*(storage.save_table(_saved(f"t{i}", 1)) for i in range(50)))
+        assert calls <= 2  # 50 saves, one or two commits (the first may start alone)
+        # In one batch, a save older than one queued before it is refused, as one by one.
+        results = await asyncio.gather(
+            storage.save_table(_saved("t0", 5)),
+            storage.save_table(_saved("t0", 3)),
+            storage.save_table(_saved("t0", 7)),
+            return_exceptions=True,
+        )
+        assert results[0] is None and results[2] is None
+        assert isinstance(results[1], StaleTableVersion) and results[1].stored == 5
+        try:
+            await storage.save_table(_saved("t0", 6))
+            raise AssertionError("an older version than the stored one was saved")
+        except StaleTableVersion as exc:
+            assert exc.stored == 7
+        stored = {t.table_id: t.version for t in await storage.load_tables(("running",))}
+        assert len(stored) == 50 and stored["t0"] == 7
+    finally:
+        await storage.close()
+
+
+async def test_ai_decides_in_a_worker_process() -> None:
+    class Service:  # the runner only needs settings here
+        pass
+
+    runner = AiRunner(Service(), delay=0, processes=1)  # type: ignore[arg-type]
+    try:
+        state = new_game(preset("classic"), 3, seed=4)
+        seat = next(s for s in range(3) if state.legal_actions(s))
+        player = make_player("hard", seed=9, budget=Budget(seconds=0.05, iterations=20))
+        view = state.view(seat)
+        action, moved_on = await runner._decide(player, view, visible_to([], seat))
+        assert action in view.legal_actions
+        assert moved_on is not player and type(moved_on) is type(player)  # came back pickled
+    finally:
+        await runner.close()

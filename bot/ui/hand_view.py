@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import io
+from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -53,11 +54,23 @@ class HandMessage:
 
     async def files(self) -> list[discord.File]:
         """The picture, drawn in a worker thread: PNG encoding releases the GIL, so a busy bot
-        keeps answering clicks while pictures are drawn."""
+        keeps answering clicks while pictures are drawn. Recent pictures are kept by their key
+        (a hand is shown again and again between changes), without a trip to the thread."""
         if self.draw is None:
             return []
-        png = await asyncio.to_thread(self.draw)
+        png = _PICTURES.get(self.picture)
+        if png is None:
+            png = await asyncio.to_thread(self.draw)
+            _PICTURES[self.picture] = png
+            if len(_PICTURES) > PICTURE_CACHE:
+                _PICTURES.popitem(last=False)
+        else:
+            _PICTURES.move_to_end(self.picture)
         return [discord.File(io.BytesIO(png), filename=HAND_IMAGE)]
+
+
+_PICTURES: OrderedDict[Hashable | None, bytes] = OrderedDict()
+PICTURE_CACHE = 1024
 
 
 def _rows(n: int, per: int) -> int:

@@ -8,7 +8,10 @@ humans run in this process. Interaction time is measured at the fake: from dispa
 INTERACTION_CREATE to the bot's first response (gateway + discord.py + handler + save + the
 callback request) — an upper bound — and inside the bot process (``DURAK_TIMING_FILE``, see
 ``tests/bot/robust_runner.py``): from discord.py building the Interaction to the first response
-being accepted by the (fake) Discord.
+being accepted by the (fake) Discord (``bot_interaction_ms_*``, the headline), and to the bot
+handing that response to HTTP (``bot_until_answer_sent_ms_*``: the bot's own work, without the
+round trip to the fake). ``*_play_*``: only the interactions answered after the tables were
+opened (the clicks of the timed phase; setup is 200 × /durak new + start, joins, "My hand").
 
     python benchmarks/bot_load.py [--tables 200] [--seconds 60] [--think 0.5 2.0]
 
@@ -158,6 +161,7 @@ async def run(
                 for tb in tables
             }
             start = time.monotonic()
+            play_wall = time.time()
             end = start + seconds
             clicks = 0
             games_finished = 0
@@ -205,7 +209,16 @@ async def run(
             await bot.stop()
             rss_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
             timing = Path(tmp) / "timing.txt"
-            inside = [float(x) for x in timing.read_text().split()] if timing.exists() else []
+            rows = (
+                [line.split() for line in timing.read_text().splitlines()]
+                if timing.exists()
+                else []
+            )
+            inside = [float(r[0]) for r in rows if r]
+            handed = [float(r[1]) for r in rows if len(r) > 1]
+            in_play = [r for r in rows if len(r) > 2 and float(r[2]) >= play_wall]
+            play_inside = [float(r[0]) for r in in_play]
+            play_handed = [float(r[1]) for r in in_play]
         play = latencies[setup_latencies:]
         return {
             "think_seconds": list(think),
@@ -218,6 +231,12 @@ async def run(
             "bot_interaction_ms_p50": round(pct(inside, 0.5) * 1000, 1),
             "bot_interaction_ms_p99": round(pct(inside, 0.99) * 1000, 1),
             "bot_interactions_timed": len(inside),
+            "bot_until_answer_sent_ms_p50": round(pct(handed, 0.5) * 1000, 1),
+            "bot_until_answer_sent_ms_p99": round(pct(handed, 0.99) * 1000, 1),
+            "bot_play_interaction_ms_p50": round(pct(play_inside, 0.5) * 1000, 1),
+            "bot_play_interaction_ms_p99": round(pct(play_inside, 0.99) * 1000, 1),
+            "bot_play_until_answer_sent_ms_p50": round(pct(play_handed, 0.5) * 1000, 1),
+            "bot_play_until_answer_sent_ms_p99": round(pct(play_handed, 0.99) * 1000, 1),
             "interaction_ms_p50": round(pct(latencies, 0.5) * 1000, 1),
             "interaction_ms_p99": round(pct(latencies, 0.99) * 1000, 1),
             "play_interaction_ms_p50": round(pct(play, 0.5) * 1000, 1),

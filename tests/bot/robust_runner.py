@@ -7,8 +7,10 @@ The environment variable is read here and nowhere else: production code never lo
 Everything else (token, database, timers) comes from the usual settings environment.
 
 With ``DURAK_TIMING_FILE`` set (the load benchmark), the bot's own processing time of every
-interaction is written there at exit, one value in seconds per line: from discord.py building
-the ``Interaction`` (gateway frame parsed) to the bot's first response being accepted.
+interaction is written there, one line per interaction, two values in seconds: from discord.py
+building the ``Interaction`` (gateway frame parsed) to the bot's first response being accepted
+by (the fake) Discord, and to the moment the bot hands that response to HTTP (its work done,
+the round trip to Discord not counted); then the Unix time of the answer.
 """
 
 from __future__ import annotations
@@ -38,10 +40,11 @@ def time_interactions(path: str) -> None:
         started[self.id] = time.perf_counter()
 
     async def timed_respond(self: Any, interaction_id: int, *args: Any, **kwargs: Any) -> Any:
+        handed = time.perf_counter()
         result = await respond(self, interaction_id, *args, **kwargs)
         t0 = started.pop(interaction_id, None)
         if t0 is not None:
-            out.write(f"{time.perf_counter() - t0:.6f}\n")
+            out.write(f"{time.perf_counter() - t0:.6f} {handed - t0:.6f} {time.time():.3f}\n")
         return result
 
     Interaction.__init__ = timed_init  # type: ignore[method-assign]

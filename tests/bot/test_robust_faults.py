@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from fake_discord import UPDATE_MESSAGE, FakeMessage, InteractionResult
 from helpers import World, public_message, running_bot, settings, table_of, world
+from robust_harness import ACTION_ID
 from test_bot_clicks import _with_button, raw_click
 from test_bot_game import latest_hand, play_one_game, settled
 
@@ -130,7 +131,12 @@ async def test_database_locked_game_goes_on_then_saved(
                     if table.state.legal_actions(table.seat_of(u))  # type: ignore[union-attr,arg-type]
                 )
                 hand = latest_hand(fake, mover)
-                button = next(b.custom_id for b in hand.buttons if b.custom_id)
+                # an action, not a disabled selector (which button comes first depends on the deal)
+                button = next(
+                    b.custom_id
+                    for b in hand.buttons
+                    if b.custom_id and not b.disabled and ACTION_ID.match(b.custom_id)
+                )
                 res = await fake.click(mover, hand, button)
                 assert res.response_type == UPDATE_MESSAGE and "⚠️" not in res.content
             assert table.version == locked_at + 4  # the game went on in memory

@@ -24,6 +24,7 @@ dealer's) fixes the trump and stays in the dealer's hand (R6).
 from __future__ import annotations
 
 import hashlib
+import struct
 from collections.abc import Sequence
 from typing import Final
 
@@ -50,26 +51,30 @@ class _Stream:
 
     def __init__(self, seed: int) -> None:
         self._seed = seed_bytes(seed)
-        self._buf = b""
+        self._words: tuple[int, ...] = ()
         self._pos = 0
-        self._blocks = 0
 
-    def word(self) -> int:
-        if self._pos + 8 > len(self._buf):
-            self._blocks += 1
-            # Longer outputs extend shorter ones, so asking for more never changes earlier words.
-            self._buf = hashlib.shake_256(self._seed).digest(64 * 8 * self._blocks)
-        w = int.from_bytes(self._buf[self._pos : self._pos + 8], "big")
-        self._pos += 8
-        return w
+    def _refill(self) -> None:
+        # 64 more words at a time. Longer outputs extend shorter ones, so asking for more never
+        # changes earlier words.
+        count = len(self._words) + 64
+        self._words = struct.unpack(f">{count}Q", hashlib.shake_256(self._seed).digest(8 * count))
 
     def below(self, n: int) -> int:
-        """A uniform integer in ``range(n)``."""
-        limit = (1 << 64) - (1 << 64) % n
+        """A uniform integer in ``range(n)``: whole words, rejecting the top ``2**64 % n``
+        values (no modulo bias)."""
+        limit = _WORDS - _WORDS % n
         while True:
-            w = self.word()
+            pos = self._pos
+            if pos >= len(self._words):
+                self._refill()
+            w = self._words[pos]
+            self._pos = pos + 1
             if w < limit:
                 return w % n
+
+
+_WORDS: Final = 1 << 64
 
 
 def shuffled_deck(rules: RuleSet, seed: int) -> list[Card]:
@@ -78,8 +83,9 @@ def shuffled_deck(rules: RuleSet, seed: int) -> list[Card]:
 
 
 def _shuffle(cards: list[Card], stream: _Stream) -> list[Card]:
+    below = stream.below
     for i in range(len(cards) - 1, 0, -1):
-        j = stream.below(i + 1)
+        j = below(i + 1)
         cards[i], cards[j] = cards[j], cards[i]
     return cards
 

@@ -109,15 +109,14 @@ def smart_choice(
     """Normal's play: keep trumps while the talon lasts, lead and throw in what the defender
     probably cannot beat (``p_beat`` per card), defend cheaply, and in the endgame (empty
     talon) defend whenever possible and unload cards."""
-    for a in legal:
-        if a.kind == EXCHANGE:  # V8: a higher trump for the lowest one
-            return a
-    value = ct.value
     kinds = 0
     for a in legal:
         kinds |= 1 << a.kind
+    if kinds & (1 << EXCHANGE):  # V8: a higher trump for the lowest one
+        return _first(legal, EXCHANGE)
+    value = ct.value
     if kinds & (1 << TAKE):
-        return _defend(legal, hand, att, dfn, talon, ct)
+        return _defend(legal, hand, att, dfn, talon, ct, kinds)
     if not att:
         return _open(legal, hand, talon, ct, p_beat, opponents_left)
     # Throwing in (R11, R14) or passing (R15).
@@ -149,21 +148,25 @@ def _open(
     opponents_left: int,
 ) -> Action:
     value = ct.value
+    strong = ct.strong
     best = legal[0]
+    best_c = -1
     best_score = 1e9
     endgame = talon == 0
+    trump_cost = 12.0 if endgame else 40.0
+    pair_gain = 6.0 if endgame else 2.5
+    unanswered_gain = 14.0 if endgame else 10.0
     for a in legal:
         if a.kind != ATTACK:
             continue
         c = _card(a)
         score = float(value[c])
-        if ct.strong >> c & 1:
-            score += 40.0 if talon else 12.0
-        pairs = (hand & SAME_RANK[c]).bit_count() - 1
-        score -= (6.0 if endgame else 2.5) * pairs
-        score -= (14.0 if endgame else 10.0) * (1.0 - p_beat[c])
-        if score < best_score or (score == best_score and c < _card(best)):
-            best, best_score = a, score
+        if strong >> c & 1:
+            score += trump_cost
+        score -= pair_gain * ((hand & SAME_RANK[c]).bit_count() - 1)
+        score -= unanswered_gain * (1.0 - p_beat[c])
+        if score < best_score or (score == best_score and c < best_c):
+            best, best_c, best_score = a, c, score
     return best
 
 
@@ -174,12 +177,13 @@ def _defend(
     dfn: Sequence[int],
     talon: int,
     ct: CardTable,
+    kinds: int,
 ) -> Action:
     value = ct.value
     unbeaten = [x for x, d in zip(att, dfn, strict=True) if d < 0]
     plan = cover(unbeaten, hand, ct)
-    transfers = [a for a in legal if a.kind == TRANSFER]
-    if transfers:  # V1: pass the attack on with a cheap card rather than spend cards
+    if kinds & (1 << TRANSFER):  # V1: pass the attack on with a cheap card rather than spend cards
+        transfers = [a for a in legal if a.kind == TRANSFER]
         t = min(transfers, key=lambda a: value[_card(a)])
         if not ct.strong >> _card(t) & 1 and (plan is None or talon):
             return t

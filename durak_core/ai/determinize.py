@@ -56,6 +56,7 @@ class Determinizer:
         rng: random.Random,
         lack_weight: float = 1.0,
         strong_lack_weight: float = 1.0,
+        passed_over_weight: float = 1.0,
     ) -> None:
         self.view = view
         self.rng = rng
@@ -73,20 +74,24 @@ class Determinizer:
             raise ValueError("the view's hand sizes, talon and known cards do not add up")
         #: Per seat, per hidden card: the relative weight of dealing it to that seat's unknown
         #: slots (below 1 for cards the seat is presumed to lack, :attr:`Memory.lacks`; the
-        #: inference is soft: a player may take or pass on purpose, so it only weights).
+        #: inference is soft: a player may take or pass on purpose, so it only weights), and
+        #: ``passed_over_weight`` for the weaker :attr:`Memory.passed_over` inference.
         self.weights: list[dict[int, float]] | None = None
         hidden_mask = mem.hidden
-        if lack_weight != 1.0 or strong_lack_weight != 1.0:
+        if lack_weight != 1.0 or strong_lack_weight != 1.0 or passed_over_weight != 1.0:
             strong = mem.ct.strong
             ws: list[dict[int, float]] = []
             for t in range(n):
-                lacked = mem.lacks[t] & hidden_mask if self.slots[t] else 0
-                ws.append(
-                    {
-                        c: strong_lack_weight if strong >> c & 1 else lack_weight
-                        for c in _bits(lacked)
-                    }
-                )
+                if not self.slots[t]:
+                    ws.append({})
+                    continue
+                lacked = mem.lacks[t] & hidden_mask
+                w = {
+                    c: strong_lack_weight if strong >> c & 1 else lack_weight for c in _bits(lacked)
+                }
+                for c in _bits(mem.passed_over[t] & hidden_mask & ~lacked):
+                    w[c] = passed_over_weight
+                ws.append(w)
             if any(ws):
                 self.weights = ws
         count = _placements(self.slots, self.talon_slots)

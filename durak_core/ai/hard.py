@@ -56,6 +56,9 @@ HALVING_ROUNDS = 8
 #: rather than spend a high trump), so that inference is weaker.
 LACK_WEIGHT = 0.25
 STRONG_LACK_WEIGHT = 0.6
+#: Relative weight of dealing a seat a card it passed over: it beat a lone card with a dearer
+#: one although this card would have beaten it (most players answer with their cheapest card).
+PASSED_OVER_WEIGHT = 0.4
 #: Share of the endgame budget for the attempt to prove the result outright.
 PROVE_SHARE = 0.6
 
@@ -123,7 +126,7 @@ class HardPlayer:
         search learns about hidden cards; ``benchmarks/ai_ceiling.py`` overrides it with the
         true state to measure what perfect information would be worth."""
         if weighted:
-            return Determinizer(view, mem, rng, LACK_WEIGHT, STRONG_LACK_WEIGHT)
+            return Determinizer(view, mem, rng, LACK_WEIGHT, STRONG_LACK_WEIGHT, PASSED_OVER_WEIGHT)
         return Determinizer(view, mem, rng)
 
     def _endgame(

@@ -3,7 +3,10 @@
 The view already carries the public memory (discards, cards known in each hand, the bottom
 trump). This module adds inferences from the history: a defender who took while a card stood
 unbeaten probably holds nothing that beats it; an attacker who passed while ranks lay on the
-table probably holds none of them. Inferences are reset when the seat draws new cards.
+table probably holds none of them (``lacks``). Weaker (``passed_over``): a defender who beat a
+lone card with a dearer card than needed probably holds none of the cheaper ones that would
+have beaten it (most players answer with their cheapest card). Inferences are reset when the
+seat draws new cards.
 Everything is rebuilt from ``(view, history)``, so a restarted bot gets the same decisions.
 """
 
@@ -21,8 +24,10 @@ from .cardinfo import CardTable, card_table
 
 @dataclass(slots=True)
 class Memory:
-    """``lacks[seat]``: cards presumed absent from that hand (soft). ``emptied[seat]``: the
-    action number that emptied the hand, or -1 (orders players out within a bout, R18).
+    """``lacks[seat]``: cards presumed absent from that hand (soft). ``passed_over[seat]``:
+    cards presumed absent on weaker evidence (cheaper beaters of a card it beat dearly).
+    ``emptied[seat]``: the action number that emptied the hand, or -1 (orders players out within
+    a bout, R18).
     ``hidden``: cards whose place this seat does not know (other hands' unknown cards and the
     face-down talon)."""
 
@@ -32,12 +37,14 @@ class Memory:
     hidden: int
     hand: int
     known: list[int]
+    passed_over: list[int]
 
 
 def remember(view: SeatView, history: Sequence[Event]) -> Memory:
     ct = card_table(view.rules, view.trump)
     n = view.seats
     lacks = [0] * n
+    passed_over = [0] * n
     emptied = [-1] * n
     att: list[int] = []
     beaten: set[int] = set()
@@ -52,8 +59,20 @@ def remember(view: SeatView, history: Sequence[Event]) -> Memory:
                 att.append(c)
                 ranks |= SAME_RANK[c]
             elif k == DEFEND:
-                beaten.add(a.attack.index)  # type: ignore[attr-defined]
-                ranks |= SAME_RANK[a.card.index]  # type: ignore[attr-defined]
+                x = a.attack.index  # type: ignore[attr-defined]
+                d = a.card.index  # type: ignore[attr-defined]
+                if len(att) - len(beaten) == 1:  # a lone card: the choice was free
+                    value = ct.value
+                    cheaper = ct.beaters[x]
+                    m = cheaper
+                    while m:
+                        low = m & -m
+                        if value[low.bit_length() - 1] >= value[d]:
+                            cheaper ^= low
+                        m ^= low
+                    passed_over[e.seat] |= cheaper
+                beaten.add(x)
+                ranks |= SAME_RANK[d]
             elif k == TAKE:
                 for c in att:
                     if c not in beaten:
@@ -68,8 +87,10 @@ def remember(view: SeatView, history: Sequence[Event]) -> Memory:
             ranks = 0
             if not e.defended:  # the taken cards are known to be there now
                 lacks[e.defender] &= ~mask_of(e.cards)
+                passed_over[e.defender] &= ~mask_of(e.cards)
         elif isinstance(e, CardsDrawn) and e.number:
             lacks[e.seat] = 0
+            passed_over[e.seat] = 0
     known = [mask_of(k) for k in view.known]
     hand = mask_of(view.hand)
     for t in range(n):
@@ -85,7 +106,10 @@ def remember(view: SeatView, history: Sequence[Event]) -> Memory:
         visible |= k_mask
     if view.trump_in_talon:
         visible |= 1 << view.trump_card.index
-    return Memory(ct, lacks, emptied, ct.deck & ~visible, hand, known)
+    hidden = ct.deck & ~visible
+    for t in range(n):
+        passed_over[t] &= hidden & ~lacks[t]
+    return Memory(ct, lacks, emptied, hidden, hand, known, passed_over)
 
 
 def beat_chance(view: SeatView, mem: Memory, seat: int) -> list[float]:

@@ -25,7 +25,7 @@ def test_sampled_states_match_the_view(preset_name: str, weight: float) -> None:
     for n in (seats[0], seats[-1]):
         for s, seat, history in random_positions(rules, n, seed=n, every=6):
             view = s.view(seat)
-            det = Determinizer(view, remember(view, history), rng, weight, weight)
+            det = Determinizer(view, remember(view, history), rng, weight, weight, weight)
             for _ in range(2):
                 d = det.next()
                 assert not d.status()
@@ -70,3 +70,29 @@ def test_inferred_lacks_make_a_card_less_likely_in_that_hand() -> None:
         assert shares[1] < shares[0]
         return
     pytest.fail("no position with an inferred lack")
+
+
+def test_passed_over_cards_are_dealt_less_often_to_that_seat() -> None:
+    """A seat that beat a lone card with a dearer one presumably lacks the cheaper beaters
+    (``Memory.passed_over``): with a weight below 1 those cards reach that hand less often."""
+    rules = RuleSet()
+    for s, seat, history in random_positions(rules, 2, seed=6, every=1):
+        view = s.view(seat)
+        mem = remember(view, history)
+        other = 1 - seat
+        over = mem.passed_over[other]
+        det0 = Determinizer(view, mem, random.Random(2))
+        if not over or det0.exact or not det0.slots[other]:
+            continue
+        det1 = Determinizer(view, mem, random.Random(2), passed_over_weight=0.2)
+        shares = []
+        for det in (det0, det1):
+            hits = 0
+            for _ in range(300):
+                d = det.next()
+                assert d.view(seat) == view
+                hits += (d.hands[other] & over).bit_count()
+            shares.append(hits / 300)
+        assert shares[1] < shares[0]
+        return
+    pytest.fail("no position with a passed-over card")

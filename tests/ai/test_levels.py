@@ -45,3 +45,28 @@ def test_normal_infers_what_a_taker_lacks() -> None:
     mem = remember(view, [*ev1, *ev2])
     nine = next(c for c in view.rules.deck() if str(c) == "9D")
     assert mem.lacks[0] >> nine.index & 1  # took 8D: presumably holds no 9D
+
+
+def test_hard_infers_what_a_dear_defence_passed_over() -> None:
+    """A defender that beat a lone 7S with KS presumably holds no 8S, 9S, 10S... it would have
+    answered with (cheaper beaters: ``Memory.passed_over``); nothing is inferred when two cards
+    were unbeaten, where the cheapest card may be kept for the other."""
+    g = deal_exact(["7S 9S KS 6D AH 10C", "8S QS AS 7D 8D 6H"], trump="9H")
+    g, ev1 = g.apply(1, "attack 8S")
+    g, ev2 = g.apply(0, "defend 8S KS")
+    view = g.view(1)
+    mem = remember(view, [*ev1, *ev2])
+    cards = {str(c): c.index for c in view.rules.deck()}
+    over = mem.passed_over[0]
+    # the cheaper beaters seat 1 cannot see (soft: seat 0 does hold the 9S here)
+    assert all(over >> cards[c] & 1 for c in ("9S", "10S", "JS"))
+    assert not over >> cards["QS"] & 1  # seat 1's own card
+    assert not over >> cards["AS"] & 1 and not over >> cards["7H"] & 1  # dearer than KS
+    assert not mem.lacks[0]  # the strong inference is untouched
+
+    g = deal_exact(["7S 9S KS 6D AH 10C", "8S QS AS 7D 8D 6H"], trump="9H")
+    g, ev1 = g.apply(1, "attack 8D")
+    g, ev2 = g.apply(1, "attack 8S")
+    g, ev3 = g.apply(0, "defend 8S KS")
+    mem = remember(g.view(1), [*ev1, *ev2, *ev3])
+    assert not mem.passed_over[0]

@@ -16,6 +16,9 @@ the proof needs more than 200,000 nodes): that separates the mid-game (who enter
 ahead) from the endgame (who converts it).
 
     python benchmarks/ai_ceiling.py [--deals 30] [--iterations 150] [--jobs 2] [--seed 1]
+        [--only normal-normal,hard-normal,oracle-normal,hard-easy]
+
+``--only`` takes any pairs ``a-b`` of ``oracle``, ``hard``, ``normal``, ``easy``, ``random``.
 
 Prints one line per matchup and JSON on the last line.
 """
@@ -47,6 +50,7 @@ from durak_core.state import GameState
 from durak_core.views import SeatView
 
 MATCHUPS = ("normal-normal", "hard-normal", "oracle-normal")
+SIDES = ("oracle", "hard", "normal", "easy", "random")
 PROOF_NODES = 200_000
 
 
@@ -131,9 +135,9 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--only", default=",".join(MATCHUPS))
     a = ap.parse_args(argv)
     names = [x for x in a.only.split(",") if x]
-    bad = [x for x in names if x not in MATCHUPS]
+    bad = [x for x in names if len(x.split("-")) != 2 or not set(x.split("-")) <= set(SIDES)]
     if bad:
-        print(f"--only: choose from {', '.join(MATCHUPS)} (got {', '.join(bad)})", file=sys.stderr)
+        print(f"--only: pairs a-b of {', '.join(SIDES)} (got {', '.join(bad)})", file=sys.stderr)
         return 2
     out: dict[str, Any] = {
         "deals": a.deals,

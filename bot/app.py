@@ -4,6 +4,7 @@ buttons and the ``/durak`` cog. No privileged intents: slash commands and compon
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import sys
 from collections.abc import Callable
@@ -140,11 +141,25 @@ def make_bot(settings: Settings, **kwargs: Any) -> DurakBot:
     return ShardedDurakBot(settings, shard_count=settings.shard_count, shard_ids=ids, **kwargs)
 
 
+#: Cyclic GC generation thresholds for the running bot (CPython's default is 700, 10, 10).
+GC_THRESHOLDS = (5_000, 20, 100)
+
+
+def quiet_gc() -> None:
+    """Fewer, shorter garbage-collection pauses: everything loaded at start (modules,
+    discord.py) is frozen out of the cyclic collector, and collections run less often. Under
+    load a full collection of the unfrozen heap stopped the event loop for ~0.1 s."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
+
+
 async def run_bot(settings: Settings, *, sync: bool = False, sync_guild: int | None = None) -> int:
     """Run until stopped (or, with ``sync``, register the commands and exit). Exit code 2 with
     one line when Discord rejects the token."""
     token = settings.discord_token.get_secret_value()
     bot = make_bot(settings, sync=sync, sync_guild=sync_guild)
+    quiet_gc()
     try:
         async with bot:
             if sync:

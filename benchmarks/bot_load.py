@@ -43,6 +43,9 @@ from fake_discord import FakeDiscord, FakeMessage  # noqa: E402
 from fake_discord.pytest_plugin import started_fake  # noqa: E402
 from robust_harness import BotProcess  # noqa: E402
 
+#: ``bot_steady_*``: interactions answered this long after the timed phase began, i.e. after
+#: the opening burst (every human presses "My hand" at the same moment).
+STEADY_AFTER = 5.0
 ACTION_ID = re.compile(r"^dk:[0-9a-f]{8}:\d:\d+:\d+$")
 
 
@@ -219,6 +222,7 @@ async def run(
             in_play = [r for r in rows if len(r) > 2 and float(r[2]) >= play_wall]
             play_inside = [float(r[0]) for r in in_play]
             play_handed = [float(r[1]) for r in in_play]
+            steady = [float(r[0]) for r in in_play if float(r[2]) >= play_wall + STEADY_AFTER]
         play = latencies[setup_latencies:]
         return {
             "think_seconds": list(think),
@@ -237,6 +241,8 @@ async def run(
             "bot_play_interaction_ms_p99": round(pct(play_inside, 0.99) * 1000, 1),
             "bot_play_until_answer_sent_ms_p50": round(pct(play_handed, 0.5) * 1000, 1),
             "bot_play_until_answer_sent_ms_p99": round(pct(play_handed, 0.99) * 1000, 1),
+            "bot_steady_interaction_ms_p50": round(pct(steady, 0.5) * 1000, 1),
+            "bot_steady_interaction_ms_p99": round(pct(steady, 0.99) * 1000, 1),
             "interaction_ms_p50": round(pct(latencies, 0.5) * 1000, 1),
             "interaction_ms_p99": round(pct(latencies, 0.99) * 1000, 1),
             "play_interaction_ms_p50": round(pct(play, 0.5) * 1000, 1),

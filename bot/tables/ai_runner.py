@@ -18,7 +18,10 @@ import asyncio
 import contextlib
 import logging
 import multiprocessing
+import os
 import secrets
+import threading
+import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -39,9 +42,38 @@ STAND_IN_LEVEL: AiLevel = "normal"
 FAST_BUDGET_SECONDS = 0.05
 
 
+#: How often an AI worker process checks that the bot that started it is still alive.
+PARENT_POLL_SECONDS = 1.0
+
+
+def exit_with_parent(parent: int) -> None:
+    """Worker initializer: a worker whose bot died without shutting the pool down (SIGKILL,
+    out of memory) exits too, instead of waiting forever for work."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_POLL_SECONDS)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="durak-ai-parent-watch", daemon=True).start()
+
+
 def choose(player: Player, view: SeatView, history: Sequence[Event]) -> tuple[Action, Player]:
     """One decision, and the player as it is afterwards (runs in a worker process)."""
     return player.choose(view, history), player
+
+
+def _exit_with_parent(parent: int) -> None:
+    """Worker initializer: end this worker once the bot process is gone. A pool's workers hold
+    both ends of its queues, so a bot killed outright (SIGKILL, out of memory) would otherwise
+    leave them waiting forever."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="durak-parent-watch", daemon=True).start()
 
 
 class AiRunner:
@@ -60,7 +92,10 @@ class AiRunner:
         if self._pool is None:
             # spawn: a fresh interpreter, nothing inherited from the bot's threads and sockets.
             self._pool = ProcessPoolExecutor(
-                self.processes, mp_context=multiprocessing.get_context("spawn")
+                self.processes,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_exit_with_parent,
+                initargs=(os.getpid(),),
             )
         pool = self._pool
         try:

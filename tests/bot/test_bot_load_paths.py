@@ -5,6 +5,12 @@ processes."""
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
 from pathlib import Path
 
 from helpers import public_message, running_bot, world
@@ -133,3 +139,94 @@ async def test_ai_decides_in_a_worker_process() -> None:
         assert moved_on is not player and type(moved_on) is type(player)  # came back pickled
     finally:
         await runner.close()
+
+
+_KILLED_BOT = """
+import asyncio, os, signal
+from bot.tables.ai_runner import AiRunner
+from durak_core import new_game, preset, visible_to
+from durak_core.ai import make_player
+
+
+async def main():
+    runner = AiRunner(object(), delay=0, processes=1)
+    state = new_game(preset("classic"), 2, seed=4)
+    seat = next(s for s in range(2) if state.legal_actions(s))
+    await runner._decide(make_player("easy", seed=1), state.view(seat), visible_to([], seat))
+    print(*runner._pool._processes, flush=True)
+    os.kill(os.getpid(), signal.SIGKILL)  # no shutdown: like a crash or the OOM killer
+
+
+asyncio.run(main())
+"""
+
+
+def test_ai_worker_ends_when_the_bot_is_killed() -> None:
+    """A bot killed outright leaves no AI worker process behind (it watches its parent)."""
+    proc = subprocess.run(
+        [sys.executable, "-c", _KILLED_BOT], capture_output=True, text=True, timeout=60
+    )
+    assert proc.returncode == -signal.SIGKILL, proc.stderr
+    workers = [int(p) for p in proc.stdout.split()]
+    assert len(workers) == 1
+
+    def alive(pid: int) -> bool:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        return True
+
+    deadline = time.monotonic() + 10
+    while any(alive(p) for p in workers) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not any(alive(p) for p in workers), "the AI worker outlived the killed bot"
+
+
+def test_ai_worker_exits_when_the_bot_is_killed() -> None:
+    """A bot killed with SIGKILL cannot shut its pool down: its worker must not linger."""
+    code = textwrap.dedent(
+        """
+        import asyncio
+        from bot.tables.ai_runner import AiRunner
+        from durak_core import new_game, preset
+        from durak_core.ai import make_player
+
+        async def main() -> None:
+            runner = AiRunner(object(), delay=0, processes=1)
+            state = new_game(preset("classic"), 3, seed=4)
+            seat = next(s for s in range(3) if state.legal_actions(s))
+            await runner._decide(make_player("normal", seed=1), state.view(seat), [])
+            print(next(iter(runner._pool._processes)), flush=True)
+            await asyncio.sleep(60)
+
+        asyncio.run(main())
+        """
+    )
+    root = Path(__file__).resolve().parents[2]
+    bot = subprocess.Popen(
+        [sys.executable, "-c", code], stdout=subprocess.PIPE, cwd=root, text=True
+    )
+    assert bot.stdout is not None
+    worker = int(bot.stdout.readline())
+    bot.kill()
+    bot.wait()
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            os.kill(worker, 0)
+        except ProcessLookupError:
+            return
+        if _zombie(worker):
+            return  # exited; init reaps it
+        time.sleep(0.1)
+    os.kill(worker, signal.SIGKILL)
+    raise AssertionError("the AI worker outlived its bot")
+
+
+def _zombie(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().split(") ", 1)[1].startswith("Z")
+    except OSError:
+        return False

@@ -92,7 +92,7 @@ def _entry_value(s: GameState, me: int) -> str:
         value, _, exact = solver.prove(s.copy())
     except OutOfBudget:
         return "?"
-    return f"{value:+.0f}" if exact else "?"
+    return {1.0: "+1", 0.0: "0", -1.0: "-1"}[value] if exact else "?"
 
 
 def _deal(args: tuple[str, int, int, int]) -> list[tuple[str, str]]:

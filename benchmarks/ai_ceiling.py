@@ -6,7 +6,9 @@ Plays mirrored two-seat deals (classic rules, every deal once per seating) of
 - ``hard-normal``: Hard as shipped;
 - ``oracle-normal``: the same Hard, except that its search is handed the true state (every hand
   and the talon order) instead of sampled deals. A measuring device, never a player: it shows
-  how much of Hard's gap to a target is the hidden information and how much is the search.
+  how much of Hard's gap to a target is the hidden information and how much is the search;
+- ``handoracle-normal``: Hard that sees the other hands but not the talon order (its search
+  reshuffles the face-down talon): the most any inference about hands could give.
 
 Hard runs on a fixed number of playouts per decision (``--iterations``), so the figures do not
 depend on how busy the machine is. For every game it also records the exact value, from the
@@ -29,6 +31,7 @@ import argparse
 import json
 import multiprocessing
 import platform
+import random
 import sys
 import time
 from collections import Counter
@@ -50,20 +53,26 @@ from durak_core.state import GameState
 from durak_core.views import SeatView
 
 MATCHUPS = ("normal-normal", "hard-normal", "oracle-normal")
-SIDES = ("oracle", "hard", "normal", "easy", "random")
+SIDES = ("oracle", "handoracle", "hard", "normal", "easy", "random")
 PROOF_NODES = 200_000
 
 
 class _Truth:
-    """The true state, always: the 'deals' of the perfect-information oracle."""
+    """The true state, always: the 'deals' of the perfect-information oracle; with ``rng``
+    the face-down talon is reshuffled each time (the hands stay true)."""
 
-    exact = True
-
-    def __init__(self, state: GameState) -> None:
+    def __init__(self, state: GameState, rng: random.Random | None = None) -> None:
         self.state = state
+        self.rng = rng
+        self.exact = rng is None
 
     def next(self) -> GameState:
-        return self.state.copy()
+        s = self.state.copy()
+        if self.rng is not None and s.talon:
+            bottom, rest = s.talon[:1], s.talon[1:]  # the face-up trump stays at the bottom
+            self.rng.shuffle(rest)
+            s.talon = bottom + rest
+        return s
 
 
 class OracleHard(HardPlayer):
@@ -71,16 +80,26 @@ class OracleHard(HardPlayer):
 
     name = "oracle"
     truth: GameState | None = None
+    talon_known = True
 
-    def _deals(self, view: SeatView, mem: Memory, rng: Any, weighted: bool) -> Deals:
+    def _deals(self, view: SeatView, mem: Memory, rng: random.Random, weighted: bool) -> Deals:
         assert self.truth is not None
-        return _Truth(self.truth)
+        return _Truth(self.truth, None if self.talon_known else rng)
+
+
+class HandOracleHard(OracleHard):
+    """Sees every hand, not the talon order."""
+
+    name = "handoracle"
+    talon_known = False
 
 
 def _player(level: str, seed: int, iterations: int) -> Player:
     budget = Budget(None, iterations=iterations)
     if level == "oracle":
         return OracleHard(seed, budget)
+    if level == "handoracle":
+        return HandOracleHard(seed, budget)
     return make_player(level, seed=seed, budget=budget)  # type: ignore[arg-type]
 
 

@@ -42,22 +42,6 @@ STAND_IN_LEVEL: AiLevel = "normal"
 FAST_BUDGET_SECONDS = 0.05
 
 
-#: How often an AI worker process checks that the bot that started it is still alive.
-PARENT_POLL_SECONDS = 1.0
-
-
-def exit_with_parent(parent: int) -> None:
-    """Worker initializer: a worker whose bot died without shutting the pool down (SIGKILL,
-    out of memory) exits too, instead of waiting forever for work."""
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(PARENT_POLL_SECONDS)
-        os._exit(0)
-
-    threading.Thread(target=watch, name="durak-ai-parent-watch", daemon=True).start()
-
-
 def choose(player: Player, view: SeatView, history: Sequence[Event]) -> tuple[Action, Player]:
     """One decision, and the player as it is afterwards (runs in a worker process)."""
     return player.choose(view, history), player

@@ -9,7 +9,6 @@ import os
 import signal
 import subprocess
 import sys
-import textwrap
 import time
 from pathlib import Path
 
@@ -181,52 +180,3 @@ def test_ai_worker_ends_when_the_bot_is_killed() -> None:
     while any(alive(p) for p in workers) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not any(alive(p) for p in workers), "the AI worker outlived the killed bot"
-
-
-def test_ai_worker_exits_when_the_bot_is_killed() -> None:
-    """A bot killed with SIGKILL cannot shut its pool down: its worker must not linger."""
-    code = textwrap.dedent(
-        """
-        import asyncio
-        from bot.tables.ai_runner import AiRunner
-        from durak_core import new_game, preset
-        from durak_core.ai import make_player
-
-        async def main() -> None:
-            runner = AiRunner(object(), delay=0, processes=1)
-            state = new_game(preset("classic"), 3, seed=4)
-            seat = next(s for s in range(3) if state.legal_actions(s))
-            await runner._decide(make_player("normal", seed=1), state.view(seat), [])
-            print(next(iter(runner._pool._processes)), flush=True)
-            await asyncio.sleep(60)
-
-        asyncio.run(main())
-        """
-    )
-    root = Path(__file__).resolve().parents[2]
-    bot = subprocess.Popen(
-        [sys.executable, "-c", code], stdout=subprocess.PIPE, cwd=root, text=True
-    )
-    assert bot.stdout is not None
-    worker = int(bot.stdout.readline())
-    bot.kill()
-    bot.wait()
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline:
-        try:
-            os.kill(worker, 0)
-        except ProcessLookupError:
-            return
-        if _zombie(worker):
-            return  # exited; init reaps it
-        time.sleep(0.1)
-    os.kill(worker, signal.SIGKILL)
-    raise AssertionError("the AI worker outlived its bot")
-
-
-def _zombie(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().split(") ", 1)[1].startswith("Z")
-    except OSError:
-        return False

@@ -7,9 +7,9 @@ One task per table at most: it waits ``delay``, snapshots the view of the first 
 a legal action (R25: the view and that seat's visible events, nothing else), lets the player
 choose in a worker process (``AI_PROCESSES``; 0 = a worker thread), and submits the action with
 the version it saw. If anyone acted in the meantime the action is stale and the loop simply
-looks again. In a process the player, the view and the events travel pickled and the player
-comes back with the decision (a Hard player's random source moves on as in a thread); a search
-in another process cannot hold the bot's interpreter lock, so clicks are answered meanwhile.
+looks again. In a process the player, the view and the events travel pickled (players keep no
+state between decisions, so nothing needs to come back but the action); a search in another
+process cannot hold the bot's interpreter lock, so clicks are answered meanwhile.
 """
 
 from __future__ import annotations
@@ -42,9 +42,9 @@ STAND_IN_LEVEL: AiLevel = "normal"
 FAST_BUDGET_SECONDS = 0.05
 
 
-def choose(player: Player, view: SeatView, history: Sequence[Event]) -> tuple[Action, Player]:
-    """One decision, and the player as it is afterwards (runs in a worker process)."""
-    return player.choose(view, history), player
+def choose(player: Player, view: SeatView, history: Sequence[Event]) -> Action:
+    """One decision (runs in a worker process or thread)."""
+    return player.choose(view, history)
 
 
 def _exit_with_parent(parent: int) -> None:
@@ -68,9 +68,7 @@ class AiRunner:
         self._pool: ProcessPoolExecutor | None = None
         self._tasks: dict[str, asyncio.Task[None]] = {}
 
-    async def _decide(
-        self, player: Player, view: SeatView, history: Sequence[Event]
-    ) -> tuple[Action, Player]:
+    async def _decide(self, player: Player, view: SeatView, history: Sequence[Event]) -> Action:
         if self.processes <= 0:
             return await asyncio.to_thread(choose, player, view, history)
         if self._pool is None:
@@ -134,9 +132,7 @@ class AiRunner:
                 history = visible_to(table.events, seat)
                 player = self._player(table, seat)
             try:
-                action, moved_on = await self._decide(player, view, history)
-                if table.ai_players.get(seat) is player:  # not a new game meanwhile
-                    table.ai_players[seat] = moved_on
+                action = await self._decide(player, view, history)
             except Exception:
                 log.exception(
                     "AI %s failed at table %s; playing a legal fallback", seat, table.table_id

@@ -46,53 +46,39 @@ def test_few_placements_are_enumerated_exactly() -> None:
     pytest.fail("no position with a small set of placements")
 
 
-def test_inferred_lacks_make_a_card_less_likely_in_that_hand() -> None:
-    """A seat that took while a card stood unbeaten presumably lacks its beaters: weighted
-    deals give that seat those cards less often than uniform ones (and still consistently)."""
+@pytest.mark.parametrize(
+    ("inference", "weights", "seed"),
+    [
+        # took while a card stood unbeaten: presumably lacks its beaters
+        ("lacks", {"lack_weight": 0.2, "strong_lack_weight": 0.2}, 5),
+        # beat a lone card with a dearer one: presumably lacks the cheaper beaters
+        ("passed_over", {"passed_over_weight": 0.2}, 6),
+    ],
+)
+def test_inferred_cards_are_dealt_less_often_to_that_seat(
+    inference: str, weights: dict[str, float], seed: int
+) -> None:
+    """With a weight below 1, cards a seat is inferred to lack (``Memory.lacks``,
+    ``Memory.passed_over``) reach that hand less often than in uniform deals, and every deal
+    stays consistent with the view."""
     rules = RuleSet()
-    for s, seat, history in random_positions(rules, 2, seed=5, every=1):
+    for s, seat, history in random_positions(rules, 2, seed=seed, every=1):
         view = s.view(seat)
         mem = remember(view, history)
         other = 1 - seat
-        lacked = mem.lacks[other] & mem.hidden
+        inferred = getattr(mem, inference)[other] & mem.hidden
         det0 = Determinizer(view, mem, random.Random(2))
-        if not lacked or det0.exact or not det0.slots[other]:
+        if not inferred or det0.exact or not det0.slots[other]:
             continue
-        det1 = Determinizer(view, mem, random.Random(2), 0.2, 0.2)
+        det1 = Determinizer(view, mem, random.Random(2), **weights)
         shares = []
         for det in (det0, det1):
             hits = 0
             for _ in range(300):
                 d = det.next()
                 assert d.view(seat) == view
-                hits += (d.hands[other] & lacked).bit_count()
+                hits += (d.hands[other] & inferred).bit_count()
             shares.append(hits / 300)
         assert shares[1] < shares[0]
         return
-    pytest.fail("no position with an inferred lack")
-
-
-def test_passed_over_cards_are_dealt_less_often_to_that_seat() -> None:
-    """A seat that beat a lone card with a dearer one presumably lacks the cheaper beaters
-    (``Memory.passed_over``): with a weight below 1 those cards reach that hand less often."""
-    rules = RuleSet()
-    for s, seat, history in random_positions(rules, 2, seed=6, every=1):
-        view = s.view(seat)
-        mem = remember(view, history)
-        other = 1 - seat
-        over = mem.passed_over[other]
-        det0 = Determinizer(view, mem, random.Random(2))
-        if not over or det0.exact or not det0.slots[other]:
-            continue
-        det1 = Determinizer(view, mem, random.Random(2), passed_over_weight=0.2)
-        shares = []
-        for det in (det0, det1):
-            hits = 0
-            for _ in range(300):
-                d = det.next()
-                assert d.view(seat) == view
-                hits += (d.hands[other] & over).bit_count()
-            shares.append(hits / 300)
-        assert shares[1] < shares[0]
-        return
-    pytest.fail("no position with a passed-over card")
+    pytest.fail(f"no position with an inference in {inference}")

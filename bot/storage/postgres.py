@@ -45,6 +45,8 @@ from .models import (
 from .outcome import DEFAULT_RATING, Rating, rate_game, seat_outcomes
 from .pg_migrations import pg_migrate
 from .rows import (
+    SAVED_TABLE_COLUMNS,
+    SAVED_TABLE_UPSERT,
     SEAT_COLUMNS,
     SUMMARY_COLUMNS,
     dumps,
@@ -298,18 +300,8 @@ class PostgresStorage:
             # One statement; ON CONFLICT locks the row and re-checks the version against
             # the newest committed one, so racing processes cannot lose an update.
             saved = await conn.fetchval(
-                "INSERT INTO saved_tables (table_id, guild_id, channel_id, thread_id,"
-                " lobby_message_id, table_message_id, state_json, meta_json, status,"
-                " version, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10,"
-                " clock_timestamp())"
-                " ON CONFLICT (table_id) DO UPDATE SET guild_id = excluded.guild_id,"
-                " channel_id = excluded.channel_id, thread_id = excluded.thread_id,"
-                " lobby_message_id = excluded.lobby_message_id,"
-                " table_message_id = excluded.table_message_id,"
-                " state_json = excluded.state_json, meta_json = excluded.meta_json,"
-                " status = excluded.status, version = excluded.version,"
-                " updated_at = excluded.updated_at"
-                " WHERE excluded.version >= saved_tables.version RETURNING 1",
+                f"INSERT INTO saved_tables ({SAVED_TABLE_COLUMNS}) VALUES ($1, $2, $3, $4, $5,"
+                f" $6, $7, $8, $9, $10, clock_timestamp()){SAVED_TABLE_UPSERT} RETURNING 1",
                 t.table_id, t.guild_id, t.channel_id, t.thread_id, t.lobby_message_id,
                 t.table_message_id, t.state_json, dumps(t.meta), t.status, t.version,
             )  # fmt: skip

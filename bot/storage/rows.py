@@ -38,6 +38,23 @@ def parse_ts(value: str | datetime) -> datetime:
 
 SEAT_COLUMNS = "game_id, seat, kind, user_id, ai_level, display_name, team"
 
+#: Saving a table (both backends): the columns in insert order, then the upsert with the
+#: lost-update guard (an older version never overwrites a newer one).
+SAVED_TABLE_COLUMNS = (
+    "table_id, guild_id, channel_id, thread_id, lobby_message_id, table_message_id,"
+    " state_json, meta_json, status, version, updated_at"
+)
+SAVED_TABLE_UPSERT = (
+    " ON CONFLICT (table_id) DO UPDATE SET guild_id = excluded.guild_id,"
+    " channel_id = excluded.channel_id, thread_id = excluded.thread_id,"
+    " lobby_message_id = excluded.lobby_message_id,"
+    " table_message_id = excluded.table_message_id,"
+    " state_json = excluded.state_json, meta_json = excluded.meta_json,"
+    " status = excluded.status, version = excluded.version,"
+    " updated_at = excluded.updated_at"
+    " WHERE excluded.version >= saved_tables.version"
+)
+
 
 def seat_from_row(row: sqlite3.Row) -> SeatRecord:
     return SeatRecord(

@@ -42,6 +42,8 @@ from .models import (
 )
 from .outcome import DEFAULT_RATING, Rating, rate_game, seat_outcomes
 from .rows import (
+    SAVED_TABLE_COLUMNS,
+    SAVED_TABLE_UPSERT,
     SEAT_COLUMNS,
     SUMMARY_COLUMNS,
     dumps,
@@ -568,17 +570,8 @@ async def _upsert_tables(conn: Conn, tables: Sequence[SavedTable]) -> dict[str, 
     the lost-update guard (a newer version is stored) with the stored version."""
     now = ts(datetime.now(UTC))
     cur = await conn.executemany(
-        "INSERT INTO saved_tables (table_id, guild_id, channel_id, thread_id,"
-        " lobby_message_id, table_message_id, state_json, meta_json, status,"
-        " version, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-        " ON CONFLICT (table_id) DO UPDATE SET guild_id = excluded.guild_id,"
-        " channel_id = excluded.channel_id, thread_id = excluded.thread_id,"
-        " lobby_message_id = excluded.lobby_message_id,"
-        " table_message_id = excluded.table_message_id,"
-        " state_json = excluded.state_json, meta_json = excluded.meta_json,"
-        " status = excluded.status, version = excluded.version,"
-        " updated_at = excluded.updated_at"
-        " WHERE excluded.version >= saved_tables.version",
+        f"INSERT INTO saved_tables ({SAVED_TABLE_COLUMNS})"
+        f" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?){SAVED_TABLE_UPSERT}",
         [
             (
                 t.table_id, t.guild_id, t.channel_id, t.thread_id, t.lobby_message_id,

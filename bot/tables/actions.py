@@ -85,6 +85,8 @@ class TableService:
         self._saving: dict[str, asyncio.Task[bool]] = {}
         self._unsaved: dict[str, Table] = {}
         self._unrecorded: list[tuple[str, Callable[[], Coroutine[Any, Any, None]]]] = []
+        #: game records being written right now (counted by ``pending_writes``)
+        self._recording: set[asyncio.Task[None]] = set()
         self._retry_task: asyncio.Task[None] | None = None
         self._outage = False
         from .ai_runner import AiRunner  # the runner calls back into this service
@@ -429,6 +431,8 @@ class TableService:
         """Run a write that must happen once (recording a finished game); on failure or a slow
         database, keep it queued and retry it in the background until it succeeds."""
         task = asyncio.create_task(write(), name=f"durak-record-{what}")
+        self._recording.add(task)
+        task.add_done_callback(self._recording.discard)
         done, _ = await asyncio.wait({task}, timeout=self.settings.save_wait_seconds)
         if done and task.exception() is None:
             return
@@ -493,7 +497,7 @@ class TableService:
     def pending_writes(self) -> int:
         """Tables and games waiting to be written (0 when everything is saved)."""
         in_flight = sum(1 for t in self._saving.values() if not t.done())
-        return len(self._unsaved) + len(self._unrecorded) + in_flight
+        return len(self._unsaved) + len(self._unrecorded) + in_flight + len(self._recording)
 
     # -- the turn timer, idle seats and abandoned tables --------------------------------------
 

@@ -77,6 +77,18 @@ def table_of(bot: DurakBot, channel: int) -> Table:
     return table
 
 
+async def open_table(w: World, bot: DurakBot, users: list[int], channel: int) -> Table:
+    """``users[0]`` opens a table in ``channel``, the others join, the host starts; returns the
+    table once its public message exists (no hand opened yet)."""
+    await w.fake.slash(users[0], channel, "durak", "new")
+    for u in users[1:]:
+        await w.fake.slash(u, channel, "durak", "join")
+    await w.fake.slash(users[0], channel, "durak", "start")
+    table = table_of(bot, channel)
+    await w.fake.wait_for(lambda: table.table_message_id is not None)
+    return table
+
+
 def public_message(w: World, table: Table) -> FakeMessage:
     assert table.table_message_id is not None
     return w.fake.message(table.table_message_id)

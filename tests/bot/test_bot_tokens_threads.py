@@ -4,18 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from helpers import public_message, running_bot, table_of, world
+from helpers import open_table, public_message, running_bot, table_of, world
 from test_bot_game import latest_hand, settled
 
 
 async def test_expired_hand_token_asks_the_player_to_press_my_hand(tmp_path: Path) -> None:
     async with world(tmp_path) as w, running_bot(w) as bot:
         fake = w.fake
-        await fake.slash(w.alice, w.channel, "durak", "new")
-        await fake.slash(w.bob, w.channel, "durak", "join")
-        await fake.slash(w.alice, w.channel, "durak", "start")
-        table = table_of(bot, w.channel)
-        await fake.wait_for(lambda: table.table_message_id is not None)
+        table = await open_table(w, bot, [w.alice, w.bob], w.channel)
         for user in (w.alice, w.bob):
             await fake.click(user, public_message(w, table), f"dkt:{table.table_id}:hand")
         await fake.wait_for(lambda: settled(bot, table, [w.alice, w.bob]))

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from fake_discord import UPDATE_MESSAGE, FakeMessage, InteractionResult
-from helpers import World, public_message, running_bot, settings, table_of, world
+from helpers import World, open_table, public_message, running_bot, settings, table_of, world
 from robust_harness import ACTION_ID
 from test_bot_clicks import _with_button, raw_click
 from test_bot_game import latest_hand, play_one_game, settled
@@ -25,12 +25,8 @@ from durak_core import Action
 
 
 async def start_game(w: World, bot: DurakBot, users: list[int], channel: int) -> Table:
-    await w.fake.slash(users[0], channel, "durak", "new")
-    for u in users[1:]:
-        await w.fake.slash(u, channel, "durak", "join")
-    await w.fake.slash(users[0], channel, "durak", "start")
-    table = table_of(bot, channel)
-    await w.fake.wait_for(lambda: table.table_message_id is not None)
+    """:func:`open_table`, then every player opens their hand."""
+    table = await open_table(w, bot, users, channel)
     for u in users:
         await w.fake.click(u, public_message(w, table), f"dkt:{table.table_id}:hand")
     return table
@@ -193,11 +189,7 @@ async def test_disk_full_game_finishes_then_recorded_once(
         )
         async with w.fake.run_client(bot):
             fake = w.fake
-            await fake.slash(w.alice, w.channel, "durak", "new")
-            await fake.slash(w.bob, w.channel, "durak", "join")
-            await fake.slash(w.alice, w.channel, "durak", "start")
-            table = table_of(bot, w.channel)
-            await fake.wait_for(lambda: table.table_message_id is not None)
+            table = await open_table(w, bot, [w.alice, w.bob], w.channel)
             storage.full = True
             await play_one_game(w, bot, random.Random(4))
             assert table.status == "finished"

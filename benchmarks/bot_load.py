@@ -82,6 +82,11 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+def ms_percentiles(name: str, seconds: list[float]) -> dict[str, float]:
+    """``{name}_p50`` and ``{name}_p99`` of durations in seconds, in milliseconds."""
+    return {f"{name}_p{q}": round(pct(seconds, q / 100) * 1000, 1) for q in (50, 99)}
+
+
 async def run(
     n_tables: int, seconds: float, seed: int, images: bool, think: tuple[float, float]
 ) -> dict[str, object]:
@@ -232,21 +237,14 @@ async def run(
             "seconds": round(elapsed, 1),
             "interactions": len(latencies),
             "action_clicks": clicks,
-            "bot_interaction_ms_p50": round(pct(inside, 0.5) * 1000, 1),
-            "bot_interaction_ms_p99": round(pct(inside, 0.99) * 1000, 1),
+            **ms_percentiles("bot_interaction_ms", inside),
             "bot_interactions_timed": len(inside),
-            "bot_until_answer_sent_ms_p50": round(pct(handed, 0.5) * 1000, 1),
-            "bot_until_answer_sent_ms_p99": round(pct(handed, 0.99) * 1000, 1),
-            "bot_play_interaction_ms_p50": round(pct(play_inside, 0.5) * 1000, 1),
-            "bot_play_interaction_ms_p99": round(pct(play_inside, 0.99) * 1000, 1),
-            "bot_play_until_answer_sent_ms_p50": round(pct(play_handed, 0.5) * 1000, 1),
-            "bot_play_until_answer_sent_ms_p99": round(pct(play_handed, 0.99) * 1000, 1),
-            "bot_steady_interaction_ms_p50": round(pct(steady, 0.5) * 1000, 1),
-            "bot_steady_interaction_ms_p99": round(pct(steady, 0.99) * 1000, 1),
-            "interaction_ms_p50": round(pct(latencies, 0.5) * 1000, 1),
-            "interaction_ms_p99": round(pct(latencies, 0.99) * 1000, 1),
-            "play_interaction_ms_p50": round(pct(play, 0.5) * 1000, 1),
-            "play_interaction_ms_p99": round(pct(play, 0.99) * 1000, 1),
+            **ms_percentiles("bot_until_answer_sent_ms", handed),
+            **ms_percentiles("bot_play_interaction_ms", play_inside),
+            **ms_percentiles("bot_play_until_answer_sent_ms", play_handed),
+            **ms_percentiles("bot_steady_interaction_ms", steady),
+            **ms_percentiles("interaction_ms", latencies),
+            **ms_percentiles("play_interaction_ms", play),
             "table_edits_per_table_per_s_mean": round(statistics.fmean(rates), 3),
             "table_edits_per_table_per_s_max": round(max(rates), 3),
             "peak_rss_mb": round(rss_kb / 1024, 1),

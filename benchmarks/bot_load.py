@@ -16,7 +16,10 @@ opened (the clicks of the timed phase; setup is 200 × /durak new + start, joins
     python benchmarks/bot_load.py [--tables 200] [--seconds 60] [--think 0.5 2.0]
 
 ``--think MIN MAX``: each human's thinking time between two clicks, uniform in seconds (default
-0.5–2 s, the issue's load: 240 humans ask for about 190 clicks a second).
+0.5–2 s: 240 humans ask for about 190 clicks a second). A human also presses "My hand" for the
+first time after such a thinking time (people react to their own table, not in step with 239
+others); ``--burst`` makes all 240 press it at the same moment instead (a stress case,
+reported separately in docs/performance.md).
 
 Prints JSON on its last line.
 """
@@ -26,6 +29,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import re
 import resource
@@ -87,8 +91,19 @@ def ms_percentiles(name: str, seconds: list[float]) -> dict[str, float]:
     return {f"{name}_p{q}": round(pct(seconds, q / 100) * 1000, 1) for q in (50, 99)}
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a running process (Linux ``/proc``), in seconds."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 async def run(
-    n_tables: int, seconds: float, seed: int, images: bool, think: tuple[float, float]
+    n_tables: int,
+    seconds: float,
+    seed: int,
+    images: bool,
+    think: tuple[float, float],
+    burst: bool = False,
 ) -> dict[str, object]:
     rng = random.Random(seed)
     latencies: list[float] = []
@@ -168,6 +183,8 @@ async def run(
                 )
                 for tb in tables
             }
+            assert bot.proc is not None
+            cpu_before = cpu_seconds(bot.proc.pid)
             start = time.monotonic()
             play_wall = time.time()
             end = start + seconds
@@ -177,6 +194,8 @@ async def run(
             async def human(tb: Tbl, user: int) -> None:
                 nonlocal clicks, games_finished
                 r = random.Random(rng.random())
+                if not burst:
+                    await asyncio.sleep(r.uniform(*think))
                 await timed(fake.click(user, tb.message_id, f"dkt:{tb.table_id}:hand", timeout=30))
                 while time.monotonic() < end:
                     await asyncio.sleep(r.uniform(*think))  # a human's thinking time
@@ -201,6 +220,7 @@ async def run(
 
             await asyncio.gather(*(human(tb, u) for tb in tables for u in tb.humans))
             elapsed = time.monotonic() - start
+            bot_cpu = cpu_seconds(bot.proc.pid) - cpu_before
             rates = []
             for tb in tables:
                 edits = (
@@ -231,6 +251,7 @@ async def run(
         play = latencies[setup_latencies:]
         return {
             "think_seconds": list(think),
+            "first_hand": "burst" if burst else "after thinking",
             "tables": n_tables,
             "seats_per_table": 4,
             "humans": sum(len(tb.humans) for tb in tables),
@@ -248,6 +269,7 @@ async def run(
             "table_edits_per_table_per_s_mean": round(statistics.fmean(rates), 3),
             "table_edits_per_table_per_s_max": round(max(rates), 3),
             "peak_rss_mb": round(rss_kb / 1024, 1),
+            "bot_cpu_share": round(bot_cpu / elapsed, 2),
             "responses_429": fake.rate_limit_count,
             "games_finished_seen": games_finished,
         }
@@ -267,9 +289,16 @@ def main() -> None:
         metavar=("MIN", "MAX"),
         help="a human's thinking time between clicks, seconds (uniform)",
     )
+    p.add_argument(
+        "--burst",
+        action="store_true",
+        help="every human presses My hand at the same moment when the timed phase begins",
+    )
     args = p.parse_args()
     think = (args.think[0], args.think[1])
-    figures = asyncio.run(run(args.tables, args.seconds, args.seed, args.images == "on", think))
+    figures = asyncio.run(
+        run(args.tables, args.seconds, args.seed, args.images == "on", think, args.burst)
+    )
     print(json.dumps({"images": args.images, **figures}))
 
 

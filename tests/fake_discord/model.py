@@ -112,6 +112,12 @@ class FakeMessage:
         return copy.deepcopy(self.versions[-1])
 
     @property
+    def current(self) -> JSON:
+        """The message object now, not a copy: only to serialize at once, never to change
+        (``payload`` deep-copies, which under load cost the fake a sixth of its time)."""
+        return self.versions[-1]
+
+    @property
     def history(self) -> list[JSON]:
         return copy.deepcopy(self.versions)
 

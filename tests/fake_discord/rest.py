@@ -306,12 +306,12 @@ class RestApi:
             inter.followup_ids.append(message.id)
             await self.fake.announce("MESSAGE_CREATE", message)
         if request.query.get("wait", "false").lower() in ("true", "1"):
-            return json_response(message.payload)
+            return json_response(message.current)
         return self.no_content_response()
 
     async def get_webhook_message(self, request: web.Request) -> web.Response:
         inter = self._webhook_interaction(request)
-        return json_response(self._webhook_message(request, inter).payload)
+        return json_response(self._webhook_message(request, inter).current)
 
     async def edit_webhook_message(self, request: web.Request) -> web.Response:
         inter = self._webhook_interaction(request)
@@ -324,7 +324,7 @@ class RestApi:
             body = dict(body, flags=(int(body.get("flags") or 0) & ~LOADING))
         message = self.store.edit_message(message, body, files)
         await self.fake.announce("MESSAGE_UPDATE", message)
-        return json_response(message.payload)
+        return json_response(message.current)
 
     async def delete_webhook_message(self, request: web.Request) -> web.Response:
         inter = self._webhook_interaction(request)
@@ -369,7 +369,7 @@ class RestApi:
         msgs.sort(key=lambda m: m.id, reverse=True)
         if "after" in request.query and "before" not in request.query:
             msgs = msgs[-limit:]  # the oldest ones right after `after`
-        return json_response([m.payload for m in msgs[:limit]])
+        return json_response([m.current for m in msgs[:limit]])
 
     async def create_message(self, request: web.Request) -> web.Response:
         channel = self._channel(request)
@@ -381,10 +381,10 @@ class RestApi:
             channel.id, body, files, message_type=19 if body.get("message_reference") else 0
         )
         await self.fake.announce("MESSAGE_CREATE", message)
-        return json_response(message.payload)
+        return json_response(message.current)
 
     async def get_message(self, request: web.Request) -> web.Response:
-        return json_response(self._channel_message(request).payload)
+        return json_response(self._channel_message(request).current)
 
     async def edit_message(self, request: web.Request) -> web.Response:
         message = self._channel_message(request)
@@ -397,7 +397,7 @@ class RestApi:
         self._check(request, validate_message(body, creating=False, files=len(files)))
         message = self.store.edit_message(message, body, files)
         await self.fake.announce("MESSAGE_UPDATE", message)
-        return json_response(message.payload)
+        return json_response(message.current)
 
     async def delete_message(self, request: web.Request) -> web.Response:
         message = self._channel_message(request)

@@ -205,7 +205,9 @@ class FakeStore:
     def edit_message(
         self, message: FakeMessage, body: JSON, files: list[UploadedFile]
     ) -> FakeMessage:
-        data = message.payload
+        # A shallow copy is enough: an edit replaces top-level values and never changes one in
+        # place, so older versions keep theirs.
+        data = dict(message.current)
         for key in _EDITABLE:
             if key in body:
                 value = body[key]

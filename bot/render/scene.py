@@ -60,7 +60,7 @@ def _palette() -> Image.Image:
         draw.ellipse((x, y, x + 32, y + 32), fill=FACE, outline=GOLD, width=4)
         draw_suit(draw, suit, x + 16, y + 16, 18)
     for i in range(10):
-        _badge(draw, 40 + 60 * i, y + CARD_H + 40, f"{i}{9 - i}")
+        _draw_badge(draw, 40 + 60 * i, y + CARD_H + 40, f"{i}{9 - i}")
     return img.quantize(colors=256, method=Image.Quantize.MEDIANCUT)
 
 
@@ -68,14 +68,83 @@ def _labels(labels: Labels | None) -> tuple[tuple[int, str], ...]:
     return tuple(sorted((labels or {}).items()))
 
 
-def _face(card: Card, trump: Suit | None, labels: tuple[tuple[int, str], ...]) -> Image.Image:
-    return card_image(card, trump is not None and card.suit == trump, labels)
+# Scenes are drawn directly in the palette: every sprite (a card face, a back, a count badge)
+# is composed over the felt and mapped to the palette once, with a two-level mask of its shape,
+# so a scene is a few byte-per-pixel pastes and no per-scene colour mapping (about 4x faster).
+# A card's anti-aliased corner pixels keep their felt blend where they overlap another card.
+Sprite = tuple[Image.Image, Image.Image]
 
 
-def _badge(draw: ImageDraw.ImageDraw, x: float, y: float, text: str) -> None:
+def _sprite(rgba: Image.Image) -> Sprite:
+    """``rgba`` over the felt, in the palette, and its shape (alpha >= 50 %) as a mask."""
+    over = Image.new("RGB", rgba.size, FELT)
+    over.paste(rgba, (0, 0), rgba)
+    shape = rgba.getchannel("A").point(lambda a: 255 if a >= 128 else 0).convert("1")
+    return over.quantize(palette=_palette(), dither=Image.Dither.NONE), shape
+
+
+@lru_cache(maxsize=512)
+def _face_sprite(
+    card: Card, trump: bool, labels: tuple[tuple[int, str], ...], angle: int
+) -> Sprite:
+    face = card_image(card, trump, labels)
+    return _sprite(face.rotate(angle, expand=True) if angle else face)
+
+
+def _face(
+    card: Card, trump: Suit | None, labels: tuple[tuple[int, str], ...], angle: int = 0
+) -> Sprite:
+    return _face_sprite(card, trump is not None and card.suit == trump, labels, angle)
+
+
+@lru_cache(maxsize=4)
+def _back(angle: int) -> Sprite:
+    back = back_image()
+    return _sprite(back.rotate(angle, expand=True) if angle else back)
+
+
+def _draw_badge(draw: ImageDraw.ImageDraw, x: float, y: float, text: str) -> None:
     """A count in a dark circle (talon and discard sizes)."""
     draw.ellipse((x - 17, y - 17, x + 17, y + 17), fill=(20, 20, 20), outline=FACE, width=2)
     draw.text((x, y), text, fill=FACE, font=font(18), anchor="mm")
+
+
+@lru_cache(maxsize=256)
+def _badge(text: str) -> Sprite:
+    img = Image.new("RGBA", (36, 36), (0, 0, 0, 0))
+    _draw_badge(ImageDraw.Draw(img), 18, 18, text)
+    return _sprite(img)
+
+
+@lru_cache(maxsize=8)
+def _trump_mark(suit: Suit) -> Sprite:
+    """The trump suit in a gold ring."""
+    img = Image.new("RGBA", (34, 34), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(img)
+    draw.ellipse((0, 0, 32, 32), fill=FACE, outline=GOLD, width=4)
+    draw_suit(draw, suit, 16, 16, 18)
+    return _sprite(img)
+
+
+@lru_cache(maxsize=1)
+def _felt_index() -> int:
+    felt = Image.new("RGB", (1, 1), FELT).quantize(palette=_palette(), dither=Image.Dither.NONE)
+    return int(felt.getpixel((0, 0)))  # type: ignore[arg-type]
+
+
+def _canvas(width: int, height: int) -> Image.Image:
+    img = Image.new("P", (width, height), _felt_index())
+    img.putpalette(_palette().getpalette() or [])
+    return img
+
+
+def _paste(img: Image.Image, sprite: Sprite, x: float, y: float) -> None:
+    img.paste(sprite[0], (int(x), int(y)), sprite[1])
+
+
+def _paste_centred(img: Image.Image, sprite: Sprite, x: float, y: float) -> None:
+    w, h = sprite[0].size
+    _paste(img, sprite, round(x - w / 2), round(y - h / 2))
 
 
 def render_card_png(card: Card, *, trump: bool = False, labels: Labels | None = None) -> bytes:
@@ -88,37 +157,32 @@ def render_table_png(v: PublicView, *, labels: Labels | None = None) -> bytes:
     lab = _labels(labels)
     rows = max(1, -(-len(v.table) // PAIRS_PER_ROW))
     height = max(CARD_H + 110, 24 + rows * PAIR_H)
-    img = Image.new("RGB", (WIDTH, height), FELT)
-    draw = ImageDraw.Draw(img)
-    back = back_image()
+    img = _canvas(WIDTH, height)
     top = 20
     # The turned trump lies crosswise under the talon while it is still there (R5).
     if v.trump_in_talon:
         if v.trump_will_change:  # V14: the face-down card that will become the trump
-            img.paste(back.rotate(90, expand=True), (14, top + 30), back.rotate(90, expand=True))
-        face = _face(v.trump_card, v.trump, lab).rotate(90, expand=True)
-        img.paste(face, (30, top + 18), face)
+            _paste(img, _back(90), 14, top + 30)
+        _paste(img, _face(v.trump_card, v.trump, lab, 90), 30, top + 18)
     if v.talon_size:
         layers = min(4, v.talon_size)
         for i in range(layers):
-            img.paste(back, (84 + 2 * i, top - 2 * i), back)
-        _badge(draw, 84 + CARD_W / 2 + 2 * layers, top + CARD_H + 22, str(v.talon_size))
+            _paste(img, _back(0), 84 + 2 * i, top - 2 * i)
+        _paste_centred(
+            img, _badge(str(v.talon_size)), 84 + CARD_W / 2 + 2 * layers, top + CARD_H + 22
+        )
     # The trump suit, always marked (a gold ring); no ring when the game has no trump.
     if v.trump is not None:
-        draw.ellipse((8, top + CARD_H + 6, 40, top + CARD_H + 38), fill=FACE, outline=GOLD, width=4)
-        draw_suit(draw, v.trump, 24, top + CARD_H + 22, 18)
+        _paste_centred(img, _trump_mark(v.trump), 24, top + CARD_H + 22)
     if v.discard_size:
-        disc = back.rotate(12, expand=True)
-        img.paste(disc, (150, top + 4), disc)
-        _badge(draw, 150 + CARD_W / 2 + 6, top + CARD_H + 22, str(v.discard_size))
+        _paste(img, _back(12), 150, top + 4)
+        _paste_centred(img, _badge(str(v.discard_size)), 150 + CARD_W / 2 + 6, top + CARD_H + 22)
     for i, (attack, defence) in enumerate(v.table):
         x = PAIRS_LEFT + (i % PAIRS_PER_ROW) * PAIR_W
         y = 12 + (i // PAIRS_PER_ROW) * PAIR_H
-        a = _face(attack, v.trump, lab)
-        img.paste(a, (x, y), a)
+        _paste(img, _face(attack, v.trump, lab), x, y)
         if defence is not None:
-            d = _face(defence, v.trump, lab)
-            img.paste(d, (x + 16, y + 22), d)
+            _paste(img, _face(defence, v.trump, lab), x + 16, y + 22)
     return _png(img)
 
 
@@ -138,10 +202,9 @@ def _hand_png(
     rows = max(1, -(-len(hand) // HAND_PER_ROW))
     per_row = min(len(hand), HAND_PER_ROW) or 1
     width = max(CARD_W + 16, 16 + HAND_STEP * (per_row - 1) + CARD_W)
-    img = Image.new("RGB", (width, 16 + rows * (CARD_H + 8)), FELT)
+    img = _canvas(width, 16 + rows * (CARD_H + 8))
     for i, card in enumerate(hand):
-        face = _face(card, trump, lab)
         x = 8 + (i % HAND_PER_ROW) * HAND_STEP
         y = 8 + (i // HAND_PER_ROW) * (CARD_H + 8)
-        img.paste(face, (x, y), face)
+        _paste(img, _face(card, trump, lab), x, y)
     return _png(img)

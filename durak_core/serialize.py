@@ -16,6 +16,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import cache, lru_cache
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -67,8 +68,19 @@ class StateModel(_Model):
     log: list[str]  # "SEAT ACTION"
 
 
+# A table is saved after every action: card and move texts are built once, not per save.
+@cache
+def _card(index: int) -> str:
+    return str(Card.from_index(index))
+
+
+@lru_cache(maxsize=8192)
+def _move(seat: int, action: Action) -> str:
+    return f"{seat} {action}"
+
+
 def _cards(mask: int) -> list[str]:
-    return [str(c) for c in cards_of(mask)]
+    return [_card(c.index) for c in cards_of(mask)]
 
 
 def _mask(tokens: Iterable[str]) -> int:
@@ -90,17 +102,14 @@ def state_to_model(s: GameState) -> StateModel:
         starter=s.starter,
         first_game=s.first_game,
         seed=None if s.seed is None else format(s.seed, "x"),
-        order=[str(Card.from_index(i)) for i in s.order],
-        trump_card=str(Card.from_index(s.trump_card)),
-        hidden_trump=None if s.hidden_trump < 0 else str(Card.from_index(s.hidden_trump)),
+        order=[_card(i) for i in s.order],
+        trump_card=_card(s.trump_card),
+        hidden_trump=None if s.hidden_trump < 0 else _card(s.hidden_trump),
         hands=[_cards(h) for h in s.hands],
         known=[_cards(k) for k in s.known],
-        talon=[str(Card.from_index(i)) for i in reversed(s.talon)],
+        talon=[_card(i) for i in reversed(s.talon)],
         discard=_cards(s.discard),
-        table=[
-            (str(Card.from_index(a)), str(Card.from_index(d)) if d >= 0 else None)
-            for a, d in zip(s.att, s.dfn, strict=True)
-        ],
+        table=[(_card(a), _card(d) if d >= 0 else None) for a, d in zip(s.att, s.dfn, strict=True)],
         attacker=s.attacker,
         defender=s.defender,
         limit=s.limit,
@@ -113,7 +122,7 @@ def state_to_model(s: GameState) -> StateModel:
         bout=s.bout,
         version=s.version,
         finished=s.finished,
-        log=[f"{seat} {action}" for seat, action in s.log],
+        log=[_move(seat, action) for seat, action in s.log],
     )
 
 

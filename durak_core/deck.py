@@ -26,7 +26,9 @@ from __future__ import annotations
 import hashlib
 import struct
 from collections.abc import Sequence
-from typing import Final
+from functools import lru_cache
+from operator import lt, mod
+from typing import Final, TypeVar
 
 from .cards import Card
 from .errors import RulesError
@@ -57,8 +59,7 @@ class _Stream:
     def _refill(self) -> None:
         # 64 more words at a time. Longer outputs extend shorter ones, so asking for more never
         # changes earlier words.
-        count = len(self._words) + 64
-        self._words = struct.unpack(f">{count}Q", hashlib.shake_256(self._seed).digest(8 * count))
+        self._words = _shake_words(self._seed, len(self._words) + 64)
 
     def below(self, n: int) -> int:
         """A uniform integer in ``range(n)``: whole words, rejecting the top ``2**64 % n``
@@ -75,19 +76,64 @@ class _Stream:
 
 
 _WORDS: Final = 1 << 64
+#: _LIMITS[n]: words at or above it are rejected when drawing below ``n`` (decks up to 128).
+_LIMITS: Final = tuple(_WORDS - _WORDS % n if n else 0 for n in range(129))
+
+
+def _shake_words(seed: bytes, count: int) -> tuple[int, ...]:
+    """The first ``count`` 64-bit words (big-endian) of SHAKE-256(seed)."""
+    return struct.unpack(f">{count}Q", hashlib.shake_256(seed).digest(8 * count))
 
 
 def shuffled_deck(rules: RuleSet, seed: int) -> list[Card]:
     """The deck of ``rules`` in the order ``seed`` determines (top first)."""
-    return _shuffle(list(rules.deck()), _Stream(seed))
+    return _shuffle(list(rules.deck()), seed_bytes(seed))
 
 
-def _shuffle(cards: list[Card], stream: _Stream) -> list[Card]:
-    below = stream.below
-    for i in range(len(cards) - 1, 0, -1):
-        j = below(i + 1)
-        cards[i], cards[j] = cards[j], cards[i]
-    return cards
+_T = TypeVar("_T")
+
+
+def _shuffle(items: list[_T], seed: bytes) -> list[_T]:
+    """Fisher–Yates over ``items`` in place, each swap index drawn as ``_Stream.below`` draws
+    it from the words of SHAKE-256(seed), in order (the same words, read in one pass)."""
+    last = len(items) - 1
+    words = _shake_words(seed, last)  # one word a swap, unless one is rejected
+    sizes, limits = _sizes(last)
+    if all(map(lt, words, limits)):  # no word rejected (all but certain): swap i with w % (i+1)
+        for i, j in zip(range(last, 0, -1), map(mod, words, sizes)):  # noqa: B905
+            items[i], items[j] = items[j], items[i]
+        return items
+    pos = 0
+    for i in range(last, 0, -1):
+        n = i + 1
+        w = words[pos]
+        pos += 1
+        while w >= _LIMITS[n]:  # rejected (probability below 2**-57): draw the next word
+            if pos + i > len(words):  # keep a word for each swap still to come
+                words = _shake_words(seed, pos + i + 64)
+            w = words[pos]
+            pos += 1
+        j = w % n
+        items[i], items[j] = items[j], items[i]
+    return items
+
+
+@lru_cache(maxsize=8)
+def _sizes(last: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The range sizes of the swaps of a ``last + 1``-item shuffle, in order, and their
+    rejection limits."""
+    sizes = tuple(range(last + 1, 1, -1))
+    return sizes, tuple(_LIMITS[n] for n in sizes)
+
+
+def shuffled_indices(rules: RuleSet, seed: int) -> list[int]:
+    """:func:`shuffled_deck` as card indices (the engine's deal)."""
+    return _shuffle(list(_deck_indices(rules.deck())), seed_bytes(seed))
+
+
+@lru_cache(maxsize=32)
+def _deck_indices(deck: tuple[Card, ...]) -> tuple[int, ...]:
+    return tuple(c.index for c in deck)
 
 
 def dealer_from_seed(seed: int, seats: int) -> int:
@@ -95,18 +141,21 @@ def dealer_from_seed(seed: int, seats: int) -> int:
 
     Drawn from a second stream (seed + domain tag) so it never perturbs the shuffle.
     """
-    tagged = int.from_bytes(hashlib.sha256(b"dealer" + seed_bytes(seed)).digest(), "big")
-    return _Stream(tagged).below(seats)
+    tagged = hashlib.sha256(b"dealer" + seed_bytes(seed)).digest()  # the stream's 32-byte seed
+    w = int.from_bytes(hashlib.shake_256(tagged).digest(8), "big")  # its first word
+    if w < _LIMITS[seats]:
+        return w % seats
+    return _Stream(int.from_bytes(tagged, "big")).below(seats)  # rejected: the whole stream
 
 
 def deal(
-    rules: RuleSet, seats: int, dealer: int, order: Sequence[Card]
-) -> tuple[list[list[Card]], Card, list[Card]]:
-    """Split an order into hands, the trump card and the talon (top first), as documented."""
+    rules: RuleSet, seats: int, dealer: int, order: Sequence[_T]
+) -> tuple[list[list[_T]], _T, list[_T]]:
+    """Split an order (of cards, or of card indices) into hands, the trump card and the talon
+    (top first), as documented."""
     n_dealt = seats * rules.hand_size
-    hands: list[list[Card]] = [[] for _ in range(seats)]
-    for k in range(n_dealt):
-        hands[(dealer + 1 + k) % seats].append(order[k])
+    # one card at a time clockwise from the dealer's left: seat t gets every seats-th card
+    hands = [list(order[(t - dealer - 1) % seats : n_dealt : seats]) for t in range(seats)]
     if n_dealt == len(order):
         return hands, order[n_dealt - 1], []  # R6
     trump = order[n_dealt]

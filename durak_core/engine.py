@@ -50,10 +50,9 @@ from .cards import (
     Card,
     Runs,
     Suit,
-    card_index,
     cards_of,
 )
-from .deck import deal, dealer_from_seed, shuffled_deck
+from .deck import deal, dealer_from_seed, shuffled_indices
 from .errors import GameOverError, IllegalActionError, RulesError
 from .events import (
     ActionTaken,
@@ -96,27 +95,34 @@ def new_game(
     if (seed is None) == (order is None):
         raise RulesError("R4: give exactly one of seed or order")
     if seed is not None:
-        cards = shuffled_deck(rules, seed)
+        deck = shuffled_indices(rules, seed)
         default_dealer = dealer_from_seed(seed, seats)
     else:
         assert order is not None
-        cards = _check_order(rules, order)
+        deck = [c.index for c in _check_order(rules, order)]
         default_dealer = seats - 1
     if dealer is None:
         dealer = default_dealer
     elif not isinstance(dealer, int) or not 0 <= dealer < seats:
         raise RulesError(f"R3: the dealer must be a seat 0..{seats - 1}, not {dealer!r}")
 
-    hands, trump, talon = deal(rules, seats, dealer, cards)
+    hands, trump, talon = deal(rules, seats, dealer, deck)
     s = object.__new__(GameState)
     s.rules = rules
     s.n = seats
     s.teams = rules.teams_of(seats)
-    _set_trump(s, trump)
-    s.hidden_trump = talon[-1].index if rules.changing_trump else -1
-    s.hands = [sum(1 << c.index for c in h) for h in hands]
+    _set_trump(s, Card.from_index(trump))
+    s.hidden_trump = talon[-1] if rules.changing_trump else -1
+    masks = []
+    for h in hands:
+        m = 0
+        for c in h:
+            m |= 1 << c
+        masks.append(m)
+    s.hands = masks
     s.known = [0] * seats
-    s.talon = [c.index for c in reversed(talon)]
+    talon.reverse()
+    s.talon = talon
     s.discard = 0
     _clear_table(s)
     s.active = (1 << seats) - 1
@@ -128,12 +134,12 @@ def new_game(
     s.dealer = dealer
     s.first_game = first_game
     s.seed = seed
-    s.order = tuple(c.index for c in cards)
+    s.order = tuple(deck)
     s.log = ()
     s.finished = False
     s._legal = None
     if not talon:  # R6: everyone knows who holds the last dealt card
-        s.known[dealer] |= 1 << trump.index
+        s.known[dealer] |= 1 << trump
 
     holder = None
     if first_game or not rules.under_the_fool:  # V10 skips R8 in later games
@@ -166,16 +172,20 @@ def _lowest_trump_holder(s: GameState) -> int | None:
     in the deal (clockwise from the dealer's left) starts."""
     if s.trump_suit < 0:
         return None
-    for rank in range(s.rules.lowest_rank, 15):
-        low = card_index(rank, s.trump_suit)
-        b = (1 << low) | (1 << (low + COPY_STRIDE))
-        for k in range(1, s.n + 1):
-            seat = (s.dealer + k) % s.n
-            held = s.hands[seat] & b
-            if held:
-                s.known[seat] |= held & -held
-                return seat
-    return None
+    block = SUIT_BLOCKS[s.trump_suit]  # the trump suit's first copies, in rank order
+    held = 0
+    for h in s.hands:
+        held |= (h | h >> COPY_STRIDE) & block  # V16: a second copy counts as its rank
+    if not held:
+        return None
+    low = held & -held  # the lowest trump rank anyone holds
+    b = low | low << COPY_STRIDE
+    for seat in _CLOCKWISE[s.n][(s.dealer + 1) % s.n]:
+        mine = s.hands[seat] & b
+        if mine:
+            s.known[seat] |= mine & -mine
+            return seat
+    raise AssertionError("unreachable: someone holds that trump")
 
 
 def _set_trump(s: GameState, card: Card) -> None:

@@ -189,11 +189,16 @@ def _lowest_trump_holder(s: GameState) -> int | None:
 
 
 def _set_trump(s: GameState, card: Card) -> None:
-    """Make ``card`` the face-up trump card (R5; V14 on reveal)."""
+    """Make ``card`` the face-up trump card (R5; V14 on reveal). Also attaches the rule set's
+    precomputed tables (:class:`_Kernel`) to the state."""
     suit = s.rules.trump_for(card)
+    k = s._k = _kernel(s.rules, s.n)
     s.trump_card = card.index
-    s.trump_suit = -1 if suit is None else int(suit)
-    s.beat = _beat_table(s.rules, s.trump_suit)
+    t = s.trump_suit = -1 if suit is None else int(suit)
+    beat = k.beat[t]
+    if beat is None:
+        beat = k.beat[t] = _beat_table(s.rules, t)
+    s.beat = beat
 
 
 @lru_cache(maxsize=256)
@@ -218,58 +223,118 @@ _CLOCKWISE = tuple(
 
 def _next_active(s: GameState, seat: int) -> int:
     """The next active seat clockwise after ``seat`` (``seat`` itself if it is the only one)."""
-    active = s.active
-    for t in _CLOCKWISE[s.n][seat][1:]:
+    return _next_active_of(s.n, s.active, seat)
+
+
+def _next_active_of(n: int, active: int, seat: int) -> int:
+    for t in _CLOCKWISE[n][seat][1:]:
         if active >> t & 1:
             return t
     return seat
 
 
-def _next_opponent(s: GameState, seat: int) -> int:
-    """R9/V7: the next active player clockwise who is not ``seat``'s teammate."""
-    active = s.active
-    teams = s.teams
+def _next_opponent_of(n: int, teams: tuple[int, ...], active: int, seat: int) -> int:
+    """R9/V7: the next active player clockwise who is not ``seat``'s teammate, or -1."""
     team = teams[seat]
-    for t in _CLOCKWISE[s.n][seat][1:]:
+    for t in _CLOCKWISE[n][seat][1:]:
         if active >> t & 1 and teams[t] != team:
             return t
-    raise AssertionError("no opponent left; the game should have ended")
+    return -1
+
+
+def _next_opponent(s: GameState, seat: int) -> int:
+    """R9/V7: the next active player clockwise who is not ``seat``'s teammate."""
+    t = s._k.opp[seat << 6 | s.active]
+    if t < 0:
+        raise AssertionError("no opponent left; the game should have ended")
+    return t
 
 
 def _attackers_mask(s: GameState) -> int:
     """R9: who may throw in this bout; V5 keeps the defender's neighbours, V7 drops teammates."""
-    d = s.defender
-    active = s.active
-    rules = s.rules
+    return _attackers_of(s.rules, s.n, s.teams, s.active, s.attacker, s.defender)
+
+
+def _attackers_of(
+    rules: RuleSet, n: int, teams: tuple[int, ...], active: int, attacker: int, d: int
+) -> int:
     if rules.team_size:
-        teams = s.teams
         team = teams[d]
         mask = 0
-        for t in range(s.n):
+        for t in range(n):
             if active >> t & 1 and teams[t] != team:
                 mask |= 1 << t
     else:
         mask = active & ~(1 << d)
     if rules.neighbours_only:
-        left = _next_active(s, d)
+        left = _next_active_of(n, active, d)
         right = d
-        for t in reversed(_CLOCKWISE[s.n][d][1:]):
+        for t in reversed(_CLOCKWISE[n][d][1:]):
             if active >> t & 1:
                 right = t
                 break
-        mask &= (1 << left) | (1 << right) | (1 << s.attacker)
+        mask &= (1 << left) | (1 << right) | (1 << attacker)
     return mask
+
+
+_NO_CAP = 1 << 30  # a bout cap no hand reaches (V9)
+
+
+class _Kernel:
+    """What the engine precomputes once per (rule set, seat count), from the definitions above
+    and the rule set's own methods, so that the step looks things up instead of recomputing:
+
+    - ``opp[seat << 6 | active]``: the next opponent (R9/V7), or -1;
+    - ``nxt[seat << 6 | active]``: the next active seat (R19);
+    - ``throwers[(attacker << 3 | defender) << 6 | active]``: who may throw in (R9, V5, V7);
+    - ``caps[discarded_once]``: ``rules.bout_cap`` (R12, V4, V9; no cap: a huge number);
+    - ``beat[trump]``: the beat table per trump suit (-1: none), filled on first use.
+    """
+
+    __slots__ = ("beat", "caps", "clockwise", "hand_size", "nxt", "opp", "throwers")
+
+    def __init__(self, rules: RuleSet, n: int) -> None:
+        teams = rules.teams_of(n)
+        actives = range(64)
+        self.opp = tuple(_next_opponent_of(n, teams, a, t) for t in range(n) for a in actives)
+        self.nxt = tuple(_next_active_of(n, a, t) for t in range(n) for a in actives)
+        throwers = [0] * (n << 9)
+        for att in range(n):
+            for d in range(n):
+                for a in actives:
+                    throwers[(att << 3 | d) << 6 | a] = _attackers_of(rules, n, teams, a, att, d)
+        self.throwers = tuple(throwers)
+        caps = (rules.bout_cap(False), rules.bout_cap(True))
+        self.caps = tuple(_NO_CAP if c is None else c for c in caps)
+        self.hand_size = rules.hand_size
+        self.clockwise = _CLOCKWISE[n]
+        self.beat: list[tuple[int, ...] | None] = [None] * 5  # index -1 is the last
+
+
+_KERNELS: dict[tuple[RuleSet, int], _Kernel] = {}
+
+
+def _kernel(rules: RuleSet, n: int) -> _Kernel:
+    key = (rules, n)
+    k = _KERNELS.get(key)
+    if k is None:
+        k = _KERNELS[key] = _Kernel(rules, n)
+    return k
 
 
 def _set_roles(s: GameState, attacker: int) -> None:
     """R9/R12: ``attacker`` leads against the next opponent; the bout's limit is fixed from that
     defender's hand now (at the bout's start, or at a V1 transfer)."""
+    k = s._k
+    active = s.active
     s.attacker = attacker
-    d = s.defender = _next_opponent(s, attacker)
-    cap = s.rules.bout_cap(s.discarded_once)
+    d = s.defender = k.opp[attacker << 6 | active]
+    if d < 0:
+        raise AssertionError("no opponent left; the game should have ended")
+    cap = k.caps[s.discarded_once]
     held = s.hands[d].bit_count()
-    s.limit = held if cap is None or held < cap else cap  # R12, fixed for the bout
-    s.attackers = _attackers_mask(s)
+    s.limit = held if held < cap else cap  # R12, fixed for the bout
+    s.attackers = k.throwers[(attacker << 3 | d) << 6 | active]
 
 
 # --- legal actions --------------------------------------------------------------------------------
@@ -343,14 +408,22 @@ _S0, _S1, _S2, _S3 = SUIT_BLOCKS
 
 
 def _emit(
-    s: GameState, seats: int, spell: tuple[_Spelling, ...], out: list[object], v8: bool = True
-) -> None:
-    """Append to ``out`` every legal action of the seats in the mask ``seats``, seat by seat in
-    seat order, each written as ``spell[seat]`` writes it — **the single source of legality**:
-    ``legal_actions``, ``legal_moves``, ``verify``, the views, the AI and the fast path all
-    list actions through here. (``v8=False``: leave out the trump exchange, already listed.)"""
+    s: GameState,
+    seats: int = _ALL_SEATS,
+    spell: tuple[_Spelling, ...] = _MOVES,
+    out: list[Any] | None = None,
+    v8: bool = True,
+) -> list[Any]:
+    """Append to ``out`` (by default a new list) every legal action of the seats in the mask
+    ``seats``, seat by seat in seat order, each written as ``spell[seat]`` writes it, and return
+    ``out`` — **the single source of legality**: ``legal_actions``, ``legal_moves``, ``verify``,
+    the views, the AI and the fast path all list actions through here. With the defaults it is
+    ``fast.legal_moves``: every (seat, action) pair. (``v8=False``: leave out the trump
+    exchange, already listed.)"""
+    if out is None:
+        out = []
     if s.finished:
-        return
+        return out
     seats &= s.active
     if v8 and s.rules.trump_exchange:  # V8: any seat may exchange at any time, first
         while seats:
@@ -360,7 +433,7 @@ def _emit(
                 out.append(spell[seat].exchange)
             _emit(s, low, spell, out, False)
             seats ^= low
-        return
+        return out
     att = s.att
     hands = s.hands
     if not att:  # R10: only the main attacker, with any card
@@ -379,16 +452,14 @@ def _emit(
                 out += runs[m & _S1]
                 out += runs[m & _S2]
                 out += runs[m & _S3]
-        return
+        return out
     d = s.defender
     # R9/R11/R12/R15: who may throw in; the defender answers while a card is unbeaten (R13)
     todo = seats & s.attackers & ~s.passed if len(att) < s.limit else 0
-    if seats >> d & 1 and s.unbeaten and not s.taken:
+    unbeaten = s.unbeaten
+    taken = s.taken
+    if unbeaten and not taken and seats >> d & 1:
         todo |= 1 << d
-    if not todo:
-        return
-    ranks = s.ranks
-    can_pass = s.taken or not s.unbeaten
     while todo:
         low = todo & -todo
         todo ^= low
@@ -398,18 +469,24 @@ def _emit(
             hand = hands[d]
             beat = s.beat
             rows = sp.defends
-            dfn = s.dfn
-            if s.unbeaten == 1:  # the usual case: one card to beat
-                pending: Sequence[int] = (att[dfn.index(-1)],)
-            else:
-                pending = [a for a, x in zip(att, dfn) if x < 0]  # noqa: B905 - same length
-            for a in pending:
+            if unbeaten == 1:  # the usual case: one card to beat
+                a = att[s.dfn.index(-1)]
                 m = hand & beat[a]
-                row = rows[a]
-                while m:
-                    b = m & -m
-                    out.append(row[b])
-                    m ^= b
+                if m:
+                    row = rows[a]
+                    while m:
+                        b = m & -m
+                        out.append(row[b])
+                        m ^= b
+            else:
+                for a, x in zip(att, s.dfn):  # noqa: B905 - same length
+                    if x < 0:
+                        m = hand & beat[a]
+                        row = rows[a]
+                        while m:
+                            b = m & -m
+                            out.append(row[b])
+                            m ^= b
             if s.rules.transfer and _transfer_target(s) is not None:  # V1
                 transfers = sp.transfers
                 m = hand & SAME_RANK[att[0]]
@@ -419,22 +496,21 @@ def _emit(
                     m ^= b
             out.append(sp.take)
         else:
-            m = hands[seat] & ranks
+            m = hands[seat] & s.ranks
             if m:  # R15: an attacker with nothing to throw in is treated as passed
                 attacks = sp.attacks
                 while m:
                     b = m & -m
                     out.append(attacks[b.bit_length() - 1])
                     m ^= b
-                if can_pass:
+                if taken or not unbeaten:
                     out.append(sp.pass_)
+    return out
 
 
 def _generate(s: GameState, seat: int) -> list[Action]:
     """Every legal action of ``seat``, as a fresh list (see :func:`_emit`)."""
-    out: list[Action] = []
-    _emit(s, 1 << seat, _ACTIONS, out)  # type: ignore[arg-type]
-    return out
+    return _emit(s, 1 << seat, _ACTIONS)
 
 
 def _legal(s: GameState, seat: int) -> list[Action]:
@@ -448,7 +524,7 @@ def _legal(s: GameState, seat: int) -> list[Action]:
         cached: list[Action] | None = cache[seat]
         if cached is not None:
             return cached
-    out = cache[seat] = _generate(s, seat)
+    out = cache[seat] = _emit(s, 1 << seat, _ACTIONS)
     return out
 
 
@@ -468,9 +544,7 @@ def legal_moves(s: GameState) -> tuple[Move, ...]:
         cached: tuple[Move, ...] | None = cache[-1]
         if cached is not None:
             return cached
-    out: list[Move] = []
-    _emit(s, _ALL_SEATS, _MOVES, out)  # type: ignore[arg-type]
-    moves = cache[-1] = tuple(out)
+    moves = cache[-1] = tuple(_emit(s))
     return moves
 
 
@@ -508,9 +582,17 @@ def apply(s: GameState, seat: int, action: Action | str) -> tuple[GameState, tup
 
     An illegal action raises :class:`IllegalActionError` (its ``rule`` names the rule).
     """
-    if isinstance(action, str):
-        action = parse_action(action)
-    verify(s, seat, action)
+    cache = s._legal
+    if (
+        cache is None
+        or cache[-1] is None
+        or type(seat) is not int
+        or not isinstance(action, Action)
+        or (seat, action) not in cache[-1]
+    ):  # not one of the listed pairs (or not listed yet): the full check
+        if isinstance(action, str):
+            action = parse_action(action)
+        verify(s, seat, action)
     new = s.copy()
     events: list[Event] = [_TAKEN[action.code << 3 | seat]]
     _do(new, seat, action, events)
@@ -628,12 +710,12 @@ def _end_bout(s: GameState, ev: list[Event] | None) -> None:
     s.table = s.ranks = s.unbeaten = s.passed = 0
     s.taken = False
 
-    n = s.n
+    k = s._k
     active = s.active
     talon = s.talon
     if talon:  # R17: main attacker, the others clockwise, the defender last
-        size = s.rules.hand_size
-        for t in _CLOCKWISE[n][s.attacker]:
+        size = k.hand_size
+        for t in k.clockwise[s.attacker]:
             if t != d and active >> t & 1:
                 need = size - hands[t].bit_count()
                 if need > 0:
@@ -645,27 +727,29 @@ def _end_bout(s: GameState, ev: list[Event] | None) -> None:
             if need > 0:
                 _draw(s, d, need, ev)
 
-    if not talon:  # R18: out after the draw, in the order their hands emptied
+    # R18: out after the draw, in the order their hands emptied. (Seats out hold no cards, so
+    # an active seat has an empty hand exactly when more hands are empty than seats are out.)
+    n = s.n
+    if not talon and hands.count(0) > n - active.bit_count():
         gone = [t for t in range(n) if active >> t & 1 and not hands[t]]
-        if gone:
-            gone.sort(key=s.emptied.__getitem__)
-            for t in gone:
-                active &= ~(1 << t)
-                s.out.append(t)
-                if ev is not None:
-                    ev.append(PlayerOut(t, len(s.out)))
-            s.active = active
-            if _game_over(s):
-                s.finished = True
-                s.attackers = 0
-                if ev is not None:
-                    remaining = [t for t in range(n) if active >> t & 1]
-                    ev.append(GameOver(tuple(s.out), remaining[0] if len(remaining) == 1 else None))
-                return
+        gone.sort(key=s.emptied.__getitem__)
+        for t in gone:
+            active &= ~(1 << t)
+            s.out.append(t)
+            if ev is not None:
+                ev.append(PlayerOut(t, len(s.out)))
+        s.active = active
+        if _game_over(s):
+            s.finished = True
+            s.attackers = 0
+            if ev is not None:
+                remaining = [t for t in range(n) if active >> t & 1]
+                ev.append(GameOver(tuple(s.out), remaining[0] if len(remaining) == 1 else None))
+            return
 
     s.bout += 1
     # R19: defended -> the defender leads; taken -> the next player to the defender's left.
-    _set_roles(s, d if defended and active >> d & 1 else _next_active(s, d))
+    _set_roles(s, d if defended and active >> d & 1 else k.nxt[d << 6 | active])
     if ev is not None:
         ev.append(_event(BoutStarted, (s.attacker, s.defender, s.limit)))
 

@@ -13,16 +13,15 @@ an illegal action corrupts the state silently. They mutate the state in place, s
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from .actions import Action
-from .engine import _ALL_SEATS, _MOVES, _do, _emit, _generate
+from .engine import _do, _emit, _generate
 from .state import GameState, Move
 
-
-def legal_moves(s: GameState) -> list[Move]:
-    """Every legal (seat, action) now, as a fresh list (the pairs themselves are interned)."""
-    out: list[Move] = []
-    _emit(s, _ALL_SEATS, _MOVES, out)  # type: ignore[arg-type]
-    return out
+#: ``legal_moves(state)``: every legal (seat, action) now, as a fresh list (the pairs themselves
+#: are interned). The engine's generator itself, whose defaults list every seat's pairs.
+legal_moves: Callable[[GameState], list[Move]] = _emit
 
 
 def legal_actions(s: GameState, seat: int) -> list[Action]:

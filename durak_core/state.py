@@ -18,19 +18,21 @@ from .rules import RuleSet
 if TYPE_CHECKING:
     from .actions import Action
     from .cards import Card
+    from .engine import _Kernel
     from .events import Event
     from .result import GameResult
     from .views import PublicView, SeatView
 
 Move = tuple[int, "Action"]
 LogTail = tuple["LogTail", Move] | None
-_NOT_IN_KEY = frozenset(("_legal", "_log_base", "_log_tail", "beat"))
+_NOT_IN_KEY = frozenset(("_k", "_legal", "_log_base", "_log_tail", "beat"))
 
 
 class GameState:
     """One moment of one game. Read it through properties, views and the engine functions."""
 
     __slots__ = (
+        "_k",
         "_legal",
         "_log_base",
         "_log_tail",
@@ -107,9 +109,11 @@ class GameState:
     _log_tail: LogTail  # (previous tail, move) or None: O(1) per applied action
     finished: bool
     _legal: list[Any] | None  # the engine's cache: per seat its actions, then every move
+    _k: _Kernel  # the engine's tables for this rule set and seat count (engine._Kernel)
 
     def copy(self) -> GameState:
         new = object.__new__(GameState)
+        new._k = self._k
         new.rules = self.rules
         new.n = self.n
         new.teams = self.teams
@@ -254,6 +258,7 @@ class GameState:
         for k, v in d.items():
             object.__setattr__(self, k, v)
         self._legal = None
+        self._k = _engine._kernel(self.rules, self.n)
 
 
 from . import engine as _engine  # noqa: E402  (the engine imports GameState; see module doc)

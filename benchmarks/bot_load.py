@@ -248,6 +248,13 @@ async def run(
             play_inside = [float(r[0]) for r in in_play]
             play_handed = [float(r[1]) for r in in_play]
             steady = [float(r[0]) for r in in_play if float(r[2]) >= play_wall + STEADY_AFTER]
+            phases = Path(str(timing) + ".phases")
+            phase_rows = (
+                [ln.split() for ln in phases.read_text().splitlines()] if phases.exists() else []
+            )
+            acts = [float(r[1]) for r in phase_rows if r[0] == "act"]
+            saves = [float(r[1]) for r in phase_rows if r[0] == "save"]
+            batches = [r for r in phase_rows if r[0] == "batch"]
         play = latencies[setup_latencies:]
         return {
             "think_seconds": list(think),
@@ -264,6 +271,12 @@ async def run(
             **ms_percentiles("bot_play_interaction_ms", play_inside),
             **ms_percentiles("bot_play_until_answer_sent_ms", play_handed),
             **ms_percentiles("bot_steady_interaction_ms", steady),
+            **ms_percentiles("bot_human_act_ms", acts),
+            **ms_percentiles("bot_save_wait_ms", saves),
+            **ms_percentiles("bot_save_batch_ms", [float(r[1]) for r in batches]),
+            "bot_save_batch_tables_mean": round(
+                statistics.fmean(int(r[2]) for r in batches) if batches else 0.0, 1
+            ),
             **ms_percentiles("interaction_ms", latencies),
             **ms_percentiles("play_interaction_ms", play),
             "table_edits_per_table_per_s_mean": round(statistics.fmean(rates), 3),

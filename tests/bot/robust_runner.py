@@ -10,7 +10,8 @@ With ``DURAK_TIMING_FILE`` set (the load benchmark), the bot's own processing ti
 interaction is written there, one line per interaction, two values in seconds: from discord.py
 building the ``Interaction`` (gateway frame parsed) to the bot's first response being accepted
 by (the fake) Discord, and to the moment the bot hands that response to HTTP (its work done,
-the round trip to Discord not counted); then the Unix time of the answer.
+the round trip to Discord not counted); then the Unix time of the answer. Beside it,
+``<file>.phases`` times parts of that work (see ``time_phases``).
 """
 
 from __future__ import annotations
@@ -49,6 +50,44 @@ def time_interactions(path: str) -> None:
 
     Interaction.__init__ = timed_init  # type: ignore[method-assign]
     AsyncWebhookAdapter.create_interaction_response = timed_respond  # type: ignore[method-assign]
+    atexit.register(out.close)
+    time_phases(path + ".phases")
+
+
+def time_phases(path: str) -> None:
+    """Where a click's time goes: ``act`` (a human's action: table lock, apply, save) and
+    ``save`` (the wait for the write holding one change), one line per call: name, seconds."""
+    from bot.tables.actions import TableService
+
+    out = open(path, "a", buffering=1)  # noqa: SIM115 - open for the life of the process
+    act, save = TableService.act, TableService._save
+
+    async def timed_act(self: Any, *args: Any, **kwargs: Any) -> None:
+        t0 = time.perf_counter()
+        try:
+            await act(self, *args, **kwargs)
+        finally:
+            if kwargs.get("user_id") is not None:
+                out.write(f"act {time.perf_counter() - t0:.6f}\n")
+
+    async def timed_save(self: Any, *args: Any, **kwargs: Any) -> None:
+        t0 = time.perf_counter()
+        await save(self, *args, **kwargs)
+        out.write(f"save {time.perf_counter() - t0:.6f}\n")
+
+    from bot.storage.sqlite import SqliteStorage
+
+    upsert = SqliteStorage._upsert
+
+    async def timed_upsert(self: Any, tables: Any) -> Any:
+        t0 = time.perf_counter()
+        result = await upsert(self, tables)
+        out.write(f"batch {time.perf_counter() - t0:.6f} {len(tables)}\n")
+        return result
+
+    TableService.act = timed_act  # type: ignore[method-assign]
+    TableService._save = timed_save  # type: ignore[method-assign]
+    SqliteStorage._upsert = timed_upsert  # type: ignore[method-assign]
     atexit.register(out.close)
 
 

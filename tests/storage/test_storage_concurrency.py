@@ -187,3 +187,64 @@ async def test_lasting_lock_becomes_storage_busy(db_path: Path, make_game: MakeG
             blocker.close()
         await s.record_game(make_game([1, 2], [0], 1))
         assert (await s.user_stats(1, 1)).games == 1
+
+
+async def test_one_save_batch_larger_than_one_statement(tmp_path: Path) -> None:
+    """Group commit writes a batch in multi-row statements of at most ``UPSERT_ROWS`` tables:
+    a batch of more than two statements stores every table, and a save older than the stored
+    version inside it is still refused."""
+    from bot.storage.sqlite import UPSERT_ROWS
+
+    s = await SqliteStorage.open(str(tmp_path / "db.sqlite3"))
+    try:
+        await s.save_table(_table("t7", 5))  # nothing else writing: written at once
+        n = 2 * UPSERT_ROWS + 3
+        async with s._lock:  # something else is writing: the saves queue up for one batch
+            saves = asyncio.gather(
+                *(s.save_table(_table(f"t{i}", 3 if i == 7 else 1)) for i in range(n)),
+                return_exceptions=True,
+            )
+            await asyncio.sleep(0.01)
+            assert s._saver is not None and not s._saver.done()  # waiting for the lock
+        results = await saves
+        assert [i for i, r in enumerate(results) if isinstance(r, StaleTableVersion)] == [7]
+        assert all(r is None for i, r in enumerate(results) if i != 7)
+        stored = {t.table_id: t.version for t in await s.load_tables()}
+        assert len(stored) == n and stored["t7"] == 5 and stored[f"t{n - 1}"] == 1
+    finally:
+        await s.close()
+
+
+async def test_saves_reach_the_database_file_by_checkpoints(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Table saves are written on the event loop by a connection that never checkpoints; the
+    aiosqlite connection copies the WAL into the database file in its thread after saves."""
+    import bot.storage.sqlite as sqlite_mod
+
+    def file_version(db: Path) -> int | None:
+        copy = tmp_path / "copy.sqlite3"  # the database file alone, without its WAL
+        copy.write_bytes(db.read_bytes())
+        conn = sqlite3.connect(copy)
+        try:
+            row = conn.execute("SELECT version FROM saved_tables WHERE table_id = 't'").fetchone()
+        except sqlite3.OperationalError:  # not even the schema is in the file yet
+            row = None
+        finally:
+            conn.close()
+            copy.unlink()
+        return None if row is None else int(row[0])
+
+    db = tmp_path / "db.sqlite3"
+    s = await SqliteStorage.open(str(db))
+    try:
+        monkeypatch.setattr(sqlite_mod, "CHECKPOINT_SECONDS", 3600.0)
+        await s.save_table(_table("t", 1))
+        assert file_version(db) is None  # only in the WAL so far
+        monkeypatch.setattr(sqlite_mod, "CHECKPOINT_SECONDS", 0.0)
+        for v in range(2, 30):
+            await s.save_table(_table("t", v))
+        await asyncio.wait_for(s._checkpoint_done(), 5)
+        assert file_version(db) == 29
+    finally:
+        await s.close()

@@ -264,6 +264,12 @@ def cards_of(mask: int) -> tuple[Card, ...]:
     """The cards of ``mask``, lowest index first."""
     if mask & ~PLAIN_CARDS:  # jokers (V15) or second copies (V16)
         return tuple(_CARDS[i] for i in indices(mask))
+    low = mask & -mask
+    rest = mask ^ low
+    if not rest & (rest - 1):  # at most two cards (a usual draw or bout): directly
+        if not rest:
+            return (_CARDS[low.bit_length() - 1],) if mask else ()
+        return (_CARDS[low.bit_length() - 1], _CARDS[rest.bit_length() - 1])
     r = _CARD_RUNS
     s0, s1, s2, s3 = SUIT_BLOCKS
     return (*r[mask & s0], *r[mask & s1], *r[mask & s2], *r[mask & s3])

@@ -593,7 +593,7 @@ def apply(s: GameState, seat: int, action: Action | str) -> tuple[GameState, tup
         if isinstance(action, str):
             action = parse_action(action)
         verify(s, seat, action)
-    new = s.copy()
+    new = s._successor()
     events: list[Event] = [_TAKEN[action.code << 3 | seat]]
     _do(new, seat, action, events)
     new._log_tail = (s._log_tail, (seat, action))
@@ -609,6 +609,26 @@ class _ActionsTaken(dict[int, ActionTaken]):
 
 
 _TAKEN = _ActionsTaken()
+
+
+class _BoutsStarted(dict[int, BoutStarted]):
+    """Interned ``BoutStarted`` events keyed ``limit << 6 | attacker << 3 | defender``."""
+
+    def __missing__(self, key: int) -> BoutStarted:
+        event = self[key] = BoutStarted(key >> 3 & 7, key & 7, key >> 6)
+        return event
+
+
+class _CardsDrawn(dict[int, CardsDrawn]):
+    """Interned ``CardsDrawn`` events without the face-up trump, keyed ``number << 3 | seat``."""
+
+    def __missing__(self, key: int) -> CardsDrawn:
+        event = self[key] = CardsDrawn(key & 7, key >> 3, None)
+        return event
+
+
+_STARTED = _BoutsStarted()
+_DRAWN = _CardsDrawn()
 
 
 step = apply
@@ -637,7 +657,8 @@ def _do(s: GameState, seat: int, action: Action, ev: list[Event] | None = None) 
         if known[seat] & b:
             known[seat] ^= b
         if not hand:
-            s.emptied[seat] = v
+            emptied = s.emptied = s.emptied[:]  # shared with the previous state (see copy)
+            emptied[seat] = v
         s.table |= b
         s.ranks |= SAME_RANK[c]
         s.passed = 0
@@ -667,7 +688,7 @@ def _do(s: GameState, seat: int, action: Action, ev: list[Event] | None = None) 
         up = s.trump_card
         s.hands[seat] ^= (1 << low) | (1 << up)
         s.known[seat] = (s.known[seat] & ~(1 << low)) | (1 << up)
-        s.talon[0] = low
+        s.talon = [low, *s.talon[1:]]  # shared with the previous state (see copy)
         s.trump_card = low
         if ev is not None:
             ev.append(TrumpExchanged(seat, Card.from_index(low), Card.from_index(up)))
@@ -704,7 +725,9 @@ def _end_bout(s: GameState, ev: list[Event] | None) -> None:
     else:  # R16b: the taken cards are public knowledge in the defender's hand (R23)
         hands[d] |= table
         s.known[d] |= table
-        s.emptied[d] = -1
+        if s.emptied[d] >= 0:
+            emptied = s.emptied = s.emptied[:]  # shared with the previous state (see copy)
+            emptied[d] = -1
     s.att = []
     s.dfn = []
     s.table = s.ranks = s.unbeaten = s.passed = 0
@@ -714,6 +737,7 @@ def _end_bout(s: GameState, ev: list[Event] | None) -> None:
     active = s.active
     talon = s.talon
     if talon:  # R17: main attacker, the others clockwise, the defender last
+        talon = s.talon = talon[:]  # shared with the previous state (see copy); _draw pops
         size = k.hand_size
         for t in k.clockwise[s.attacker]:
             if t != d and active >> t & 1:
@@ -733,11 +757,12 @@ def _end_bout(s: GameState, ev: list[Event] | None) -> None:
     if not talon and hands.count(0) > n - active.bit_count():
         gone = [t for t in range(n) if active >> t & 1 and not hands[t]]
         gone.sort(key=s.emptied.__getitem__)
+        out = s.out = s.out[:]  # shared with the previous state (see copy)
         for t in gone:
             active &= ~(1 << t)
-            s.out.append(t)
+            out.append(t)
             if ev is not None:
-                ev.append(PlayerOut(t, len(s.out)))
+                ev.append(PlayerOut(t, len(out)))
         s.active = active
         if _game_over(s):
             s.finished = True
@@ -751,7 +776,7 @@ def _end_bout(s: GameState, ev: list[Event] | None) -> None:
     # R19: defended -> the defender leads; taken -> the next player to the defender's left.
     _set_roles(s, d if defended and active >> d & 1 else k.nxt[d << 6 | active])
     if ev is not None:
-        ev.append(_event(BoutStarted, (s.attacker, s.defender, s.limit)))
+        ev.append(_STARTED[s.limit << 6 | s.attacker << 3 | s.defender])
 
 
 def _clear_table(s: GameState) -> None:
@@ -786,10 +811,15 @@ def _draw(s: GameState, seat: int, need: int, ev: list[Event] | None) -> None:
                     if ev is not None:
                         ev.append(TrumpRevealed(Card.from_index(s.trump_card)))
     s.hands[seat] |= got
-    s.emptied[seat] = -1
+    if s.emptied[seat] >= 0:
+        emptied = s.emptied = s.emptied[:]  # shared with the previous state (see copy)
+        emptied[seat] = -1
     if ev is not None:
         drawn = cards_of(got)
-        ev.append(_event(CardsDrawn, (seat, len(drawn), trump)))
+        if trump is None:
+            ev.append(_DRAWN[len(drawn) << 3 | seat])
+        else:
+            ev.append(_event(CardsDrawn, (seat, len(drawn), trump)))
         ev.append(_event(CardsReceived, (seat, drawn)))
 
 

@@ -469,8 +469,9 @@ def _emit(
             hand = hands[d]
             beat = s.beat
             rows = sp.defends
-            if unbeaten == 1:  # the usual case: one card to beat
-                a = att[s.dfn.index(-1)]
+            if unbeaten == 1:  # the usual case: one card to beat, usually the last one
+                dfn = s.dfn
+                a = att[-1] if dfn[-1] < 0 else att[dfn.index(-1)]
                 m = hand & beat[a]
                 if m:
                     row = rows[a]
@@ -752,7 +753,7 @@ def _end_bout(s: GameState, ev: list[Event] | None) -> None:
                 _draw(s, d, need, ev)
 
     # R18: out after the draw, in the order their hands emptied. (Seats out hold no cards, so
-    # an active seat has an empty hand exactly when more hands are empty than seats are out.)
+    # an active seat has an empty hand exactly when more hands are empty than seats inactive.)
     n = s.n
     if not talon and hands.count(0) > n - active.bit_count():
         gone = [t for t in range(n) if active >> t & 1 and not hands[t]]

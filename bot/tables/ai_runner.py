@@ -7,9 +7,10 @@ One task per table at most: it waits ``delay``, snapshots the view of the first 
 a legal action (R25: the view and that seat's visible events, nothing else), lets the player
 choose in a worker process (``AI_PROCESSES``; 0 = a worker thread), and submits the action with
 the version it saw. If anyone acted in the meantime the action is stale and the loop simply
-looks again. In a process the player, the view and the events travel pickled (players keep no
-state between decisions, so nothing needs to come back but the action); a search in another
-process cannot hold the bot's interpreter lock, so clicks are answered meanwhile.
+looks again. In a process (:mod:`.ai_workers`) the player, the view and the events travel
+pickled (players keep no state between decisions, so nothing needs to come back but the
+action); a search in another process cannot hold the bot's interpreter lock, so clicks are
+answered meanwhile.
 """
 
 from __future__ import annotations
@@ -17,19 +18,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import multiprocessing
-import os
 import secrets
-import threading
-import time
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING
 
 from durak_core import Action, Event, SeatView, visible_to
 from durak_core.ai import Budget, Player
 
+from .ai_workers import AiWorkers, WorkerDied
 from .table import AiLevel, Table
 
 if TYPE_CHECKING:
@@ -47,48 +43,23 @@ def choose(player: Player, view: SeatView, history: Sequence[Event]) -> Action:
     return player.choose(view, history)
 
 
-def _exit_with_parent(parent: int) -> None:
-    """Worker initializer: end this worker once the bot process is gone. A pool's workers hold
-    both ends of its queues, so a bot killed outright (SIGKILL, out of memory) would otherwise
-    leave them waiting forever."""
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(1.0)
-        os._exit(0)
-
-    threading.Thread(target=watch, name="durak-parent-watch", daemon=True).start()
-
-
 class AiRunner:
     def __init__(self, service: TableService, *, delay: float, processes: int = 0) -> None:
         self.service = service
         self.delay = delay
         self.processes = processes
-        self._pool: ProcessPoolExecutor | None = None
+        self._workers: AiWorkers | None = None
         self._tasks: dict[str, asyncio.Task[None]] = {}
 
     async def _decide(self, player: Player, view: SeatView, history: Sequence[Event]) -> Action:
         if self.processes <= 0:
             return await asyncio.to_thread(choose, player, view, history)
-        if self._pool is None:
-            # spawn: a fresh interpreter, nothing inherited from the bot's threads and sockets.
-            self._pool = ProcessPoolExecutor(
-                self.processes,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=_exit_with_parent,
-                initargs=(os.getpid(),),
-            )
-        pool = self._pool
+        if self._workers is None:
+            self._workers = AiWorkers(self.processes)
         try:
-            return await asyncio.get_running_loop().run_in_executor(
-                pool, choose, player, view, list(history)
-            )
-        except BrokenProcessPool:  # a worker died (killed, out of memory): start afresh
+            return await self._workers.decide(player, view, history)
+        except WorkerDied:  # killed, out of memory: decide here; the next one starts afresh
             log.warning("AI worker process died; starting a new one")
-            if self._pool is pool:
-                self._pool = None
-            pool.shutdown(wait=False, cancel_futures=True)
             return await asyncio.to_thread(choose, player, view, history)
 
     def schedule(self, table: Table) -> None:
@@ -158,6 +129,6 @@ class AiRunner:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         self._tasks.clear()
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        if self._workers is not None:
+            await self._workers.close()
+            self._workers = None

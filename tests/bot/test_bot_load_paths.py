@@ -12,6 +12,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from helpers import public_message, running_bot, world
 from test_bot_game import settled
 from test_robust_faults import start_game
@@ -135,11 +136,50 @@ async def test_ai_decides_in_a_worker_process() -> None:
         view = state.view(seat)
         action = await runner._decide(player, view, visible_to([], seat))
         assert action in view.legal_actions
-        assert runner._pool is not None and len(runner._pool._processes) == 1  # not a thread
+        assert runner._workers is not None and len(runner._workers.pids) == 1  # not a thread
+        assert runner._workers.pids[0] != os.getpid()
         # the same decision as in this process: players keep no state between decisions
         assert action == player.choose(view, visible_to([], seat))
     finally:
         await runner.close()
+
+
+async def test_a_killed_ai_worker_is_replaced(caplog: pytest.LogCaptureFixture) -> None:
+    """A worker killed mid-decision: that decision is made in a thread (with a warning), the
+    next one in a fresh worker; a player that raises in the worker is reported as an error
+    and the worker goes on."""
+
+    class Service:
+        pass
+
+    runner = AiRunner(Service(), delay=0, processes=1)  # type: ignore[arg-type]
+    state = new_game(preset("classic"), 2, seed=4)
+    seat = next(s for s in range(2) if state.legal_actions(s))
+    view, history = state.view(seat), visible_to([], seat)
+    slow = make_player("hard", seed=9, budget=Budget(seconds=2.0, clock=time.perf_counter))
+    try:
+        await runner._decide(make_player("easy", seed=1), view, history)  # starts the worker
+        assert runner._workers is not None
+        (first,) = runner._workers.pids
+        deciding = asyncio.create_task(runner._decide(slow, view, history))
+        await asyncio.sleep(0.3)
+        os.kill(first, signal.SIGKILL)
+        assert await deciding in view.legal_actions
+        assert any("AI worker process died" in r.getMessage() for r in caplog.records)
+        assert await runner._decide(make_player("easy", seed=1), view, history) in (
+            view.legal_actions
+        )
+        (second,) = runner._workers.pids
+        assert second != first
+        idle = 1 - seat  # a seat with no legal action: the player raises in the worker
+        with pytest.raises(RuntimeError, match="needs a seat with legal actions"):
+            await runner._workers.decide(
+                make_player("easy", seed=1), state.view(idle), visible_to([], idle)
+            )
+        assert runner._workers.pids == [second]  # an error answer keeps the worker
+    finally:
+        await runner.close()
+    assert runner._workers is None
 
 
 _KILLED_BOT = """
@@ -154,7 +194,7 @@ async def main():
     state = new_game(preset("classic"), 2, seed=4)
     seat = next(s for s in range(2) if state.legal_actions(s))
     await runner._decide(make_player("easy", seed=1), state.view(seat), visible_to([], seat))
-    print(*runner._pool._processes, flush=True)
+    print(*runner._workers.pids, flush=True)
     os.kill(os.getpid(), signal.SIGKILL)  # no shutdown: like a crash or the OOM killer
 
 

@@ -55,8 +55,9 @@ def time_interactions(path: str) -> None:
 
 
 def time_phases(path: str) -> None:
-    """Where a click's time goes: ``act`` (a human's action: table lock, apply, save) and
-    ``save`` (the wait for the write holding one change), one line per call: name, seconds."""
+    """Where a click's time goes, one line per call (name, seconds): ``act`` (a human's
+    action: table lock, apply, save), ``save`` (the wait for the write holding one change) and
+    ``batch`` (a group-commit write of SQLite, with the number of tables it wrote)."""
     from bot.tables.actions import TableService
 
     out = open(path, "a", buffering=1)  # noqa: SIM115 - open for the life of the process

@@ -594,7 +594,7 @@ def apply(s: GameState, seat: int, action: Action | str) -> tuple[GameState, tup
         if isinstance(action, str):
             action = parse_action(action)
         verify(s, seat, action)
-    new = s._successor()
+    new = s.copy(_successor=True)
     events: list[Event] = [_TAKEN[action.code << 3 | seat]]
     _do(new, seat, action, events)
     new._log_tail = (s._log_tail, (seat, action))

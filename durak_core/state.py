@@ -111,8 +111,10 @@ class GameState:
     _legal: list[Any] | None  # the engine's cache: per seat its actions, then every move
     _k: _Kernel  # the engine's tables for this rule set and seat count (engine._Kernel)
 
-    def copy(self) -> GameState:
-        """An independent copy, every list copied (the fast path mutates it in place)."""
+    def copy(self, *, _successor: bool = False) -> GameState:
+        """An independent copy, every list copied (the fast path mutates it in place).
+        ``_successor`` (the engine's, for ``apply``'s new state): share ``talon``, ``out`` and
+        ``emptied``, which the engine replaces instead of changing."""
         new = object.__new__(GameState)
         new._k = self._k
         new.rules = self.rules
@@ -124,7 +126,7 @@ class GameState:
         new.hidden_trump = self.hidden_trump
         new.hands = self.hands[:]
         new.known = self.known[:]
-        new.talon = self.talon[:]
+        new.talon = self.talon if _successor else self.talon[:]
         new.discard = self.discard
         new.att = self.att[:]
         new.dfn = self.dfn[:]
@@ -138,52 +140,8 @@ class GameState:
         new.taken = self.taken
         new.passed = self.passed
         new.active = self.active
-        new.out = self.out[:]
-        new.emptied = self.emptied[:]
-        new.discarded_once = self.discarded_once
-        new.bout = self.bout
-        new.version = self.version
-        new.dealer = self.dealer
-        new.starter = self.starter
-        new.first_game = self.first_game
-        new.seed = self.seed
-        new.order = self.order
-        new._log_base = self._log_base
-        new._log_tail = self._log_tail
-        new.finished = self.finished
-        new._legal = None
-        return new
-
-    def _successor(self) -> GameState:
-        """A copy that shares ``talon``, ``out`` and ``emptied`` with this state: the engine
-        replaces those lists instead of changing them (``apply``'s new state)."""
-        new = object.__new__(GameState)
-        new._k = self._k
-        new.rules = self.rules
-        new.n = self.n
-        new.teams = self.teams
-        new.beat = self.beat
-        new.trump_suit = self.trump_suit
-        new.trump_card = self.trump_card
-        new.hidden_trump = self.hidden_trump
-        new.hands = self.hands[:]
-        new.known = self.known[:]
-        new.talon = self.talon
-        new.discard = self.discard
-        new.att = self.att[:]
-        new.dfn = self.dfn[:]
-        new.table = self.table
-        new.ranks = self.ranks
-        new.unbeaten = self.unbeaten
-        new.attacker = self.attacker
-        new.defender = self.defender
-        new.attackers = self.attackers
-        new.limit = self.limit
-        new.taken = self.taken
-        new.passed = self.passed
-        new.active = self.active
-        new.out = self.out
-        new.emptied = self.emptied
+        new.out = self.out if _successor else self.out[:]
+        new.emptied = self.emptied if _successor else self.emptied[:]
         new.discarded_once = self.discarded_once
         new.bout = self.bout
         new.version = self.version

@@ -182,6 +182,26 @@ async def test_a_killed_ai_worker_is_replaced(caplog: pytest.LogCaptureFixture) 
     assert runner._workers is None
 
 
+async def test_ai_workers_decide_side_by_side() -> None:
+    """``AI_PROCESSES=2``: two decisions at once run in two worker processes; a third waits for
+    a free one instead of starting more."""
+
+    class Service:
+        pass
+
+    runner = AiRunner(Service(), delay=0, processes=2)  # type: ignore[arg-type]
+    state = new_game(preset("classic"), 2, seed=4)
+    seat = next(s for s in range(2) if state.legal_actions(s))
+    view, history = state.view(seat), visible_to([], seat)
+    player = make_player("hard", seed=9, budget=Budget(seconds=0.3, clock=time.perf_counter))
+    try:
+        actions = await asyncio.gather(*(runner._decide(player, view, history) for _ in range(3)))
+        assert all(a in view.legal_actions for a in actions)
+        assert runner._workers is not None and len(runner._workers.pids) == 2
+    finally:
+        await runner.close()
+
+
 _KILLED_BOT = """
 import asyncio, os, signal
 from bot.tables.ai_runner import AiRunner

@@ -19,7 +19,7 @@ from test_robust_faults import start_game
 
 from bot.storage import SavedTable, SqliteStorage, StaleTableVersion
 from bot.tables.ai_runner import AiRunner
-from durak_core import new_game, preset, visible_to
+from durak_core import GameState, new_game, preset, visible_to
 from durak_core.ai import Budget, make_player
 
 
@@ -124,6 +124,14 @@ async def test_concurrent_saves_share_transactions_and_keep_the_guard(tmp_path: 
         await storage.close()
 
 
+def _runner_and_position(processes: int) -> tuple[AiRunner, GameState, int]:
+    """An AI runner with ``processes`` workers (it needs no service for ``_decide``) and a
+    fresh two-seat classic game with the seat that may act."""
+    runner = AiRunner(object(), delay=0, processes=processes)  # type: ignore[arg-type]
+    state = new_game(preset("classic"), 2, seed=4)
+    return runner, state, next(s for s in range(2) if state.legal_actions(s))
+
+
 async def test_ai_decides_in_a_worker_process() -> None:
     class Service:  # the runner only needs settings here
         pass
@@ -148,13 +156,7 @@ async def test_a_killed_ai_worker_is_replaced(caplog: pytest.LogCaptureFixture) 
     """A worker killed mid-decision: that decision is made in a thread (with a warning), the
     next one in a fresh worker; a player that raises in the worker is reported as an error
     and the worker goes on."""
-
-    class Service:
-        pass
-
-    runner = AiRunner(Service(), delay=0, processes=1)  # type: ignore[arg-type]
-    state = new_game(preset("classic"), 2, seed=4)
-    seat = next(s for s in range(2) if state.legal_actions(s))
+    runner, state, seat = _runner_and_position(1)
     view, history = state.view(seat), visible_to([], seat)
     slow = make_player("hard", seed=9, budget=Budget(seconds=2.0, clock=time.perf_counter))
     try:
@@ -185,13 +187,7 @@ async def test_a_killed_ai_worker_is_replaced(caplog: pytest.LogCaptureFixture) 
 async def test_ai_workers_decide_side_by_side() -> None:
     """``AI_PROCESSES=2``: two decisions at once run in two worker processes; a third waits for
     a free one instead of starting more."""
-
-    class Service:
-        pass
-
-    runner = AiRunner(Service(), delay=0, processes=2)  # type: ignore[arg-type]
-    state = new_game(preset("classic"), 2, seed=4)
-    seat = next(s for s in range(2) if state.legal_actions(s))
+    runner, state, seat = _runner_and_position(2)
     view, history = state.view(seat), visible_to([], seat)
     player = make_player("hard", seed=9, budget=Budget(seconds=0.3, clock=time.perf_counter))
     try:

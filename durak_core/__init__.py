@@ -5,6 +5,7 @@ for :meth:`~GameState.legal_actions`, :meth:`~GameState.apply` actions, and hand
 :meth:`~GameState.view`. See ``docs/engine.md``.
 """
 
+from . import engine as _engine
 from .actions import (
     NUM_ACTION_CODES,
     Action,
@@ -36,7 +37,12 @@ from .series import Series
 from .state import GameState
 from .views import PublicView, SeatView, public_view, seat_view
 
+#: Whether the engine's hot modules run compiled (mypyc, see .build/backend.py) or as pure
+#: Python. Both follow the same rules; compiled is several times faster (docs/performance.md).
+COMPILED: bool = not _engine.__file__.endswith(".py")
+
 __all__ = [
+    "COMPILED",
     "NUM_ACTION_CODES",
     "PRESETS",
     "Action",

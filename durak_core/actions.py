@@ -25,7 +25,7 @@ allocate nothing.
 
 from __future__ import annotations
 
-from typing import ClassVar, Final
+from typing import Final
 
 from .cards import NUM_CARD_IDS, Card
 from .errors import ActionNotationError, CardNotationError
@@ -52,9 +52,11 @@ NUM_ACTION_CODES: Final = _DEFEND_BASE + _N * _N
 class Action:
     """Base class of the six actions. Use :func:`parse_action` or the interned constructors."""
 
-    __slots__ = ("code",)
-    kind: ClassVar[int]
+    __slots__ = ("a", "c", "code", "kind")
+    kind: int  # ATTACK ... EXCHANGE
     code: int
+    c: int  # for the engine's hot path: the index of the card played, or -1
+    a: int  # the index of the attack card a defence beats, or -1
 
     @staticmethod
     def from_code(code: int) -> Action:
@@ -83,14 +85,15 @@ class Action:
     def __lt__(self, other: Action) -> bool:
         return self.code < other.code
 
+    def __hash__(self) -> int:  # compiled classes get no default hash; equality is identity
+        return self.code
+
 
 class Attack(Action):
     """Open a bout (R10) or throw in (R11) with ``card``."""
 
-    __slots__ = ("c", "card")
-    kind = ATTACK
+    __slots__ = ("card",)
     card: Card
-    c: int  # card.index, for the engine's hot path
 
     def __str__(self) -> str:
         return f"attack {self.card}"
@@ -102,12 +105,9 @@ class Attack(Action):
 class Defend(Action):
     """Beat the unbeaten attack card ``attack`` with ``card`` (R13)."""
 
-    __slots__ = ("a", "attack", "c", "card")
-    kind = DEFEND
+    __slots__ = ("attack", "card")
     attack: Card
     card: Card
-    a: int  # attack.index, for the engine's hot path
-    c: int  # card.index
 
     def __str__(self) -> str:
         return f"defend {self.attack} {self.card}"
@@ -120,7 +120,6 @@ class Take(Action):
     """The defender picks up the table (R13, R14)."""
 
     __slots__ = ()
-    kind = TAKE
 
     def __str__(self) -> str:
         return "take"
@@ -130,7 +129,6 @@ class Pass(Action):
     """An attacker is done throwing in until the table changes (R15)."""
 
     __slots__ = ()
-    kind = PASS
 
     def __str__(self) -> str:
         return "pass"
@@ -139,10 +137,8 @@ class Pass(Action):
 class Transfer(Action):
     """The defender passes the attack on with a card of the attack's rank (V1)."""
 
-    __slots__ = ("c", "card")
-    kind = TRANSFER
+    __slots__ = ("card",)
     card: Card
-    c: int  # card.index, for the engine's hot path
 
     def __str__(self) -> str:
         return f"transfer {self.card}"
@@ -155,35 +151,40 @@ class ExchangeTrump(Action):
     """The holder of the lowest trump swaps it for the face-up trump (V8)."""
 
     __slots__ = ()
-    kind = EXCHANGE
 
     def __str__(self) -> str:
         return "exchange"
 
 
-def _new(cls: type[Action], code: int) -> Action:
-    obj = object.__new__(cls)
+# The classes have no ``__init__``: ``cls()`` makes a bare instance (``object.__new__`` would not
+# work on the compiled classes).
+def _init(obj: Action, kind: int, code: int, c: int = -1, a: int = -1) -> None:
+    obj.kind = kind
     obj.code = code
+    obj.c = c
+    obj.a = a
+
+
+def _new(cls: type[Action], kind: int, code: int) -> Action:
+    obj = cls()
+    _init(obj, kind, code)
     return obj
 
 
-def _card_action(cls: type[Attack] | type[Transfer], code: int, card: Card) -> Attack | Transfer:
-    obj = object.__new__(cls)
-    obj.code = code
-    obj.card = card
-    obj.c = card.index
+def _card_action(cls: type[Attack] | type[Transfer], kind: int, code: int, i: int) -> Action:
+    obj = cls()
+    obj.card = Card.from_index(i)
+    _init(obj, kind, code, i)
     return obj
 
 
 #: Interned attack / transfer actions by card index (the engine indexes them directly).
-ATTACKS: Final = tuple(_card_action(Attack, i, Card.from_index(i)) for i in range(_N))
-TRANSFERS: Final = tuple(
-    _card_action(Transfer, _TRANSFER_BASE + i, Card.from_index(i)) for i in range(_N)
-)
-_DEFENDS: dict[int, Defend] = {}
-TAKE_ACTION: Final = _new(Take, TAKE_CODE)
-PASS_ACTION: Final = _new(Pass, PASS_CODE)
-EXCHANGE_ACTION: Final = _new(ExchangeTrump, EXCHANGE_CODE)
+ATTACKS: Final = tuple(_card_action(Attack, ATTACK, i, i) for i in range(_N))
+TRANSFERS: Final = tuple(_card_action(Transfer, TRANSFER, _TRANSFER_BASE + i, i) for i in range(_N))
+_DEFENDS: Final[dict[int, Defend]] = {}
+TAKE_ACTION: Final = _new(Take, TAKE, TAKE_CODE)
+PASS_ACTION: Final = _new(Pass, PASS, PASS_CODE)
+EXCHANGE_ACTION: Final = _new(ExchangeTrump, EXCHANGE, EXCHANGE_CODE)
 
 
 def attack(card: Card) -> Attack:
@@ -203,12 +204,10 @@ def defend_i(a: int, d: int) -> Defend:
     key = a * _N + d
     obj = _DEFENDS.get(key)
     if obj is None:
-        obj = object.__new__(Defend)
-        obj.code = _DEFEND_BASE + key
+        obj = Defend()
+        _init(obj, DEFEND, _DEFEND_BASE + key, d, a)
         obj.attack = Card.from_index(a)
         obj.card = Card.from_index(d)
-        obj.a = a
-        obj.c = d
         _DEFENDS[key] = obj
     return obj
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any
+from typing import Any, Final, cast
 
 from .actions import (
     ATTACK,
@@ -107,7 +107,7 @@ def new_game(
         raise RulesError(f"R3: the dealer must be a seat 0..{seats - 1}, not {dealer!r}")
 
     hands, trump, talon = deal(rules, seats, dealer, deck)
-    s = object.__new__(GameState)
+    s = GameState()  # no __init__: new_game sets every field
     s.rules = rules
     s.n = seats
     s.teams = rules.teams_of(seats)
@@ -216,7 +216,7 @@ def _beat_table(rules: RuleSet, trump: int) -> tuple[int, ...]:
 # --- roles ----------------------------------------------------------------------------------------
 
 #: _CLOCKWISE[n][seat]: the seats of an n-seat table clockwise, starting with ``seat``.
-_CLOCKWISE = tuple(
+_CLOCKWISE: Final = tuple(
     tuple(tuple((seat + k) % n for k in range(n)) for seat in range(n)) for n in range(7)
 )
 
@@ -277,7 +277,7 @@ def _attackers_of(
     return mask
 
 
-_NO_CAP = 1 << 30  # a bout cap no hand reaches (V9)
+_NO_CAP: Final = 1 << 30  # a bout cap no hand reaches (V9)
 
 
 class _Kernel:
@@ -288,10 +288,26 @@ class _Kernel:
     - ``nxt[seat << 6 | active]``: the next active seat (R19);
     - ``throwers[(attacker << 3 | defender) << 6 | active]``: who may throw in (R9, V5, V7);
     - ``caps[discarded_once]``: ``rules.bout_cap`` (R12, V4, V9; no cap: a huge number);
-    - ``beat[trump]``: the beat table per trump suit (-1: none), filled on first use.
+    - ``beat[trump]``: the beat table per trump suit (-1: none), filled on first use;
+    - ``same_rank[card]``: ``SAME_RANK`` within this deck (R11; without the second copies of
+      V16 every mask fits a machine word, which the compiled engine handles natively);
+    - the rule set's switches the step reads (V1, V6, V7, V8), as plain attributes.
     """
 
-    __slots__ = ("beat", "caps", "clockwise", "hand_size", "nxt", "opp", "throwers")
+    __slots__ = (
+        "beat",
+        "caps",
+        "clockwise",
+        "hand_size",
+        "nxt",
+        "opp",
+        "same_rank",
+        "team_size",
+        "throw_in_after_take",
+        "throwers",
+        "transfer",
+        "trump_exchange",
+    )
 
     def __init__(self, rules: RuleSet, n: int) -> None:
         teams = rules.teams_of(n)
@@ -309,9 +325,17 @@ class _Kernel:
         self.hand_size = rules.hand_size
         self.clockwise = _CLOCKWISE[n]
         self.beat: list[tuple[int, ...] | None] = [None] * 5  # index -1 is the last
+        deck = 0
+        for c in rules.deck():
+            deck |= 1 << c.index
+        self.same_rank = tuple(m & deck for m in SAME_RANK)
+        self.transfer = rules.transfer
+        self.throw_in_after_take = rules.throw_in_after_take
+        self.team_size = rules.team_size
+        self.trump_exchange = rules.trump_exchange
 
 
-_KERNELS: dict[tuple[RuleSet, int], _Kernel] = {}
+_KERNELS: Final[dict[tuple[RuleSet, int], _Kernel]] = {}
 
 
 def _kernel(rules: RuleSet, n: int) -> _Kernel:
@@ -362,22 +386,18 @@ def _transfer_target(s: GameState) -> int | None:
     return new_defender
 
 
-class _Defends(dict[int, object]):
-    """The interned defences of one attack card keyed by the defending card's bit
-    (``1 << index``), made on first use: the bare action (``seat`` -1) or the (seat, action)
-    pair."""
-
-    __slots__ = ("attack", "seat")
-
-    def __init__(self, seat: int, attack: int) -> None:
-        super().__init__()
-        self.seat = seat
-        self.attack = attack
-
-    def __missing__(self, bit: int) -> object:
-        action = defend_i(self.attack, bit.bit_length() - 1)
-        value = self[bit] = action if self.seat < 0 else (self.seat, action)
-        return value
+def _defences(out: list[Any], row: list[object], seat: int, a: int, m: int) -> None:
+    """Append the defences of attack card ``a`` with each card of ``m``, spelled for ``seat``
+    (see :class:`_Spelling`); ``row`` is that spelling's row for ``a``, filled on first use."""
+    while m:
+        b = m & -m
+        d = b.bit_length() - 1
+        x = row[d]
+        if x is None:
+            action = defend_i(a, d)
+            x = row[d] = action if seat < 0 else (seat, action)
+        out.append(x)
+        m ^= b
 
 
 class _Spelling:
@@ -385,26 +405,45 @@ class _Spelling:
     ``legal_actions``), or that seat's interned (seat, action) pairs (for ``legal_moves``), so
     that neither listing allocates anything per action."""
 
-    __slots__ = ("attack_runs", "attacks", "defends", "exchange", "pass_", "take", "transfers")
+    __slots__ = (
+        "attack_runs",
+        "attacks",
+        "defends",
+        "exchange",
+        "pass_",
+        "seat",
+        "take",
+        "transfers",
+    )
 
     def __init__(self, seat: int) -> None:
+        self.seat = seat  # -1: bare actions
+
         def spell(a: Action) -> object:
             return a if seat < 0 else (seat, a)
 
         self.attacks = tuple(spell(a) for a in ATTACKS)
         self.attack_runs = Runs(self.attacks)
         self.transfers = tuple(spell(a) for a in TRANSFERS)
-        self.defends = tuple(_Defends(seat, a) for a in range(NUM_CARD_IDS))
+        # defends[a][d]: the defence of attack card a with d, filled in on first use
+        self.defends: tuple[list[object], ...] = tuple(
+            [None] * NUM_CARD_IDS for _ in range(NUM_CARD_IDS)
+        )
         self.take = spell(TAKE_ACTION)
         self.pass_ = spell(PASS_ACTION)
         self.exchange = spell(EXCHANGE_ACTION)
 
 
-_MAX_SEATS = 6
-_ACTIONS = (_Spelling(-1),) * _MAX_SEATS  # every seat spelled as bare actions
-_MOVES = tuple(_Spelling(seat) for seat in range(_MAX_SEATS))  # as (seat, action) pairs
-_ALL_SEATS = (1 << _MAX_SEATS) - 1
-_S0, _S1, _S2, _S3 = SUIT_BLOCKS
+# (Final: compiled, module constants are C statics instead of dictionary look-ups.)
+_MAX_SEATS: Final = 6
+_ACTIONS: Final = (_Spelling(-1),) * _MAX_SEATS  # every seat spelled as bare actions
+_MOVES: Final = tuple(_Spelling(seat) for seat in range(_MAX_SEATS))  # as (seat, action) pairs
+_ALL_SEATS: Final = (1 << _MAX_SEATS) - 1
+_S0: Final = SUIT_BLOCKS[0]
+_S1: Final = SUIT_BLOCKS[1]
+_S2: Final = SUIT_BLOCKS[2]
+_S3: Final = SUIT_BLOCKS[3]
+_PLAIN: Final = PLAIN_CARDS
 
 
 def _emit(
@@ -425,7 +464,7 @@ def _emit(
     if s.finished:
         return out
     seats &= s.active
-    if v8 and s.rules.trump_exchange:  # V8: any seat may exchange at any time, first
+    if v8 and s._k.trump_exchange:  # V8: any seat may exchange at any time, first
         while seats:
             low = seats & -seats
             seat = low.bit_length() - 1
@@ -440,7 +479,7 @@ def _emit(
         a = s.attacker
         if seats >> a & 1:
             m = hands[a]
-            if m & ~PLAIN_CARDS:  # jokers (V15), second copies (V16): bit by bit
+            if m & ~_PLAIN:  # jokers (V15), second copies (V16): bit by bit
                 attacks = spell[a].attacks
                 while m:
                     low = m & -m
@@ -474,23 +513,14 @@ def _emit(
                 a = att[-1] if dfn[-1] < 0 else att[dfn.index(-1)]
                 m = hand & beat[a]
                 if m:
-                    row = rows[a]
-                    while m:
-                        b = m & -m
-                        out.append(row[b])
-                        m ^= b
+                    _defences(out, rows[a], sp.seat, a, m)
             else:
                 for a, x in zip(att, s.dfn):  # noqa: B905 - same length
                     if x < 0:
-                        m = hand & beat[a]
-                        row = rows[a]
-                        while m:
-                            b = m & -m
-                            out.append(row[b])
-                            m ^= b
-            if s.rules.transfer and _transfer_target(s) is not None:  # V1
+                        _defences(out, rows[a], sp.seat, a, hand & beat[a])
+            if s._k.transfer and _transfer_target(s) is not None:  # V1
                 transfers = sp.transfers
-                m = hand & SAME_RANK[att[0]]
+                m = hand & s._k.same_rank[att[0]]
                 while m:
                     b = m & -m
                     out.append(transfers[b.bit_length() - 1])
@@ -529,9 +559,14 @@ def _legal(s: GameState, seat: int) -> list[Action]:
     return out
 
 
-def legal_actions(s: GameState, seat: int) -> tuple[Action, ...]:
+# The public entry points below take ``object`` for the seat and the action: they check them at run
+# time and answer bad input with a typed error (compiled, an ``int`` parameter would raise a bare
+# TypeError before the check, and would turn ``True`` into seat 1).
+
+
+def legal_actions(s: GameState, seat: object) -> tuple[Action, ...]:
     """The legal actions of ``seat`` now (empty when it has none, or the game is over)."""
-    if not isinstance(seat, int) or not 0 <= seat < s.n:
+    if type(seat) is not int or not 0 <= seat < s.n:
         return ()
     return tuple(_legal(s, seat))
 
@@ -549,14 +584,14 @@ def legal_moves(s: GameState) -> tuple[Move, ...]:
     return moves
 
 
-def can(s: GameState, seat: int, action: Action) -> bool:
-    return isinstance(seat, int) and 0 <= seat < s.n and action in _legal(s, seat)
+def can(s: GameState, seat: object, action: object) -> bool:
+    return type(seat) is int and 0 <= seat < s.n and action in _legal(s, seat)
 
 
-def verify(s: GameState, seat: int, action: Action) -> None:
+def verify(s: GameState, seat: object, action: object) -> None:
     """Raise :class:`IllegalActionError` (naming the rule) unless ``action`` is legal for
     ``seat``."""
-    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < s.n:
+    if type(seat) is not int or not 0 <= seat < s.n:
         raise IllegalActionError("R3", f"there is no seat {seat!r} at this {s.n}-seat table")
     if not isinstance(action, Action):
         raise IllegalActionError("R2", f"{action!r} is not an action")
@@ -578,7 +613,7 @@ def verify(s: GameState, seat: int, action: Action) -> None:
 # --- applying actions -----------------------------------------------------------------------------
 
 
-def apply(s: GameState, seat: int, action: Action | str) -> tuple[GameState, tuple[Event, ...]]:
+def apply(s: GameState, seat: object, action: object) -> tuple[GameState, tuple[Event, ...]]:
     """Apply a legal action: the new state and the events it produced; ``s`` is unchanged.
 
     An illegal action raises :class:`IllegalActionError` (its ``rule`` names the rule).
@@ -594,10 +629,12 @@ def apply(s: GameState, seat: int, action: Action | str) -> tuple[GameState, tup
         if isinstance(action, str):
             action = parse_action(action)
         verify(s, seat, action)
+    t = cast(int, seat)  # listed or verified: a seat number and an action
+    a = cast(Action, action)
     new = s.copy(_successor=True)
-    events: list[Event] = [_TAKEN[action.code << 3 | seat]]
-    _do(new, seat, action, events)
-    new._log_tail = (s._log_tail, (seat, action))
+    events: list[Event] = [_TAKEN[a.code << 3 | t]]
+    _do(new, t, a, events)
+    new._log_tail = (s._log_tail, (t, a))
     return new, tuple(events)
 
 
@@ -609,7 +646,7 @@ class _ActionsTaken(dict[int, ActionTaken]):
         return event
 
 
-_TAKEN = _ActionsTaken()
+_TAKEN: Final = _ActionsTaken()
 
 
 class _BoutsStarted(dict[int, BoutStarted]):
@@ -628,17 +665,17 @@ class _CardsDrawn(dict[int, CardsDrawn]):
         return event
 
 
-_STARTED = _BoutsStarted()
-_DRAWN = _CardsDrawn()
+_STARTED: Final = _BoutsStarted()
+_DRAWN: Final = _CardsDrawn()
 
 
 step = apply
 
 
 #: Builds an event (a NamedTuple) from its fields without the Python-level ``__new__``.
-_event: Any = tuple.__new__
+_event: Final[Any] = tuple.__new__
 
-_PLAYS_CARD = tuple(k in (ATTACK, DEFEND, TRANSFER) for k in range(6))  # by action kind
+_PLAYS_CARD: Final = tuple(k in (ATTACK, DEFEND, TRANSFER) for k in range(6))  # by action kind
 
 
 def _do(s: GameState, seat: int, action: Action, ev: list[Event] | None = None) -> None:
@@ -649,7 +686,7 @@ def _do(s: GameState, seat: int, action: Action, ev: list[Event] | None = None) 
     s._legal = None
     if _PLAYS_CARD[kind]:
         # the card leaves the hand for the table; any card played clears every pass (R15)
-        c = action.c  # type: ignore[attr-defined]
+        c = action.c
         b = 1 << c
         hands = s.hands
         hand = hands[seat] ^ b
@@ -661,10 +698,10 @@ def _do(s: GameState, seat: int, action: Action, ev: list[Event] | None = None) 
             emptied = s.emptied = s.emptied[:]  # shared with the previous state (see copy)
             emptied[seat] = v
         s.table |= b
-        s.ranks |= SAME_RANK[c]
+        s.ranks |= s._k.same_rank[c]
         s.passed = 0
         if kind == DEFEND:
-            s.dfn[s.att.index(action.a)] = c  # type: ignore[attr-defined]
+            s.dfn[s.att.index(action.a)] = c
             u = s.unbeaten = s.unbeaten - 1
             if u:
                 return
@@ -681,7 +718,7 @@ def _do(s: GameState, seat: int, action: Action, ev: list[Event] | None = None) 
         s.passed |= 1 << seat
     elif kind == TAKE:
         s.taken = True
-        if not s.rules.throw_in_after_take:  # V6
+        if not s._k.throw_in_after_take:  # V6
             _end_bout(s, ev)
             return
     elif kind == EXCHANGE:
@@ -830,8 +867,3 @@ def _game_over(s: GameState) -> bool:
         return s.active.bit_count() <= 1
     teams = {s.teams[t] for t in range(s.n) if s.active >> t & 1}
     return len(teams) <= 1
-
-
-# The state's hot methods are these functions themselves, not wrappers: one call less per step.
-GameState.legal_moves = legal_moves  # type: ignore[method-assign,assignment]
-GameState.apply = apply  # type: ignore[method-assign,assignment]

@@ -22,7 +22,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from .actions import Action, parse_action
-from .cards import SAME_RANK, Card, cards_of
+from .cards import Card, cards_of
 from .engine import _attackers_mask, _set_trump, apply, new_game
 from .errors import DurakError, StateFormatError
 from .rules import RuleSet
@@ -142,7 +142,7 @@ def state_from_model(m: StateModel, *, check: bool = True) -> GameState:
     rules = RuleSet.from_options(m.rules)
     n = m.seats
     rules.check_seats(n)
-    s = object.__new__(GameState)
+    s = GameState()  # no __init__: every field is set below
     s.rules = rules
     s.n = n
     s.teams = rules.teams_of(n)
@@ -160,7 +160,7 @@ def state_from_model(m: StateModel, *, check: bool = True) -> GameState:
     s.ranks = 0
     for i in (*s.att, *(d for d in s.dfn if d >= 0)):
         s.table |= 1 << i
-        s.ranks |= SAME_RANK[i]
+        s.ranks |= s._k.same_rank[i]  # the engine's table (within this deck)
     s.unbeaten = s.dfn.count(-1)
     s.attacker = m.attacker
     s.defender = m.defender

@@ -24,53 +24,56 @@ if TYPE_CHECKING:
     from .views import PublicView, SeatView
 
 Move = tuple[int, "Action"]
-LogTail = tuple["LogTail", Move] | None
+#: (previous tail, move) or None. Spelled without recursion: mypyc cannot map a recursive alias.
+LogTail = tuple[Any, Move] | None
+#: Class-level access to ``__slots__`` is not possible once compiled; the tuple lives here.
+_SLOTS = (
+    "_k",
+    "_legal",
+    "_log_base",
+    "_log_tail",
+    "active",
+    "att",
+    "attacker",
+    "attackers",
+    "beat",
+    "bout",
+    "dealer",
+    "defender",
+    "dfn",
+    "discard",
+    "discarded_once",
+    "emptied",
+    "finished",
+    "first_game",
+    "hands",
+    "hidden_trump",
+    "known",
+    "limit",
+    "n",
+    "order",
+    "out",
+    "passed",
+    "ranks",
+    "rules",
+    "seed",
+    "starter",
+    "table",
+    "taken",
+    "talon",
+    "teams",
+    "trump_card",
+    "trump_suit",
+    "unbeaten",
+    "version",
+)
 _NOT_IN_KEY = frozenset(("_k", "_legal", "_log_base", "_log_tail", "beat"))
 
 
 class GameState:
     """One moment of one game. Read it through properties, views and the engine functions."""
 
-    __slots__ = (
-        "_k",
-        "_legal",
-        "_log_base",
-        "_log_tail",
-        "active",
-        "att",
-        "attacker",
-        "attackers",
-        "beat",
-        "bout",
-        "dealer",
-        "defender",
-        "dfn",
-        "discard",
-        "discarded_once",
-        "emptied",
-        "finished",
-        "first_game",
-        "hands",
-        "hidden_trump",
-        "known",
-        "limit",
-        "n",
-        "order",
-        "out",
-        "passed",
-        "ranks",
-        "rules",
-        "seed",
-        "starter",
-        "table",
-        "taken",
-        "talon",
-        "teams",
-        "trump_card",
-        "trump_suit",
-        "unbeaten",
-        "version",
-    )
+    __slots__ = _SLOTS
 
     rules: RuleSet
     n: int  # seats
@@ -115,7 +118,7 @@ class GameState:
         """An independent copy, every list copied (the fast path mutates it in place).
         ``_successor`` (the engine's, for ``apply``'s new state): share ``talon``, ``out`` and
         ``emptied``, which the engine replaces instead of changing."""
-        new = object.__new__(GameState)
+        new = GameState()  # no __init__: every field is set below
         new._k = self._k
         new.rules = self.rules
         new.n = self.n
@@ -179,7 +182,7 @@ class GameState:
 
     def _key(self) -> tuple[object, ...]:
         return (
-            *(getattr(self, name) for name in GameState.__slots__ if name not in _NOT_IN_KEY),
+            *(getattr(self, name) for name in _SLOTS if name not in _NOT_IN_KEY),
             self.log,
         )
 
@@ -195,19 +198,20 @@ class GameState:
 
     # --- the public API, as methods (see :mod:`durak_core.engine`) ---------------------------
 
-    def legal_actions(self, seat: int) -> tuple[Action, ...]:
+    # seat and action: any value, checked at run time (see the engine's public entry points)
+    def legal_actions(self, seat: object) -> tuple[Action, ...]:
         return _engine.legal_actions(self, seat)
 
     def legal_moves(self) -> tuple[Move, ...]:
         return _engine.legal_moves(self)
 
-    def can(self, seat: int, action: Action) -> bool:
+    def can(self, seat: object, action: object) -> bool:
         return _engine.can(self, seat, action)
 
-    def verify(self, seat: int, action: Action) -> None:
+    def verify(self, seat: object, action: object) -> None:
         _engine.verify(self, seat, action)
 
-    def apply(self, seat: int, action: Action | str) -> tuple[GameState, tuple[Event, ...]]:
+    def apply(self, seat: object, action: object) -> tuple[GameState, tuple[Event, ...]]:
         return _engine.apply(self, seat, action)
 
     def view(self, seat: int) -> SeatView:
@@ -252,14 +256,14 @@ class GameState:
         return self.hands[seat].bit_count()
 
     def __getstate__(self) -> dict[str, Any]:
-        d = {k: getattr(self, k) for k in GameState.__slots__ if k not in _NOT_IN_KEY}
+        d = {k: getattr(self, k) for k in _SLOTS if k not in _NOT_IN_KEY}
         d["beat"] = self.beat
         d["log"] = self.log
         return d
 
     def __setstate__(self, d: dict[str, Any]) -> None:
         for k, v in d.items():
-            object.__setattr__(self, k, v)
+            setattr(self, k, v)
         self._legal = None
         self._k = _engine._kernel(self.rules, self.n)
 

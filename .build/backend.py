@@ -1,0 +1,80 @@
+"""The package's build backend: setuptools, plus the engine's hot modules compiled by mypyc.
+
+pyproject.toml names this module (``backend-path``); everything else about the package lives
+there. It is setuptools' own backend with one change: its setup step adds the compiled modules —
+the same source files, turned into C extensions (docs/performance.md has what it buys,
+docs/architecture.md how it fits). Without a C compiler, without mypyc, or with
+``DURAK_PURE_PYTHON=1`` the package installs as pure Python and behaves the same, only slower.
+(It lives here rather than in a setup.py so that the repository's top level stays as specified.)
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Any
+
+from setuptools import setup
+from setuptools.build_meta import _BuildMetaBackend
+from setuptools.command.build_ext import build_ext
+
+#: The engine's hot path (legal actions, the step, the deal) and what it calls per action.
+COMPILED = [
+    "durak_core/actions.py",
+    "durak_core/deck.py",
+    "durak_core/engine.py",
+    "durak_core/fast.py",
+    "durak_core/state.py",
+]
+
+
+def _warn(message: str) -> None:
+    print(f"durak_core: {message}; installing pure Python (slower, same rules)", file=sys.stderr)
+
+
+def _ext_modules() -> list[Any]:
+    if os.environ.get("DURAK_PURE_PYTHON"):
+        return []
+    try:
+        from mypyc.build import mypycify
+    except ImportError:
+        _warn("mypyc is not available")
+        return []
+    try:
+        # One group, so that the modules call each other natively; its shared library lands
+        # inside the package (durak_core/_native__mypyc...), not at the top level.
+        return list(mypycify(COMPILED, opt_level="3", group_name="durak_core._native"))
+    except (Exception, SystemExit) as exc:  # a type error (mypyc exits): still installable
+        _warn(f"mypyc could not compile the engine ({exc})")
+        return []
+
+
+class _OptionalBuildExt(build_ext):
+    """All or nothing: if any extension fails to build (no C compiler), none is installed, so
+    the package never mixes a compiled module with a missing shared library."""
+
+    def run(self) -> None:
+        try:
+            super().run()
+        except Exception as exc:
+            _warn(f"the C build failed ({exc})")
+            for path in self.get_outputs():
+                if os.path.exists(path):
+                    os.remove(path)
+            self.extensions = []
+
+
+class _Backend(_BuildMetaBackend):
+    def run_setup(self, setup_script: str = "setup.py") -> None:
+        setup(ext_modules=_ext_modules(), cmdclass={"build_ext": _OptionalBuildExt})
+
+
+_BACKEND = _Backend()
+get_requires_for_build_wheel = _BACKEND.get_requires_for_build_wheel
+get_requires_for_build_sdist = _BACKEND.get_requires_for_build_sdist
+get_requires_for_build_editable = _BACKEND.get_requires_for_build_editable
+prepare_metadata_for_build_wheel = _BACKEND.prepare_metadata_for_build_wheel
+prepare_metadata_for_build_editable = _BACKEND.prepare_metadata_for_build_editable
+build_wheel = _BACKEND.build_wheel
+build_sdist = _BACKEND.build_sdist
+build_editable = _BACKEND.build_editable

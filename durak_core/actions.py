@@ -55,7 +55,7 @@ class Action:
     __slots__ = ("a", "c", "code", "kind")
     kind: int  # ATTACK ... EXCHANGE
     code: int
-    c: int  # for the engine's hot path: the index of the card played, or -1
+    c: int  # for hot paths (engine, AI): the index of the card played, or -1
     a: int  # the index of the attack card a defence beats, or -1
 
     @staticmethod

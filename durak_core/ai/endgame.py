@@ -76,7 +76,7 @@ class EndgameSolver:
                 return -1
             if a.kind == TAKE:
                 return 10_000
-            return value[a.card.index]  # type: ignore[attr-defined]
+            return value[a.c]
 
         return sorted(legal, key=cost)
 

@@ -74,6 +74,11 @@ class HardPlayer:
         self.last_mode = ""
         self._start: float | None = None
 
+    def __reduce__(self) -> tuple[type[HardPlayer], tuple[int, Budget]]:
+        # The bot sends players to worker processes; a compiled class unpickles through
+        # __init__, so give its arguments (the statistics stay behind).
+        return (HardPlayer, (self.seed, self.budget))
+
     def _stop_after(self, share: float) -> Callable[[], bool] | None:
         """A stop test for ``share`` of the time budget (None without a clock)."""
         b = self.budget
@@ -250,7 +255,7 @@ def candidates(legal: Sequence[Action], preferred: Action, ct: CardTable) -> lis
         if a.kind in (TAKE, PASS):
             return (0, a.code)
         if a.kind in (ATTACK, DEFEND, TRANSFER):
-            return (1 + value[a.card.index], a.code)  # type: ignore[attr-defined]
+            return (1 + value[a.c], a.code)
         return (0, a.code)
 
     ordered = sorted(legal, key=cost)[:MAX_CANDIDATES]

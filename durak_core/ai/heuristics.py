@@ -51,10 +51,6 @@ def cover(unbeaten: Sequence[int], hand: int, ct: CardTable) -> list[tuple[int, 
     return out
 
 
-def _card(a: Action) -> int:
-    return a.card.index  # type: ignore[attr-defined,no-any-return]
-
-
 def easy_choice(
     legal: Sequence[Action], hand: int, att: Sequence[int], dfn: Sequence[int], ct: CardTable
 ) -> Action:
@@ -68,24 +64,20 @@ def easy_choice(
     if DEFEND in kinds or TAKE in kinds:
         unbeaten = [x for x, d in zip(att, dfn, strict=True) if d < 0]
         for x in unbeaten:  # table order, the smallest winning card each
-            options = [a for a in legal if a.kind == DEFEND and _card_att(a) == x]
+            options = [a for a in legal if a.kind == DEFEND and a.a == x]
             if not options:
                 break
-            return min(options, key=lambda a: value[_card(a)])
+            return min(options, key=lambda a: value[a.c])
         return _first(legal, TAKE)
     attacks = [a for a in legal if a.kind == ATTACK]
     if not att:
-        return min(attacks, key=lambda a: (value[_card(a)], _card(a)))
-    cheap = [a for a in attacks if ct.cheap >> _card(a) & 1]
+        return min(attacks, key=lambda a: (value[a.c], a.c))
+    cheap = [a for a in attacks if ct.cheap >> a.c & 1]
     if cheap:
-        return min(cheap, key=lambda a: (value[_card(a)], _card(a)))
+        return min(cheap, key=lambda a: (value[a.c], a.c))
     if PASS in kinds:
         return _first(legal, PASS)
-    return min(legal, key=lambda a: (value[_card(a)], a.code))
-
-
-def _card_att(a: Action) -> int:
-    return a.attack.index  # type: ignore[attr-defined,no-any-return]
+    return min(legal, key=lambda a: (value[a.c], a.code))
 
 
 def _first(legal: Sequence[Action], kind: int) -> Action:
@@ -125,7 +117,7 @@ def smart_choice(
     for a in legal:
         if a.kind != ATTACK:
             continue
-        c = _card(a)
+        c = a.c
         strong = ct.strong >> c & 1
         if talon and strong:  # keep trumps while the talon lasts; in the endgame unload all
             continue
@@ -136,7 +128,7 @@ def smart_choice(
         return best
     if kinds & (1 << PASS):
         return _first(legal, PASS)
-    return min(legal, key=lambda a: (value[_card(a)] if a.kind == ATTACK else 99, a.code))
+    return min(legal, key=lambda a: (value[a.c] if a.kind == ATTACK else 99, a.code))
 
 
 def _open(
@@ -159,7 +151,7 @@ def _open(
     for a in legal:
         if a.kind != ATTACK:
             continue
-        c = _card(a)
+        c = a.c
         score = float(value[c])
         if strong >> c & 1:
             score += trump_cost
@@ -184,8 +176,8 @@ def _defend(
     plan = cover(unbeaten, hand, ct)
     if kinds & (1 << TRANSFER):  # V1: pass the attack on with a cheap card rather than spend cards
         transfers = [a for a in legal if a.kind == TRANSFER]
-        t = min(transfers, key=lambda a: value[_card(a)])
-        if not ct.strong >> _card(t) & 1 and (plan is None or talon):
+        t = min(transfers, key=lambda a: value[a.c])
+        if not ct.strong >> t.c & 1 and (plan is None or talon):
             return t
     if plan is None:
         return _first(legal, TAKE)

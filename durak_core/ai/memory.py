@@ -55,12 +55,12 @@ def remember(view: SeatView, history: Sequence[Event]) -> Memory:
             a = e.action
             k = a.kind
             if k in (ATTACK, TRANSFER):
-                c = a.card.index  # type: ignore[attr-defined]
+                c = a.c
                 att.append(c)
                 ranks |= SAME_RANK[c]
             elif k == DEFEND:
-                x = a.attack.index  # type: ignore[attr-defined]
-                d = a.card.index  # type: ignore[attr-defined]
+                x = a.a
+                d = a.c
                 if len(att) - len(beaten) == 1:  # a lone card: the choice was free
                     value = ct.value
                     cheaper = ct.beaters[x]

@@ -3,9 +3,11 @@ across every preset and seat count; the factory and the protocol."""
 
 from __future__ import annotations
 
+import pickle
+
 import pytest
 
-from durak_core import PRESETS, RuleSet
+from durak_core import PRESETS, RuleSet, new_game
 from durak_core.ai import LEVELS, Budget, Player, make_player
 from durak_core.ai.match import play_game
 
@@ -57,3 +59,14 @@ def test_same_view_history_and_seed_give_the_same_decision_even_after_other_call
     other = new_game(RuleSet(), 2, seed=2)
     used.choose(other.view(other.starter), [])
     assert used.choose(v, []) is fresh
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_each_level_survives_pickling(level: str) -> None:
+    # The bot hands players to worker processes by pickle (Hard's class may be compiled).
+    g = new_game(RuleSet(), 2, seed=11)
+    view = g.view(g.starter)
+    player = make_player(level, 5, Budget(None, iterations=8))  # type: ignore[arg-type]
+    copy = pickle.loads(pickle.dumps(player, pickle.HIGHEST_PROTOCOL))
+    assert type(copy) is type(player)
+    assert copy.choose(view, []) is player.choose(view, [])

@@ -27,7 +27,6 @@ import hashlib
 import struct
 from collections.abc import Sequence
 from functools import lru_cache
-from operator import lt, mod
 from typing import Final, TypeVar
 
 from .cards import Card
@@ -97,18 +96,33 @@ def _shuffle(items: list[_T], seed: bytes) -> list[_T]:
     """Fisher–Yates over ``items`` in place, each swap index drawn as ``_Stream.below`` draws
     it from the words of SHAKE-256(seed), in order (the same words, read in one pass)."""
     last = len(items) - 1
-    words = _shake_words(seed, last)  # one word a swap, unless one is rejected
-    sizes, limits = _sizes(last)
-    if all(map(lt, words, limits)):  # no word rejected (all but certain): swap i with w % (i+1)
-        for i, j in zip(range(last, 0, -1), map(mod, words, sizes)):  # noqa: B905
-            items[i], items[j] = items[j], items[i]
-        return items
+    # Each 64-bit word as its two 32-bit halves: the arithmetic then stays in machine words
+    # (which the compiled module does natively) and gives the same numbers.
+    halves = _shake_halves(seed, last)  # one word a swap, unless one is rejected
+    k = 0
+    for n in range(last + 1, 1, -1):
+        if halves[k] == _HALF_TOP and halves[k + 1] >= _LOW_LIMITS[n]:
+            return _shuffle_by_words(items, seed)  # a word is rejected: probability < 2**-57
+        k += 2
+    k = 0
+    for i in range(last, 0, -1):
+        n = i + 1
+        j = (halves[k] * _HIGH_MOD[n] + halves[k + 1]) % n  # the word modulo n
+        items[i], items[j] = items[j], items[i]
+        k += 2
+    return items
+
+
+def _shuffle_by_words(items: list[_T], seed: bytes) -> list[_T]:
+    """:func:`_shuffle` word by word, drawing further words after a rejection."""
+    last = len(items) - 1
+    words = _shake_words(seed, last + 64)
     pos = 0
     for i in range(last, 0, -1):
         n = i + 1
         w = words[pos]
         pos += 1
-        while w >= _LIMITS[n]:  # rejected (probability below 2**-57): draw the next word
+        while w >= _LIMITS[n]:  # rejected: draw the next word
             if pos + i > len(words):  # keep a word for each swap still to come
                 words = _shake_words(seed, pos + i + 64)
             w = words[pos]
@@ -118,12 +132,16 @@ def _shuffle(items: list[_T], seed: bytes) -> list[_T]:
     return items
 
 
-@lru_cache(maxsize=8)
-def _sizes(last: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """The range sizes of the swaps of a ``last + 1``-item shuffle, in order, and their
-    rejection limits."""
-    sizes = tuple(range(last + 1, 1, -1))
-    return sizes, tuple(_LIMITS[n] for n in sizes)
+def _shake_halves(seed: bytes, count: int) -> tuple[int, ...]:
+    """The first ``count`` 64-bit words of SHAKE-256(seed), each as (high, low) 32-bit halves."""
+    return struct.unpack(f">{2 * count}I", hashlib.shake_256(seed).digest(8 * count))
+
+
+_HALF_TOP: Final = (1 << 32) - 1
+#: A word (hi, lo) is rejected for range n (at or above _LIMITS[n]) exactly when hi is all ones
+#: and lo >= _LOW_LIMITS[n]; and (hi * 2**32 + lo) % n == (hi * _HIGH_MOD[n] + lo) % n.
+_LOW_LIMITS: Final = tuple((1 << 32) - _WORDS % n if n else 0 for n in range(129))
+_HIGH_MOD: Final = tuple((1 << 32) % n if n else 0 for n in range(129))
 
 
 def shuffled_indices(rules: RuleSet, seed: int) -> list[int]:

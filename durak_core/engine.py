@@ -766,8 +766,8 @@ def _end_bout(s: GameState, ev: list[Event] | None) -> None:
         if s.emptied[d] >= 0:
             emptied = s.emptied = s.emptied[:]  # shared with the previous state (see copy)
             emptied[d] = -1
-    s.att = []
-    s.dfn = []
+    s.att.clear()  # this state's own lists (apply copies them into the new state)
+    s.dfn.clear()
     s.table = s.ranks = s.unbeaten = s.passed = 0
     s.taken = False
 

@@ -13,15 +13,14 @@ an illegal action corrupts the state silently. They mutate the state in place, s
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from .actions import Action
 from .engine import _do, _emit, _generate
 from .state import GameState, Move
 
-#: ``legal_moves(state)``: every legal (seat, action) now, as a fresh list (the pairs themselves
-#: are interned). The engine's generator itself, whose defaults list every seat's pairs.
-legal_moves: Callable[[GameState], list[Move]] = _emit
+
+def legal_moves(s: GameState) -> list[Move]:
+    """Every legal (seat, action) now, as a fresh list (the pairs themselves are interned)."""
+    return _emit(s)
 
 
 def legal_actions(s: GameState, seat: int) -> list[Action]:
@@ -29,6 +28,6 @@ def legal_actions(s: GameState, seat: int) -> list[Action]:
     return _generate(s, seat)
 
 
-#: ``apply_unchecked(state, seat, action)``: apply ``action`` in place without checking it, no
-#: events, no log. (The engine's own in-place step, not a wrapper: one call less per action.)
-apply_unchecked = _do
+def apply_unchecked(s: GameState, seat: int, action: Action) -> None:
+    """Apply ``action`` in place without checking it: no events, no log."""
+    _do(s, seat, action, None)

@@ -2,8 +2,8 @@ import os
 
 # The engine's hot modules may be compiled (.build/backend.py, mypyc): then ``durak_core.engine``
 # is an extension module beside engine.py, and pytest's doctest collection of engine.py would
-# refuse the mismatch. Its docstring's examples then run against the compiled module, the one in
-# use. (pytest reads this variable while collecting; this file is loaded before that.)
+# refuse the mismatch (it finds no doctest in a compiled module; CI's pure-Python pass runs
+# them). pytest reads this variable while collecting; this file is loaded before that.
 os.environ.setdefault("PY_IGNORE_IMPORTMISMATCH", "1")
 
 pytest_plugins = ["fake_discord.pytest_plugin"]

@@ -456,8 +456,8 @@ def _emit(
     """Append to ``out`` (by default a new list) every legal action of the seats in the mask
     ``seats``, seat by seat in seat order, each written as ``spell[seat]`` writes it, and return
     ``out`` — **the single source of legality**: ``legal_actions``, ``legal_moves``, ``verify``,
-    the views, the AI and the fast path all list actions through here. With the defaults it is
-    ``fast.legal_moves``: every (seat, action) pair. (``v8=False``: leave out the trump
+    the views, the AI and the fast path all list actions through here. With the defaults it lists
+    every (seat, action) pair (``fast.legal_moves``). (``v8=False``: leave out the trump
     exchange, already listed.)"""
     if out is None:
         out = []

@@ -44,11 +44,9 @@ from .actions import (
 from .cards import (
     COPY_STRIDE,
     NUM_CARD_IDS,
-    PLAIN_CARDS,
     SAME_RANK,
     SUIT_BLOCKS,
     Card,
-    Runs,
     Suit,
     cards_of,
 )
@@ -406,7 +404,6 @@ class _Spelling:
     that neither listing allocates anything per action."""
 
     __slots__ = (
-        "attack_runs",
         "attacks",
         "defends",
         "exchange",
@@ -423,7 +420,6 @@ class _Spelling:
             return a if seat < 0 else (seat, a)
 
         self.attacks = tuple(spell(a) for a in ATTACKS)
-        self.attack_runs = Runs(self.attacks)
         self.transfers = tuple(spell(a) for a in TRANSFERS)
         # defends[a][d]: the defence of attack card a with d, filled in on first use
         self.defends: tuple[list[object], ...] = tuple(
@@ -439,11 +435,6 @@ _MAX_SEATS: Final = 6
 _ACTIONS: Final = (_Spelling(-1),) * _MAX_SEATS  # every seat spelled as bare actions
 _MOVES: Final = tuple(_Spelling(seat) for seat in range(_MAX_SEATS))  # as (seat, action) pairs
 _ALL_SEATS: Final = (1 << _MAX_SEATS) - 1
-_S0: Final = SUIT_BLOCKS[0]
-_S1: Final = SUIT_BLOCKS[1]
-_S2: Final = SUIT_BLOCKS[2]
-_S3: Final = SUIT_BLOCKS[3]
-_PLAIN: Final = PLAIN_CARDS
 
 
 def _emit(
@@ -479,18 +470,11 @@ def _emit(
         a = s.attacker
         if seats >> a & 1:
             m = hands[a]
-            if m & ~_PLAIN:  # jokers (V15), second copies (V16): bit by bit
-                attacks = spell[a].attacks
-                while m:
-                    low = m & -m
-                    out.append(attacks[low.bit_length() - 1])
-                    m ^= low
-            else:  # a whole hand: suit by suit
-                runs = spell[a].attack_runs
-                out += runs[m & _S0]
-                out += runs[m & _S1]
-                out += runs[m & _S2]
-                out += runs[m & _S3]
+            attacks = spell[a].attacks
+            while m:
+                low = m & -m
+                out.append(attacks[low.bit_length() - 1])
+                m ^= low
         return out
     d = s.defender
     # R9/R11/R12/R15: who may throw in; the defender answers while a card is unbeaten (R13)

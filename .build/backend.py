@@ -73,6 +73,8 @@ class _OptionalBuildExt(build_ext):
 
 
 class _Backend(_BuildMetaBackend):
+    # setuptools' PEP 517 backend is this class (build_meta's hooks are its bound methods);
+    # run_setup is where it would run a setup.py.
     def run_setup(self, setup_script: str = "setup.py") -> None:
         setup(ext_modules=_ext_modules(), cmdclass={"build_ext": _OptionalBuildExt})
 

@@ -13,20 +13,20 @@ import pytest
 import durak_core
 
 #: The modules the build compiles (read from the build backend itself: one list).
-_SETUP = Path(__file__).resolve().parents[2] / ".build" / "backend.py"
+_BACKEND = Path(__file__).resolve().parents[2] / ".build" / "backend.py"
 
 
 def compiled_modules() -> list[str]:
-    text = _SETUP.read_text()
+    text = _BACKEND.read_text()
     block = text[text.index("COMPILED = [") : text.index("]", text.index("COMPILED = ["))]
     return [line.strip().strip('",') for line in block.splitlines()[1:] if line.strip()]
 
 
-def test_setup_lists_existing_engine_modules() -> None:
+def test_the_build_lists_existing_modules() -> None:
     names = compiled_modules()
     assert "durak_core/engine.py" in names and "durak_core/state.py" in names
     for name in names:
-        assert (_SETUP.parents[1] / name).is_file(), name
+        assert (_BACKEND.parents[1] / name).is_file(), name
 
 
 @pytest.mark.skipif(not durak_core.COMPILED, reason="pure-Python install (no C compiler)")
@@ -35,7 +35,7 @@ def test_compiled_modules_are_not_stale() -> None:
     for name in compiled_modules():
         module = importlib.import_module(name.removesuffix(".py").replace("/", "."))
         assert not (module.__file__ or "").endswith(".py"), f"{name} is not compiled"
-        source = _SETUP.parents[1] / name
+        source = _BACKEND.parents[1] / name
         built = [
             p for p in (source.with_suffix(x) for x in EXTENSION_SUFFIXES) if p.is_file()
         ]

@@ -3,7 +3,8 @@
 Plays mirrored two-seat deals (classic rules, every deal once per seating) of
 
 - ``normal-normal``: the baseline;
-- ``hard-normal``: Hard as shipped;
+- ``hard-normal``: Hard as shipped (told what the table shows: which seat is which level);
+- ``blind-easy``: Hard not told which seat is Easy (so it does not play that seat by Easy's rules);
 - ``oracle-normal``: the same Hard, except that its search is handed the true state (every hand
   and the talon order) instead of sampled deals. A measuring device, never a player: it shows
   how much of Hard's gap to a target is the hidden information and how much is the search;
@@ -20,7 +21,8 @@ ahead) from the endgame (who converts it).
     python benchmarks/ai_ceiling.py [--deals 30] [--iterations 150] [--jobs 2] [--seed 1]
         [--only normal-normal,hard-normal,oracle-normal,hard-easy]
 
-``--only`` takes any pairs ``a-b`` of ``oracle``, ``hard``, ``normal``, ``easy``, ``random``.
+``--only`` takes any pairs ``a-b`` of ``oracle``, ``handoracle``, ``hard``, ``blind``, ``normal``,
+``easy``, ``random``.
 
 Prints one line per matchup and JSON on the last line.
 """
@@ -53,7 +55,7 @@ from durak_core.state import GameState
 from durak_core.views import SeatView
 
 MATCHUPS = ("normal-normal", "hard-normal", "oracle-normal")
-SIDES = ("oracle", "handoracle", "hard", "normal", "easy", "random")
+SIDES = ("oracle", "handoracle", "hard", "blind", "normal", "easy", "random")
 PROOF_NODES = 200_000
 
 
@@ -76,7 +78,10 @@ class _Truth:
 
 
 class OracleHard(HardPlayer):
-    """Hard whose search sees the true state (set :attr:`truth` before each decision)."""
+    """Hard whose search sees the true state (set :attr:`truth` before each decision). A
+    subclass of Hard, so it runs on the pure-Python source only (compiled classes cannot be
+    subclassed): ``DURAK_PURE_PYTHON=1 pip install -e .``, or PYTHONPATH at a copy without
+    the ``.so`` files."""
 
     name = "oracle"
     truth: GameState | None = None
@@ -94,13 +99,15 @@ class HandOracleHard(OracleHard):
     talon_known = False
 
 
-def _player(level: str, seed: int, iterations: int) -> Player:
+def _player(level: str, seed: int, iterations: int, seats: tuple[str, ...] = ()) -> Player:
     budget = Budget(None, iterations=iterations)
+    if level == "blind":  # Hard not told what the table shows (which seat is Easy)
+        return HardPlayer(seed, budget)
     if level == "oracle":
-        return OracleHard(seed, budget)
+        return OracleHard(seed, budget, seats)
     if level == "handoracle":
-        return HandOracleHard(seed, budget)
-    return make_player(level, seed=seed, budget=budget)  # type: ignore[arg-type]
+        return HandOracleHard(seed, budget, seats)
+    return make_player(level, seed=seed, budget=budget, seats=seats)  # type: ignore[arg-type]
 
 
 def _entry_value(s: GameState, me: int) -> str:
@@ -120,8 +127,9 @@ def _deal(args: tuple[str, int, int, int]) -> list[tuple[str, str]]:
     first, second = matchup.split("-")
     out = []
     for seat_of_first in (0, 1):
-        measured = _player(first, seed * 7919 + deal * 31, iterations)
-        opponent = _player(second, seed * 7919 + deal * 31 + 1, iterations)
+        seats = (first, second) if seat_of_first == 0 else (second, first)
+        measured = _player(first, seed * 7919 + deal * 31, iterations, seats)
+        opponent = _player(second, seed * 7919 + deal * 31 + 1, iterations, seats)
         players = [measured, opponent] if seat_of_first == 0 else [opponent, measured]
         s = new_game(RuleSet(), 2, seed=seed * 1_000_003 + deal)
         histories: list[list[Event]] = [[], []]

@@ -84,11 +84,13 @@ def _task(args: tuple[list[str], dict[str, Any], int, int, float | None, str]) -
         seat_of = [(p + rot) % n for p in range(n)]
         slot_at = {seat: p for p, seat in enumerate(seat_of)}
         players = []
+        labels = [levels[slot_at[seat]] for seat in range(n)]  # what the table shows
         for seat in range(n):
             p = slot_at[seat]
             budget = Budget(think, clock=clock) if think is not None else None
             level = cast(Level, levels[p])
-            players.append(make_player(level, seed=base_seed * 7919 + deal * 31 + p, budget=budget))
+            seed = base_seed * 7919 + deal * 31 + p
+            players.append(make_player(level, seed=seed, budget=budget, seats=labels))
         rec = play_game(rules, players, seed=base_seed * 1_000_003 + deal, clock=clock)
         r = rec.result
         games = []

@@ -13,6 +13,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Literal
 
 from .base import Budget, Clock, Player
@@ -24,10 +25,18 @@ Level = Literal["random", "easy", "normal", "hard"]
 LEVELS: tuple[Level, ...] = ("random", "easy", "normal", "hard")
 
 
-def make_player(level: Level, seed: int, budget: Budget | None = None) -> Player:
+def make_player(
+    level: Level, seed: int, budget: Budget | None = None, seats: Sequence[str] = ()
+) -> Player:
     """A player of ``level`` with its own random source; ``budget`` (Hard only) defaults to one
     second — pass ``Budget(1.0, clock=time.perf_counter)`` for a real time limit, or
-    ``Budget(None, iterations=N)`` for a deterministic one."""
+    ``Budget(None, iterations=N)`` for a deterministic one.
+
+    ``seats`` (Hard only): what the table shows for every seat, in seat order — an AI's level
+    or anything else for a human (e.g. ``"human"``). It is public: every player at the table
+    sees it. Hard plays a seat shown as ``"easy"`` by Easy's published rules (docs/ai.md)."""
+    if isinstance(seats, str) or not all(isinstance(x, str) for x in seats):
+        raise TypeError("seats must be a sequence of labels, one per seat")
     if level == "random":
         return RandomPlayer(seed)
     if level == "easy":
@@ -37,7 +46,7 @@ def make_player(level: Level, seed: int, budget: Budget | None = None) -> Player
     if level == "hard":
         from .hard import HardPlayer
 
-        return HardPlayer(seed, budget or Budget())
+        return HardPlayer(seed, budget or Budget(), seats)
     raise ValueError(f"unknown AI level {level!r}; known: {', '.join(LEVELS)}")
 
 

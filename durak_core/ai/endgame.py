@@ -15,6 +15,7 @@ from ..actions import PASS, TAKE, Action
 from ..fast import apply_unchecked, legal_actions
 from ..state import GameState
 from .cardinfo import CardTable
+from .heuristics import easy_choice
 from .schedule import next_actor
 
 _EXACT, _LOWER, _UPPER = 0, 1, 2
@@ -42,8 +43,12 @@ class EndgameSolver:
         ct: CardTable,
         stop: Callable[[], bool] | None = None,
         node_limit: int | None = None,
+        easy_seats: int = 0,
     ) -> None:
         self.me = me
+        #: Seats known to play Easy's rules (bit mask): deterministic, so the search follows
+        #: their one move instead of assuming their best.
+        self.easy_seats = easy_seats
         self.ct = ct
         self.stop = stop
         self.node_limit = node_limit
@@ -130,6 +135,8 @@ class EndgameSolver:
         seat = next_actor(s)
         assert seat is not None
         legal = legal_actions(s, seat)
+        if self.easy_seats >> seat & 1 and len(legal) > 1:
+            legal = [easy_choice(legal, s.hands[seat], s.att, s.dfn, self.ct)]
         maximize = s.teams[seat] == s.teams[self.me]
         a0, b0 = alpha, beta
         best_v = -2.0 if maximize else 2.0
@@ -218,15 +225,20 @@ class EndgameSolver:
         return result
 
 
-def brute_force(s: GameState, me: int) -> float:
-    """Plain minimax over every move, no pruning, no table: the reference for tests."""
+def brute_force(s: GameState, me: int, ct: CardTable | None = None, easy_seats: int = 0) -> float:
+    """Plain minimax over every move, no pruning, no table: the reference for tests (the seats
+    in ``easy_seats`` play Easy's one move; ``ct`` is then needed)."""
     if s.finished:
         return outcome(s, me)
     seat = next_actor(s)
     assert seat is not None
+    legal = legal_actions(s, seat)
+    if easy_seats >> seat & 1 and len(legal) > 1:
+        assert ct is not None
+        legal = [easy_choice(legal, s.hands[seat], s.att, s.dfn, ct)]
     values = []
-    for a in legal_actions(s, seat):
+    for a in legal:
         child = s.copy()
         apply_unchecked(child, seat, a)
-        values.append(brute_force(child, me))
+        values.append(brute_force(child, me, ct, easy_seats))
     return max(values) if s.teams[seat] == s.teams[me] else min(values)

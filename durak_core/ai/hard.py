@@ -66,18 +66,20 @@ PROVE_SHARE = 0.6
 class HardPlayer:
     name = "hard"
 
-    def __init__(self, seed: int, budget: Budget | None = None) -> None:
+    def __init__(self, seed: int, budget: Budget | None = None, seats: Sequence[str] = ()) -> None:
         self.seed = seed
         self.budget = budget or Budget()
+        #: What the table shows for every seat (public): an AI level, or e.g. "human".
+        self.seats = tuple(seats)
         #: Statistics of the last decision (for benchmarks and debugging).
         self.last_iterations = 0
         self.last_mode = ""
         self._start: float | None = None
 
-    def __reduce__(self) -> tuple[type[HardPlayer], tuple[int, Budget]]:
+    def __reduce__(self) -> tuple[type[HardPlayer], tuple[int, Budget, tuple[str, ...]]]:
         # The bot sends players to worker processes; a compiled class unpickles through
         # __init__, so give its arguments (the statistics stay behind).
-        return (HardPlayer, (self.seed, self.budget))
+        return (HardPlayer, (self.seed, self.budget, self.seats))
 
     def _stop_after(self, share: float) -> Callable[[], bool] | None:
         """A stop test for ``share`` of the time budget (None without a clock)."""
@@ -120,11 +122,21 @@ class HardPlayer:
         stop, iterations = self._limits()
         rng = decision_rng(self.seed, view)
         mem = remember(view, history)
+        easy = self._modelled(view)
         fallback = normal_choice(view, history, lookahead=False)
         if view.talon_size == 0 and len(view.active) == 2:
-            return self._endgame(view, mem, rng, fallback, iterations)
+            return self._endgame(view, mem, rng, fallback, iterations, easy)
         det = self._deals(view, mem, rng, weighted=True)
-        return self._monte_carlo(view, mem.ct, det, fallback, stop, iterations)
+        return self._monte_carlo(view, mem.ct, det, fallback, stop, iterations, easy)
+
+    def _modelled(self, view: SeatView) -> int:
+        """The other seats shown as Easy (a bit mask): their rules are published and
+        deterministic, so the search plays them by those rules (playouts and endgame)."""
+        if not self.seats:
+            return 0
+        if len(self.seats) != view.seats:
+            raise ValueError(f"seats has {len(self.seats)} labels for a {view.seats}-seat game")
+        return sum(1 << t for t, kind in enumerate(self.seats) if kind == "easy" and t != view.seat)
 
     def _deals(self, view: SeatView, mem: Memory, rng: random.Random, weighted: bool) -> Deals:
         """Where the hidden cards may lie, dealt consistently with the view. The one place the
@@ -141,12 +153,14 @@ class HardPlayer:
         rng: random.Random,
         fallback: Action,
         iterations: int | None,
+        easy: int,
     ) -> Action:
         """Two seats, empty talon: first try to prove the result with one full-depth
         narrow-window pass (:meth:`EndgameSolver.prove`) within :data:`PROVE_SHARE` of the
         budget; a proven win or draw is played at once. Otherwise (no proof in time, or a
         proven loss, where the deepening search's move keeps the best practical chances)
-        iterative deepening uses the rest of the budget."""
+        iterative deepening uses the rest of the budget. Seats in ``easy`` play Easy's one
+        move in the search (their best reply is assumed otherwise)."""
         legal = view.legal_actions
         state = self._deals(view, mem, rng, weighted=False).next()  # exactly one placement
         nodes = None if iterations is None else iterations * NODES_PER_ITERATION
@@ -155,6 +169,7 @@ class HardPlayer:
             mem.ct,
             self._stop_after(PROVE_SHARE),
             None if nodes is None else int(nodes * PROVE_SHARE),
+            easy,
         )
         used = 0
         try:
@@ -167,7 +182,11 @@ class HardPlayer:
             used = prover.nodes
         stop = self._stop_after(1.0)
         solver = EndgameSolver(
-            view.seat, mem.ct, stop, None if nodes is None else max(nodes - used, 256)
+            view.seat,
+            mem.ct,
+            stop,
+            None if nodes is None else max(nodes - used, 256),
+            easy,
         )
         try:
             _, action, exact = solver.solve(state)
@@ -186,6 +205,7 @@ class HardPlayer:
         fallback: Action,
         stop: Callable[[], bool],
         iterations: int | None,
+        easy: int,
     ) -> Action:
         """Rounds of paired playouts: each round deals one determinization and plays every
         still-competing root action out on it (common random numbers: the luck of the deal
@@ -210,7 +230,7 @@ class HardPlayer:
             for i in alive:
                 s = base.copy()
                 apply_unchecked(s, me, cands[i])
-                playout(s, ct)
+                playout(s, ct, easy)
                 results[i] = reward(s, me)
                 n += 1
             r0 = results.get(0)

@@ -7,7 +7,7 @@ from ..cards import Suit
 from ..fast import apply_unchecked
 from ..state import GameState
 from .cardinfo import CardTable, card_table
-from .heuristics import smart_choice
+from .heuristics import easy_choice, smart_choice
 from .schedule import next_turn
 
 
@@ -25,8 +25,9 @@ class ExactBeat:
         return 1.0 if self.hand & self.beaters[c] else 0.0
 
 
-def playout(s: GameState, ct: CardTable, max_actions: int = 600) -> GameState:
-    """Play ``s`` (mutated in place) to the end with the heuristic policy."""
+def playout(s: GameState, ct: CardTable, easy_seats: int = 0, max_actions: int = 600) -> GameState:
+    """Play ``s`` (mutated in place) to the end with the heuristic policy; the seats in the
+    bit mask ``easy_seats`` play Easy's rules instead (a seat known to be an Easy AI)."""
     trump = s.trump_suit
     p_beat = ExactBeat(0, ct.beaters)  # one object, its hand updated per decision
     teams = s.teams if s.rules.team_size else None
@@ -41,6 +42,8 @@ def playout(s: GameState, ct: CardTable, max_actions: int = 600) -> GameState:
         seat, legal = turn
         if len(legal) == 1:
             action = legal[0]
+        elif easy_seats >> seat & 1:
+            action = easy_choice(legal, s.hands[seat], s.att, s.dfn, ct)
         else:
             p_beat.hand = s.hands[s.defender]
             if teams is None:  # every other active seat is an opponent

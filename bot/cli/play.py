@@ -179,8 +179,9 @@ def main(argv: Sequence[str], ask: Callable[[str], str] = input) -> int:
     budget = Budget(a.think_ms / 1000, clock=time.perf_counter)
     players: list[Player | None] = [None]
     names = ["You"]
+    shown = ["human", *levels]  # every seat's label, as the names below show it
     for i, lv in enumerate(levels, 1):
-        players.append(make_player(cast(Level, lv), seed=seed + i, budget=budget))
+        players.append(make_player(cast(Level, lv), seed=seed + i, budget=budget, seats=shown))
         names.append(f"{lv.capitalize()}({i})")
     state = new_game(rules, len(players), seed=seed)
     print(f"Durak, {rules.describe()}; deal seed {seed}. You are seat 0.")

@@ -85,7 +85,10 @@ class AiRunner:
             # Idle or departed humans are played by a Normal AI (the choice).
             level = table.seats[seat].ai_level or STAND_IN_LEVEL
             budget = self._budget(table.only_ai_left)
-            player = make_player(level, seed=secrets.randbits(64), budget=budget)
+            # What the table shows every player: each AI seat's level (Hard plays a seat shown
+            # as Easy by Easy's published rules); anyone else is a human.
+            shown = [x.ai_level or "human" for x in table.seats]
+            player = make_player(level, seed=secrets.randbits(64), budget=budget, seats=shown)
             table.ai_players[seat] = player
         return player
 

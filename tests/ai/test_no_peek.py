@@ -71,3 +71,26 @@ def test_decision_ignores_hidden_cards(level: str, preset_name: str) -> None:
         if checked >= 6:
             break
     assert checked
+
+
+@pytest.mark.parametrize("preset_name", ["classic", "transfer"])
+def test_hard_told_the_table_ignores_hidden_cards(preset_name: str) -> None:
+    """Hard told that the other seats are Easy (so it plays them by Easy's rules, which read
+    their hands in its search) still decides only from what its seat sees."""
+    rules = PRESETS[preset_name]
+    rng = random.Random(8)
+    budget = Budget(None, iterations=12)
+    labels = ["easy", "easy", "easy"]
+    checked = 0
+    for s, seat, history in random_positions(rules, 3, seed=3, every=3):
+        view = s.view(seat)
+        if len(view.legal_actions) < 2:
+            continue
+        other = reshuffle_hidden(s, seat, rng)
+        a = make_player("hard", 9, budget, seats=labels).choose(view, history)
+        b = make_player("hard", 9, budget, seats=labels).choose(other.view(seat), history)
+        assert a is b
+        checked += 1
+        if checked >= 6:
+            break
+    assert checked

@@ -129,3 +129,28 @@ async def test_whole_game_two_humans_one_ai(tmp_path: Path) -> None:
         games = await bot.service.storage.channel_history(w.guild, w.channel)
         assert len(games) == 1 and games[0].durak_seat == result.durak
         assert fake.violations == []
+
+
+async def test_ai_players_are_told_what_the_table_shows(tmp_path: Path) -> None:
+    """A Hard seat gets every seat's public label (the AI levels the table shows, "human" for
+    people): it plays a seat shown as Easy by Easy's rules (docs/ai.md)."""
+    async with world(tmp_path) as w, running_bot(w) as bot:
+        fake = w.fake
+        new = await fake.slash(
+            w.alice,
+            w.channel,
+            "durak",
+            "new",
+            options={"seats": 3, "ai_seats": 1, "ai_level": "easy"},
+        )
+        table = table_of(bot, w.channel)
+        assert new.message is not None
+        await fake.click(w.alice, new.message, f"dkl:{table.table_id}:ai-hard")
+        shown = tuple(s.ai_level or "human" for s in table.seats)
+        assert sorted(shown) == ["easy", "hard", "human"]
+        await fake.slash(w.alice, w.channel, "durak", "start")
+        await play_one_game(w, bot, random.Random(2), users=[w.alice])
+        hard_seat = shown.index("hard")
+        player = table.ai_players[hard_seat]
+        assert getattr(player, "seats", None) == shown
+        assert fake.violations == []

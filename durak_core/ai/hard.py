@@ -16,6 +16,9 @@ One decision:
    plays every competing root action out on that deal with the Normal heuristics for every
    seat (paired comparison); weak actions are dropped by successive halving, and Normal's
    choice is replaced only by an action with a clear paired advantage.
+4. A seat the table shows as Easy (``seats``, public) is played by Easy's published,
+   deterministic rules inside the search: in the playouts, and in the endgame solver, which
+   then follows Easy's one reply instead of assuming the best one.
 
 The budget (:class:`~durak_core.ai.base.Budget`) is checked between iterations and inside the
 solver. ``choose`` is a plain synchronous CPU-bound function: the bot should run it in a worker
@@ -31,16 +34,18 @@ from collections.abc import Callable, Sequence
 
 from ..actions import ATTACK, DEFEND, PASS, TAKE, TRANSFER, Action
 from ..events import Event
-from ..fast import apply_unchecked
+from ..fast import apply_unchecked, legal_actions
+from ..state import GameState
 from ..views import SeatView
 from .base import Budget
 from .base_impl import decision_rng
 from .cardinfo import CardTable
 from .determinize import Deals, Determinizer
-from .endgame import EndgameSolver, OutOfBudget
+from .endgame import EndgameSolver, OutOfBudget, outcome
 from .memory import Memory, remember
-from .normal import normal_choice
+from .normal import endgame_reply, normal_choice
 from .playout import playout, reward
+from .schedule import next_actor
 
 #: Iterations per decision when the budget has seconds but no clock to measure them.
 DEFAULT_ITERATIONS = 200
@@ -59,8 +64,10 @@ STRONG_LACK_WEIGHT = 0.6
 #: Relative weight of dealing a seat a card it passed over: it beat a lone card with a dearer
 #: one although this card would have beaten it (most players answer with their cheapest card).
 PASSED_OVER_WEIGHT = 0.4
-#: Share of the endgame budget for the attempt to prove the result outright.
+#: Share of the endgame budget for the attempt to prove the result outright, and the point
+#: by which a search for a trap against a seat shown as Normal must have finished.
 PROVE_SHARE = 0.6
+TRAP_SHARE = 0.85
 
 
 class HardPlayer:
@@ -122,21 +129,22 @@ class HardPlayer:
         stop, iterations = self._limits()
         rng = decision_rng(self.seed, view)
         mem = remember(view, history)
-        easy = self._modelled(view)
+        easy = self._shown_as(view, "easy")
         fallback = normal_choice(view, history, lookahead=False)
         if view.talon_size == 0 and len(view.active) == 2:
-            return self._endgame(view, mem, rng, fallback, iterations, easy)
+            normal = self._shown_as(view, "normal")
+            return self._endgame(view, mem, rng, fallback, iterations, easy, normal)
         det = self._deals(view, mem, rng, weighted=True)
         return self._monte_carlo(view, mem.ct, det, fallback, stop, iterations, easy)
 
-    def _modelled(self, view: SeatView) -> int:
-        """The other seats shown as Easy (a bit mask): their rules are published and
-        deterministic, so the search plays them by those rules (playouts and endgame)."""
+    def _shown_as(self, view: SeatView, level: str) -> int:
+        """The other seats the table shows as ``level`` (a bit mask). Easy's and Normal's
+        rules are published and deterministic, so the search can play them by those rules."""
         if not self.seats:
             return 0
         if len(self.seats) != view.seats:
             raise ValueError(f"seats has {len(self.seats)} labels for a {view.seats}-seat game")
-        return sum(1 << t for t, kind in enumerate(self.seats) if kind == "easy" and t != view.seat)
+        return sum(1 << t for t, kind in enumerate(self.seats) if kind == level and t != view.seat)
 
     def _deals(self, view: SeatView, mem: Memory, rng: random.Random, weighted: bool) -> Deals:
         """Where the hidden cards may lie, dealt consistently with the view. The one place the
@@ -154,13 +162,15 @@ class HardPlayer:
         fallback: Action,
         iterations: int | None,
         easy: int,
+        normal: int,
     ) -> Action:
         """Two seats, empty talon: first try to prove the result with one full-depth
         narrow-window pass (:meth:`EndgameSolver.prove`) within :data:`PROVE_SHARE` of the
         budget; a proven win or draw is played at once. Otherwise (no proof in time, or a
         proven loss, where the deepening search's move keeps the best practical chances)
         iterative deepening uses the rest of the budget. Seats in ``easy`` play Easy's one
-        move in the search (their best reply is assumed otherwise)."""
+        move in the search (their best reply is assumed otherwise). Against a seat in
+        ``normal``, a position not proven won is first searched for a trap (:meth:`_trap`)."""
         legal = view.legal_actions
         state = self._deals(view, mem, rng, weighted=False).next()  # exactly one placement
         nodes = None if iterations is None else iterations * NODES_PER_ITERATION
@@ -175,6 +185,11 @@ class HardPlayer:
         try:
             value, action, exact = prover.prove(state.copy())
             used = prover.nodes
+            if exact and value < 1.0 and normal:
+                trap = self._trap(state, mem.ct, legal, value, nodes)
+                if trap is not None:
+                    self.last_mode, self.last_iterations = "endgame-trap", used
+                    return trap
             if exact and value > -1.0 and action in legal:
                 self.last_mode, self.last_iterations = "endgame-proven", prover.nodes
                 return action
@@ -196,6 +211,55 @@ class HardPlayer:
         self.last_mode = "endgame-exact" if exact else "endgame-deepening"
         self.last_iterations = used + solver.nodes
         return action if action in legal else fallback
+
+    def _trap(
+        self,
+        state: GameState,
+        ct: CardTable,
+        legal: Sequence[Action],
+        value: float,
+        nodes: int | None,
+    ) -> Action | None:
+        """A move that does better than ``value`` (the proven result against the best replies)
+        against a seat shown as Normal: Normal's endgame move is its fixed look-ahead
+        (:func:`~durak_core.ai.normal.endgame_reply`), deterministic and computable from the
+        state, so each of our moves is followed by Normal's actual replies until it is our turn
+        again, and that position is proven against the best replies from there. The first move
+        whose proven result beats ``value`` is returned (None: no such move found in time)."""
+        me = next_actor(state)
+        assert me is not None
+        stop = self._stop_after(TRAP_SHARE)
+        for action in legal:
+            if stop is not None and stop():
+                return None
+            s = state.copy()
+            apply_unchecked(s, me, action)
+            while not s.finished:
+                seat = next_actor(s)
+                assert seat is not None
+                if seat == me:
+                    break
+                options = legal_actions(s, seat)
+                reply = options[0] if len(options) == 1 else endgame_reply(s, seat, ct)
+                if stop is not None and stop():
+                    return None  # the look-ahead may have been cut short: not Normal's move
+                if reply is None:
+                    break  # Normal would use its heuristics here: no prediction
+                apply_unchecked(s, seat, reply)
+            else:
+                if outcome(s, me) > value:
+                    return action
+                continue
+            if next_actor(s) != me:
+                continue
+            prover = EndgameSolver(me, ct, stop, None if nodes is None else nodes // 8)
+            try:
+                v, _, exact = prover.prove(s)
+            except OutOfBudget:
+                continue
+            if exact and v > value:
+                return action
+        return None
 
     def _monte_carlo(
         self,

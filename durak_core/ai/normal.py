@@ -14,7 +14,9 @@ from collections.abc import Sequence
 
 from ..actions import Action
 from ..events import Event
+from ..state import GameState
 from ..views import SeatView
+from .cardinfo import CardTable
 from .determinize import Determinizer
 from .endgame import EndgameSolver, OutOfBudget
 from .heuristics import smart_choice
@@ -47,8 +49,17 @@ def endgame_lookahead(view: SeatView, mem: Memory, nodes: int) -> Action | None:
     """The endgame solver's move within ``nodes`` nodes, or None if not even a shallow pass
     fits. Only valid when every hidden card's place is known (empty talon, two seats)."""
     state = Determinizer(view, mem, random.Random(0)).next()  # exactly one placement
+    return endgame_reply(state, view.seat, mem.ct, nodes)
+
+
+def endgame_reply(
+    state: GameState, seat: int, ct: CardTable, nodes: int = ENDGAME_NODES
+) -> Action | None:
+    """Normal's look-ahead move for ``seat`` in a two-seat endgame ``state`` (every card's
+    place known, so the same for anyone who holds the state: Hard predicts Normal with it),
+    or None when Normal would fall back to its heuristics."""
     try:
-        _, action, _ = EndgameSolver(view.seat, mem.ct, None, nodes).solve(state)
+        _, action, _ = EndgameSolver(seat, ct, None, nodes).solve(state.copy())
     except OutOfBudget:
         return None
     return action

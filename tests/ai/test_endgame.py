@@ -7,10 +7,11 @@ import random
 
 import pytest
 
-from durak_core import RuleSet, Suit, position
+from durak_core import Event, GameState, RuleSet, Suit, new_game, position, visible_to
 from durak_core.ai import Budget, make_player
 from durak_core.ai.cardinfo import card_table
 from durak_core.ai.endgame import EndgameSolver, brute_force
+from durak_core.ai.normal import endgame_reply
 from durak_core.ai.schedule import next_actor
 from durak_core.fast import apply_unchecked
 
@@ -145,3 +146,66 @@ def test_seat_labels_are_checked() -> None:
     hard = make_player("hard", 1, Budget(None, iterations=5), seats=["easy", "easy", "easy"])
     with pytest.raises(ValueError, match="3 labels for a 2-seat game"):
         hard.choose(s.view(0), [])
+
+
+def _normal_game_until(seed: int, actions: int) -> tuple[GameState, list[list[Event]]]:
+    """A Normal-vs-Normal game (classic, two seats) after ``actions`` actions, with each seat's
+    observed history."""
+    s = new_game(RuleSet(), 2, seed=seed)
+    normals = [make_player("normal", 1), make_player("normal", 2)]
+    hist: list[list[Event]] = [[], []]
+    while len(s.log) < actions and not s.finished:
+        seat = next_actor(s)
+        assert seat is not None
+        s, events = s.apply(seat, normals[seat].choose(s.view(seat), tuple(hist[seat])))
+        for t in (0, 1):
+            hist[t].extend(visible_to(events, t))
+    return s, hist
+
+
+@pytest.mark.parametrize("seed", [3, 11])
+def test_normal_endgame_reply_is_what_normal_plays(seed: int) -> None:
+    """Hard predicts a seat shown as Normal in the endgame with ``endgame_reply`` on its own
+    copy of the state: at every endgame decision of a Normal-vs-Normal game the prediction is
+    the move NormalPlayer makes from its view and history (or None when Normal falls back to
+    its heuristics)."""
+    s, hist = _normal_game_until(seed, 0)
+    normals = [make_player("normal", 1), make_player("normal", 2)]
+    compared = 0
+    while not s.finished:
+        seat = next_actor(s)
+        assert seat is not None
+        played = normals[seat].choose(s.view(seat), tuple(hist[seat]))
+        if not s.talon and len(s.legal_actions(seat)) > 1:
+            ct = card_table(s.rules, Suit(s.trump_suit))
+            predicted = endgame_reply(s, seat, ct)
+            assert predicted is None or predicted == played
+            compared += predicted is not None
+        s, events = s.apply(seat, played)
+        for t in (0, 1):
+            hist[t].extend(visible_to(events, t))
+    assert compared
+
+
+def test_hard_sets_a_trap_for_a_seat_shown_as_normal() -> None:
+    """A position (found by playing Normal-vs-Normal games) lost against the best replies, but
+    Normal's fixed look-ahead misses the refutation: Hard told that the other seat is Normal
+    plays a trap and wins against the real Normal."""
+    s, seen = _normal_game_until(11, 34)
+    me = next_actor(s)
+    assert me == 0 and not s.talon
+    ct = card_table(s.rules, Suit(s.trump_suit))
+    assert EndgameSolver(me, ct).prove(s.copy())[0] == -1.0
+    hard = make_player("hard", 1, Budget(None, iterations=300), seats=["normal", "normal"])
+    players = [hard, make_player("normal", 2)]
+    modes = []
+    while not s.finished:
+        seat = next_actor(s)
+        assert seat is not None
+        s, events = s.apply(seat, players[seat].choose(s.view(seat), tuple(seen[seat])))
+        if seat == me:
+            modes.append(getattr(hard, "last_mode", ""))
+        for t in (0, 1):
+            seen[t].extend(visible_to(events, t))
+    assert modes[0] == "endgame-trap"
+    assert s.result is not None and s.result.durak == 1

@@ -18,7 +18,9 @@ One decision:
    choice is replaced only by an action with a clear paired advantage.
 4. A seat the table shows as Easy (``seats``, public) is played by Easy's published,
    deterministic rules inside the search: in the playouts, and in the endgame solver, which
-   then follows Easy's one reply instead of assuming the best one.
+   then follows Easy's one reply instead of assuming the best one. Against a seat shown as
+   Normal, an endgame not won against the best replies is first searched for a trap
+   (Normal's endgame look-ahead is deterministic, :meth:`HardPlayer._trap`).
 
 The budget (:class:`~durak_core.ai.base.Budget`) is checked between iterations and inside the
 solver. ``choose`` is a plain synchronous CPU-bound function: the bot should run it in a worker
@@ -132,7 +134,8 @@ class HardPlayer:
         easy = self._shown_as(view, "easy")
         fallback = normal_choice(view, history, lookahead=False)
         if view.talon_size == 0 and len(view.active) == 2:
-            normal = self._shown_as(view, "normal")
+            active = sum(1 << t for t in view.active)
+            normal = self._shown_as(view, "normal") & active  # the one other seat left
             return self._endgame(view, mem, rng, fallback, iterations, easy, normal)
         det = self._deals(view, mem, rng, weighted=True)
         return self._monte_carlo(view, mem.ct, det, fallback, stop, iterations, easy)

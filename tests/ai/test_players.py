@@ -66,7 +66,9 @@ def test_each_level_survives_pickling(level: str) -> None:
     # The bot hands players to worker processes by pickle (Hard's class may be compiled).
     g = new_game(RuleSet(), 2, seed=11)
     view = g.view(g.starter)
-    player = make_player(level, 5, Budget(None, iterations=8))  # type: ignore[arg-type]
+    labels = ("human", "easy")
+    player = make_player(level, 5, Budget(None, iterations=8), seats=labels)  # type: ignore[arg-type]
     copy = pickle.loads(pickle.dumps(player, pickle.HIGHEST_PROTOCOL))
     assert type(copy) is type(player)
+    assert getattr(copy, "seats", labels) == labels  # Hard keeps what the table shows
     assert copy.choose(view, []) is player.choose(view, [])

@@ -245,7 +245,7 @@ class HardPlayer:
                 options = legal_actions(s, seat)
                 reply = options[0] if len(options) == 1 else endgame_reply(s, seat, ct)
                 if stop is not None and stop():
-                    return None  # the look-ahead may have been cut short: not Normal's move
+                    return None  # out of time
                 if reply is None:
                     break  # Normal would use its heuristics here: no prediction
                 apply_unchecked(s, seat, reply)

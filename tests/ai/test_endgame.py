@@ -9,7 +9,7 @@ import pytest
 
 from durak_core import Event, GameState, RuleSet, Suit, new_game, position, visible_to
 from durak_core.ai import Budget, make_player
-from durak_core.ai.cardinfo import card_table
+from durak_core.ai.cardinfo import CardTable, card_table
 from durak_core.ai.endgame import EndgameSolver, brute_force
 from durak_core.ai.normal import endgame_reply
 from durak_core.ai.schedule import next_actor
@@ -28,8 +28,9 @@ def small_positions(count: int, seed: int) -> list[tuple[str, str, str]]:
     return out
 
 
-@pytest.mark.parametrize(("a", "b", "trump"), small_positions(40, 1))
-def test_solver_value_equals_brute_force(a: str, b: str, trump: str) -> None:
+def endgame_position(a: str, b: str, trump: str) -> tuple[GameState, int, CardTable]:
+    """Hands ``a`` and ``b``, an empty talon, a trump card of suit ``trump`` that neither hand
+    holds: the state, the seat to move and its card table."""
     trump_card = next(
         c
         for c in RuleSet().deck()
@@ -38,7 +39,12 @@ def test_solver_value_equals_brute_force(a: str, b: str, trump: str) -> None:
     s = position(RuleSet(), [a, b], trump=trump_card, attacker=0)
     me = next_actor(s)
     assert me is not None
-    ct = card_table(s.rules, Suit(s.trump_suit))
+    return s, me, card_table(s.rules, Suit(s.trump_suit))
+
+
+@pytest.mark.parametrize(("a", "b", "trump"), small_positions(40, 1))
+def test_solver_value_equals_brute_force(a: str, b: str, trump: str) -> None:
+    s, me, ct = endgame_position(a, b, trump)
     value, action, exact = EndgameSolver(me, ct).solve(s)
     assert exact
     assert value == brute_force(s, me)
@@ -49,15 +55,7 @@ def test_solver_value_equals_brute_force(a: str, b: str, trump: str) -> None:
 def test_prove_agrees_with_brute_force(a: str, b: str, trump: str) -> None:
     """The narrow-window full-depth pass gets the exact value, and a proven win or draw comes
     with a move that keeps it."""
-    trump_card = next(
-        c
-        for c in RuleSet().deck()
-        if c.suit == Suit.parse(trump) and str(c) not in (a + " " + b).split()
-    )
-    s = position(RuleSet(), [a, b], trump=trump_card, attacker=0)
-    me = next_actor(s)
-    assert me is not None
-    ct = card_table(s.rules, Suit(s.trump_suit))
+    s, me, ct = endgame_position(a, b, trump)
     value, action, exact = EndgameSolver(me, ct).prove(s.copy())
     assert exact
     assert value == brute_force(s, me)
@@ -87,16 +85,8 @@ def test_solver_against_a_seat_known_as_easy_equals_brute_force(a: str, b: str, 
     """With the other seat shown as Easy (deterministic, published rules) the solver follows
     Easy's one move there: both passes get the value brute force gets against that move, which
     is never below the value against the best reply."""
-    trump_card = next(
-        c
-        for c in RuleSet().deck()
-        if c.suit == Suit.parse(trump) and str(c) not in (a + " " + b).split()
-    )
-    s = position(RuleSet(), [a, b], trump=trump_card, attacker=0)
-    me = next_actor(s)
-    assert me is not None
+    s, me, ct = endgame_position(a, b, trump)
     easy = 1 << (1 - me)
-    ct = card_table(s.rules, Suit(s.trump_suit))
     expected = brute_force(s, me, ct, easy)
     assert expected >= brute_force(s, me)
     value, action, exact = EndgameSolver(me, ct, easy_seats=easy).solve(s.copy())
@@ -114,15 +104,7 @@ def test_hard_wins_a_lost_endgame_against_a_seat_shown_as_easy() -> None:
     that the other seat is Easy plays a move that wins against Easy."""
     found = 0
     for a, b, trump in small_positions(120, 4):
-        trump_card = next(
-            c
-            for c in RuleSet().deck()
-            if c.suit == Suit.parse(trump) and str(c) not in (a + " " + b).split()
-        )
-        s = position(RuleSet(), [a, b], trump=trump_card, attacker=0)
-        me = next_actor(s)
-        assert me is not None
-        ct = card_table(s.rules, Suit(s.trump_suit))
+        s, me, ct = endgame_position(a, b, trump)
         easy = 1 << (1 - me)
         if len(s.legal_actions(me)) < 2 or brute_force(s, me) != -1.0:
             continue

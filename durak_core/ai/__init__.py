@@ -34,7 +34,8 @@ def make_player(
 
     ``seats`` (Hard only): what the table shows for every seat, in seat order — an AI's level
     or anything else for a human (e.g. ``"human"``). It is public: every player at the table
-    sees it. Hard plays a seat shown as ``"easy"`` by Easy's published rules (docs/ai.md)."""
+    sees it. Hard plays a seat shown as ``"easy"`` by Easy's published rules, and looks for
+    endgame traps against a seat shown as ``"normal"`` (docs/ai.md)."""
     if isinstance(seats, str) or not all(isinstance(x, str) for x in seats):
         raise TypeError("seats must be a sequence of labels, one per seat")
     if level == "random":

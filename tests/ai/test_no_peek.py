@@ -75,8 +75,8 @@ def test_decision_ignores_hidden_cards(level: str, preset_name: str) -> None:
 
 @pytest.mark.parametrize("preset_name", ["classic", "transfer"])
 def test_hard_told_the_table_ignores_hidden_cards(preset_name: str) -> None:
-    """Hard told that the other seats are Easy (so it plays them by Easy's rules, which read
-    their hands in its search) still decides only from what its seat sees."""
+    """R24, R25: Hard told that the other seats are Easy (so it plays them by Easy's rules,
+    which read their hands in its search) still decides only from what its seat sees."""
     rules = PRESETS[preset_name]
     rng = random.Random(8)
     budget = Budget(None, iterations=12)

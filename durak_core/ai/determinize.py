@@ -9,6 +9,7 @@ there are few enough ways to place them, every placement is enumerated.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping, Sequence
 from itertools import combinations, permutations
 from math import comb, factorial
 from typing import Protocol
@@ -57,6 +58,7 @@ class Determinizer:
         lack_weight: float = 1.0,
         strong_lack_weight: float = 1.0,
         passed_over_weight: float = 1.0,
+        prior: Sequence[Mapping[int, float]] | None = None,
     ) -> None:
         self.view = view
         self.rng = rng
@@ -75,10 +77,16 @@ class Determinizer:
         #: Per seat, per hidden card: the relative weight of dealing it to that seat's unknown
         #: slots (below 1 for cards the seat is presumed to lack, :attr:`Memory.lacks`; the
         #: inference is soft: a player may take or pass on purpose, so it only weights), and
-        #: ``passed_over_weight`` for the weaker :attr:`Memory.passed_over` inference.
+        #: ``passed_over_weight`` for the weaker :attr:`Memory.passed_over` inference, times
+        #: ``prior[seat][card]`` where given (what that seat's play tends to keep in hand).
         self.weights: list[dict[int, float]] | None = None
         hidden_mask = mem.hidden
-        if lack_weight != 1.0 or strong_lack_weight != 1.0 or passed_over_weight != 1.0:
+        if (
+            lack_weight != 1.0
+            or strong_lack_weight != 1.0
+            or passed_over_weight != 1.0
+            or prior is not None
+        ):
             strong = mem.ct.strong
             ws: list[dict[int, float]] = []
             for t in range(n):
@@ -91,6 +99,12 @@ class Determinizer:
                 }
                 for c in _bits(mem.passed_over[t] & hidden_mask & ~lacked):
                     w[c] = passed_over_weight
+                if prior is not None and prior[t]:
+                    p = prior[t]
+                    for c in self.hidden:
+                        f = p.get(c, 1.0) * w.get(c, 1.0)
+                        if f != 1.0:
+                            w[c] = f
                 ws.append(w)
             if any(ws):
                 self.weights = ws

@@ -44,6 +44,7 @@ from .base_impl import decision_rng
 from .cardinfo import CardTable
 from .determinize import Deals, Determinizer
 from .endgame import EndgameSolver, OutOfBudget, outcome
+from .keep import keep_weights
 from .memory import Memory, remember
 from .normal import endgame_reply, normal_choice
 from .playout import playout, reward
@@ -153,9 +154,18 @@ class HardPlayer:
         """Where the hidden cards may lie, dealt consistently with the view. The one place the
         search learns about hidden cards; ``benchmarks/ai_ceiling.py`` overrides it with the
         true state to measure what perfect information would be worth."""
-        if weighted:
-            return Determinizer(view, mem, rng, LACK_WEIGHT, STRONG_LACK_WEIGHT, PASSED_OVER_WEIGHT)
-        return Determinizer(view, mem, rng)
+        if not weighted:
+            return Determinizer(view, mem, rng)
+        normal = self._shown_as(view, "normal")
+        prior = None
+        # What a Normal hand keeps was measured in two-seat games (benchmarks/keep_prior.py).
+        if normal and view.talon_size and len(view.active) == 2:
+            full = len(view.rules.deck()) - view.seats * view.rules.hand_size
+            keep = keep_weights(mem.ct, view.talon_size, full)
+            prior = [keep if normal >> t & 1 else {} for t in range(view.seats)]
+        return Determinizer(
+            view, mem, rng, LACK_WEIGHT, STRONG_LACK_WEIGHT, PASSED_OVER_WEIGHT, prior
+        )
 
     def _endgame(
         self,

@@ -82,3 +82,34 @@ def test_inferred_cards_are_dealt_less_often_to_that_seat(
         assert shares[1] < shares[0]
         return
     pytest.fail(f"no position with an inference in {inference}")
+
+
+def test_a_prior_deals_its_favoured_cards_to_that_seat_more_often() -> None:
+    """``prior`` (Hard's: what a seat shown as Normal keeps, :mod:`durak_core.ai.keep`)
+    multiplies the inference weights: favoured cards reach that hand more often, disfavoured
+    ones less, and every deal stays consistent with the view."""
+    rules = RuleSet()
+    for s, seat, history in random_positions(rules, 2, seed=7, every=1):
+        view = s.view(seat)
+        mem = remember(view, history)
+        other = 1 - seat
+        det0 = Determinizer(view, mem, random.Random(2))
+        if det0.exact or det0.slots[other] < 3 or mem.hidden.bit_count() < 12:
+            continue
+        hidden = det0.hidden
+        favoured = sum(1 << c for c in hidden[: len(hidden) // 2])
+        prior = [{}, {}]
+        prior[other] = {c: 4.0 if favoured >> c & 1 else 0.25 for c in hidden}
+        det1 = Determinizer(view, mem, random.Random(2), prior=prior)
+        assert det1.weights is not None and det1.weights[other][hidden[0]] == 4.0
+        shares = []
+        for det in (det0, det1):
+            hits = 0
+            for _ in range(300):
+                d = det.next()
+                assert d.view(seat) == view
+                hits += (d.hands[other] & favoured).bit_count()
+            shares.append(hits / 300 / det0.slots[other])
+        assert shares[1] > shares[0] + 0.15
+        return
+    pytest.fail("no position with enough hidden cards")

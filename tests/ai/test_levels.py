@@ -70,3 +70,31 @@ def test_hard_infers_what_a_dear_defence_passed_over() -> None:
     g, ev3 = g.apply(0, "defend 8S KS")
     mem = remember(g.view(1), [*ev1, *ev2, *ev3])
     assert not mem.passed_over[0]
+
+
+def test_hard_expects_a_normal_seat_to_keep_its_dear_cards() -> None:
+    """Normal's published rules lead and throw in cheap plain cards and keep trumps while the
+    talon lasts, so a hand shown as Normal holds dearer cards than the talon on average
+    (:mod:`durak_core.ai.keep`): Hard deals a high trump to it more readily than a low plain
+    card. A seat shown as anything else gets no such prior."""
+    import random
+
+    from durak_core.ai import Budget
+    from durak_core.ai.determinize import Determinizer
+    from durak_core.ai.hard import HardPlayer
+
+    g = deal_exact(["7S 9S KS 6D AH 10C", "8S QS AS 7D 8D 6H"], trump="9H")
+    view = g.view(0)
+    mem = remember(view, [])
+    cards = {str(c): c.index for c in view.rules.deck()}
+
+    def deals(label: str) -> Determinizer:
+        hard = HardPlayer(1, Budget(None, iterations=10), seats=["hard", label])
+        det = hard._deals(view, mem, random.Random(1), weighted=True)
+        assert isinstance(det, Determinizer)
+        return det
+
+    shown_normal = deals("normal").weights
+    assert shown_normal is not None
+    assert shown_normal[1][cards["KH"]] > 1 > shown_normal[1][cards["6C"]]
+    assert deals("human").weights is None  # no inference yet, no prior

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import random
+
 from durak_core import RuleSet, position
-from durak_core.ai import make_player
+from durak_core.ai import Budget, make_player
+from durak_core.ai.determinize import Determinizer
+from durak_core.ai.hard import HardPlayer
 from durak_core.ai.memory import remember
 from tests.engine.helpers import deal_exact, play
 
@@ -77,12 +81,6 @@ def test_hard_expects_a_normal_seat_to_keep_its_dear_cards() -> None:
     talon lasts, so a hand shown as Normal holds dearer cards than the talon on average
     (:mod:`durak_core.ai.keep`): Hard deals a high trump to it more readily than a low plain
     card. A seat shown as anything else gets no such prior."""
-    import random
-
-    from durak_core.ai import Budget
-    from durak_core.ai.determinize import Determinizer
-    from durak_core.ai.hard import HardPlayer
-
     g = deal_exact(["7S 9S KS 6D AH 10C", "8S QS AS 7D 8D 6H"], trump="9H")
     view = g.view(0)
     mem = remember(view, [])

@@ -39,8 +39,8 @@ def _game(seed: int) -> Tally:
         seat = next_actor(s)
         assert seat is not None
         view = s.view(seat)
-        if seat == 0 and s.talon and len(view.legal_actions) > 1:
-            mem = remember(view, histories[0])
+        mem = remember(view, histories[0]) if seat == 0 and s.talon else None
+        if mem is not None and mem.hidden and len(view.legal_actions) > 1:
             slots = view.hand_sizes[1] - mem.known[1].bit_count()
             share = slots / mem.hidden.bit_count()
             phase = _phase(len(s.talon), full)

@@ -7,8 +7,10 @@ the same shuffle. Dealing a hidden card to such a seat's unknown slots is weight
 more (or less) often a card of its kind is found there than a uniform deal would put it:
 :data:`KEEP` was measured by ``benchmarks/keep_prior.py`` (Normal against Normal, classic, 1,500
 games, at every decision of the observing seat with the talon not empty, counting only the
-cards no inference of :mod:`~durak_core.ai.memory` already covers). The figures depend on the
-policy, not on the cards dealt, so the same for anyone who knows that policy.
+cards no inference of :mod:`~durak_core.ai.memory` already covers; the table was rounded
+from three decimals, so three entries are 0.01 off the script's two-decimal output). The
+figures depend on the policy, not on the cards dealt, so the same for anyone who knows that
+policy.
 
 >>> from durak_core import RuleSet, Card, Suit
 >>> from durak_core.ai.cardinfo import card_table

@@ -20,7 +20,7 @@ from collections import Counter
 
 from durak_core import RuleSet, new_game
 from durak_core.ai import make_player
-from durak_core.ai.keep import _phase
+from durak_core.ai.keep import talon_phase
 from durak_core.ai.memory import remember
 from durak_core.ai.schedule import next_actor
 from durak_core.events import Event, visible_to
@@ -43,7 +43,7 @@ def _game(seed: int) -> Tally:
         if mem is not None and mem.hidden and len(view.legal_actions) > 1:
             slots = view.hand_sizes[1] - mem.known[1].bit_count()
             share = slots / mem.hidden.bit_count()
-            phase = _phase(len(s.talon), full)
+            phase = talon_phase(len(s.talon), full)
             m = mem.hidden & ~mem.lacks[1] & ~mem.passed_over[1]
             while m:
                 low = m & -m

@@ -45,7 +45,8 @@ KEEP: tuple[tuple[tuple[float, ...], tuple[float, ...]], ...] = (
 )
 
 
-def _phase(talon: int, full_talon: int) -> int:
+def talon_phase(talon: int, full_talon: int) -> int:
+    """0 while at least 3/4 of the talon is left, 1 while at least 5/12 is, then 2."""
     if talon * 4 >= full_talon * 3:
         return 0
     if talon * 12 >= full_talon * 5:
@@ -70,6 +71,6 @@ def _steps(ct: CardTable) -> tuple[tuple[int, int], ...]:
 def keep_weights(ct: CardTable, talon: int, full_talon: int) -> dict[int, float]:
     """Per deck card: the relative weight of finding it in a Normal hand rather than in the
     talon, with ``talon`` of the ``full_talon`` cards (after the first deal) left."""
-    row = KEEP[_phase(talon, max(full_talon, 1))]
+    row = KEEP[talon_phase(talon, max(full_talon, 1))]
     steps = _steps(ct)
     return {c: row[strong][step] for c, (strong, step) in enumerate(steps) if ct.deck >> c & 1}

@@ -135,20 +135,20 @@ class HardPlayer:
         easy = self._shown_as(view, "easy")
         fallback = normal_choice(view, history, lookahead=False)
         if view.talon_size == 0 and len(view.active) == 2:
-            active = sum(1 << t for t in view.active)
-            normal = self._shown_as(view, "normal") & active  # the one other seat left
+            normal = self._shown_as(view, "normal")  # the one other seat left, or none
             return self._endgame(view, mem, rng, fallback, iterations, easy, normal)
         det = self._deals(view, mem, rng, weighted=True)
         return self._monte_carlo(view, mem.ct, det, fallback, stop, iterations, easy)
 
     def _shown_as(self, view: SeatView, level: str) -> int:
-        """The other seats the table shows as ``level`` (a bit mask). Easy's and Normal's
-        rules are published and deterministic, so the search can play them by those rules."""
+        """The other seats still in the game that the table shows as ``level`` (a bit mask).
+        Easy's and Normal's rules are published and deterministic, so the search can play
+        them by those rules."""
         if not self.seats:
             return 0
         if len(self.seats) != view.seats:
             raise ValueError(f"seats has {len(self.seats)} labels for a {view.seats}-seat game")
-        return sum(1 << t for t, kind in enumerate(self.seats) if kind == level and t != view.seat)
+        return sum(1 << t for t in view.active if self.seats[t] == level and t != view.seat)
 
     def _deals(self, view: SeatView, mem: Memory, rng: random.Random, weighted: bool) -> Deals:
         """Where the hidden cards may lie, dealt consistently with the view. The one place the
@@ -160,7 +160,7 @@ class HardPlayer:
         prior = None
         # What a Normal hand keeps was measured in two-seat games (benchmarks/keep_prior.py).
         if normal and view.talon_size and len(view.active) == 2:
-            full = len(view.rules.deck()) - view.seats * view.rules.hand_size
+            full = mem.ct.deck.bit_count() - view.seats * view.rules.hand_size
             keep = keep_weights(mem.ct, view.talon_size, full)
             prior = [keep if normal >> t & 1 else {} for t in range(view.seats)]
         return Determinizer(

@@ -22,7 +22,9 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import lru_cache
+from types import MappingProxyType
 
 from .cardinfo import CardTable
 
@@ -54,23 +56,23 @@ def talon_phase(talon: int, full_talon: int) -> int:
     return 2
 
 
+def keep_weights(ct: CardTable, talon: int, full_talon: int) -> Mapping[int, float]:
+    """Per deck card: the relative weight of finding it in a Normal hand rather than in the
+    talon, with ``talon`` of the ``full_talon`` cards (after the first deal) left."""
+    return _weights(ct, talon_phase(talon, max(full_talon, 1)))
+
+
 @lru_cache(maxsize=256)
-def _steps(ct: CardTable) -> tuple[tuple[int, int], ...]:
-    """Per deck card: (strong or not, step 0–8 of its value among its class)."""
+def _weights(ct: CardTable, phase: int) -> Mapping[int, float]:
+    """Each deck card gets the row's entry for its class (plain or strong) at the step (0–8)
+    of its value among the distinct values of that class."""
+    row = KEEP[phase]
     cards = [c for c in range(len(ct.value)) if ct.deck >> c & 1]
-    out: dict[int, tuple[int, int]] = {}
+    out: dict[int, float] = {}
     for strong in (0, 1):
         group = [c for c in cards if (ct.strong >> c & 1) == strong]
         values = sorted({ct.value[c] for c in group})
         top = max(len(values) - 1, 1)
         for c in group:
-            out[c] = (strong, round(8 * values.index(ct.value[c]) / top))
-    return tuple(out.get(c, (0, 0)) for c in range(len(ct.value)))
-
-
-def keep_weights(ct: CardTable, talon: int, full_talon: int) -> dict[int, float]:
-    """Per deck card: the relative weight of finding it in a Normal hand rather than in the
-    talon, with ``talon`` of the ``full_talon`` cards (after the first deal) left."""
-    row = KEEP[talon_phase(talon, max(full_talon, 1))]
-    steps = _steps(ct)
-    return {c: row[strong][step] for c, (strong, step) in enumerate(steps) if ct.deck >> c & 1}
+            out[c] = row[strong][round(8 * values.index(ct.value[c]) / top)]
+    return MappingProxyType(out)  # cached: shared by every caller, so read-only

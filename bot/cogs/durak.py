@@ -20,9 +20,10 @@ from bot.tables.table import MAX_SEATS, MIN_SEATS, AiLevel, Table
 from bot.text import LANGUAGES, t
 from bot.text import language as lang_of
 from bot.text.translator import DurakTranslator, ls
-from bot.ui.hand_view import render_hand
+from bot.ui.hand_view import AUTO_PASS_OFF, AUTO_PASS_ON, table_hand
 from bot.ui.leaderboard import render_board, render_history, render_stats
 from bot.ui.lobby import render_lobby, render_lobby_done
+from bot.ui.refresher import updates_until
 from bot.ui.rules_text import reason_text, rules_text, why_text
 from durak_core import PRESETS, Action, Card, RulesError, RuleSet, preset
 from durak_core.cards import NUM_CARD_IDS
@@ -61,7 +62,7 @@ RULE_FLAGS = {
 }
 NEW_OPTIONS = (
     "preset", "transfer", "deck", "first_five", "neighbours", "teams", "seats", "timer",
-    "ai_seats", "ai_level", "thread", "language", *RULE_FLAGS,
+    "ai_seats", "ai_level", "thread", "language", *RULE_FLAGS, "anyone_adds_ai",
 )  # fmt: skip
 
 
@@ -101,17 +102,17 @@ class DurakCog(commands.GroupCog, group_name=ls("name.durak"), group_description
             await self._say(interaction, "err.not_seated")
             return
         if table.state is None:
-            await self._say(interaction, "err.not_running")
+            await self._say(
+                interaction, "err.lobby_hand" if table.status == "lobby" else "err.not_running"
+            )
             return
         await load_guild_settings(self.bot, table.guild_id)
-        hand = render_hand(
-            table.state.view(seat),
-            table_id=table.table_id,
-            version=table.version,
-            names=[s.name for s in table.seats],
-            deadline=table.deadline,
+        hand = table_hand(
+            table,
+            seat,
             loc=_loc(interaction),
             images=self.bot.notifier.images_on(table.guild_id),
+            updates_until=updates_until(interaction),
         )
         await interaction.response.send_message(
             hand.content, view=hand.view, files=await hand.files(), ephemeral=True
@@ -134,17 +135,14 @@ class DurakCog(commands.GroupCog, group_name=ls("name.durak"), group_description
         notice: str | None = None,
     ) -> None:
         """Answer a hand click by editing that hand message in place (type 7)."""
-        assert table.state is not None
-        hand = render_hand(
-            table.state.view(seat),
-            table_id=table.table_id,
-            version=table.version,
-            names=[s.name for s in table.seats],
-            focus=focus,
-            notice=notice,
-            deadline=table.deadline,
+        hand = table_hand(
+            table,
+            seat,
             loc=_loc(interaction),
             images=self.bot.notifier.images_on(table.guild_id),
+            updates_until=updates_until(interaction),
+            focus=focus,
+            notice=notice,
         )
         message = interaction.message
         user = interaction.user.id
@@ -210,6 +208,7 @@ class DurakCog(commands.GroupCog, group_name=ls("name.durak"), group_description
         changing_trump: bool | None = None,
         jokers: bool | None = None,
         double_deck: bool | None = None,
+        anyone_adds_ai: bool = False,
     ) -> None:
         if interaction.guild_id is None or interaction.channel is None:
             await self._say(interaction, "err.guild_only")
@@ -218,9 +217,10 @@ class DurakCog(commands.GroupCog, group_name=ls("name.durak"), group_description
         existing = self._table_here(interaction)
         if existing is not None and existing.active:
             mid = existing.table_message_id or existing.lobby_message_id
-            link = (
-                f"https://discord.com/channels/{interaction.guild_id}/{existing.channel_id}/{mid}"
-            )
+            # The first /durak new may still be posting its lobby: link the channel meanwhile.
+            link = f"https://discord.com/channels/{interaction.guild_id}/{existing.channel_id}"
+            if mid is not None:
+                link += f"/{mid}"
             await self._say(interaction, "err.table_exists_link", link=link)
             return
         flags = {
@@ -268,6 +268,7 @@ class DurakCog(commands.GroupCog, group_name=ls("name.durak"), group_description
                 thread_id=thread_id,
             )
             table.language = public
+            table.anyone_adds_ai = anyone_adds_ai
             for _ in range(min(ai_seats, seats - 1)):
                 await self._add_ai(table, interaction.user.id, cast(AiLevel, ai_level))
         except Rejected as rej:
@@ -309,7 +310,11 @@ class DurakCog(commands.GroupCog, group_name=ls("name.durak"), group_description
         user = interaction.user
         service = self.bot.service
         if op == "join":
-            await service.join(table, user.id, user.display_name)
+            seat = table.seat_of(user.id)
+            if table.status == "running" and seat is not None and table.stand_in(seat):
+                await service.back(table, user.id)  # joining again takes the seat back
+            else:
+                await service.join(table, user.id, user.display_name)
         elif op == "leave":
             await service.leave(table, user.id)
         elif op == "start":
@@ -317,9 +322,13 @@ class DurakCog(commands.GroupCog, group_name=ls("name.durak"), group_description
         elif op == "cancel":
             may = bool(interaction.permissions.manage_messages)
             await service.cancel(table, user.id, may_manage=may)
-        elif op.startswith("ai-"):
+        elif op == "ai-remove":
+            await service.remove_ai(table, user.id)
+        elif op in ("ai-open", "ai-host"):
+            await service.set_anyone_adds_ai(table, user.id, op == "ai-open")
+        elif op in ("ai-easy", "ai-normal", "ai-hard"):
             await self._add_ai(table, user.id, cast(AiLevel, op[3:]))
-        else:  # pragma: no cover - the regex admits only the ops above
+        else:  # the regex admits only the ops above; anything else is refused, never mapped
             raise Rejected("err.forged")
 
     @app_commands.command(name=ls("name.join"), description=_s("cmd.join"))
@@ -338,10 +347,27 @@ class DurakCog(commands.GroupCog, group_name=ls("name.durak"), group_description
     async def cancel(self, interaction: discord.Interaction) -> None:
         await self._lobby_op(interaction, "cancel")
 
+    @app_commands.command(name=ls("name.back"), description=_s("cmd.back"))
+    async def back(self, interaction: discord.Interaction) -> None:
+        table = self._table_here(interaction)
+        if table is None:
+            await self._say(interaction, "err.no_table")
+            return
+        await self._take_seat_back(interaction, table)
+
+    async def _take_seat_back(self, interaction: discord.Interaction, table: Table) -> None:
+        """The owner of a seat an AI plays (after leaving, or idle) plays it again."""
+        try:
+            await self.bot.service.back(table, interaction.user.id)
+        except Rejected as rej:
+            await self._reject(interaction, rej)
+            return
+        await self._send_hand(interaction, table)
+
     @app_commands.command(name=ls("name.hand"), description=_s("cmd.hand"))
     async def hand(self, interaction: discord.Interaction) -> None:
         table = self._table_here(interaction)
-        if table is None or table.state is None:
+        if table is None:
             await self._say(interaction, "err.no_table")
             return
         await self._send_hand(interaction, table)
@@ -527,26 +553,26 @@ class DurakCog(commands.GroupCog, group_name=ls("name.durak"), group_description
             await self._send_rules(interaction, table)
         elif op == "hand":
             await self._send_hand(interaction, table)
-        elif op == "back":  # an idle player takes the seat back from the AI
-            try:
-                await self.bot.service.back(table, interaction.user.id)
-            except Rejected as rej:
-                await self._reject(interaction, rej)
-                return
-            await self._send_hand(interaction, table)
-        else:
+        elif op == "back":  # a player takes the seat back from the AI
+            await self._take_seat_back(interaction, table)
+        elif op == "rematch":
             try:
                 await self.bot.service.rematch(table, interaction.user.id)
             except Rejected as rej:
                 await self._reject(interaction, rej)
                 return
             await self._send_hand(interaction, table)
+        else:  # the regex admits only the ops above; anything else is refused, never mapped
+            await self._say(interaction, "err.forged")
 
     async def on_hand_click(
         self, interaction: discord.Interaction, table_id: str, seat: int, version: int, code: str
     ) -> None:
         table = await self._checked_table(interaction, table_id, seat)
         if table is None:
+            return
+        if code in (AUTO_PASS_ON, AUTO_PASS_OFF):  # "done for this bout", or taking it back
+            await self._auto_pass(interaction, table, seat, version, code == AUTO_PASS_ON)
             return
         if code.startswith("a"):  # aim at an open attack card: a view change, not an action
             index = int(code[1:])
@@ -585,6 +611,31 @@ class DurakCog(commands.GroupCog, group_name=ls("name.durak"), group_description
             return None
         return table
 
+    async def _auto_pass(
+        self, interaction: discord.Interaction, table: Table, seat: int, version: int, on: bool
+    ) -> None:
+        try:
+            await self.bot.service.set_auto_pass(
+                table, seat, on, version=version, user_id=interaction.user.id
+            )
+        except Rejected as rej:
+            await self._refused_click(interaction, table, seat, rej)
+            return
+        await self._update_hand(interaction, table, seat)
+
+    async def _refused_click(
+        self, interaction: discord.Interaction, table: Table, seat: int, rej: Rejected
+    ) -> None:
+        """A refused hand click: the hand is re-rendered with the reason where it can be."""
+        if rej.key in ("err.stale", "err.illegal", "err.no_auto_pass") and table.state is not None:
+            params = dict(rej.params)
+            if rej.key == "err.illegal":
+                params["why"] = why_text(str(params.get("rule", "")), _loc(interaction))
+            notice = t(rej.key, _loc(interaction), **params)
+            await self._update_hand(interaction, table, seat, notice=notice)
+        else:
+            await self._reject(interaction, rej)
+
     async def _act(
         self, interaction: discord.Interaction, table: Table, seat: int, version: int, code: str
     ) -> None:
@@ -598,14 +649,7 @@ class DurakCog(commands.GroupCog, group_name=ls("name.durak"), group_description
                 table, seat, action, version=version, user_id=interaction.user.id
             )
         except Rejected as rej:
-            if rej.key in ("err.stale", "err.illegal") and table.state is not None:
-                params = dict(rej.params)
-                if rej.key == "err.illegal":
-                    params["why"] = why_text(str(params.get("rule", "")), _loc(interaction))
-                notice = t(rej.key, _loc(interaction), **params)
-                await self._update_hand(interaction, table, seat, notice=notice)
-            else:
-                await self._reject(interaction, rej)
+            await self._refused_click(interaction, table, seat, rej)
             return
         await self._update_hand(interaction, table, seat)
 
@@ -615,6 +659,9 @@ class DurakCog(commands.GroupCog, group_name=ls("name.durak"), group_description
 
 OK_KEYS = {
     "join": "ok.joined",
+    "ai-remove": "ok.ai_removed",
+    "ai-open": "ok.ai_open",
+    "ai-host": "ok.ai_host",
     "leave": "ok.left",
     "start": "ok.started",
     "cancel": "ok.cancelled",

@@ -24,14 +24,14 @@ from typing import Any, Protocol
 
 from bot.settings import Settings
 from bot.storage import SavedTable, Storage
-from durak_core import Action, GameState, PublicView, RuleSet, Series, new_game
-from durak_core.actions import ATTACK, PASS, TAKE
+from durak_core import Action, Card, GameState, PublicView, RuleSet, SeatView, Series, new_game
+from durak_core.actions import ATTACK, PASS, PASS_ACTION, TAKE
 from durak_core.explain import why_illegal
 
 from .persistence import from_saved, to_saved
 from .records import game_record
 from .registry import Registry
-from .table import MIN_SEATS, AiLevel, Seat, Table
+from .table import MIN_SEATS, STAND_IN_LEVEL, AiLevel, Note, Seat, Table
 
 log = logging.getLogger(__name__)
 
@@ -163,29 +163,34 @@ class TableService:
             await self._changed(table, actor=user_id)
 
     async def _leave_game(self, table: Table, seat: int, user_id: int) -> None:
-        """Leaving mid-game: a Normal AI plays the seat to the end; the result stays the
-        leaver's (the seat keeps its user id in the game record)."""
+        """Leaving mid-game: an AI of the stand-in level plays the seat (the table and its log
+        say so at once) until the owner comes back with "I'm back" / `/durak back`; the result
+        stays the owner's (the seat keeps its user id in the game record)."""
         if seat in table.left:
             raise Rejected("err.already_left")
         table.left.add(seat)
         table.away.discard(seat)
         table.expiries.pop(seat, None)
+        table.auto_pass.pop(seat, None)
+        self._note(table, "left", seat)
         if table.only_ai_left:  # nobody watches any more: fresh, fast players
             table.ai_players.clear()
         await self._changed(table, actor=user_id)
 
     async def back(self, table: Table, user_id: int) -> None:
-        """ "I'm back": the owner of an idle seat takes it over from the AI again."""
+        """ "I'm back": the owner of a seat an AI plays (idle, or left mid-game) takes it over
+        again."""
         async with table.lock:
             seat = table.seat_of(user_id)
             if seat is None:
                 raise Rejected("err.not_seated")
             if table.status != "running":
                 raise Rejected("err.not_running")
-            if seat in table.left:
-                raise Rejected("err.already_left")
-            if seat not in table.away:
+            if not table.stand_in(seat):
                 raise Rejected("err.not_away")
+            if seat in table.left:
+                table.left.discard(seat)
+                self._note(table, "back", seat)
             self._return_seat(table, seat)
             self._human_acted(table)
             await self._changed(table, actor=None)
@@ -196,21 +201,39 @@ class TableService:
         table.expiries.pop(seat, None)
         table.ai_players.pop(seat, None)
 
+    @staticmethod
+    def _note(table: Table, key: str, seat: int, card: Card | None = None) -> None:
+        table.notes.append(Note(len(table.events), key, seat, card))
+
+    @staticmethod
+    def _may_seat_ai(table: Table, user_id: int) -> None:
+        if table.seat_of(user_id) is None:
+            raise Rejected("err.not_seated")
+        if user_id != table.host_id and not table.anyone_adds_ai:
+            raise Rejected("err.ai_host_only")
+
     async def add_ai(self, table: Table, user_id: int, level: AiLevel, name: str) -> None:
         async with table.lock:
             self._need_lobby(table)
-            if table.seat_of(user_id) is None:
-                raise Rejected("err.not_seated")
+            self._may_seat_ai(table, user_id)
             if table.is_full:
                 raise Rejected("err.table_full", {"max": table.max_seats})
             table.seats.append(Seat(name=name, ai_level=level))
             await self._changed(table, actor=user_id)
 
-    async def remove_ai(self, table: Table, user_id: int) -> None:
+    async def set_anyone_adds_ai(self, table: Table, user_id: int, on: bool) -> None:
+        """The lobby option: every seated player may add and remove AI seats, or the host only."""
         async with table.lock:
             self._need_lobby(table)
             if user_id != table.host_id:
                 raise Rejected("err.not_host")
+            table.anyone_adds_ai = on
+            await self._changed(table, actor=user_id)
+
+    async def remove_ai(self, table: Table, user_id: int) -> None:
+        async with table.lock:
+            self._need_lobby(table)
+            self._may_seat_ai(table, user_id)
             for i in range(len(table.seats) - 1, -1, -1):
                 if table.seats[i].is_ai:
                     del table.seats[i]
@@ -283,13 +306,15 @@ class TableService:
         table.events = []
         table.timed_out = []
         table.ai_players = {}
+        table.auto_pass = {}
         # Seats left in the previous game now belong to an AI for good; idle seats return.
         for seat in table.left:
             old = table.seats[seat]
-            table.seats[seat] = Seat(name=old.name, ai_level="normal")
+            table.seats[seat] = Seat(name=old.name, ai_level=STAND_IN_LEVEL)
         table.left, table.away, table.expiries = set(), set(), {}
         table.started_at = datetime.now(UTC)
         table.status = "running"
+        table.notes = opening_notes(table.public_view(), table.series.first_game)
 
     # -- game actions ------------------------------------------------------------------------
 
@@ -319,6 +344,8 @@ class TableService:
             if not state.can(seat, action):
                 rule, why = why_illegal(state, seat, action)
                 raise Rejected("err.illegal", {"rule": rule, "why": why})
+            if action.kind == ATTACK:  # a throw-in takes back "done for this bout"
+                table.auto_pass.pop(seat, None)
             self._apply(table, seat, action, timed_out=timed_out)
             if user_id is not None:  # the owner is here: no longer idle
                 self._human_acted(table)
@@ -338,6 +365,50 @@ class TableService:
         table.events.extend(events)
         if timed_out:
             table.timed_out.append(len(table.events) - len(events))
+        TableService._auto_passes(table)
+
+    @staticmethod
+    def _auto_passes(table: Table) -> None:
+        """Pass for every seat that is "done for this bout" as soon as passing is legal (R15:
+        after each new card the defender beats). A setting of an earlier bout lapses."""
+        state = table.state
+        assert state is not None
+        again = True
+        while again and table.auto_pass and not state.finished:
+            again = False
+            for seat, bout in list(table.auto_pass.items()):
+                if bout != state.bout:
+                    del table.auto_pass[seat]
+                elif state.can(seat, PASS_ACTION):
+                    state, events = state.apply(seat, PASS_ACTION)
+                    table.state = state
+                    table.events.extend(events)
+                    again = True
+                    break
+
+    async def set_auto_pass(
+        self, table: Table, seat: int, on: bool, *, version: int | None, user_id: int
+    ) -> None:
+        """ "Done for this bout" (``on``) or taking it back: only an attacker of the running
+        bout (R9) sets it; the table then passes for it whenever passing is legal."""
+        async with table.lock:
+            if table.status != "running" or table.state is None:
+                raise Rejected("err.not_running")
+            if table.seats[seat].user_id != user_id:
+                raise Rejected("err.not_your_seat")
+            if version is not None and version != table.version:
+                raise Rejected("err.stale")
+            if on:
+                if not may_auto_pass(table.state.view(seat)):
+                    raise Rejected("err.no_auto_pass")
+                table.auto_pass[seat] = table.state.bout
+                self._auto_passes(table)
+            elif table.auto_pass.pop(seat, None) is None:
+                raise Rejected("err.stale")
+            self._human_acted(table)
+            if table.state.finished:
+                await self._finish_game(table)
+            await self._changed(table, actor=user_id)
 
     async def _finish_game(self, table: Table) -> None:
         state, series = table.state, table.series
@@ -645,3 +716,35 @@ def default_action(state: GameState, seat: int, public: PublicView | None = None
         attacks,
         key=lambda a: (trump is not None and a.card.suit == trump, a.card.rank),  # type: ignore[attr-defined]
     )
+
+
+def may_auto_pass(view: SeatView) -> bool:
+    """Whether the seat may set "done for this bout": it attacks in the running bout (R9) and
+    a card is on the table (before the opening card the main attacker must lead, R10)."""
+    return (
+        not view.finished
+        and bool(view.table)
+        and view.seat != view.defender
+        and view.seat in view.attackers
+        and view.seat in view.active
+    )
+
+
+def opening_notes(view: PublicView, first_game: bool) -> list[Note]:
+    """The public lines that open a game's log: who holds the trump card after a whole-deck
+    deal (R6), and who leads and why — the lowest trump, shown to all (R8); nobody holding a
+    trump (the seat left of the dealer, R8); a later game under the fool (V10)."""
+    notes: list[Note] = []
+    trump = view.trump_card
+    if view.talon_size == 0 and not view.trump_in_talon:
+        holder = next(s for s, known in enumerate(view.known) if trump in known)
+        notes.append(Note(0, "r6", holder, trump))
+    starter = view.attacker
+    shown = [c for c in view.known[starter] if view.trump is not None and c.suit == view.trump]
+    if shown:
+        notes.append(Note(0, "r8", starter, min(shown, key=lambda c: (c.rank, c.index))))
+    elif not first_game and view.rules.under_the_fool:
+        notes.append(Note(0, "v10", starter))
+    else:  # no trump in this game (V11, V13, a joker turned), or nobody holds one
+        notes.append(Note(0, "r8_none" if view.trump is not None else "no_trump", starter))
+    return notes

@@ -26,14 +26,13 @@ from durak_core import Action, Event, SeatView, visible_to
 from durak_core.ai import Budget, Player
 
 from .ai_workers import AiWorkers, WorkerDied
-from .table import AiLevel, Table
+from .table import STAND_IN_LEVEL, Table
 
 if TYPE_CHECKING:
     from .actions import TableService
 
 log = logging.getLogger(__name__)
 
-STAND_IN_LEVEL: AiLevel = "normal"
 #: Thinking time per decision once only AIs are left (they finish the game quickly).
 FAST_BUDGET_SECONDS = 0.05
 

@@ -6,9 +6,9 @@ from datetime import datetime
 from typing import Any, cast
 
 from bot.storage import SavedTable
-from durak_core import Event, GameState, RuleSet, Series, new_game
+from durak_core import Card, Event, GameState, RuleSet, Series, new_game
 
-from .table import AI_LEVELS, AiLevel, Seat, Table
+from .table import AI_LEVELS, AiLevel, Note, Seat, Table
 
 
 def to_saved(table: Table) -> SavedTable:
@@ -42,6 +42,11 @@ def to_saved(table: Table) -> SavedTable:
         "last_human_action": table.last_human_action,
         "timed_out": table.timed_out,
         "language": table.language,
+        "auto_pass": {str(k): v for k, v in table.auto_pass.items()},
+        "notes": [
+            [n.at, n.key, n.seat, None if n.card is None else str(n.card)] for n in table.notes
+        ],
+        "anyone_adds_ai": table.anyone_adds_ai,
     }
     return SavedTable(
         table_id=table.table_id,
@@ -102,6 +107,12 @@ def from_saved(saved: SavedTable) -> Table:
     table.expiries = {int(k): int(v) for k, v in meta.get("expiries", {}).items()}
     table.last_human_action = float(meta.get("last_human_action", 0.0))
     table.timed_out = [int(x) for x in meta.get("timed_out", [])]
+    table.auto_pass = {int(k): int(v) for k, v in meta.get("auto_pass", {}).items()}
+    table.notes = [
+        Note(int(at), str(key), int(seat), None if card is None else Card.parse(str(card)))
+        for at, key, seat, card in meta.get("notes", [])
+    ]
+    table.anyone_adds_ai = bool(meta.get("anyone_adds_ai", False))
     if saved.state_json:
         table.state = GameState.from_json(saved.state_json)
         table.events = replay_events(table.state)

@@ -11,14 +11,28 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Literal
 
-from durak_core import Event, GameState, PublicView, RuleSet, Series
+from durak_core import Card, Event, GameState, PublicView, RuleSet, Series
 from durak_core.ai import Player
 
 TableStatus = Literal["lobby", "running", "finished", "abandoned"]
 AiLevel = Literal["random", "easy", "normal", "hard"]
 AI_LEVELS: tuple[AiLevel, ...] = ("random", "easy", "normal", "hard")
+#: The level that plays a human's seat while its owner is away or has left (shown by name).
+STAND_IN_LEVEL: AiLevel = "normal"
 MIN_SEATS = 2
 MAX_SEATS = 6
+
+
+@dataclass(frozen=True, slots=True)
+class Note:
+    """A line of the table's public log that is not an engine event: who leads and why (R8),
+    who holds the trump card (R6), a player leaving or coming back. ``at`` is the number of
+    events before it, so notes interleave with the engine's events in order."""
+
+    at: int
+    key: str  # the catalogue key ``note.<key>``
+    seat: int
+    card: Card | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +87,13 @@ class Table:
     left: set[int] = field(default_factory=set)
     #: Consecutive timer expiries per seat (reset when the owner acts).
     expiries: dict[int, int] = field(default_factory=dict)
+    #: "Done for this bout": seat → the bout number it was set in. While it holds, the table
+    #: passes for the seat whenever passing is legal (R15); the seat's own throw-in clears it.
+    auto_pass: dict[int, int] = field(default_factory=dict)
+    #: Public log lines of the current game that are not engine events (see :class:`Note`).
+    notes: list[Note] = field(default_factory=list)
+    #: Whether any seated player may add or remove AI seats in the lobby (else the host only).
+    anyone_adds_ai: bool = False
     #: Service-clock time of the last human action (for the abandonment timeout).
     last_human_action: float = 0.0
     #: Language of the public messages (catalogue code, e.g. "ru"): `/durak new language:` or
@@ -127,6 +148,10 @@ class Table:
 
     def seat_name(self, seat: int) -> str:
         return self.seats[seat].name
+
+    def stand_in(self, seat: int) -> bool:
+        """A human's seat that an AI plays for now (its owner is idle or left)."""
+        return not self.seats[seat].is_ai and (seat in self.away or seat in self.left)
 
     def ai_controlled(self, seat: int) -> bool:
         """An AI seat, or a human seat an AI plays for now (idle or left)."""

@@ -6,9 +6,11 @@ Formats (all well under Discord's 100 characters)::
 
     dk:<table>:<seat>:<version>:<code>      a hand button: an engine action code
     dk:<table>:<seat>:<version>:a<card>     a hand button: aim at an open attack card
+    dk:<table>:<seat>:<version>:p1|p0       a hand button: "done for this bout" on / off
     dks:<table>:<seat>:<version>:<n>        a hand select menu; values are action codes
     dkt:<table>:<op>                        the table message: hand, rules, rematch, back
-    dkl:<table>:<op>                        the lobby: join, leave, ai-<level>, start, cancel
+    dkl:<table>:<op>                        the lobby: join, leave, start, cancel, ai-<level>,
+                                            ai-remove, ai-open / ai-host (who may seat AIs)
     dkb:<sort>:<page>                       leaderboard pages
 """
 
@@ -56,7 +58,7 @@ def handler(interaction: discord.Interaction) -> ClickHandler:
 
 class HandButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"dk:" + HAND_RE + r":(?P<code>a?[0-9]{1,5})",
+    template=r"dk:" + HAND_RE + r":(?P<code>a?[0-9]{1,5}|p[01])",
 ):
     def __init__(
         self,
@@ -174,7 +176,9 @@ class TableButton(
 
 class LobbyButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"dkl:" + TABLE_RE + r":(?P<op>join|leave|ai-easy|ai-normal|ai-hard|start|cancel)",
+    template=r"dkl:"
+    + TABLE_RE
+    + r":(?P<op>join|leave|ai-easy|ai-normal|ai-hard|ai-remove|ai-open|ai-host|start|cancel)",
 ):
     def __init__(
         self,

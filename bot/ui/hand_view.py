@@ -1,9 +1,12 @@
-"""A player's private hand: SeatView → message content + the buttons of exactly the legal actions.
+"""A player's private hand: SeatView → message content + the components of exactly the legal
+actions.
 
-Buttons come only from ``view.legal_actions``. Defending needs two cards (which attack card,
-with which card): with one open attack card each defence card is one click; with several, the
-player aims at an attack card first (a view-only button; the first one is pre-selected) and then
-clicks a card. When the cards do not fit in buttons they move into select menus.
+Components come only from ``view.legal_actions``. Every action is one click: a defence names
+its pair ("8♦ on 7♥") when several cards are open, and cards that do not fit into buttons move
+into select menus (one per open card when defending). Only when even that does not fit does the
+player aim at an open card first. Attackers also get "done for this bout" (the table passes
+for them after each new card). The content alone is enough to play: hand, table, players,
+talon, the last action, what this seat can do now, and until when the message updates.
 """
 
 from __future__ import annotations
@@ -19,13 +22,22 @@ from typing import Any
 import discord
 
 from bot.render import render_hand_png
+from bot.tables.actions import may_auto_pass
+from bot.tables.table import Table
 from bot.text import t
 from durak_core import Action, Card, SeatView
-from durak_core.actions import DEFEND, EXCHANGE, PASS, TAKE, TRANSFER, Attack, Defend
+from durak_core.actions import DEFEND, EXCHANGE, PASS, PASS_ACTION, TAKE, TRANSFER, Attack, Defend
 
 from .buttons import HandButton, HandSelect
 from .cards import card_text, cards_text, grouped_hand, hand_sort_key
-from .table_embed import pairs_text, rank_labels, waiting_text
+from .table_embed import (
+    last_lines,
+    pairs_text,
+    players_text,
+    rank_labels,
+    seat_badges,
+    waiting_text,
+)
 
 HAND_IMAGE = "hand.png"
 ROWS = 5
@@ -77,113 +89,227 @@ def _rows(n: int, per: int) -> int:
     return -(-n // per)
 
 
-def render_hand(
-    v: SeatView,
+@dataclass(frozen=True)
+class HandContext:
+    """What a hand shows besides the seat's view: public facts of the table in words, and the
+    custom-id parts of its buttons. :func:`table_hand` builds it from a table; tests build it
+    directly."""
+
+    table_id: str
+    version: int
+    names: Sequence[str]
+    #: Per seat: "AI (hard)", "AI (normal) plays", or "" (see ``table_embed.seat_badges``).
+    badges: Sequence[str] = ()
+    deadline: float | None = None
+    #: This seat is "done for this bout".
+    auto_pass: bool = False
+    #: The newest public log lines, oldest first.
+    last: Sequence[str] = ()
+    #: Unix time after which this message can no longer be edited (its interaction token).
+    updates_until: float | None = None
+    loc: str | None = None
+    images: bool = False
+
+
+def table_hand(
+    table: Table,
+    seat: int,
     *,
-    table_id: str,
-    version: int,
-    names: Sequence[str],
+    loc: str | None,
+    images: bool,
+    updates_until: float | None,
     focus: Card | None = None,
     notice: str | None = None,
-    deadline: float | None = None,
-    loc: str | None = None,
-    images: bool = False,
 ) -> HandMessage:
-    """``loc``: the reader's Discord locale (the hand is ephemeral: it follows its owner)."""
+    """The hand of ``seat`` at ``table`` now, for a reader in ``loc``: the one way the bot
+    renders a hand (answers to clicks, `/durak hand`, refreshes)."""
+    assert table.state is not None
+    ctx = HandContext(
+        table_id=table.table_id,
+        version=table.version,
+        names=[s.name for s in table.seats],
+        badges=seat_badges(table, loc),
+        deadline=table.deadline,
+        auto_pass=seat in table.auto_pass,
+        last=last_lines(table, 1),
+        updates_until=updates_until,
+        loc=loc,
+        images=images,
+    )
+    return render_hand(table.state.view(seat), ctx, focus=focus, notice=notice)
+
+
+#: Custom-id codes of the "done for this bout" toggle (on / take back).
+AUTO_PASS_ON, AUTO_PASS_OFF = "p1", "p0"
+
+
+def render_hand(
+    v: SeatView,
+    ctx: HandContext,
+    *,
+    focus: Card | None = None,
+    notice: str | None = None,
+) -> HandMessage:
+    """The hand of ``v.seat``: content in the reader's language (``ctx.loc``) and one
+    component per legal action. Each defence is one click: a button naming the pair
+    ("8♦ on 7♥"), or an option in one select menu per open card; only when neither fits into
+    Discord's 5×5 components does the player aim first (``focus``) and then pick the card."""
+    loc = ctx.loc
     legal = v.legal_actions
-    cards: list[Action] = [a for a in legal if isinstance(a, Attack)]
+    attacks: list[Action] = [a for a in legal if isinstance(a, Attack)]
     defends = [a for a in legal if isinstance(a, Defend)]
-    transfers = [a for a in legal if a.kind == TRANSFER]
-    controls = [a for a in legal if a.kind in (TAKE, PASS, EXCHANGE)]
+    tail: list[_Item] = [
+        _control(a, v, loc) for a in legal if a.kind in (TRANSFER, TAKE, PASS, EXCHANGE)
+    ]
+    if ctx.auto_pass:
+        tail = [i for i in tail if i.code != str(PASS_ACTION.code)]  # the table passes anyway
+        tail.append(_Item(AUTO_PASS_OFF, t("act.auto_pass_off", loc), _GREY))
+    elif may_auto_pass(v):
+        tail.append(_Item(AUTO_PASS_ON, t("act.auto_pass", loc), _GREY))
+    free = ROWS - _rows(len(tail), PER_ROW)
 
-    # Aiming: which open attack cards can be beaten, and which one the card buttons answer.
-    targets: list[Card] = []
-    for d in defends:
-        if d.attack not in targets:
-            targets.append(d.attack)
-    table_order = [pair[0] for pair in v.table]
-    targets.sort(key=table_order.index)
+    layout = _Layout()
     aimed: Card | None = None
-    if targets:
-        aimed = focus if focus in targets else targets[0]
-        cards = [d for d in defends if d.attack == aimed]
-    if len(targets) < 2:
-        targets = []
-    cards.sort(key=lambda a: hand_sort_key(_card(a), v.trump))
-
-    view = discord.ui.View(timeout=None)
-    row = 0
-
-    def button(code: str, label: str, style: discord.ButtonStyle, disabled: bool = False) -> None:
-        view.add_item(
-            HandButton(
-                table_id,
-                v.seat,
-                version,
-                code,
-                label=label,
-                style=style,
-                disabled=disabled,
-                row=row,
+    if defends:
+        targets = _targets(v, defends)
+        groups = [[d for d in defends if d.attack == target] for target in targets]
+        for group in groups:
+            group.sort(key=lambda a: hand_sort_key(_card(a), v.trump))
+        paired = len(groups) > 1  # with one open card the card alone is unambiguous
+        if sum(_rows(len(g), PER_ROW) for g in groups) <= free:
+            for group in groups:
+                layout.buttons([_card_item(a, loc, paired) for a in group], new_row=True)
+        elif _rows(len(defends), PER_ROW) <= free:
+            layout.buttons([_card_item(a, loc, paired) for g in groups for a in g])
+        elif sum(_rows(len(g), PER_SELECT) for g in groups) <= free:
+            for target, group in zip(targets, groups, strict=True):
+                placeholder = t("act.beat", loc, card=card_text(target, loc))
+                layout.selects(group, loc, placeholder)
+        else:  # the two-step fallback: aim at an open card, then pick the card
+            aimed = focus if focus in targets else targets[0]
+            layout.buttons(
+                [
+                    _Item(
+                        f"a{target.index}",
+                        t("act.beat", loc, card=card_text(target, loc)),
+                        discord.ButtonStyle.primary if target == aimed else _GREY,
+                        disabled=target == aimed,
+                    )
+                    for target in targets
+                ]
             )
-        )
+            group = groups[targets.index(aimed)]
+            if layout.row + _rows(len(group), PER_ROW) <= free:
+                layout.buttons([_card_item(a, loc, False) for a in group], new_row=True)
+            else:
+                layout.selects(group, loc, t("hand.select_placeholder", loc, n=len(group)))
+    elif attacks:
+        attacks.sort(key=lambda a: hand_sort_key(_card(a), v.trump))
+        if _rows(len(attacks), PER_ROW) <= free:
+            layout.buttons([_card_item(a, loc, False) for a in attacks])
+        else:
+            for n in range(_rows(len(attacks), PER_SELECT)):
+                chunk = attacks[n * PER_SELECT : (n + 1) * PER_SELECT]
+                layout.selects(chunk, loc, t("hand.select_placeholder", loc, n=len(chunk)))
+    layout.buttons(tail, new_row=True)
+    view = layout.view(ctx.table_id, v.seat, ctx.version)
 
-    for i, target in enumerate(targets):
-        row = i // PER_ROW
-        chosen = target == aimed
-        button(
-            f"a{target.index}",
-            t("act.beat", loc, card=card_text(target, loc)),
-            discord.ButtonStyle.primary if chosen else discord.ButtonStyle.secondary,
-            disabled=chosen,
-        )
-    row = _rows(len(targets), PER_ROW)
-    tail = transfers + controls
-    free = ROWS - row - _rows(len(tail), PER_ROW)
-    if _rows(len(cards), PER_ROW) <= free:
-        for i, act in enumerate(cards):
-            button(str(act.code), card_text(_card(act), loc), _card_style(act), False)
-            if i % PER_ROW == PER_ROW - 1:
-                row += 1
-        if len(cards) % PER_ROW:
-            row += 1
-    else:
-        for n in range(_rows(len(cards), PER_SELECT)):
-            chunk = cards[n * PER_SELECT : (n + 1) * PER_SELECT]
+    draw = None
+    picture: Hashable | None = None
+    if ctx.images and v.hand:
+        shown = sorted(v.hand, key=lambda c: hand_sort_key(c, v.trump))
+        labels = rank_labels(loc)
+        draw = functools.partial(render_hand_png, v, shown, labels=labels)
+        picture = (tuple(shown), v.trump, tuple(sorted(labels.items())))
+    return HandMessage(_content(v, ctx, aimed, notice), view, ctx.version, draw, picture)
+
+
+_GREY = discord.ButtonStyle.secondary
+
+
+@dataclass(frozen=True)
+class _Item:
+    """One button: its custom-id code (an action code, ``a<card>`` or a toggle), label, style."""
+
+    code: str
+    label: str
+    style: discord.ButtonStyle
+    disabled: bool = False
+
+
+class _Layout:
+    """Fills Discord's action rows top down: buttons five to a row, a select menu a row."""
+
+    def __init__(self) -> None:
+        self.row = 0
+        self._used = 0  # items in the current row
+        self._parts: list[tuple[int, _Item | tuple[list[Action], str, str | None]]] = []
+
+    def buttons(self, items: Sequence[_Item], *, new_row: bool = False) -> None:
+        if new_row and self._used:
+            self.row, self._used = self.row + 1, 0
+        for item in items:
+            if self._used == PER_ROW:
+                self.row, self._used = self.row + 1, 0
+            self._parts.append((self.row, item))
+            self._used += 1
+
+    def selects(self, actions: Sequence[Action], loc: str | None, placeholder: str) -> None:
+        for n in range(_rows(len(actions), PER_SELECT)):
+            if self._used:
+                self.row, self._used = self.row + 1, 0
+            chunk = list(actions[n * PER_SELECT : (n + 1) * PER_SELECT])
+            self._parts.append((self.row, (chunk, placeholder, loc)))
+            self.row += 1
+
+    def view(self, table_id: str, seat: int, version: int) -> discord.ui.View:
+        view = discord.ui.View(timeout=None)
+        selects = 0
+        for row, part in self._parts:
+            if isinstance(part, _Item):
+                view.add_item(
+                    HandButton(
+                        table_id,
+                        seat,
+                        version,
+                        part.code,
+                        label=part.label,
+                        style=part.style,
+                        disabled=part.disabled,
+                        row=row,
+                    )
+                )
+                continue
+            chunk, placeholder, loc = part
             options = [
                 discord.SelectOption(label=_select_label(a, loc), value=str(a.code)) for a in chunk
             ]
             view.add_item(
                 HandSelect(
-                    table_id,
-                    v.seat,
-                    version,
-                    n,
-                    options=options,
-                    row=row,
-                    placeholder=t("hand.select_placeholder", loc, n=len(chunk)),
+                    table_id, seat, version, selects, options=options, row=row,
+                    placeholder=placeholder,
                 )
-            )
-            row += 1
-    for i, ctl in enumerate(tail):
-        button(str(ctl.code), _control_label(ctl, v, loc), _control_style(ctl))
-        if i % PER_ROW == PER_ROW - 1:
-            row += 1
+            )  # fmt: skip
+            selects += 1
+        return view
 
-    draw = None
-    picture: Hashable | None = None
-    if images and v.hand:
-        shown = sorted(v.hand, key=lambda c: hand_sort_key(c, v.trump))
-        labels = rank_labels(loc)
-        draw = functools.partial(render_hand_png, v, shown, labels=labels)
-        picture = (tuple(shown), v.trump, tuple(sorted(labels.items())))
-    return HandMessage(
-        _content(v, names, aimed if targets else None, notice, deadline, loc),
-        view,
-        version,
-        draw,
-        picture,
-    )
+
+def _targets(v: SeatView, defends: Sequence[Defend]) -> list[Card]:
+    """The open attack cards this seat can beat, in table order."""
+    order = [pair[0] for pair in v.table]
+    return sorted({d.attack for d in defends}, key=order.index)
+
+
+def _card_item(a: Action, loc: str | None, paired: bool) -> _Item:
+    if paired and isinstance(a, Defend):
+        label = t("act.beat_on", loc, card=card_text(a.card, loc), attack=card_text(a.attack, loc))
+    else:
+        label = card_text(_card(a), loc)
+    return _Item(str(a.code), label, _card_style(a))
+
+
+def _control(a: Action, v: SeatView, loc: str | None) -> _Item:
+    return _Item(str(a.code), _control_label(a, v, loc), _control_style(a))
 
 
 def _card(a: Action) -> Card:
@@ -221,14 +347,10 @@ def _control_style(a: Action) -> discord.ButtonStyle:
     return discord.ButtonStyle.secondary
 
 
-def _content(
-    v: SeatView,
-    names: Sequence[str],
-    aimed: Card | None,
-    notice: str | None,
-    deadline: float | None,
-    loc: str | None,
-) -> str:
+def _content(v: SeatView, ctx: HandContext, aimed: Card | None, notice: str | None) -> str:
+    """Enough to play from this message alone: the hand, the table, every player's count and
+    role, the talon, the last actions, what this seat can do now, and how long it updates."""
+    loc = ctx.loc
     lines = []
     if notice:
         lines.append(f"⚠️ {notice}")
@@ -237,32 +359,54 @@ def _content(
     else:
         lines.append(t("hand.title", loc, n=len(v.hand), trump=card_text(v.trump_card, loc)))
     lines.append(grouped_hand(v.hand, v.trump, loc) if v.hand else t("hand.empty", loc))
-    if v.table:
-        lines.append(f"{t('table.bout', loc)}: " + " · ".join(pairs_text(v, loc)))
-    lines.append(_status(v, names, aimed, deadline, loc))
+    bout = " · ".join(pairs_text(v, loc)) if v.table else t("table.bout_empty", loc)
+    lines.append(f"**{t('table.bout', loc)}**: {bout}")
+    lines.append(players_text(v, ctx.names, ctx.badges, loc, you=v.seat))
+    lines.append(
+        t("hand.piles", loc, talon=v.talon_size, discard=v.discard_size)
+        + (f" · {ctx.last[-1]}" if ctx.last else "")
+    )
+    lines.append(f"**{_status(v, ctx, aimed)}**")
+    if ctx.updates_until is not None and not v.finished:
+        lines.append(t("hand.updates_until", loc, time=f"<t:{int(ctx.updates_until)}:t>"))
     return "\n".join(lines)
 
 
-def _status(
-    v: SeatView,
-    names: Sequence[str],
-    aimed: Card | None,
-    deadline: float | None,
-    loc: str | None,
-) -> str:
+def _status(v: SeatView, ctx: HandContext, aimed: Card | None) -> str:
+    """Exactly what this seat can do now, or why it cannot (its own facts are private; the
+    public markers never say who holds a card of a rank on the table, R23)."""
+    loc, names = ctx.loc, ctx.names
     if v.finished:
         return t("hand.game_over", loc)
     if v.seat in v.finishing_order:
         return t("hand.finished_out", loc, place=v.finishing_order.index(v.seat) + 1)
-    timer = f" <t:{int(deadline)}:R>" if deadline is not None else ""
-    if not v.legal_actions:
-        return t("hand.waiting", loc, what=waiting_text(v, names, loc)) + timer
-    if v.seat == v.defender:
+    timer = f" <t:{int(ctx.deadline)}:R>" if ctx.deadline is not None else ""
+    kinds = {a.kind for a in v.legal_actions}
+    others = [s for s in v.awaiting if s != v.seat]
+    throwers = ", ".join(names[s] for s in others)
+    if v.seat == v.defender and v.table:
         open_cards = [a for a, d in v.table if d is None]
-        text = t("hand.you_defend", loc, cards=cards_text(open_cards, loc))
-        if aimed is not None:
-            text += " " + t("hand.pick_attack", loc)
-        return text + timer
-    if not v.table:
-        return t("hand.you_lead", loc) + timer
-    return t("hand.you_throw", loc) + timer
+        if TAKE in kinds:
+            key = "hand.you_defend_transfer" if TRANSFER in kinds else "hand.you_defend"
+            text = t(key, loc, cards=cards_text(open_cards, loc))
+            if aimed is not None:
+                text += " " + t("hand.pick_attack", loc)
+            return text + timer
+        if v.taken:
+            return t("hand.taking", loc, names=throwers or "-")
+        return t("hand.all_beaten", loc, names=throwers or "-")
+    if kinds - {EXCHANGE}:
+        if not v.table:
+            return t("hand.you_lead", loc) + timer
+        if PASS in kinds:
+            return t("hand.you_throw", loc) + timer
+        return t("hand.you_throw_early", loc, name=names[v.defender]) + timer
+    if ctx.auto_pass:
+        return t("hand.auto_pass", loc)
+    if v.seat in v.attackers and v.table:
+        what = waiting_text(v, names, loc, leave_out=v.seat)
+        key = "hand.limit_reached" if len(v.table) >= v.limit else "hand.nothing_to_throw"
+        return t(key, loc, what=what)
+    if EXCHANGE in kinds:
+        return t("hand.may_exchange", loc)
+    return t("hand.waiting", loc, what=waiting_text(v, names, loc, leave_out=v.seat))

@@ -24,7 +24,10 @@ def render_lobby(table: Table) -> tuple[discord.Embed, discord.ui.View]:
         if table.turn_timer
         else t("lobby.no_timer", loc)
     )
-    embed.description = "\n".join([t("lobby.host", loc, host=host), timer, t("lobby.hint", loc)])
+    who_adds_ai = t("lobby.ai_anyone" if table.anyone_adds_ai else "lobby.ai_host_only", loc)
+    embed.description = "\n".join(
+        [t("lobby.host", loc, host=host), timer, who_adds_ai, t("lobby.hint", loc)]
+    )
     seats = "\n".join(
         f"{i + 1}. {s.name}" + (" 🤖" if s.is_ai else "") for i, s in enumerate(table.seats)
     )
@@ -55,6 +58,10 @@ def render_lobby(table: Table) -> tuple[discord.Embed, discord.ui.View]:
     for level in AI_BUTTON_LEVELS:
         label = t("btn.add_ai", loc, level=t(f"level.{level}", loc))
         view.add_item(LobbyButton(tid, f"ai-{level}", label=label, row=1))
+    view.add_item(LobbyButton(tid, "ai-remove", label=t("btn.remove_ai", loc), row=1))
+    # The host's switch: who may seat and unseat AI players.
+    op, key = ("ai-host", "btn.ai_host") if table.anyone_adds_ai else ("ai-open", "btn.ai_open")
+    view.add_item(LobbyButton(tid, op, label=t(key, loc), row=2))
     return embed, view
 
 

@@ -24,7 +24,7 @@ import discord
 from bot.tables.table import Table
 from durak_core import Card
 
-from .hand_view import render_hand
+from .hand_view import table_hand
 from .lobby import render_lobby, render_lobby_done
 from .table_embed import render_closed, render_table, table_file, table_picture
 
@@ -78,6 +78,12 @@ class Coalescer:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
+
+
+def updates_until(interaction: discord.Interaction) -> float:
+    """Unix time until which a message answered through ``interaction`` can be edited (its
+    token's lifetime, less the margin we keep)."""
+    return interaction.created_at.timestamp() + TOKEN_LIFETIME - TOKEN_MARGIN
 
 
 #: "Which picture this message shows" when the bot does not know (a restart, an edit that
@@ -219,15 +225,13 @@ class DiscordNotifier:
             return
         if link.shown_version == table.version:
             return
-        hand = render_hand(
-            table.state.view(seat),
-            table_id=table.table_id,
-            version=table.version,
-            names=[s.name for s in table.seats],
-            focus=link.focus,
-            deadline=table.deadline,
+        hand = table_hand(
+            table,
+            seat,
             loc=str(link.interaction.locale),
             images=self.images_on(table.guild_id),
+            updates_until=updates_until(link.interaction),
+            focus=link.focus,
         )
         try:
             message = await link.interaction.edit_original_response(

@@ -16,7 +16,7 @@ from collections.abc import Hashable, Sequence
 import discord
 
 from bot.render import render_table_png
-from bot.tables.table import Table
+from bot.tables.table import STAND_IN_LEVEL, Note, Table
 from bot.text import t
 from durak_core import PublicView, seed_commitment
 
@@ -29,15 +29,34 @@ FIELD_MAX = 1024
 TABLE_IMAGE = "table.png"
 
 
-def waiting_text(v: PublicView, names: Sequence[str], loc: str | None = None) -> str:
-    """Whose response the game awaits, from public facts only."""
-    if not v.awaiting:
-        return ""
+def waiting_text(
+    v: PublicView, names: Sequence[str], loc: str | None = None, *, leave_out: int | None = None
+) -> str:
+    """Whose response the game awaits, from public facts only (``leave_out``: the reader, who
+    knows it has nothing to throw in)."""
+    awaiting = [s for s in v.awaiting if s != leave_out]
+    if not awaiting:
+        return "-"
     if not v.table:
         return t("table.wait.open", loc, name=names[v.attacker])
-    if v.awaiting == (v.defender,):
+    if awaiting == [v.defender]:
         return t("table.wait.defend", loc, name=names[v.defender])
-    return t("table.wait.throw", loc, names=", ".join(names[s] for s in v.awaiting))
+    return t("table.wait.throw", loc, names=", ".join(names[s] for s in awaiting))
+
+
+def seat_badges(table: Table, loc: str | None) -> list[str]:
+    """Per seat, what plays it when that is not its owner: "AI (hard)" for an AI seat,
+    "AI (normal) plays" for a human's seat an AI plays while the owner is away or has left."""
+    out = []
+    for i, seat in enumerate(table.seats):
+        if seat.ai_level is not None:
+            out.append(t("badge.ai", loc, level=t(f"level.{seat.ai_level}", loc)))
+        elif table.stand_in(i):
+            key = "badge.left" if i in table.left else "badge.away"
+            out.append(t(key, loc, level=t(f"level.{STAND_IN_LEVEL}", loc)))
+        else:
+            out.append("")
+    return out
 
 
 def game_id(table: Table) -> str:
@@ -70,6 +89,19 @@ def trump_text(v: PublicView, loc: str | None) -> str:
     if v.trump_will_change:  # V14: the face-down card under it becomes the trump
         return t("table.trump_changes", loc, card=card)
     return t("table.trump_under" if v.trump_in_talon else "table.trump_drawn", loc, card=card)
+
+
+def _trump_field(table: Table, v: PublicView, names: Sequence[str]) -> str:
+    """The trump, who holds the turned card after a whole-deck deal (R6), and the card that
+    decided who led (R8)."""
+    loc = table.language
+    lines = [trump_text(v, loc)]
+    holder = next((s for s, known in enumerate(v.known) if v.trump_card in known), None)
+    if holder is not None and not v.trump_in_talon and v.talon_size == 0:
+        lines.append(t("table.trump_held", loc, name=names[holder]))
+    if v.bout == 0:  # the first bout: who led, and why
+        lines += [note_line(n, names, loc) for n in table.notes if n.key != "r6"]
+    return "\n".join(lines)
 
 
 @functools.lru_cache(maxsize=16)
@@ -126,14 +158,13 @@ def render_table(
     names = [s.name for s in table.seats]
     embed = discord.Embed(title=t("table.title", loc, game=table.game_number), colour=0x2E7D32)
     embed.description = _description(table, v, names, press_hand)
-    embed.add_field(name=t("table.trump", loc), value=trump_text(v, loc))
+    embed.add_field(name=t("table.trump", loc), value=_trump_field(table, v, names))
     embed.add_field(name=t("table.talon", loc), value=str(v.talon_size))
     embed.add_field(name=t("table.discard", loc), value=str(v.discard_size))
     embed.add_field(name=t("table.bout", loc), value=_clip(_bout(v, names, loc)), inline=False)
-    embed.add_field(
-        name=t("table.players", loc), value=_clip(_players(v, names, loc)), inline=False
-    )
-    last = _last_actions(table, names)
+    players = players_text(v, names, seat_badges(table, loc), loc)
+    embed.add_field(name=t("table.players", loc), value=_clip(players), inline=False)
+    last = "\n".join(last_lines(table))
     if last:
         embed.add_field(name=t("table.last", loc), value=_clip(last), inline=False)
     embed.add_field(name=t("table.series", loc), value=_clip(_series(table, names)), inline=False)
@@ -155,7 +186,7 @@ def render_table(
         )
     )
     view.add_item(TableButton(table.table_id, "rules", label=t("btn.rules", loc)))
-    if table.status == "running" and table.away:  # idle seats an AI plays for now
+    if table.status == "running" and (table.away or table.left):  # seats an AI plays for now
         view.add_item(TableButton(table.table_id, "back", label=t("btn.back", loc)))
     if table.status == "finished":
         view.add_item(
@@ -218,31 +249,59 @@ def _bout(v: PublicView, names: Sequence[str], loc: str | None) -> str:
     return "\n".join(lines)
 
 
-def _players(v: PublicView, names: Sequence[str], loc: str | None) -> str:
+def players_text(
+    v: PublicView,
+    names: Sequence[str],
+    badges: Sequence[str],
+    loc: str | None,
+    *,
+    you: int | None = None,
+) -> str:
+    """A line per seat: ▶ when awaited, name, what plays it, card count, role."""
     lines = []
     for seat, name in enumerate(names):
         n = v.hand_sizes[seat]
         count = t("table.card", loc) if n == 1 else t("table.cards", loc, n=n)
+        parts = [f"**{name}**" + (f" ({t('hand.you', loc)})" if seat == you else "")]
+        if seat < len(badges) and badges[seat]:
+            parts.append(badges[seat])
+        parts.append(count)
         role = _role(v, seat, loc)
+        if role:
+            parts.append(role)
         marker = "▶ " if seat in v.awaiting else ""
-        lines.append(f"{marker}**{name}** · {count}" + (f" · {role}" if role else ""))
+        lines.append(marker + " · ".join(parts))
     return "\n".join(lines)
 
 
-def _last_actions(table: Table, names: Sequence[str]) -> str:
+def last_lines(table: Table, limit: int = LAST_ACTIONS) -> list[str]:
+    """The newest public log lines in words, oldest first: engine events (never a private one,
+    R24) and the table's notes (who leads and why, leaving, coming back)."""
+    loc, names = table.language, [s.name for s in table.seats]
     lines: list[str] = []
     timed = set(table.timed_out)
+    notes = list(table.notes)
     # From the newest back: the message shows only the last few (a long game has hundreds).
-    for i in range(len(table.events) - 1, -1, -1):
+    for i in range(len(table.events), -1, -1):
+        while notes and notes[-1].at == i and len(lines) < limit:
+            lines.append(note_line(notes.pop(), names, loc))
+        if i == len(table.events) or len(lines) >= limit:
+            continue
         event = table.events[i]
         if event.to is not None:  # private (R24): never on the public message
             continue
-        line = event_line(event, names, table.language)
+        line = event_line(event, names, loc)
         if line is not None:
-            lines.append(line + (t("table.timed_out", table.language) if i in timed else ""))
-            if len(lines) == LAST_ACTIONS:
-                break
-    return "\n".join(reversed(lines))
+            lines.append(line + (t("table.timed_out", loc) if i in timed else ""))
+        if len(lines) >= limit:
+            break
+    return list(reversed(lines))
+
+
+def note_line(note: Note, names: Sequence[str], loc: str | None) -> str:
+    card = "" if note.card is None else card_text(note.card, loc)
+    level = t(f"level.{STAND_IN_LEVEL}", loc)
+    return t(f"note.{note.key}", loc, name=names[note.seat], card=card, level=level)
 
 
 def _series(table: Table, names: Sequence[str]) -> str:

@@ -36,7 +36,21 @@ async def test_lobby_join_leave_ai_start_cancel_permissions(tmp_path: Path) -> N
         res = await fake.click(w.alice, lobby, f"dkl:{tid}:start")
         assert res.ephemeral and "At least 2" in res.content
         await fake.click(w.bob, lobby, f"dkl:{tid}:join")
-        await fake.click(w.bob, lobby, f"dkl:{tid}:ai-hard")
+        # Only the host seats AI players, until the host lets everyone (a lobby option).
+        res = await fake.click(w.bob, lobby, f"dkl:{tid}:ai-hard")
+        assert res.ephemeral and "Only the host" in res.content
+        res = await fake.click(w.bob, lobby, f"dkl:{tid}:ai-open")
+        assert res.ephemeral and "Only the host" in res.content
+        assert not table.anyone_adds_ai and not any(s.is_ai for s in table.seats)
+        await fake.click(w.alice, lobby, f"dkl:{tid}:ai-open")
+        assert table.anyone_adds_ai
+        await fake.click(w.bob, lobby, f"dkl:{tid}:ai-easy")
+        await fake.click(w.bob, lobby, f"dkl:{tid}:ai-remove")
+        assert not any(s.is_ai for s in table.seats)
+        await fake.click(w.alice, lobby, f"dkl:{tid}:ai-host")
+        res = await fake.click(w.bob, lobby, f"dkl:{tid}:ai-easy")
+        assert res.ephemeral and "Only the host" in res.content
+        await fake.click(w.alice, lobby, f"dkl:{tid}:ai-hard")
         res = await fake.click(w.carol, lobby, f"dkl:{tid}:join")
         assert res.ephemeral and "full" in res.content
         assert "AI 1 (hard)" in str(fake.message(lobby.id).embeds)

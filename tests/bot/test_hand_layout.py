@@ -8,7 +8,8 @@ import random
 
 import pytest
 
-from bot.ui.hand_view import render_hand
+from bot.ui.cards import card_text
+from bot.ui.hand_view import HandContext, render_hand
 from durak_core import PRESETS, Action, GameState, RulesError, RuleSet, new_game
 from durak_core.actions import DEFEND
 
@@ -55,6 +56,8 @@ def _offered(msg_view: object) -> tuple[set[int], list[str]]:
                 codes |= {int(o["value"]) for o in comp["options"]}
             else:
                 code = cid.rsplit(":", 1)[1]
+                if code in ("p0", "p1"):  # the "done for this bout" toggle: no action
+                    continue
                 if code.startswith("a"):
                     if not comp.get("disabled"):
                         aims.append(code)
@@ -73,16 +76,14 @@ async def test_components_offer_exactly_the_legal_actions(preset: str, seats: in
             if not v.legal_actions:
                 continue
             names = [f"p{i}" for i in range(seats)]
-            msg = render_hand(v, table_id=TABLE, version=v.version, names=names)
+            msg = render_hand(v, HandContext(TABLE, v.version, names))
             rows = msg.view.to_components()
             assert len(rows) <= 5
             offered = _offered(msg.view)[0]
             # aiming at another open attack card shows that card's defences
             targets = {a.attack for a in v.legal_actions if a.kind == DEFEND}
             for target in targets:
-                focused = render_hand(
-                    v, table_id=TABLE, version=v.version, names=names, focus=target
-                )
+                focused = render_hand(v, HandContext(TABLE, v.version, names), focus=target)
                 assert len(focused.view.to_components()) <= 5
                 offered |= _offered(focused.view)[0]
             assert offered == {a.code for a in v.legal_actions}, (preset, str(v.legal_actions))
@@ -105,7 +106,46 @@ async def test_extreme_many_open_attack_cards_still_fit() -> None:
     v = g.view(1)
     offered: set[int] = set()
     for target in [None, *{a.attack for a in v.legal_actions if a.kind == DEFEND}]:
-        msg = render_hand(v, table_id=TABLE, version=v.version, names=["a", "b", "c"], focus=target)
+        msg = render_hand(v, HandContext(TABLE, v.version, ["a", "b", "c"]), focus=target)
         assert len(msg.view.to_components()) <= 5
         offered |= _offered(msg.view)[0]
     assert offered == {a.code for a in v.legal_actions} and len(offered) == 31
+
+
+def test_every_defence_is_one_click() -> None:
+    """With several open attack cards each defence is one component (a button naming the pair,
+    or an option of that card's select menu): no aiming first, in every preset's games. The
+    two-step fallback is only for hands whose pairs exceed Discord's 25 components."""
+    views = 0
+    fallbacks = 0
+    for name, seats in _tables():
+        for s in _states(PRESETS[name], seats, seed=len(name) * 11 + seats):
+            for seat in range(seats):
+                v = s.view(seat)
+                defends = [a for a in v.legal_actions if a.kind == DEFEND]
+                if len({a.attack for a in defends}) < 2:  # type: ignore[attr-defined]
+                    continue
+                views += 1
+                msg = render_hand(v, HandContext(TABLE, v.version, [f"p{i}" for i in range(seats)]))
+                offered, aims = _offered(msg.view)
+                if aims:
+                    fallbacks += 1
+                    continue
+                assert offered == {a.code for a in v.legal_actions}
+                labels = [
+                    b["label"]
+                    for row in msg.view.to_components()
+                    for b in row["components"]
+                    if b["type"] == 2
+                ]
+                for a in defends:  # the pair is named: which card goes on which
+                    card, attack = card_text(a.card), card_text(a.attack)  # type: ignore[attr-defined]
+                    assert f"{card} on {attack}" in labels or any(
+                        o.get("label") == f"{card} beats {attack}"
+                        for row in msg.view.to_components()
+                        for c in row["components"]
+                        if c["type"] == 3
+                        for o in c["options"]
+                    )
+    assert views > 50
+    assert fallbacks <= views // 100, (fallbacks, views)

@@ -265,6 +265,16 @@ async def test_1000_random_and_forged_clicks(tmp_path: Path) -> None:
             if changed and custom_id.endswith(":rematch"):
                 assert before[changed[0].table_id][0].finished  # type: ignore[union-attr]
                 applied += 1  # a new game at a finished table: legal for its players
+            elif changed and custom_id.endswith((":p1", ":p0")):  # "done for this bout"
+                t = changed[0]
+                old_state, old_version = before[t.table_id]
+                seat, version = int(custom_id.split(":")[2]), int(custom_id.split(":")[3])
+                assert t.seats[seat].user_id == user and version == old_version
+                assert t.version == old_version + 1 and old_state is not None
+                assert t.state is not None and old_state.log == t.state.log[: len(old_state.log)]
+                # the table passes for the seat at once where passing is legal (R15)
+                assert all(str(a) == "pass" for _, a in t.state.log[len(old_state.log) :])
+                applied += 1
             elif changed:
                 t = changed[0]
                 old_state, old_version = before[t.table_id]
@@ -274,7 +284,12 @@ async def test_1000_random_and_forged_clicks(tmp_path: Path) -> None:
                 assert old_state is not None and t.state is not None
                 action = Action.from_code(code)
                 assert old_state.can(seat, action)
-                assert t.state.to_json() == old_state.apply(seat, action)[0].to_json()
+                expected = old_state.apply(seat, action)[0]
+                # then the table passes for seats that are "done for this bout" (R15)
+                for other, follow in t.state.log[len(expected.log) :]:
+                    assert str(follow) == "pass"
+                    expected = expected.apply(other, follow)[0]
+                assert t.state.to_json() == expected.to_json()
                 assert t.version == old_version + 1
                 applied += 1
             else:
@@ -307,7 +322,7 @@ async def test_100_simultaneous_clicks_on_one_table(tmp_path: Path) -> None:
             options += [
                 (u, h, b.custom_id)
                 for b in h.buttons
-                if b.custom_id and not b.custom_id.split(":")[-1].startswith("a")
+                if b.custom_id and not b.custom_id.split(":")[-1].startswith(("a", "p"))
             ]
         assert options  # the defender's answers (and throw-ins, if any) race
         rng = random.Random(8)

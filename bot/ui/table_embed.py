@@ -185,7 +185,7 @@ def _description(
             lines.append(t("table.result_durak", loc, name=names[r.durak]))
         lines.append(t("table.order", loc, names=", ".join(names[s] for s in r.finishing_order)))
         if table.series is not None and table.series.finished:
-            lines.append(t("table.series_over", loc, losses=table.rules.series_losses))
+            lines.append(t("table.series_over", loc, n=table.rules.series_losses))
         lines.append(t("table.game_id", loc, id=game_id(table)))
         lines.append(t("table.rematch_hint", loc))
     else:
@@ -222,7 +222,7 @@ def _players(v: PublicView, names: Sequence[str], loc: str | None) -> str:
     lines = []
     for seat, name in enumerate(names):
         n = v.hand_sizes[seat]
-        count = t("table.card", loc) if n == 1 else t("table.cards", loc, n=n)
+        count = t("table.cards", loc, n=n)
         role = _role(v, seat, loc)
         marker = "▶ " if seat in v.awaiting else ""
         lines.append(f"{marker}**{name}** · {count}" + (f" · {role}" if role else ""))
@@ -251,10 +251,17 @@ def _series(table: Table, names: Sequence[str]) -> str:
     if s is None:
         return "-"
     lines = [
-        t("table.series_line", loc, name=name, wins=s.wins[i], losses=s.losses[i])
+        t(
+            "table.series_line",
+            loc,
+            name=name,
+            wins=t("table.series_wins", loc, n=s.wins[i]),
+            losses=t("table.series_losses", loc, n=s.losses[i]),
+        )
         for i, name in enumerate(names)
     ]
-    lines.append(t("table.series_meta", loc, games=s.games, draws=s.draws))
+    games, draws = t("table.series_games", loc, n=s.games), t("table.series_draws", loc, n=s.draws)
+    lines.append(t("table.series_meta", loc, games=games, draws=draws))
     return "\n".join(lines)
 
 

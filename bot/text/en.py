@@ -1,4 +1,5 @@
-"""English texts (the reference catalogue). Placeholders are ``str.format`` fields."""
+"""English texts (the reference catalogue). Placeholders are ``str.format`` fields; a message
+that depends on a count is a dict of CLDR plural forms selected by ``n`` (docs/i18n.md)."""
 
 from __future__ import annotations
 

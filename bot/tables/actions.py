@@ -143,7 +143,7 @@ class TableService:
             if table.seat_of(user_id) is not None:
                 raise Rejected("err.already_seated")
             if table.is_full:
-                raise Rejected("err.table_full", {"max": table.max_seats})
+                raise Rejected("err.table_full", {"n": table.max_seats})
             table.seats.append(Seat(name=name, user_id=user_id))
             self._human_acted(table)
             await self._changed(table, actor=user_id)
@@ -217,7 +217,7 @@ class TableService:
             self._need_lobby(table)
             self._may_seat_ai(table, user_id)
             if table.is_full:
-                raise Rejected("err.table_full", {"max": table.max_seats})
+                raise Rejected("err.table_full", {"n": table.max_seats})
             table.seats.append(Seat(name=name, ai_level=level))
             await self._changed(table, actor=user_id)
 
@@ -248,7 +248,7 @@ class TableService:
             if user_id != table.host_id:
                 raise Rejected("err.not_host")
             if len(table.seats) < MIN_SEATS:
-                raise Rejected("err.too_few", {"min": MIN_SEATS})
+                raise Rejected("err.too_few", {"n": MIN_SEATS})
             try:
                 table.rules.check_seats(len(table.seats))
             except Exception as exc:

@@ -1,19 +1,23 @@
-"""Every user-facing string, by key, in English, Spanish, German and Russian.
+"""Every user-facing string, by key, in English, Spanish, German, Russian and Ukrainian.
 
-Use :func:`t`: ``t("lobby.title", "ru")``, ``t("err.table_full", locale, max=6)``. ``locale`` is a
-Discord locale (``"en-US"``, ``"es-ES"``, ``"es-419"``, ``"de"``, ``"ru"``) or a bare language;
-anything else is English. A key missing from a catalogue falls back to English, so a partial
-translation never shows a key to a user (``tests/bot/test_i18n.py`` keeps them complete).
+Use :func:`t`: ``t("lobby.title", "ru")``, ``t("err.table_full", locale, n=6)``. ``locale`` is a
+Discord locale (``"en-US"``, ``"es-ES"``, ``"es-419"``, ``"de"``, ``"ru"``, ``"uk"``) or a bare
+language; anything else is English. A key missing from a catalogue falls back to English, so a
+partial translation never shows a key to a user (``tests/bot/test_i18n.py`` keeps them complete).
+A plural message (see :mod:`bot.text.catalogue`) takes its count as ``n`` and picks its form by
+the language's CLDR rule: ``t("table.cards", "ru", n=2)`` → «2 карты».
 """
 
 from __future__ import annotations
 
+from .catalogue import Catalogue, pick
 from .de import DE
 from .en import EN
 from .es import ES
 from .ru import RU
+from .uk import UK
 
-CATALOGUES: dict[str, dict[str, str]] = {"en": EN, "es": ES, "de": DE, "ru": RU}
+CATALOGUES: dict[str, Catalogue] = {"en": EN, "es": ES, "de": DE, "ru": RU, "uk": UK}
 LANGUAGES: tuple[str, ...] = tuple(CATALOGUES)
 DEFAULT_LANGUAGE = "en"
 
@@ -26,9 +30,12 @@ def language(locale: object | None) -> str:
 
 
 def t(key: str, locale: object | None = None, /, **params: object) -> str:
-    catalogue = CATALOGUES[language(locale)]
-    template = catalogue.get(key) or EN[key]
+    lang = language(locale)
+    message = CATALOGUES[lang].get(key)
+    if not message:
+        lang, message = DEFAULT_LANGUAGE, EN[key]
+    template = pick(key, message, lang, params)
     return template.format(**params) if params else template
 
 
-__all__ = ["CATALOGUES", "DEFAULT_LANGUAGE", "EN", "LANGUAGES", "language", "t"]
+__all__ = ["CATALOGUES", "DEFAULT_LANGUAGE", "EN", "LANGUAGES", "Catalogue", "language", "t"]

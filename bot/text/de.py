@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-DE: dict[str, str] = {
+from .catalogue import Catalogue
+
+DE: Catalogue = {
     "cmd.group": "Durak spielen, das russische Kartenspiel",
     "cmd.new": "Einen Durak-Tisch in diesem Kanal eröffnen",
     "cmd.join": "Am Tisch dieses Kanals Platz nehmen",
@@ -88,7 +90,10 @@ DE: dict[str, str] = {
     "lobby.host": "Gastgeber: {host}",
     "lobby.seats": "Plätze {n}/{max}",
     "lobby.rules": "Regeln",
-    "lobby.timer": "Zeitlimit pro Zug: {seconds} s",
+    "lobby.timer": {
+        "one": "Zeitlimit pro Zug: {n} Sekunde",
+        "other": "Zeitlimit pro Zug: {n} Sekunden",
+    },
     "lobby.no_timer": "Zeitlimit pro Zug: aus",
     "lobby.hint": "Drücke **Beitreten**, um Platz zu nehmen; der Gastgeber drückt **Starten**.",
     "lobby.started": "Das Spiel hat begonnen: siehe die Tischnachricht unten.",
@@ -110,7 +115,10 @@ DE: dict[str, str] = {
     "ok.started": "Das Spiel hat begonnen.",
     "ok.cancelled": "Der Tisch wurde aufgelöst.",
     "ok.created": "Tisch eröffnet in {where}.",
-    "ok.synced": "{n} Befehl(e) registriert.",
+    "ok.synced": {
+        "one": "{n} Befehl registriert.",
+        "other": "{n} Befehle registriert.",
+    },
     "ok.rematch": "Ein neues Spiel hat begonnen.",
     "err.table_exists": "In diesem Kanal gibt es schon einen Tisch: spiel dort mit, oder der "
     "Gastgeber löst ihn auf.",
@@ -118,13 +126,19 @@ DE: dict[str, str] = {
     "err.no_table": "In diesem Kanal gibt es keinen Durak-Tisch. Eröffne einen mit `/durak new`.",
     "err.gone": "Diesen Tisch gibt es nicht mehr.",
     "err.already_seated": "Du hast an diesem Tisch schon einen Platz.",
-    "err.table_full": "Der Tisch ist voll ({max} Plätze).",
+    "err.table_full": {
+        "one": "Der Tisch ist voll ({n} Platz).",
+        "other": "Der Tisch ist voll ({n} Plätze).",
+    },
     "err.not_seated": "Du spielst an diesem Tisch nicht mit.",
     "err.not_your_seat": "Dieser Knopf gehört einem anderen Spieler.",
     "err.host_cannot_leave": "Der Gastgeber kann nicht gehen; löse den Tisch stattdessen auf.",
     "err.not_host": "Das kann nur der Gastgeber.",
     "err.no_ai_seat": "Es gibt keinen KI-Platz zum Entfernen.",
-    "err.too_few": "Zum Starten braucht es mindestens {min} Spieler.",
+    "err.too_few": {
+        "one": "Zum Starten braucht es mindestens {n} Spieler.",
+        "other": "Zum Starten braucht es mindestens {n} Spieler.",
+    },
     "err.rules_seats": "Diese Regeln passen nicht zu so vielen Spielern: {reason}",
     "err.not_lobby": "Das Spiel hat schon begonnen.",
     "err.not_running": "An diesem Tisch läuft kein Spiel.",
@@ -160,8 +174,10 @@ DE: dict[str, str] = {
     "table.pair_beaten": "{attack} → {defence}",
     "table.took": "{name} nimmt diese Karten.",
     "table.players": "Spieler",
-    "table.cards": "{n} Karten",
-    "table.card": "1 Karte",
+    "table.cards": {
+        "one": "{n} Karte",
+        "other": "{n} Karten",
+    },
     "table.role.attacker": "greift an",
     "table.role.defender": "verteidigt",
     "table.role.thrower": "darf nachlegen",
@@ -174,9 +190,28 @@ DE: dict[str, str] = {
     "table.wait.throw": "{names}, die nachlegen oder fertig sind",
     "table.last": "Letzte Züge",
     "table.series": "Serie",
-    "table.series_line": "{name}: {wins} gewonnen, {losses}× Durak",
-    "table.series_meta": "Spiele {games} · Unentschieden {draws}",
-    "table.series_over": "Die Serie ist vorbei ({losses}× Durak).",
+    "table.series_line": "{name}: {wins}, {losses}",
+    "table.series_wins": {
+        "one": "{n} Sieg",
+        "other": "{n} Siege",
+    },
+    "table.series_losses": {
+        "one": "{n}× Durak",
+        "other": "{n}× Durak",
+    },
+    "table.series_meta": "{games} · {draws}",
+    "table.series_games": {
+        "one": "{n} Spiel",
+        "other": "{n} Spiele",
+    },
+    "table.series_draws": {
+        "one": "{n} Unentschieden",
+        "other": "{n} Unentschieden",
+    },
+    "table.series_over": {
+        "one": "Die Serie ist vorbei ({n}× Durak).",
+        "other": "Die Serie ist vorbei ({n}× Durak).",
+    },
     "table.press_hand": "{names}: drückt **Meine Karten**, um eure Karten zu sehen.",
     "table.footer": "Tisch {table} · Seed-Hash {commitment}",
     "table.footer_seed": "Tisch {table} · Seed {seed} (sein SHA-256 ist der zu Beginn gezeigte "
@@ -194,12 +229,24 @@ DE: dict[str, str] = {
     "log.pass": "{name} ist fertig",
     "log.transfer": "{name} gibt mit {card} weiter",
     "log.exchange": "{name} tauscht den kleinsten Trumpf gegen die Trumpfkarte",
-    "log.defended": "Abgewehrt: {n} Karten auf den Abwurf",
-    "log.taken": "{name} nimmt {n} Karten auf",
+    "log.defended": {
+        "one": "Abgewehrt: {n} Karte auf den Abwurf",
+        "other": "Abgewehrt: {n} Karten auf den Abwurf",
+    },
+    "log.taken": {
+        "one": "{name} nimmt {n} Karte auf",
+        "other": "{name} nimmt {n} Karten auf",
+    },
     "log.out": "{name} ist draußen (Platz {place})",
     "log.trump_revealed": "Der Trumpf wechselt: {card} wird aufgedeckt",
-    "hand.title": "**Deine Karten** ({n}) · Trumpf {trump}",
-    "hand.title_no_trump": "**Deine Karten** ({n}) · kein Trumpf",
+    "hand.title": {
+        "one": "**Deine Karten** ({n} Karte) · Trumpf {trump}",
+        "other": "**Deine Karten** ({n} Karten) · Trumpf {trump}",
+    },
+    "hand.title_no_trump": {
+        "one": "**Deine Karten** ({n} Karte) · kein Trumpf",
+        "other": "**Deine Karten** ({n} Karten) · kein Trumpf",
+    },
     "hand.empty": "Du hast keine Karten.",
     "hand.trump_mark": "★",
     "hand.you_lead": "Du spielst aus: eine beliebige Karte.",
@@ -212,7 +259,10 @@ DE: dict[str, str] = {
     "hand.finished_out": "Du bist draußen (Platz {place}).",
     "hand.game_over": "Das Spiel ist vorbei.",
     "hand.select": "Weitere Karten…",
-    "hand.select_placeholder": "Eine Karte spielen ({n} zur Wahl)",
+    "hand.select_placeholder": {
+        "one": "Eine Karte spielen ({n} zur Wahl)",
+        "other": "Eine Karte spielen ({n} zur Wahl)",
+    },
     "act.take": "Nehmen",
     "act.pass": "Fertig",
     "act.transfer": "Weitergeben {card}",
@@ -220,9 +270,16 @@ DE: dict[str, str] = {
     "act.beat": "{card} stechen",
     "act.beat_with": "{card} sticht {attack}",
     "rules.title": "Regeln dieses Tisches",
-    "rules.deck": "**Karten**: {count} Karten, {low} bis {high} in vier Farben ♠ ♣ ♦ ♥ (R1, V2).",
-    "rules.deal": "**Geben**: je {hand} Karten (V3); die nächste Karte liegt offen unter dem "
-    "Stapel und wird als letzte gezogen (R5).",
+    "rules.deck": {
+        "one": "**Karten**: {n} Karte, {low} bis {high} in vier Farben ♠ ♣ ♦ ♥ (R1, V2).",
+        "other": "**Karten**: {n} Karten, {low} bis {high} in vier Farben ♠ ♣ ♦ ♥ (R1, V2).",
+    },
+    "rules.deal": {
+        "one": "**Geben**: je {n} Karte (V3); die nächste Karte liegt offen unter dem Stapel und "
+        "wird als letzte gezogen (R5).",
+        "other": "**Geben**: je {n} Karten (V3); die nächste Karte liegt offen unter dem Stapel "
+        "und wird als letzte gezogen (R5).",
+    },
     "rules.trump": "**Trumpf**: die Farbe der aufgedeckten Karte. Eine höhere Karte derselben "
     "Farbe sticht eine niedrigere; Trumpf sticht jede andere Farbe (R7).",
     "rules.start": "**Wer beginnt**: wer den kleinsten Trumpf hält (R8).",
@@ -230,8 +287,12 @@ DE: dict[str, str] = {
     "(R8).",
     "rules.throw_in": "**Nachlegen**: alle anderen dürfen Karten eines Rangs nachlegen, der "
     "schon auf dem Tisch liegt (R11).",
-    "rules.limit": "**Grenze**: höchstens {cap} Angriffskarten pro Runde und nie mehr, als der "
-    "Verteidiger hatte (R12).",
+    "rules.limit": {
+        "one": "**Grenze**: höchstens {n} Angriffskarte pro Runde und nie mehr, als der "
+        "Verteidiger hatte (R12).",
+        "other": "**Grenze**: höchstens {n} Angriffskarten pro Runde und nie mehr, als der "
+        "Verteidiger hatte (R12).",
+    },
     "rules.no_transfer": "**Weitergeben**: wird nicht gespielt; der Verteidiger sticht oder "
     "nimmt (R13).",
     "rules.take": "**Nehmen**: nach dem Nehmen dürfen die Angreifer noch nachlegen, auch diese "
@@ -265,17 +326,28 @@ DE: dict[str, str] = {
     "einem Joker darf man ausspielen, aber nicht nachlegen.",
     "rules.V16": "**Doppeltes Spiel** (V16): zwei Spiele zu 36 Karten, 72 Karten; zwei gleiche "
     "Karten stechen einander nicht.",
-    "rules.V17": "**Serie** (V17): die Serie endet, wenn jemand {n}-mal Durak war.",
-    "rules.timer": "Zeitlimit pro Zug: {seconds} s (danach nimmt der Tisch für dich oder ist "
-    "fertig).",
-    "summary.classic": "{name}: {deck} Karten, {hand} auf der Hand, mit Nachlegen, ohne "
-    "Weitergeben",
+    "rules.V17": {
+        "one": "**Serie** (V17): die Serie endet, wenn jemand {n}-mal Durak war.",
+        "other": "**Serie** (V17): die Serie endet, wenn jemand {n}-mal Durak war.",
+    },
+    "rules.timer": {
+        "one": "Zeitlimit pro Zug: {n} Sekunde (danach nimmt der Tisch für dich oder ist fertig).",
+        "other": "Zeitlimit pro Zug: {n} Sekunden (danach nimmt der Tisch für dich oder ist "
+        "fertig).",
+    },
+    "summary.classic": "{name}: {deck}, {hand}, mit Nachlegen, ohne Weitergeben",
     "summary.line": "{name}: {diffs}",
     "rname.R3": "2 bis 6 Spieler",
     "rname.R5": "genug Karten für jede Hand",
     "rname.V1": "Weitergeben",
-    "rname.V2": "{deck} Karten",
-    "rname.V3": "{hand} Karten auf der Hand",
+    "rname.V2": {
+        "one": "{n} Karte",
+        "other": "{n} Karten",
+    },
+    "rname.V3": {
+        "one": "{n} Karte auf der Hand",
+        "other": "{n} Karten auf der Hand",
+    },
     "rname.V4": "fünf vor dem ersten Abwurf",
     "rname.V5": "nur Nachbarn",
     "rname.V6": "kein Nachlegen nach dem Nehmen",
@@ -289,7 +361,10 @@ DE: dict[str, str] = {
     "rname.V14": "Trumpfwechsel",
     "rname.V15": "Joker",
     "rname.V16": "doppeltes Spiel",
-    "rname.V17": "Serie bis {n}× Durak",
+    "rname.V17": {
+        "one": "Serie bis {n}× Durak",
+        "other": "Serie bis {n}× Durak",
+    },
     "preset.classic": "klassisch",
     "preset.transfer": "mit Weitergeben",
     "preset.quick": "schnell (24 Karten)",
@@ -337,9 +412,14 @@ DE: dict[str, str] = {
     "suit.D": "Karo",
     "suit.H": "Herz",
     "verify.title": "Prüfung von Spiel {id}",
-    "verify.ok": "✅ Geprüft: der SHA-256 des Seeds ist der veröffentlichte Hash, das Spiel ist "
-    "so gemischt, wie der Seed es vorgibt, und die {n} aufgezeichneten Züge führen zum "
-    "aufgezeichneten Ergebnis.",
+    "verify.ok": {
+        "one": "✅ Geprüft: der SHA-256 des Seeds ist der veröffentlichte Hash, das Spiel ist so "
+        "gemischt, wie der Seed es vorgibt, und der {n} aufgezeichnete Zug führt zum "
+        "aufgezeichneten Ergebnis.",
+        "other": "✅ Geprüft: der SHA-256 des Seeds ist der veröffentlichte Hash, das Spiel ist so "
+        "gemischt, wie der Seed es vorgibt, und die {n} aufgezeichneten Züge führen zum "
+        "aufgezeichneten Ergebnis.",
+    },
     "verify.fail": "❌ Prüfung fehlgeschlagen: {reason}.",
     "verify.not_found": "Es gibt kein aufgezeichnetes Spiel mit der Kennung `{id}`.",
     "verify.seed": "Seed",
@@ -359,10 +439,23 @@ DE: dict[str, str] = {
     "lang.es": "Español",
     "lang.de": "Deutsch",
     "lang.ru": "Русский",
+    "lang.uk": "Українська",
     "board.title": "Rangliste · {sort}",
     "board.empty": "Noch keine Spiele aufgezeichnet.",
-    "board.line": "**{rank}.** {name}: {wins} Siege · {games} Spiele · {rate}% · Wertung {rating}",
-    "board.footer": "Seite {page}/{pages} · {total} Spieler",
+    "board.line": "**{rank}.** {name}: {wins} · {games} · {rate}% · Wertung {rating}",
+    "board.wins": {
+        "one": "{n} Sieg",
+        "other": "{n} Siege",
+    },
+    "board.games": {
+        "one": "{n} Spiel",
+        "other": "{n} Spiele",
+    },
+    "board.footer": "Seite {page}/{pages} · {players}",
+    "board.players": {
+        "one": "{n} Spieler",
+        "other": "{n} Spieler",
+    },
     "stats.title": "Statistik von {name}",
     "stats.games": "Spiele",
     "stats.wins": "Siege",

@@ -1,8 +1,11 @@
-"""English texts (the reference catalogue). Placeholders are ``str.format`` fields."""
+"""English texts (the reference catalogue). Placeholders are ``str.format`` fields; a message
+that depends on a count is a dict of CLDR plural forms selected by ``n`` (docs/i18n.md)."""
 
 from __future__ import annotations
 
-EN: dict[str, str] = {
+from .catalogue import Catalogue
+
+EN: Catalogue = {
     # -- commands (names stay English ASCII; descriptions are shown in Discord's picker) --------
     "cmd.group": "Play Durak, the Russian card game",
     "cmd.new": "Open a Durak table in this channel",
@@ -91,7 +94,10 @@ EN: dict[str, str] = {
     "lobby.host": "Host: {host}",
     "lobby.seats": "Seats {n}/{max}",
     "lobby.rules": "Rules",
-    "lobby.timer": "Turn timer: {seconds} s",
+    "lobby.timer": {
+        "one": "Turn timer: {n} second",
+        "other": "Turn timer: {n} seconds",
+    },
     "lobby.no_timer": "Turn timer: off",
     "lobby.hint": "Press **Join** to take a seat; the host presses **Start**.",
     "lobby.started": "The game has started: see the table message below.",
@@ -113,7 +119,10 @@ EN: dict[str, str] = {
     "ok.started": "The game has started.",
     "ok.cancelled": "The table was cancelled.",
     "ok.created": "Table opened in {where}.",
-    "ok.synced": "Synced {n} command(s).",
+    "ok.synced": {
+        "one": "Synced {n} command.",
+        "other": "Synced {n} commands.",
+    },
     "ok.rematch": "A new game has started.",
     # -- errors (always ephemeral) --------------------------------------------------------------
     "err.table_exists": "This channel already has a table: use it, or its host cancels it first.",
@@ -121,13 +130,19 @@ EN: dict[str, str] = {
     "err.no_table": "There is no Durak table in this channel. Open one with `/durak new`.",
     "err.gone": "That table is no longer running.",
     "err.already_seated": "You already have a seat at this table.",
-    "err.table_full": "The table is full ({max} seats).",
+    "err.table_full": {
+        "one": "The table is full ({n} seat).",
+        "other": "The table is full ({n} seats).",
+    },
     "err.not_seated": "You are not playing at this table.",
     "err.not_your_seat": "That button belongs to another player.",
     "err.host_cannot_leave": "The host cannot leave; cancel the table instead.",
     "err.not_host": "Only the host can do that.",
     "err.no_ai_seat": "There is no AI seat to remove.",
-    "err.too_few": "At least {min} players are needed to start.",
+    "err.too_few": {
+        "one": "At least {n} player is needed to start.",
+        "other": "At least {n} players are needed to start.",
+    },
     "err.rules_seats": "These rules do not fit this many players: {reason}",
     "err.not_lobby": "The game has already started.",
     "err.not_running": "No game is running at this table.",
@@ -161,8 +176,10 @@ EN: dict[str, str] = {
     "table.pair_beaten": "{attack} → {defence}",
     "table.took": "{name} takes these cards.",
     "table.players": "Players",
-    "table.cards": "{n} cards",
-    "table.card": "1 card",
+    "table.cards": {
+        "one": "{n} card",
+        "other": "{n} cards",
+    },
     "table.role.attacker": "main attacker",
     "table.role.defender": "defender",
     "table.role.thrower": "may throw in",
@@ -175,9 +192,28 @@ EN: dict[str, str] = {
     "table.wait.throw": "{names} to throw in or be done",
     "table.last": "Last actions",
     "table.series": "Series",
-    "table.series_line": "{name}: {wins} won, {losses} lost",
-    "table.series_meta": "Games {games} · draws {draws}",
-    "table.series_over": "The series is over ({losses} losses).",
+    "table.series_line": "{name}: {wins}, {losses}",
+    "table.series_wins": {
+        "one": "{n} win",
+        "other": "{n} wins",
+    },
+    "table.series_losses": {
+        "one": "{n} loss",
+        "other": "{n} losses",
+    },
+    "table.series_meta": "{games} · {draws}",
+    "table.series_games": {
+        "one": "{n} game",
+        "other": "{n} games",
+    },
+    "table.series_draws": {
+        "one": "{n} draw",
+        "other": "{n} draws",
+    },
+    "table.series_over": {
+        "one": "The series is over ({n} loss).",
+        "other": "The series is over ({n} losses).",
+    },
     "table.press_hand": "{names}: press **My hand** to see your cards.",
     "table.footer": "Table {table} · seed commitment {commitment}",
     "table.footer_seed": "Table {table} · seed {seed} "
@@ -196,13 +232,25 @@ EN: dict[str, str] = {
     "log.pass": "{name} is done",
     "log.transfer": "{name} transfers with {card}",
     "log.exchange": "{name} swaps the lowest trump for the trump card",
-    "log.defended": "Bout defended: {n} cards to the discard pile",
-    "log.taken": "{name} picks up {n} cards",
+    "log.defended": {
+        "one": "Bout defended: {n} card to the discard pile",
+        "other": "Bout defended: {n} cards to the discard pile",
+    },
+    "log.taken": {
+        "one": "{name} picks up {n} card",
+        "other": "{name} picks up {n} cards",
+    },
     "log.out": "{name} is out (place {place})",
     "log.trump_revealed": "The trump changes: {card} is turned",
     # -- the private hand -----------------------------------------------------------------------
-    "hand.title": "**Your hand** ({n} cards) · trump {trump}",
-    "hand.title_no_trump": "**Your hand** ({n} cards) · no trump",
+    "hand.title": {
+        "one": "**Your hand** ({n} card) · trump {trump}",
+        "other": "**Your hand** ({n} cards) · trump {trump}",
+    },
+    "hand.title_no_trump": {
+        "one": "**Your hand** ({n} card) · no trump",
+        "other": "**Your hand** ({n} cards) · no trump",
+    },
     "hand.empty": "You hold no cards.",
     "hand.trump_mark": "★",
     "hand.you_lead": "You lead: play any card.",
@@ -214,7 +262,10 @@ EN: dict[str, str] = {
     "hand.finished_out": "You are out (place {place}).",
     "hand.game_over": "The game is over.",
     "hand.select": "More cards…",
-    "hand.select_placeholder": "Play a card ({n} choices)",
+    "hand.select_placeholder": {
+        "one": "Play a card ({n} choice)",
+        "other": "Play a card ({n} choices)",
+    },
     "act.take": "Take",
     "act.pass": "Done",
     "act.transfer": "Transfer {card}",
@@ -223,9 +274,16 @@ EN: dict[str, str] = {
     "act.beat_with": "{card} beats {attack}",
     # -- rules (generated from the RuleSet: one line per option, on or off) --------------------
     "rules.title": "Rules of this table",
-    "rules.deck": "**Deck**: {count} cards, {low} to {high} in four suits ♠ ♣ ♦ ♥ (R1, V2).",
-    "rules.deal": "**Deal**: {hand} cards each (V3); the next card is turned face up under the "
-    "talon and is the last card drawn (R5).",
+    "rules.deck": {
+        "one": "**Deck**: {n} card, {low} to {high} in four suits ♠ ♣ ♦ ♥ (R1, V2).",
+        "other": "**Deck**: {n} cards, {low} to {high} in four suits ♠ ♣ ♦ ♥ (R1, V2).",
+    },
+    "rules.deal": {
+        "one": "**Deal**: {n} card each (V3); the next card is turned face up under the talon and "
+        "is the last card drawn (R5).",
+        "other": "**Deal**: {n} cards each (V3); the next card is turned face up under the talon "
+        "and is the last card drawn (R5).",
+    },
     "rules.trump": "**Trump**: the suit of the turned card. A higher card of the same suit beats a "
     "lower one; a trump beats any other suit (R7).",
     "rules.start": "**Who starts**: the holder of the lowest trump (R8).",
@@ -233,8 +291,12 @@ EN: dict[str, str] = {
     "trump (R8).",
     "rules.throw_in": "**Throwing in**: every other player may throw in cards of a rank already on "
     "the table (R11).",
-    "rules.limit": "**Limit**: at most {cap} attack cards per bout, and never more than the "
-    "defender held (R12).",
+    "rules.limit": {
+        "one": "**Limit**: at most {n} attack card per bout, and never more than the defender "
+        "held (R12).",
+        "other": "**Limit**: at most {n} attack cards per bout, and never more than the defender "
+        "held (R12).",
+    },
     "rules.no_transfer": "**Transfer**: not played; the defender beats or takes (R13).",
     "rules.take": "**Taking**: after a take the attackers may still throw in, and those cards go "
     "to the defender too (R14).",
@@ -267,16 +329,28 @@ EN: dict[str, str] = {
     "a bout but is never thrown in.",
     "rules.V16": "**Double deck** (V16): two 36-card decks, 72 cards; two identical cards do not "
     "beat each other.",
-    "rules.V17": "**Series** (V17): the series ends when someone has been the Durak {n} times.",
-    "rules.timer": "Turn timer: {seconds} s (then the table takes or is done for you).",
+    "rules.V17": {
+        "one": "**Series** (V17): the series ends when someone has been the Durak {n} time.",
+        "other": "**Series** (V17): the series ends when someone has been the Durak {n} times.",
+    },
+    "rules.timer": {
+        "one": "Turn timer: {n} second (then the table takes or is done for you).",
+        "other": "Turn timer: {n} seconds (then the table takes or is done for you).",
+    },
     # -- rule names (summaries, refusals) ------------------------------------------------------
-    "summary.classic": "{name}: {deck} cards, {hand}-card hands, throw-in, no transfer",
+    "summary.classic": "{name}: {deck}, {hand}, throw-in, no transfer",
     "summary.line": "{name}: {diffs}",
     "rname.R3": "2 to 6 players",
     "rname.R5": "enough cards for every hand",
     "rname.V1": "transfer",
-    "rname.V2": "{deck}-card deck",
-    "rname.V3": "{hand}-card hands",
+    "rname.V2": {
+        "one": "{n}-card deck",
+        "other": "{n}-card deck",
+    },
+    "rname.V3": {
+        "one": "{n}-card hands",
+        "other": "{n}-card hands",
+    },
     "rname.V4": "five before the first discard",
     "rname.V5": "neighbours only",
     "rname.V6": "no throw-in after a take",
@@ -290,7 +364,10 @@ EN: dict[str, str] = {
     "rname.V14": "changing trump",
     "rname.V15": "jokers",
     "rname.V16": "double deck",
-    "rname.V17": "series to {n} losses",
+    "rname.V17": {
+        "one": "series to {n} loss",
+        "other": "series to {n} losses",
+    },
     "preset.classic": "classic",
     "preset.transfer": "transfer",
     "preset.quick": "quick (24 cards)",
@@ -341,8 +418,12 @@ EN: dict[str, str] = {
     "suit.H": "hearts",
     # -- verification of a finished game ---------------------------------------------------------
     "verify.title": "Verification of game {id}",
-    "verify.ok": "✅ Verified: the seed's SHA-256 is the published commitment, the deck is the "
-    "one the seed gives, and the {n} recorded moves replay to the recorded result.",
+    "verify.ok": {
+        "one": "✅ Verified: the seed's SHA-256 is the published commitment, the deck is the one "
+        "the seed gives, and the {n} recorded move replays to the recorded result.",
+        "other": "✅ Verified: the seed's SHA-256 is the published commitment, the deck is the one "
+        "the seed gives, and the {n} recorded moves replay to the recorded result.",
+    },
     "verify.fail": "❌ Verification failed: {reason}.",
     "verify.not_found": "There is no recorded game with id `{id}`.",
     "verify.seed": "Seed",
@@ -362,11 +443,24 @@ EN: dict[str, str] = {
     "lang.es": "Español",
     "lang.de": "Deutsch",
     "lang.ru": "Русский",
+    "lang.uk": "Українська",
     # -- leaderboard, stats, history ------------------------------------------------------------
     "board.title": "Leaderboard · {sort}",
     "board.empty": "No games recorded yet.",
-    "board.line": "**{rank}.** {name}: {wins} won · {games} games · {rate}% · rating {rating}",
-    "board.footer": "Page {page}/{pages} · {total} players",
+    "board.line": "**{rank}.** {name}: {wins} · {games} · {rate}% · rating {rating}",
+    "board.wins": {
+        "one": "{n} win",
+        "other": "{n} wins",
+    },
+    "board.games": {
+        "one": "{n} game",
+        "other": "{n} games",
+    },
+    "board.footer": "Page {page}/{pages} · {players}",
+    "board.players": {
+        "one": "{n} player",
+        "other": "{n} players",
+    },
     "stats.title": "Statistics of {name}",
     "stats.games": "Games",
     "stats.wins": "Won",

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-ES: dict[str, str] = {
+from .catalogue import Catalogue
+
+ES: Catalogue = {
     "cmd.group": "Jugar al Durak, el juego de cartas ruso",
     "cmd.new": "Abrir una mesa de Durak en este canal",
     "cmd.join": "Sentarse a la mesa de este canal",
@@ -88,7 +90,11 @@ ES: dict[str, str] = {
     "lobby.host": "Anfitrión: {host}",
     "lobby.seats": "Asientos {n}/{max}",
     "lobby.rules": "Reglas",
-    "lobby.timer": "Tiempo por turno: {seconds} s",
+    "lobby.timer": {
+        "one": "Tiempo por turno: {n} segundo",
+        "many": "Tiempo por turno: {n} de segundos",
+        "other": "Tiempo por turno: {n} segundos",
+    },
     "lobby.no_timer": "Tiempo por turno: sin límite",
     "lobby.hint": "Pulsa **Unirse** para sentarte; el anfitrión pulsa **Empezar**.",
     "lobby.started": "La partida ha empezado: mira el mensaje de la mesa más abajo.",
@@ -110,20 +116,32 @@ ES: dict[str, str] = {
     "ok.started": "La partida ha empezado.",
     "ok.cancelled": "La mesa se ha cancelado.",
     "ok.created": "Mesa abierta en {where}.",
-    "ok.synced": "{n} comando(s) registrado(s).",
+    "ok.synced": {
+        "one": "{n} comando registrado.",
+        "many": "{n} de comandos registrados.",
+        "other": "{n} comandos registrados.",
+    },
     "ok.rematch": "Ha empezado una nueva partida.",
     "err.table_exists": "Este canal ya tiene una mesa: únete a ella o que su anfitrión la cancele.",
     "err.table_exists_link": "Este canal ya tiene una mesa: {link}",
     "err.no_table": "No hay mesa de Durak en este canal. Abre una con `/durak new`.",
     "err.gone": "Esa mesa ya no existe.",
     "err.already_seated": "Ya tienes un asiento en esta mesa.",
-    "err.table_full": "La mesa está llena ({max} asientos).",
+    "err.table_full": {
+        "one": "La mesa está llena ({n} asiento).",
+        "many": "La mesa está llena ({n} de asientos).",
+        "other": "La mesa está llena ({n} asientos).",
+    },
     "err.not_seated": "No juegas en esta mesa.",
     "err.not_your_seat": "Ese botón es de otro jugador.",
     "err.host_cannot_leave": "El anfitrión no puede irse; cancela la mesa.",
     "err.not_host": "Solo el anfitrión puede hacer eso.",
     "err.no_ai_seat": "No hay ningún asiento de IA que quitar.",
-    "err.too_few": "Hacen falta al menos {min} jugadores para empezar.",
+    "err.too_few": {
+        "one": "Hace falta al menos {n} jugador para empezar.",
+        "many": "Hacen falta al menos {n} de jugadores para empezar.",
+        "other": "Hacen falta al menos {n} jugadores para empezar.",
+    },
     "err.rules_seats": "Estas reglas no sirven para tantos jugadores: {reason}",
     "err.not_lobby": "La partida ya ha empezado.",
     "err.not_running": "No hay ninguna partida en curso en esta mesa.",
@@ -157,8 +175,11 @@ ES: dict[str, str] = {
     "table.pair_beaten": "{attack} → {defence}",
     "table.took": "{name} se lleva estas cartas.",
     "table.players": "Jugadores",
-    "table.cards": "{n} cartas",
-    "table.card": "1 carta",
+    "table.cards": {
+        "one": "{n} carta",
+        "many": "{n} de cartas",
+        "other": "{n} cartas",
+    },
     "table.role.attacker": "ataca",
     "table.role.defender": "defiende",
     "table.role.thrower": "puede añadir",
@@ -171,9 +192,33 @@ ES: dict[str, str] = {
     "table.wait.throw": "{names}, que añaden o dicen listo",
     "table.last": "Últimas jugadas",
     "table.series": "Serie",
-    "table.series_line": "{name}: {wins} ganadas, {losses} perdidas",
-    "table.series_meta": "Partidas {games} · empates {draws}",
-    "table.series_over": "La serie ha terminado ({losses} derrotas).",
+    "table.series_line": "{name}: {wins}, {losses}",
+    "table.series_wins": {
+        "one": "{n} victoria",
+        "many": "{n} de victorias",
+        "other": "{n} victorias",
+    },
+    "table.series_losses": {
+        "one": "{n} derrota",
+        "many": "{n} de derrotas",
+        "other": "{n} derrotas",
+    },
+    "table.series_meta": "{games} · {draws}",
+    "table.series_games": {
+        "one": "{n} partida",
+        "many": "{n} de partidas",
+        "other": "{n} partidas",
+    },
+    "table.series_draws": {
+        "one": "{n} empate",
+        "many": "{n} de empates",
+        "other": "{n} empates",
+    },
+    "table.series_over": {
+        "one": "La serie ha terminado ({n} derrota).",
+        "many": "La serie ha terminado ({n} de derrotas).",
+        "other": "La serie ha terminado ({n} derrotas).",
+    },
     "table.press_hand": "{names}: pulsad **Mi mano** para ver vuestras cartas.",
     "table.footer": "Mesa {table} · compromiso de la semilla {commitment}",
     "table.footer_seed": "Mesa {table} · semilla {seed} (su SHA-256 es el compromiso mostrado "
@@ -191,12 +236,28 @@ ES: dict[str, str] = {
     "log.pass": "{name} dice listo",
     "log.transfer": "{name} pasa con {card}",
     "log.exchange": "{name} cambia el triunfo más bajo por la carta de triunfo",
-    "log.defended": "Defendido: {n} cartas al descarte",
-    "log.taken": "{name} se lleva {n} cartas",
+    "log.defended": {
+        "one": "Defendido: {n} carta al descarte",
+        "many": "Defendido: {n} de cartas al descarte",
+        "other": "Defendido: {n} cartas al descarte",
+    },
+    "log.taken": {
+        "one": "{name} se lleva {n} carta",
+        "many": "{name} se lleva {n} de cartas",
+        "other": "{name} se lleva {n} cartas",
+    },
     "log.out": "{name} sale (puesto {place})",
     "log.trump_revealed": "Cambia el triunfo: se descubre {card}",
-    "hand.title": "**Tu mano** ({n} cartas) · triunfo {trump}",
-    "hand.title_no_trump": "**Tu mano** ({n} cartas) · sin triunfo",
+    "hand.title": {
+        "one": "**Tu mano** ({n} carta) · triunfo {trump}",
+        "many": "**Tu mano** ({n} de cartas) · triunfo {trump}",
+        "other": "**Tu mano** ({n} cartas) · triunfo {trump}",
+    },
+    "hand.title_no_trump": {
+        "one": "**Tu mano** ({n} carta) · sin triunfo",
+        "many": "**Tu mano** ({n} de cartas) · sin triunfo",
+        "other": "**Tu mano** ({n} cartas) · sin triunfo",
+    },
     "hand.empty": "No tienes cartas.",
     "hand.trump_mark": "★",
     "hand.you_lead": "Abres tú: juega cualquier carta.",
@@ -208,7 +269,11 @@ ES: dict[str, str] = {
     "hand.finished_out": "Has salido (puesto {place}).",
     "hand.game_over": "La partida ha terminado.",
     "hand.select": "Más cartas…",
-    "hand.select_placeholder": "Juega una carta ({n} opciones)",
+    "hand.select_placeholder": {
+        "one": "Juega una carta ({n} opción)",
+        "many": "Juega una carta ({n} de opciones)",
+        "other": "Juega una carta ({n} opciones)",
+    },
     "act.take": "Tomar",
     "act.pass": "Listo",
     "act.transfer": "Pasar {card}",
@@ -216,10 +281,19 @@ ES: dict[str, str] = {
     "act.beat": "Ganar a {card}",
     "act.beat_with": "{card} gana a {attack}",
     "rules.title": "Reglas de esta mesa",
-    "rules.deck": "**Baraja**: {count} cartas, del {low} al {high} en cuatro palos ♠ ♣ ♦ ♥ (R1, "
-    "V2).",
-    "rules.deal": "**Reparto**: {hand} cartas a cada uno (V3); la siguiente se pone boca arriba "
-    "bajo el mazo y es la última en robarse (R5).",
+    "rules.deck": {
+        "one": "**Baraja**: {n} carta, del {low} al {high} en cuatro palos ♠ ♣ ♦ ♥ (R1, V2).",
+        "many": "**Baraja**: {n} de cartas, del {low} al {high} en cuatro palos ♠ ♣ ♦ ♥ (R1, V2).",
+        "other": "**Baraja**: {n} cartas, del {low} al {high} en cuatro palos ♠ ♣ ♦ ♥ (R1, V2).",
+    },
+    "rules.deal": {
+        "one": "**Reparto**: {n} carta a cada uno (V3); la siguiente se pone boca arriba bajo el "
+        "mazo y es la última en robarse (R5).",
+        "many": "**Reparto**: {n} de cartas a cada uno (V3); la siguiente se pone boca arriba "
+        "bajo el mazo y es la última en robarse (R5).",
+        "other": "**Reparto**: {n} cartas a cada uno (V3); la siguiente se pone boca arriba bajo "
+        "el mazo y es la última en robarse (R5).",
+    },
     "rules.trump": "**Triunfo**: el palo de la carta descubierta. Una carta más alta del mismo "
     "palo gana a una más baja; el triunfo gana a cualquier otro palo (R7).",
     "rules.start": "**Quién empieza**: quien tenga el triunfo más bajo (R8).",
@@ -227,8 +301,14 @@ ES: dict[str, str] = {
     "nadie tiene triunfo (R8).",
     "rules.throw_in": "**Añadir cartas**: los demás pueden añadir cartas de un valor que ya "
     "esté en la mesa (R11).",
-    "rules.limit": "**Límite**: como mucho {cap} cartas de ataque por ronda, y nunca más de las "
-    "que tenía el defensor (R12).",
+    "rules.limit": {
+        "one": "**Límite**: como mucho {n} carta de ataque por ronda, y nunca más de las que "
+        "tenía el defensor (R12).",
+        "many": "**Límite**: como mucho {n} de cartas de ataque por ronda, y nunca más de las que "
+        "tenía el defensor (R12).",
+        "other": "**Límite**: como mucho {n} cartas de ataque por ronda, y nunca más de las que "
+        "tenía el defensor (R12).",
+    },
     "rules.no_transfer": "**Pasar**: no se juega; el defensor gana o toma (R13).",
     "rules.take": "**Tomar**: después de tomar, los atacantes aún pueden añadir cartas, que "
     "también se lleva el defensor (R14).",
@@ -261,15 +341,31 @@ ES: dict[str, str] = {
     "comodín se puede abrir, pero no añadir.",
     "rules.V16": "**Doble baraja** (V16): dos barajas de 36 cartas, 72 cartas; dos cartas "
     "iguales no se ganan entre sí.",
-    "rules.V17": "**Serie** (V17): la serie termina cuando alguien ha sido el Durak {n} veces.",
-    "rules.timer": "Tiempo por turno: {seconds} s (después la mesa toma o dice listo por ti).",
-    "summary.classic": "{name}: {deck} cartas, manos de {hand}, con añadir, sin pasar",
+    "rules.V17": {
+        "one": "**Serie** (V17): la serie termina cuando alguien ha sido el Durak {n} vez.",
+        "many": "**Serie** (V17): la serie termina cuando alguien ha sido el Durak {n} de veces.",
+        "other": "**Serie** (V17): la serie termina cuando alguien ha sido el Durak {n} veces.",
+    },
+    "rules.timer": {
+        "one": "Tiempo por turno: {n} segundo (después la mesa toma o dice listo por ti).",
+        "many": "Tiempo por turno: {n} de segundos (después la mesa toma o dice listo por ti).",
+        "other": "Tiempo por turno: {n} segundos (después la mesa toma o dice listo por ti).",
+    },
+    "summary.classic": "{name}: {deck}, {hand}, con añadir, sin pasar",
     "summary.line": "{name}: {diffs}",
     "rname.R3": "de 2 a 6 jugadores",
     "rname.R5": "cartas para todas las manos",
     "rname.V1": "pasar",
-    "rname.V2": "baraja de {deck}",
-    "rname.V3": "manos de {hand}",
+    "rname.V2": {
+        "one": "baraja de {n} carta",
+        "many": "baraja de {n} de cartas",
+        "other": "baraja de {n} cartas",
+    },
+    "rname.V3": {
+        "one": "manos de {n} carta",
+        "many": "manos de {n} de cartas",
+        "other": "manos de {n} cartas",
+    },
     "rname.V4": "cinco antes del primer descarte",
     "rname.V5": "solo vecinos",
     "rname.V6": "sin añadir tras tomar",
@@ -283,7 +379,11 @@ ES: dict[str, str] = {
     "rname.V14": "triunfo cambiante",
     "rname.V15": "comodines",
     "rname.V16": "doble baraja",
-    "rname.V17": "serie hasta {n} derrotas",
+    "rname.V17": {
+        "one": "serie hasta {n} derrota",
+        "many": "serie hasta {n} de derrotas",
+        "other": "serie hasta {n} derrotas",
+    },
     "preset.classic": "clásica",
     "preset.transfer": "con pasar",
     "preset.quick": "rápida (24 cartas)",
@@ -331,8 +431,14 @@ ES: dict[str, str] = {
     "suit.D": "diamantes",
     "suit.H": "corazones",
     "verify.title": "Verificación de la partida {id}",
-    "verify.ok": "✅ Verificada: el SHA-256 de la semilla es el compromiso publicado, la baraja "
-    "es la que da la semilla y las {n} jugadas registradas llevan al resultado registrado.",
+    "verify.ok": {
+        "one": "✅ Verificada: el SHA-256 de la semilla es el compromiso publicado, la baraja es "
+        "la que da la semilla y la {n} jugada registrada lleva al resultado registrado.",
+        "many": "✅ Verificada: el SHA-256 de la semilla es el compromiso publicado, la baraja es "
+        "la que da la semilla y los {n} de jugadas registradas llevan al resultado registrado.",
+        "other": "✅ Verificada: el SHA-256 de la semilla es el compromiso publicado, la baraja es "
+        "la que da la semilla y las {n} jugadas registradas llevan al resultado registrado.",
+    },
     "verify.fail": "❌ La verificación falló: {reason}.",
     "verify.not_found": "No hay ninguna partida registrada con el identificador `{id}`.",
     "verify.seed": "Semilla",
@@ -352,11 +458,26 @@ ES: dict[str, str] = {
     "lang.es": "Español",
     "lang.de": "Deutsch",
     "lang.ru": "Русский",
+    "lang.uk": "Українська",
     "board.title": "Clasificación · {sort}",
     "board.empty": "Aún no hay partidas registradas.",
-    "board.line": "**{rank}.** {name}: {wins} ganadas · {games} partidas · {rate}% · puntuación "
-    "{rating}",
-    "board.footer": "Página {page}/{pages} · {total} jugadores",
+    "board.line": "**{rank}.** {name}: {wins} · {games} · {rate}% · puntuación {rating}",
+    "board.wins": {
+        "one": "{n} victoria",
+        "many": "{n} de victorias",
+        "other": "{n} victorias",
+    },
+    "board.games": {
+        "one": "{n} partida",
+        "many": "{n} de partidas",
+        "other": "{n} partidas",
+    },
+    "board.footer": "Página {page}/{pages} · {players}",
+    "board.players": {
+        "one": "{n} jugador",
+        "many": "{n} de jugadores",
+        "other": "{n} jugadores",
+    },
     "stats.title": "Estadísticas de {name}",
     "stats.games": "Partidas",
     "stats.wins": "Ganadas",

@@ -18,12 +18,16 @@ LOCALES: tuple[Locale, ...] = (
     Locale.latin_american_spanish,
     Locale.german,
     Locale.russian,
+    Locale.ukrainian,
 )
 
 
 def ls(key: str) -> locale_str:
     """A translatable command text: the English default, keyed for the translator."""
-    return locale_str(EN[key], key=key)
+    text = EN[key]
+    if not isinstance(text, str):
+        raise TypeError(f"{key!r} is a plural message, not a command text")
+    return locale_str(text, key=key)
 
 
 class DurakTranslator(Translator):
@@ -37,9 +41,10 @@ def translate(string: locale_str, locale: Locale) -> str | None:
     """The translation of a keyed ``locale_str``; None keeps Discord's default (English)."""
     key = string.extras.get("key")
     lang = language(locale)
-    if not isinstance(key, str) or lang == "en" or key not in CATALOGUES[lang]:
+    if not isinstance(key, str) or lang == "en":
         return None
-    return CATALOGUES[lang][key]
+    text = CATALOGUES[lang].get(key)
+    return text if isinstance(text, str) else None
 
 
 __all__ = ["LOCALES", "DurakTranslator", "ls", "translate"]

@@ -22,8 +22,8 @@ def render_board(
             loc,
             rank=e.rank,
             name=e.display_name,
-            wins=e.wins,
-            games=e.games,
+            wins=t("board.wins", loc, n=e.wins),
+            games=t("board.games", loc, n=e.games),
             rate=round(100 * e.win_rate),
             rating=f"{e.rating:.1f}",
         )
@@ -31,7 +31,13 @@ def render_board(
     ]
     embed.description = "\n".join(lines) if lines else t("board.empty", loc)
     embed.set_footer(
-        text=t("board.footer", loc, page=page.page, pages=max(page.pages, 1), total=page.total)
+        text=t(
+            "board.footer",
+            loc,
+            page=page.page,
+            pages=max(page.pages, 1),
+            players=t("board.players", loc, n=page.total),
+        )
     )
     view = discord.ui.View(timeout=None)
     view.add_item(

@@ -20,7 +20,7 @@ def render_lobby(table: Table) -> tuple[discord.Embed, discord.ui.View]:
     embed = discord.Embed(title=t("lobby.title", loc), colour=0x1565C0)
     host = next((s.name for s in table.seats if s.user_id == table.host_id), "?")
     timer = (
-        t("lobby.timer", loc, seconds=table.turn_timer)
+        t("lobby.timer", loc, n=table.turn_timer)
         if table.turn_timer
         else t("lobby.no_timer", loc)
     )

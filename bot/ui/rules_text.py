@@ -28,8 +28,8 @@ def rule_names(rules: RuleSet, loc: str | None = None) -> list[str]:
     """Short names of the options that differ from classic, each with its rule id."""
     checks: list[tuple[bool, str, dict[str, object]]] = [
         (rules.transfer, "V1", {}),
-        (rules.deck_size != 36, "V2", {"deck": rules.deck_size}),
-        (rules.hand_size != 6, "V3", {"hand": rules.hand_size}),
+        (rules.deck_size != 36, "V2", {"n": rules.deck_size}),
+        (rules.hand_size != 6, "V3", {"n": rules.hand_size}),
         (rules.first_bout_five, "V4", {}),
         (rules.neighbours_only, "V5", {}),
         (not rules.throw_in_after_take, "V6", {}),
@@ -53,7 +53,8 @@ def rules_summary(rules: RuleSet, loc: str | None = None) -> str:
     name = preset_name(rules, loc)
     diffs = rule_names(rules, loc)
     if not diffs:
-        return t("summary.classic", loc, name=name, deck=rules.deck_size, hand=rules.hand_size)
+        deck, hand = t("rname.V2", loc, n=rules.deck_size), t("rname.V3", loc, n=rules.hand_size)
+        return t("summary.classic", loc, name=name, deck=deck, hand=hand)
     return t("summary.line", loc, name=name, diffs=", ".join(diffs))
 
 
@@ -65,7 +66,7 @@ def rules_text(rules: RuleSet, turn_timer: int, loc: str | None = None) -> str:
         t(
             "rules.deck",
             loc,
-            count=count,
+            n=count,
             low=rank_label(rules.lowest_rank, loc),
             high=rank_label(ACE, loc),
         ),
@@ -74,7 +75,7 @@ def rules_text(rules: RuleSet, turn_timer: int, loc: str | None = None) -> str:
         lines.append(t("rules.V15", loc))
     if rules.double_deck:
         lines.append(t("rules.V16", loc))
-    lines.append(t("rules.deal", loc, hand=rules.hand_size))
+    lines.append(t("rules.deal", loc, n=rules.hand_size))
     if rules.no_trump:
         lines.append(t("rules.V11", loc))
     elif rules.crazy:
@@ -94,7 +95,7 @@ def rules_text(rules: RuleSet, turn_timer: int, loc: str | None = None) -> str:
     if rules.unlimited_bout:
         lines.append(t("rules.V9", loc))
     else:
-        lines.append(t("rules.limit", loc, cap=rules.hand_size))
+        lines.append(t("rules.limit", loc, n=rules.hand_size))
     if rules.first_bout_five:
         lines.append(t("rules.V4", loc))
     lines.append(t("rules.V1" if rules.transfer else "rules.no_transfer", loc))
@@ -105,22 +106,29 @@ def rules_text(rules: RuleSet, turn_timer: int, loc: str | None = None) -> str:
     if rules.series_losses:
         lines.append(t("rules.V17", loc, n=rules.series_losses))
     if turn_timer:
-        lines.append(t("rules.timer", loc, seconds=turn_timer))
+        lines.append(t("rules.timer", loc, n=turn_timer))
     return "\n".join(lines)
 
 
 def reason_text(message: str, rules: RuleSet | None, loc: str | None = None) -> str:
     """An engine refusal (English, naming rule ids) as the rule ids with their local names."""
-    params: dict[str, object] = {"deck": 36, "hand": 6, "size": 2, "n": 3}
+    deck, hand, size, losses = 36, 6, 2, 3
     if rules is not None:
-        params = {
-            "deck": rules.deck_size,
-            "hand": rules.hand_size,
-            "size": rules.team_size or 2,
-            "n": rules.series_losses,
-        }
+        deck, hand = rules.deck_size, rules.hand_size
+        size, losses = rules.team_size or 2, rules.series_losses
+    # Each name's own parameters: a plural name selects its form by its own ``n``.
+    params: dict[str, dict[str, object]] = {
+        "V2": {"n": deck},
+        "V3": {"n": hand},
+        "V7": {"size": size},
+        "V17": {"n": losses},
+    }
     ids = list(dict.fromkeys(_RULE_ID.findall(message)))
-    named = [f"{rid} {t(f'rname.{rid}', loc, **params)}" for rid in ids if f"rname.{rid}" in _KEYS]
+    named = [
+        f"{rid} {t(f'rname.{rid}', loc, **params.get(rid, {}))}"
+        for rid in ids
+        if f"rname.{rid}" in _KEYS
+    ]
     return " + ".join(named) if named else t("why.other", loc)
 
 

@@ -216,7 +216,7 @@ def _description(
             lines.append(t("table.result_durak", loc, name=names[r.durak]))
         lines.append(t("table.order", loc, names=", ".join(names[s] for s in r.finishing_order)))
         if table.series is not None and table.series.finished:
-            lines.append(t("table.series_over", loc, losses=table.rules.series_losses))
+            lines.append(t("table.series_over", loc, n=table.rules.series_losses))
         lines.append(t("table.game_id", loc, id=game_id(table)))
         lines.append(t("table.rematch_hint", loc))
     else:
@@ -261,11 +261,10 @@ def players_text(
     lines = []
     for seat, name in enumerate(names):
         n = v.hand_sizes[seat]
-        count = t("table.card", loc) if n == 1 else t("table.cards", loc, n=n)
         parts = [f"**{name}**" + (f" ({t('hand.you', loc)})" if seat == you else "")]
         if seat < len(badges) and badges[seat]:
             parts.append(badges[seat])
-        parts.append(count)
+        parts.append(t("table.cards", loc, n=n))
         role = _role(v, seat, loc)
         if role:
             parts.append(role)
@@ -282,20 +281,17 @@ def last_lines(table: Table, limit: int = LAST_ACTIONS) -> list[str]:
     timed = set(table.timed_out)
     notes = list(table.notes)
     # From the newest back: the message shows only the last few (a long game has hundreds).
+    # A note with ``at == i`` came after event i - 1 and before event i.
     for i in range(len(table.events), -1, -1):
-        while notes and notes[-1].at == i and len(lines) < limit:
+        if i < len(table.events) and table.events[i].to is None:  # R24: no private event
+            line = event_line(table.events[i], names, loc)
+            if line is not None:
+                lines.append(line + (t("table.timed_out", loc) if i in timed else ""))
+        while notes and notes[-1].at == i:
             lines.append(note_line(notes.pop(), names, loc))
-        if i == len(table.events) or len(lines) >= limit:
-            continue
-        event = table.events[i]
-        if event.to is not None:  # private (R24): never on the public message
-            continue
-        line = event_line(event, names, loc)
-        if line is not None:
-            lines.append(line + (t("table.timed_out", loc) if i in timed else ""))
         if len(lines) >= limit:
             break
-    return list(reversed(lines))
+    return list(reversed(lines[:limit]))
 
 
 def note_line(note: Note, names: Sequence[str], loc: str | None) -> str:
@@ -310,10 +306,17 @@ def _series(table: Table, names: Sequence[str]) -> str:
     if s is None:
         return "-"
     lines = [
-        t("table.series_line", loc, name=name, wins=s.wins[i], losses=s.losses[i])
+        t(
+            "table.series_line",
+            loc,
+            name=name,
+            wins=t("table.series_wins", loc, n=s.wins[i]),
+            losses=t("table.series_losses", loc, n=s.losses[i]),
+        )
         for i, name in enumerate(names)
     ]
-    lines.append(t("table.series_meta", loc, games=s.games, draws=s.draws))
+    games, draws = t("table.series_games", loc, n=s.games), t("table.series_draws", loc, n=s.draws)
+    lines.append(t("table.series_meta", loc, games=games, draws=draws))
     return "\n".join(lines)
 
 

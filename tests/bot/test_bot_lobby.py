@@ -11,6 +11,8 @@ from pathlib import Path
 from helpers import public_message, running_bot, table_of, world
 from test_bot_game import play_one_game
 
+from bot.text import t
+
 
 async def test_lobby_join_leave_ai_start_cancel_permissions(tmp_path: Path) -> None:
     async with world(tmp_path) as w, running_bot(w) as bot:
@@ -121,7 +123,8 @@ async def test_leaderboard_stats_history_after_several_games(tmp_path: Path) -> 
                 s.name for s in seats if s.user_id in expect and expect[s.user_id][0] == most
             }
             top = text.splitlines()[0]
-            assert any(name in top for name in leaders) and f"{most} won" in top, top
+            assert any(name in top for name in leaders), top
+            assert t("board.wins", "en", n=most) in top, top  # "1 win", "2 wins"
         res = await fake.click(w.carol, board.message, "dkb:rating:1")  # type: ignore[arg-type]
         assert res.response_type == 7 and "rating" in res.embeds[0]["title"]
         history = await fake.slash(w.carol, w.channel, "durak", "history")

@@ -1,14 +1,19 @@
-"""Every user-facing string in English, Spanish, German and Russian.
+"""Every user-facing string in English, Spanish, German, Russian and Ukrainian.
 
-The catalogues agree (keys, placeholders, nothing empty); every translated command, option and
-choice name satisfies Discord's rules and every description its length; replies follow the
-clicking user's locale while public messages follow the guild (or the table's language option).
+The catalogues agree (keys, plural messages, placeholders, nothing empty); every plural message
+has exactly its language's CLDR categories and a count picks the right one; every translated
+command, option and choice name satisfies Discord's rules and every description its length;
+replies follow the clicking user's locale while public messages follow the guild (or the table's
+language option).
 """
 
 from __future__ import annotations
 
+import random
 import string
 import unicodedata
+from collections.abc import Iterator
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -16,17 +21,27 @@ import discord
 import pytest
 from helpers import public_message, running_bot, table_of, world
 
-from bot.text import CATALOGUES, EN, language, t
+from bot.tables.table import Seat, Table
+from bot.text import CATALOGUES, EN, LANGUAGES, language, t
+from bot.text.catalogue import Message, plural_categories
 from bot.text.translator import LOCALES, ls, translate
-from bot.ui.cards import card_text
-from bot.ui.rules_text import rules_text
-from durak_core import PRESETS, Card
+from bot.ui.cards import card_text, event_line
+from bot.ui.hand_view import HandContext, render_hand
+from bot.ui.rules_text import rules_summary, rules_text
+from bot.ui.table_embed import render_table
+from durak_core import PRESETS, Card, GameState, RuleSet, new_game, preset
+from durak_core.events import BoutEnded, Event
 
-LANGS = ("en", "es", "de", "ru")
+LANGS = ("en", "es", "de", "ru", "uk")
 
 
 def placeholders(template: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(template) if name is not None}
+
+
+def forms(message: Message) -> list[str]:
+    """Every template of a message: the string, or each plural form."""
+    return [message] if isinstance(message, str) else list(message.values())
 
 
 def valid_name(name: str) -> bool:
@@ -39,13 +54,70 @@ def valid_name(name: str) -> bool:
 
 
 def test_catalogues_have_the_same_keys_and_placeholders() -> None:
-    assert set(CATALOGUES) == set(LANGS)
+    assert set(CATALOGUES) == set(LANGS) and LANGUAGES == LANGS
     for lang, catalogue in CATALOGUES.items():
         assert set(catalogue) == set(EN), (lang, set(catalogue) ^ set(EN))
-        for key, template in catalogue.items():
-            assert template.strip(), (lang, key)
-            assert placeholders(template) == placeholders(EN[key]), (lang, key)
-            template.format(**dict.fromkeys(placeholders(template), "x"))  # well formed
+        for key, message in catalogue.items():
+            # plural in one language iff plural in all
+            assert isinstance(message, dict) == isinstance(EN[key], dict), (lang, key)
+            expected = placeholders(forms(EN[key])[0])
+            for template in forms(message):
+                assert isinstance(template, str) and template.strip(), (lang, key)
+                # the same fields in every language and every plural form
+                assert placeholders(template) == expected, (lang, key, template)
+                template.format(**dict.fromkeys(expected, 1))  # well formed
+
+
+def test_plural_messages_have_exactly_the_cldr_categories() -> None:
+    plural_keys = {key for key, message in EN.items() if isinstance(message, dict)}
+    assert {"table.cards", "log.taken", "hand.title", "board.wins"} <= plural_keys
+    assert "table.card" not in EN  # one message, no special case for a single card
+    assert plural_categories("ru") == plural_categories("uk") == {"one", "few", "many", "other"}
+    assert plural_categories("en") == plural_categories("de") == {"one", "other"}
+    for lang, catalogue in CATALOGUES.items():
+        for key in plural_keys:
+            message = catalogue[key]
+            assert isinstance(message, dict)
+            assert set(message) == plural_categories(lang), (lang, key, set(message))
+            # a plural message selects by its count, which every form shows
+            assert all("n" in placeholders(form) for form in message.values()), (lang, key)
+
+
+@pytest.mark.parametrize(
+    ("lang", "counts"),
+    [
+        ("ru", {1: "1 карта", 2: "2 карты", 5: "5 карт", 11: "11 карт", 21: "21 карта",
+                22: "22 карты", 25: "25 карт", 111: "111 карт"}),
+        ("uk", {1: "1 карта", 2: "2 карти", 5: "5 карт", 11: "11 карт", 21: "21 карта",
+                22: "22 карти", 25: "25 карт", 111: "111 карт"}),
+        ("en", {0: "0 cards", 1: "1 card", 2: "2 cards"}),
+        ("de", {0: "0 Karten", 1: "1 Karte", 2: "2 Karten"}),
+        ("es", {0: "0 cartas", 1: "1 carta", 2: "2 cartas"}),
+    ],
+)  # fmt: skip
+def test_a_count_picks_its_cldr_form(lang: str, counts: dict[int, str]) -> None:
+    for n, shown in counts.items():
+        assert t("table.cards", lang, n=n) == shown, (lang, n)
+
+
+def test_plural_forms_in_sentences() -> None:
+    assert t("log.taken", "ru", name="Оля", n=21) == "Оля забирает 21 карту"
+    assert t("log.taken", "uk", name="Оля", n=3) == "Оля забирає 3 карти"
+    assert t("err.too_few", "ru", n=2) == "Для начала нужно хотя бы 2 игрока."
+    assert t("rules.V17", "en", n=1).endswith("the Durak 1 time.")
+    assert t("ok.synced", "en", n=1) == "Synced 1 command."
+    assert t("ok.synced", "en", n=14) == "Synced 14 commands."
+    assert t("lobby.timer", "de", n=30) == "Zeitlimit pro Zug: 30 Sekunden"
+    assert t("table.cards", "es", n=1_000_000) == "1000000 de cartas"  # CLDR "many"
+
+
+def test_a_plural_message_needs_its_count() -> None:
+    with pytest.raises(TypeError, match=r"table\.cards"):
+        t("table.cards", "ru")
+    with pytest.raises(TypeError, match=r"log\.taken"):
+        t("log.taken", "en", name="Bob")
+    with pytest.raises(TypeError, match="number"):
+        t("table.cards", "en", n="3")
 
 
 def test_names_and_descriptions_obey_discords_rules() -> None:
@@ -69,7 +141,7 @@ def test_locales_map_to_catalogues() -> None:
 
 
 def test_cards_as_players_say_them() -> None:
-    ranks = {"en": "JQKA", "es": "JQKA", "de": "BDKA", "ru": "ВДКТ"}
+    ranks = {"en": "JQKA", "es": "JQKA", "de": "BDKA", "ru": "ВДКТ", "uk": "ВДКТ"}
     for lang, faces in ranks.items():
         shown = [card_text(Card.parse(f"{r}S"), lang) for r in "JQKA"]
         assert shown == [f"{f}♠" for f in faces], lang
@@ -77,6 +149,10 @@ def test_cards_as_players_say_them() -> None:
     # V16: the two copies of a card look the same; V15 jokers have their own names.
     assert card_text(Card.parse("7H#2"), "en") == card_text(Card.parse("7H"), "en") == "7♥"
     assert card_text(Card.parse("RJ"), "ru") == "🃏К" and card_text(Card.parse("BJ"), "de") == "🃏S"
+    for lang in LANGS:  # the two jokers never look alike (uk: чорний 🃏Ч, кольоровий 🃏К)
+        assert card_text(Card.parse("RJ"), lang) != card_text(Card.parse("BJ"), lang), lang
+    assert t("act.take", "uk") == "Беру" and t("act.pass", "uk") == "Бито"
+    assert t("table.trump", "uk") == "Козир"
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -87,6 +163,94 @@ def test_rules_text_covers_every_preset_in_every_language(lang: str) -> None:
         for rid in [d.split()[0] for d in rules.differences()]:
             if rid not in ("V2", "V3"):  # deck and hand size are stated as numbers
                 assert f"({rid})" in text, (lang, name, rid)
+
+
+#: How each language writes 1, 2 and 5 cards (ru/uk: one, few, many).
+CARDS = {
+    "en": {1: "1 card", 2: "2 cards", 5: "5 cards"},
+    "es": {1: "1 carta", 2: "2 cartas", 5: "5 cartas"},
+    "de": {1: "1 Karte", 2: "2 Karten", 5: "5 Karten"},
+    "ru": {1: "1 карта", 2: "2 карты", 5: "5 карт"},
+    "uk": {1: "1 карта", 2: "2 карти", 5: "5 карт"},
+}
+TAKEN = {
+    "en": {1: "Bob picks up 1 card", 2: "Bob picks up 2 cards", 5: "Bob picks up 5 cards"},
+    "es": {1: "Bob se lleva 1 carta", 2: "Bob se lleva 2 cartas", 5: "Bob se lleva 5 cartas"},
+    "de": {1: "Bob nimmt 1 Karte auf", 2: "Bob nimmt 2 Karten auf", 5: "Bob nimmt 5 Karten auf"},
+    "ru": {1: "Bob забирает 1 карту", 2: "Bob забирает 2 карты", 5: "Bob забирает 5 карт"},
+    "uk": {1: "Bob забирає 1 карту", 2: "Bob забирає 2 карти", 5: "Bob забирає 5 карт"},
+}
+NAMES = ["Ann", "Bob", "Cid"]
+TABLE = "0badcafe"
+
+
+def _random_play(seed: int) -> Iterator[tuple[GameState, tuple[Event, ...]]]:
+    """Every state of a seeded random 3-player game, with the events that led to it."""
+    s, rng = new_game(RuleSet(), 3, seed=seed), random.Random(seed)
+    events: tuple[Event, ...] = ()
+    while True:
+        yield s, events
+        movers = [p for p in range(3) if s.legal_actions(p)]
+        if s.finished or not movers:
+            return
+        seat = rng.choice(movers)
+        s, events = s.apply(seat, rng.choice(s.legal_actions(seat)))
+
+
+@cache
+def _samples() -> tuple[dict[int, tuple[GameState, int]], dict[tuple[bool, int], BoutEnded]]:
+    """Real positions where a seat holds 1, 2 or 5 cards, and real bouts ending with 1, 2 or 5."""
+    holding: dict[int, tuple[GameState, int]] = {}
+    bouts: dict[tuple[bool, int], BoutEnded] = {}
+    for seed in range(60):
+        for state, events in _random_play(seed):
+            for seat, size in enumerate(state.public_view().hand_sizes):
+                if size in (1, 2, 5) and not state.finished:
+                    holding.setdefault(size, (state, seat))
+            for e in events:
+                if isinstance(e, BoutEnded) and len(e.cards) in (1, 2, 5) and e.defender == 1:
+                    bouts.setdefault((e.defended, len(e.cards)), e)
+    return holding, bouts
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_counts_on_the_table_hand_and_log(lang: str) -> None:
+    """The public embed, the hand and the log say "1 card", "2 cards", «2 карты», «5 карт»."""
+    holding, bouts = _samples()
+    assert set(holding) == {1, 2, 5} and {n for defended, n in bouts if not defended} == {1, 2, 5}
+    for n, (state, seat) in holding.items():
+        shown = CARDS[lang][n]
+        table = Table(TABLE, 1, 1, 1, RuleSet(), 3, 0, seats=[Seat(name) for name in NAMES])
+        table.status, table.state, table.seed, table.language = "running", state, 7, lang
+        fields = render_table(table)[0].to_dict().get("fields", [])
+        players = next(f["value"] for f in fields if f["name"] == t("table.players", lang))
+        line = players.split("\n")[seat]
+        assert f"**{NAMES[seat]}** · {shown}" in line and not line.endswith(f"{shown}s"), line
+        v = state.view(seat)
+        hand = render_hand(v, HandContext(TABLE, v.version, NAMES, loc=lang))
+        assert f"({shown})" in hand.content.split("\n")[0], hand.content
+    for (defended, n), event in bouts.items():
+        line = event_line(event, NAMES, lang)
+        if not defended:
+            assert line == TAKEN[lang][n], line
+        else:
+            assert line is not None and CARDS[lang][n] in line, line
+    if lang == "ru":
+        assert event_line(bouts[True, 2], NAMES, lang) == "Отбился: 2 карты в бито"
+    if lang == "en":
+        defended = "Bout defended: 2 cards to the discard pile"  # pairs: never a single card
+        assert event_line(bouts[True, 2], NAMES, lang) == defended
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_rules_and_summaries_count_in_words(lang: str) -> None:
+    classic = rules_summary(RuleSet(), lang)
+    assert t("rname.V2", lang, n=36) in classic and t("rname.V3", lang, n=6) in classic
+    text = rules_text(preset("three-losses"), 30, lang)
+    assert t("rules.timer", lang, n=30) in text and t("rules.V17", lang, n=3) in text
+    expected = {"en": "36 cards", "es": "36 cartas", "de": "36 Karten", "ru": "36 карт",
+                "uk": "36 карт"}  # fmt: skip
+    assert expected[lang] in rules_text(RuleSet(), 0, lang)
 
 
 def _localized(cmd: dict[str, Any]) -> list[tuple[str, str, dict[str, str]]]:
@@ -104,11 +268,12 @@ async def test_synced_commands_carry_valid_translations(tmp_path: Path) -> None:
     async with world(tmp_path) as w, running_bot(w):
         durak = w.fake.commands(w.guild)["durak"]
         assert durak["name_localizations"]["ru"] == "дурак"
+        assert durak["name_localizations"]["uk"] == "дурень"
         seen = 0
         for kind, default, localized in _localized(durak):
             if default.isdigit():  # deck sizes need no words
                 continue
-            for loc in ("es-ES", "es-419", "de", "ru"):
+            for loc in ("es-ES", "es-419", "de", "ru", "uk"):
                 text = localized.get(loc)
                 assert text, (kind, default, loc)
                 seen += 1

@@ -30,7 +30,9 @@ the decision only):
 One seat acts at a time, after the table is quiet (the table's lock free and every hand showing
 the table's current version; the public message is not waited for: players react to their
 hands). The defender acts first while it has something to do, then the attackers clockwise from
-the main attacker. Before every click a player thinks ``--think`` seconds (default 0.3).
+the main attacker (``--first attackers``: attackers throw in before the defender answers, so the
+defender meets several open cards at once). Before every click a player thinks ``--think``
+seconds (default 0.3).
 
 **Clicks.** The wanted action is found on the hand generically, so the same script measures
 today's hand and a redesigned one: a button ``dk:<table>:<seat>:<version>:<code>`` (``code`` =
@@ -81,6 +83,7 @@ from contextlib import AsyncExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 ROOT = Path(__file__).resolve().parents[1]
 for _p in (ROOT / "tests" / "bot", ROOT / "tests", ROOT):
@@ -102,7 +105,8 @@ SEATS = (2, 3, 4)
 PRESETS = ("classic", "transfer")
 MAX_ACTIONS = 1500  # per game: a policy loop would otherwise never end
 QUIET_TIMEOUT = 30.0
-CHANNEL_QUIET = 2.5  # seconds without a channel change after the game: the last edit landed
+#: Edit intervals without a channel change after the game: its last coalesced edit has landed.
+CHANNEL_QUIET_INTERVALS = 2.5
 TOGGLE_ON, TOGGLE_OFF = ":p1", ":p0"
 
 
@@ -205,13 +209,9 @@ def fixed_deals(bot: DurakBot, seeds: dict[int, int]) -> Iterator[None]:
     deal: Callable[[Table], None] = service._deal
 
     def seeded(table: Table) -> None:
-        seed = seeds[table.channel_id]
-        real = service_module.secrets
-        service_module.secrets = types.SimpleNamespace(randbits=lambda _bits: seed)  # type: ignore[assignment]
-        try:
+        stand_in = types.SimpleNamespace(randbits=lambda _bits: seeds[table.channel_id])
+        with mock.patch.object(service_module, "secrets", stand_in):
             deal(table)
-        finally:
-            service_module.secrets = real
 
     service._deal = seeded  # type: ignore[method-assign]
     try:
@@ -273,9 +273,10 @@ class Game:
         *,
         think: float,
         defend_order: str,
+        first: str = "defender",
     ) -> None:
         self.fake, self.bot, self.s, self.c = fake, bot, seating, counts
-        self.think, self.defend_order = think, defend_order
+        self.think, self.defend_order, self.first = think, defend_order, first
         self.table: Table | None = None
         self.toggled: set[tuple[int, int]] = set()  # (seat, bout) with "Done for this bout" on
         self.bout_starts: list[tuple[int, int]] = []  # (bout, newest message id before it)
@@ -317,7 +318,7 @@ class Game:
         for u in s.users[1:]:
             await fake.slash(u, s.channel, "durak", "join")
         table = self.bot.service.registry.in_channel(s.channel)
-        assert table is not None and table.status == "lobby"
+        assert table is not None
         self.table = table
         versions0, ids0 = channel_versions(fake, s.channel), newest_id(fake)
         msgs0 = len(bot_messages(fake, s.channel))
@@ -345,7 +346,8 @@ class Game:
         self.c.finished = table.state is not None and table.state.finished
         # The last coalesced public edit lands up to one interval later.
         last = (-1, time.monotonic())
-        while time.monotonic() - last[1] < CHANNEL_QUIET:
+        quiet = max(0.3, CHANNEL_QUIET_INTERVALS * self.bot.settings.table_edit_interval_seconds)
+        while time.monotonic() - last[1] < quiet:
             now = channel_versions(fake, s.channel)
             if now != last[0]:
                 last = (now, time.monotonic())
@@ -375,7 +377,8 @@ class Game:
         assert state is not None
         n = len(self.s.users)
         d = state.defender
-        order = [d] + [(state.attacker + k) % n for k in range(n) if (state.attacker + k) % n != d]
+        attackers = [(state.attacker + k) % n for k in range(n) if (state.attacker + k) % n != d]
+        order = [*attackers, d] if self.first == "attackers" else [d, *attackers]
         return [seat for seat in order if state.view(seat).legal_actions]
 
     async def step(self) -> None:
@@ -557,6 +560,7 @@ async def run(
     edit_interval: float = 1.0,
     images: bool = False,
     defend_order: str = "table",
+    first: str = "defender",
     log: Callable[[str], None] | None = None,
 ) -> dict[str, Any]:
     """Play ``games`` games of every (seats, preset) configuration; the report as a dict."""
@@ -593,7 +597,10 @@ async def run(
             for g in range(games):
                 seeds[s.channel] = _seed(seed, n, preset, g)
                 counts = GameCounts(name, n)
-                await Game(fake, bot, s, counts, think=think, defend_order=defend_order).play()
+                game = Game(
+                    fake, bot, s, counts, think=think, defend_order=defend_order, first=first
+                )
+                await game.play()
                 results[name].append(counts)
                 if log is not None:
                     one = summarize([counts])
@@ -619,6 +626,7 @@ async def run(
         "table_edit_interval_seconds": edit_interval,
         "images": images,
         "defend_order": defend_order,
+        "first": first,
         "wall_seconds": round(time.monotonic() - wall, 1),
         "overall": summarize(every),
         "configs": {name: summarize(gs) for name, gs in results.items()},
@@ -649,6 +657,7 @@ def main() -> None:
     ap.add_argument("--edit-interval", type=float, default=1.0)
     ap.add_argument("--images", action="store_true", help="card pictures on")
     ap.add_argument("--defend-order", choices=("table", "hardest"), default="table")
+    ap.add_argument("--first", choices=("defender", "attackers"), default="defender")
     ap.add_argument("--seats", type=int, nargs="+", default=list(SEATS))
     ap.add_argument("--presets", nargs="+", default=list(PRESETS))
     args = ap.parse_args()
@@ -667,6 +676,7 @@ def main() -> None:
             edit_interval=args.edit_interval,
             images=args.images,
             defend_order=args.defend_order,
+            first=args.first,
             log=log,
         )
     )

@@ -1,0 +1,696 @@
+"""What a game costs a player at the Discord table: clicks, "Done" clicks, notifications, and the
+table's message traffic. Scripted whole games through the fake Discord, every seat a human.
+
+The bot runs in this process against the fake Discord, as in ``tests/bot`` (``world``,
+``running_bot``; no turn timer, no AI seats), with its real pacing: the public table message is
+edited at most once per ``table_edit_interval_seconds`` (default 1.0 s, as in production).
+Tables: 2, 3 and 4 seats × the ``classic`` and ``transfer`` presets, one channel per
+configuration, the configurations played at the same time (their games one after another in
+their channel, each a new ``/durak new``). Card pictures are off (``--images`` turns them on);
+they change no count.
+
+**Fixed deals.** The bot draws each game's seed with ``secrets.randbits(256)`` inside
+``TableService._deal``. The benchmark wraps ``_deal`` on its own service instance: for the
+duration of that (synchronous) call the ``secrets`` name of ``bot.tables.actions`` is replaced by
+a stand-in whose ``randbits`` returns the seed of that game, SHA-256 of
+``"<seed>:<seats>:<preset>:<game>"``. Only this process is patched; the bot code is unchanged.
+
+**Players.** Each opens its hand once with the table message's "My hand" button
+(``dkt:<table>:hand``) and then clicks only on its own ephemeral hand message. Decisions come
+from a fixed policy on the engine's seat view (``table.state.view(seat)``, read in-process for
+the decision only):
+
+- leading: the lowest non-trump card (else the lowest card);
+- throwing in: the lowest non-trump card of a rank on the table, else "Done";
+- defending: with the transfer rule, transfer with the lowest non-trump card when allowed; else
+  beat the open attack cards one by one in table order, each with the lowest card that beats it
+  (non-trumps before trumps, then by rank; ``--defend-order hardest`` beats the card with the
+  fewest answers first instead); if some open card cannot be beaten that way, take.
+
+One seat acts at a time, after the table is quiet (the table's lock free and every hand showing
+the table's current version; the public message is not waited for: players react to their
+hands). The defender acts first while it has something to do, then the attackers clockwise from
+the main attacker (``--first attackers``: attackers throw in before the defender answers, so the
+defender meets several open cards at once). Before every click a player thinks ``--think``
+seconds (default 0.3).
+
+**Clicks.** The wanted action is found on the hand generically, so the same script measures
+today's hand and a redesigned one: a button ``dk:<table>:<seat>:<version>:<code>`` (``code`` =
+the engine action code) or a select option with that value is one click; when a Defend is not
+shown because another attack card is aimed at, the aim button ``dk:…:a<card>`` is clicked first
+(two clicks); when the policy passes and the hand has a "Done for this bout" toggle (custom id
+ending ``:p1``), that is clicked instead of Done, once per bout (the table then passes for the
+player after each new card).
+
+**Figures** (each is a sum over games divided by a sum over games):
+
+- ``clicks_per_beaten_card``: the defender's clicks for Defend actions (aim clicks included) /
+  cards beaten (Defend actions applied). Transfers and takes are counted apart
+  (``defender_clicks_per_beaten_card`` adds them to the numerator).
+- ``done_clicks_per_attacker_bout``: clicks on Done or on the ``:p1`` toggle / the number of
+  (attacker seat, bout) pairs in which that seat, not defending, could pass at some quiet moment
+  of the bout (Done among its legal actions, or a ``:p1`` toggle on its hand).
+  ``done_clicks_per_passing_attacker_bout`` divides by the pairs with at least one such click
+  instead (1.0 = nobody had to say "Done" twice in a bout).
+- ``notifications_per_player_bout``: a notification is a new bot message in the table's channel
+  whose content contains ``<@USER_ID>``, or any new bot message in that user's DM channel. A
+  notification belongs to the bout in progress once the click that caused it was applied (the
+  bout a bout-ending click opens). ``mean``: notifications / (seats × bouts); ``max``: the most
+  one player got in one bout.
+- ``messages_per_table_minute``: new bot messages and edits of bot messages in the table's
+  channel (ephemeral hands are not channel messages) from ``/durak start`` until the channel is
+  quiet after the game, per minute from ``/durak start`` to the last action.
+
+    python benchmarks/table_clicks.py [--games 4] [--quick] [--json] [--think 0.3] [--seed 1]
+
+Human-readable lines go to stderr; the JSON is the last line of stdout.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import hashlib
+import json
+import math
+import sys
+import tempfile
+import time
+import types
+from collections import Counter
+from collections.abc import Callable, Iterator
+from contextlib import AsyncExitStack, contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from unittest import mock
+
+ROOT = Path(__file__).resolve().parents[1]
+for _p in (ROOT / "tests" / "bot", ROOT / "tests", ROOT):
+    if str(_p) not in sys.path:
+        sys.path.insert(0, str(_p))
+
+from fake_discord import FakeDiscord, FakeMessage  # noqa: E402
+from helpers import World, running_bot, world  # noqa: E402
+
+import bot.tables.actions as service_module  # noqa: E402
+from bot.app import DurakBot  # noqa: E402
+from bot.cogs.durak import save_images_setting  # noqa: E402
+from bot.tables.table import Table  # noqa: E402
+from durak_core import Action, Card, SeatView  # noqa: E402
+from durak_core.actions import ATTACK, DEFEND, PASS, TAKE, TRANSFER, Defend  # noqa: E402
+from durak_core.events import ActionTaken, BoutEnded  # noqa: E402
+
+SEATS = (2, 3, 4)
+PRESETS = ("classic", "transfer")
+MAX_ACTIONS = 1500  # per game: a policy loop would otherwise never end
+QUIET_TIMEOUT = 30.0
+#: Edit intervals without a channel change after the game: its last coalesced edit has landed.
+CHANNEL_QUIET_INTERVALS = 2.5
+TOGGLE_ON, TOGGLE_OFF = ":p1", ":p0"
+
+
+# -- the policy --------------------------------------------------------------------------------
+
+
+def _is_trump(card: Card, trump: object) -> bool:
+    return trump is not None and card.suit == trump
+
+
+def low_key(card: Card, trump: object) -> tuple[bool, int, int]:
+    """"Lowest" card: non-trumps before trumps, then by rank (ties by suit, for a fixed order)."""
+    return (_is_trump(card, trump), card.rank, -1 if card.suit is None else int(card.suit))
+
+
+def choose(view: SeatView, *, defend_order: str = "table") -> Action | None:
+    """The fixed policy's action for this seat now, or None (nothing to do)."""
+    legal = view.legal_actions
+    if not legal:
+        return None
+    trump = view.trump
+    kinds = {a.kind for a in legal}
+    if view.seat == view.defender and (DEFEND in kinds or TRANSFER in kinds or TAKE in kinds):
+        transfers = [a for a in legal if a.kind == TRANSFER]
+        plain = [a for a in transfers if not _is_trump(a.card, trump)]  # type: ignore[attr-defined]
+        if plain:
+            return min(plain, key=lambda a: low_key(a.card, trump))  # type: ignore[attr-defined]
+        plan = defence_plan(view, defend_order)
+        if plan is not None:
+            return plan
+        return next((a for a in legal if a.kind == TAKE), None)
+    attacks = [a for a in legal if a.kind == ATTACK]
+    if attacks and not view.table:  # leading
+        return min(attacks, key=lambda a: low_key(a.card, trump))  # type: ignore[attr-defined]
+    plain = [a for a in attacks if not _is_trump(a.card, trump)]  # type: ignore[attr-defined]
+    if plain:  # throwing in
+        return min(plain, key=lambda a: low_key(a.card, trump))  # type: ignore[attr-defined]
+    return next((a for a in legal if a.kind == PASS), None)
+
+
+def defence_plan(view: SeatView, order: str) -> Action | None:
+    """The next Defend of a greedy plan that beats every open card, or None if it fails."""
+    defends = [a for a in view.legal_actions if isinstance(a, Defend)]
+    open_cards = [att for att, d in view.table if d is None]
+    if not open_cards or not defends:
+        return None
+    answers = {att: [d.card for d in defends if d.attack == att] for att in open_cards}
+    if order == "hardest":
+        open_cards.sort(key=lambda att: len(answers[att]))
+    used: set[Card] = set()
+    first: Action | None = None
+    for att in open_cards:
+        free = [c for c in answers[att] if c not in used]
+        if not free:
+            return None
+        card = min(free, key=lambda c: low_key(c, view.trump))
+        used.add(card)
+        if first is None:
+            first = next(d for d in defends if d.attack == att and d.card == card)
+    return first
+
+
+# -- one game ----------------------------------------------------------------------------------
+
+
+@dataclass
+class GameCounts:
+    """What one game cost; every figure of the report is a sum of these over games."""
+
+    config: str
+    seats: int
+    clicks: Counter[str] = field(default_factory=Counter)
+    beaten: int = 0
+    bouts: int = 0
+    eligible: set[tuple[int, int]] = field(default_factory=set)  # (seat, bout) could pass
+    passed: set[tuple[int, int]] = field(default_factory=set)  # (seat, bout) clicked Done
+    notifications: Counter[tuple[int, int]] = field(default_factory=Counter)  # (user, bout)
+    creates: int = 0
+    edits: int = 0
+    seconds: float = 0.0
+    finished: bool = False
+
+
+@dataclass
+class Seating:
+    channel: int
+    users: list[int]
+    preset: str
+
+
+def _seed(base: int, seats: int, preset: str, game: int) -> int:
+    digest = hashlib.sha256(f"{base}:{seats}:{preset}:{game}".encode()).digest()
+    return int.from_bytes(digest, "big")
+
+
+@contextmanager
+def fixed_deals(bot: DurakBot, seeds: dict[int, int]) -> Iterator[None]:
+    """Deal each table the seed ``seeds[channel]`` instead of a fresh ``secrets.randbits``."""
+    service = bot.service
+    deal: Callable[[Table], None] = service._deal
+
+    def seeded(table: Table) -> None:
+        stand_in = types.SimpleNamespace(randbits=lambda _bits: seeds[table.channel_id])
+        with mock.patch.object(service_module, "secrets", stand_in):
+            deal(table)
+
+    service._deal = seeded  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        del service._deal
+
+
+def hand_message(fake: FakeDiscord, user: int, table_id: str) -> FakeMessage | None:
+    """The user's hand message at this table (the newest ephemeral carrying its components)."""
+    marks = (f"dk:{table_id}:", f"dks:{table_id}:")
+    for m in reversed(fake.ephemeral_messages(user)):
+        ids = [b.custom_id or "" for b in m.buttons] + [s["custom_id"] for s in m.selects]
+        if any(i.startswith(marks) for i in ids):
+            return m
+    return None
+
+
+def _enabled(msg: FakeMessage) -> list[str]:
+    return [b.custom_id for b in msg.buttons if b.custom_id and not b.disabled]
+
+
+def find_code(msg: FakeMessage, code: int) -> tuple[str, str | None] | None:
+    """(custom id, select value or None) of the control performing action ``code``, if shown."""
+    for cid in _enabled(msg):
+        if cid.startswith("dk:") and cid.rsplit(":", 1)[1] == str(code):
+            return cid, None
+    for sel in msg.selects:
+        for opt in sel.get("options", []):
+            if opt.get("value") == str(code):
+                return str(sel["custom_id"]), str(code)
+    return None
+
+
+def bot_messages(fake: FakeDiscord, channel: int) -> list[FakeMessage]:
+    bot_id = fake.bot_user_id
+    return [
+        m
+        for m in fake.store.messages.values()
+        if m.channel_id == channel and m.visible_to is None and m.author_id == bot_id
+    ]
+
+
+def channel_versions(fake: FakeDiscord, channel: int) -> int:
+    return sum(len(m.versions) for m in bot_messages(fake, channel))
+
+
+def newest_id(fake: FakeDiscord) -> int:
+    return max(fake.store.messages, default=0)
+
+
+class Game:
+    def __init__(
+        self,
+        fake: FakeDiscord,
+        bot: DurakBot,
+        seating: Seating,
+        counts: GameCounts,
+        *,
+        think: float,
+        defend_order: str,
+        first: str = "defender",
+    ) -> None:
+        self.fake, self.bot, self.s, self.c = fake, bot, seating, counts
+        self.think, self.defend_order, self.first = think, defend_order, first
+        self.table: Table | None = None
+        self.toggled: set[tuple[int, int]] = set()  # (seat, bout) with "Done for this bout" on
+        self.bout_starts: list[tuple[int, int]] = []  # (bout, newest message id before it)
+
+    @property
+    def t(self) -> Table:
+        assert self.table is not None
+        return self.table
+
+    async def click(self, user: int, msg: FakeMessage, cid: str, value: str | None) -> None:
+        await asyncio.sleep(self.think)
+        if value is None:
+            await self.fake.click(user, msg, cid, timeout=QUIET_TIMEOUT)
+        else:
+            await self.fake.select(user, msg, cid, [value], timeout=QUIET_TIMEOUT)
+
+    def quiet(self) -> bool:
+        table = self.t
+        if table.lock.locked():
+            return False
+        if table.status != "running":
+            return True
+        links = self.bot.notifier.links
+        for user in self.s.users:
+            link = links.get((table.table_id, user))
+            if link is None or link.shown_version != table.version:
+                return False
+        return True
+
+    async def settle(self) -> None:
+        await self.fake.wait_for(self.quiet, QUIET_TIMEOUT, what="the table to settle")
+
+    async def play(self) -> None:
+        fake, s = self.fake, self.s
+        host = s.users[0]
+        await fake.slash(
+            host, s.channel, "durak", "new", options={"preset": s.preset, "seats": len(s.users)}
+        )
+        for u in s.users[1:]:
+            await fake.slash(u, s.channel, "durak", "join")
+        table = self.bot.service.registry.in_channel(s.channel)
+        assert table is not None
+        self.table = table
+        versions0, ids0 = channel_versions(fake, s.channel), newest_id(fake)
+        msgs0 = len(bot_messages(fake, s.channel))
+        start = time.monotonic()
+        await fake.slash(host, s.channel, "durak", "start")
+        await fake.wait_for(lambda: table.table_message_id is not None, QUIET_TIMEOUT)
+        assert table.state is not None and table.table_message_id is not None
+        self.bout_starts.append((table.state.bout, ids0))
+        public = fake.message(table.table_message_id)
+
+        async def open_hand(user: int) -> None:
+            await asyncio.sleep(self.think)
+            await fake.click(user, public, f"dkt:{table.table_id}:hand", timeout=QUIET_TIMEOUT)
+            self.c.clicks["all.hand_open"] += 1
+
+        await asyncio.gather(*(open_hand(u) for u in s.users))
+        for _ in range(MAX_ACTIONS):
+            await self.settle()
+            if table.status != "running" or table.state is None or table.state.finished:
+                break
+            await self.step()
+        else:
+            raise RuntimeError(f"{self.c.config}: no end after {MAX_ACTIONS} actions")
+        self.c.seconds = time.monotonic() - start
+        self.c.finished = table.state is not None and table.state.finished
+        # The last coalesced public edit lands up to one interval later.
+        last = (-1, time.monotonic())
+        quiet = max(0.3, CHANNEL_QUIET_INTERVALS * self.bot.settings.table_edit_interval_seconds)
+        while time.monotonic() - last[1] < quiet:
+            now = channel_versions(fake, s.channel)
+            if now != last[0]:
+                last = (now, time.monotonic())
+            await asyncio.sleep(0.1)
+        msgs = bot_messages(fake, s.channel)
+        self.c.creates = len(msgs) - msgs0
+        self.c.edits = channel_versions(fake, s.channel) - versions0 - self.c.creates
+        self.count_game(ids0)
+
+    def observe(self) -> None:
+        """At a quiet moment: which non-defending seats could say "Done" in this bout."""
+        state = self.t.state
+        assert state is not None
+        for seat, user in enumerate(self.s.users):
+            v = state.view(seat)
+            if seat == v.defender:
+                continue
+            can = any(a.kind == PASS for a in v.legal_actions)
+            if not can:
+                hand = hand_message(self.fake, user, self.t.table_id)
+                can = hand is not None and any(i.endswith(TOGGLE_ON) for i in _enabled(hand))
+            if can:
+                self.c.eligible.add((seat, v.bout))
+
+    def movers(self) -> list[int]:
+        state = self.t.state
+        assert state is not None
+        n = len(self.s.users)
+        d = state.defender
+        attackers = [(state.attacker + k) % n for k in range(n) if (state.attacker + k) % n != d]
+        order = [*attackers, d] if self.first == "attackers" else [d, *attackers]
+        return [seat for seat in order if state.view(seat).legal_actions]
+
+    async def step(self) -> None:
+        table = self.t
+        state = table.state
+        assert state is not None
+        self.observe()
+        for seat in self.movers():
+            v = state.view(seat)
+            if (seat, v.bout) in self.toggled:
+                continue  # "Done for this bout" is on: the table passes for this player
+            action = choose(v, defend_order=self.defend_order)
+            if action is not None:
+                await self.perform(seat, v, action)
+                return
+        # Nobody the policy moves: a toggled seat must still pass by hand (the toggle did not).
+        for seat in self.movers():
+            v = state.view(seat)
+            action = choose(v, defend_order=self.defend_order)
+            if action is not None and action.kind == PASS:
+                await self.perform(seat, v, action, toggle=False)
+                return
+        raise RuntimeError(f"{self.c.config}: the policy has no move at version {table.version}")
+
+    async def perform(self, seat: int, v: SeatView, action: Action, *, toggle: bool = True) -> None:
+        table, user = self.t, self.s.users[seat]
+        role = "defender" if seat == v.defender else "attacker"
+        kind = {
+            ATTACK: "lead" if not v.table else "throw_in",
+            DEFEND: "defend",
+            TAKE: "take",
+            PASS: "done",
+            TRANSFER: "transfer",
+        }.get(action.kind, "other")
+        hand = hand_message(self.fake, user, table.table_id)
+        if hand is None:
+            raise RuntimeError(f"{self.c.config}: seat {seat} has no hand message")
+        bout_before, newest = v.bout, newest_id(self.fake)
+        if action.kind == PASS and toggle:
+            toggles = [i for i in _enabled(hand) if i.endswith(TOGGLE_ON)]
+            if toggles:
+                await self.click(user, hand, toggles[0], None)
+                self.c.clicks[f"{role}.done"] += 1
+                self.c.passed.add((seat, v.bout))
+                self.toggled.add((seat, v.bout))
+                self.after(bout_before, newest)
+                return
+        found = find_code(hand, action.code)
+        if found is None and isinstance(action, Defend):
+            aim = f":a{action.attack.index}"
+            aims = [i for i in _enabled(hand) if i.endswith(aim)]
+            if aims:
+                await self.click(user, hand, aims[0], None)
+                self.c.clicks[f"{role}.defend"] += 1
+                self.c.clicks[f"{role}.aim"] += 1
+                hand = self.fake.message(hand.id)
+                found = find_code(hand, action.code)
+        if found is None:
+            raise RuntimeError(
+                f"{self.c.config}: seat {seat} cannot find {action} on its hand: "
+                f"{[b.custom_id for b in hand.buttons]} {[s['custom_id'] for s in hand.selects]}"
+            )
+        await self.click(user, hand, *found)
+        self.c.clicks[f"{role}.{kind}"] += 1
+        if kind == "done":
+            self.c.passed.add((seat, v.bout))
+        self.after(bout_before, newest)
+
+    def after(self, bout_before: int, newest: int) -> None:
+        """Remember where a new bout began (in message ids), once the click was applied."""
+        state = self.t.state
+        if state is not None and state.bout != bout_before:
+            self.bout_starts.append((state.bout, newest))
+
+    def count_game(self, ids0: int) -> None:
+        table, fake, c = self.t, self.fake, self.c
+        c.beaten = sum(
+            1 for e in table.events if isinstance(e, ActionTaken) and e.action.kind == DEFEND
+        )
+        c.bouts = sum(1 for e in table.events if isinstance(e, BoutEnded))
+        dms = {
+            ch.id: ch.recipient_ids[0]
+            for ch in fake.store.channels.values()
+            if ch.type == 1 and ch.recipient_ids
+        }
+        mention = {u: f"<@{u}>" for u in self.s.users}
+        for m in fake.store.messages.values():
+            if m.id <= ids0 or m.author_id != fake.bot_user_id:
+                continue
+            if m.channel_id == self.s.channel and m.visible_to is None:
+                text = str(m.versions[0].get("content") or "")
+                users = [u for u, tag in mention.items() if tag in text]
+            elif dms.get(m.channel_id) in self.s.users:
+                users = [dms[m.channel_id]]
+            else:
+                continue
+            bout = max(b for b, start in self.bout_starts if start < m.id)
+            for u in users:
+                c.notifications[(u, bout)] += 1
+
+
+# -- the report --------------------------------------------------------------------------------
+
+
+def _ratio(a: float, b: float) -> float | None:
+    return round(a / b, 3) if b else None
+
+
+def summarize(games: list[GameCounts]) -> dict[str, Any]:
+    clicks: Counter[str] = Counter()
+    for g in games:
+        clicks.update(g.clicks)
+    beaten = sum(g.beaten for g in games)
+    bouts = sum(g.bouts for g in games)
+    eligible = sum(len(g.eligible) for g in games)
+    passing = sum(len(g.passed) for g in games)
+    player_bouts = sum(g.seats * g.bouts for g in games)
+    notes = sum(sum(g.notifications.values()) for g in games)
+    minutes = sum(g.seconds for g in games) / 60
+    creates = sum(g.creates for g in games)
+    edits = sum(g.edits for g in games)
+    defend = clicks["defender.defend"]
+    defender_all = defend + clicks["defender.take"] + clicks["defender.transfer"]
+    total = sum(clicks.values())
+    return {
+        "games": len(games),
+        "finished": sum(g.finished for g in games),
+        "clicks_per_beaten_card": _ratio(defend, beaten),
+        "defender_clicks_per_beaten_card": _ratio(defender_all, beaten),
+        "done_clicks_per_attacker_bout": _ratio(clicks["attacker.done"], eligible),
+        "done_clicks_per_passing_attacker_bout": _ratio(clicks["attacker.done"], passing),
+        "notifications_per_player_bout": {
+            "mean": _ratio(notes, player_bouts),
+            "max": max((n for g in games for n in g.notifications.values()), default=0),
+        },
+        "messages_per_table_minute": {
+            "creates": _ratio(creates, minutes),
+            "edits": _ratio(edits, minutes),
+            "total": _ratio(creates + edits, minutes),
+        },
+        "clicks_per_game": _ratio(total, len(games)),
+        "minutes_per_game": _ratio(minutes, len(games)),
+        "roles": {
+            "defender": {
+                "defend_clicks": defend,
+                "aim_clicks": clicks["defender.aim"],
+                "beaten_cards": beaten,
+                "take_clicks": clicks["defender.take"],
+                "transfer_clicks": clicks["defender.transfer"],
+            },
+            "attacker": {
+                "lead_clicks": clicks["attacker.lead"],
+                "throw_in_clicks": clicks["attacker.throw_in"],
+                "done_clicks": clicks["attacker.done"],
+                "attacker_bouts_could_pass": eligible,
+                "attacker_bouts_said_done": passing,
+            },
+            "all": {
+                "hand_open_clicks": clicks["all.hand_open"],
+                "clicks": total,
+                "bouts": bouts,
+                "player_bouts": player_bouts,
+                "notifications": notes,
+                "channel_creates": creates,
+                "channel_edits": edits,
+                "minutes": round(minutes, 3),
+            },
+        },
+    }
+
+
+async def run(
+    *,
+    seats: tuple[int, ...] = SEATS,
+    presets: tuple[str, ...] = PRESETS,
+    games: int = 4,
+    seed: int = 1,
+    think: float = 0.3,
+    edit_interval: float = 1.0,
+    images: bool = False,
+    defend_order: str = "table",
+    first: str = "defender",
+    log: Callable[[str], None] | None = None,
+) -> dict[str, Any]:
+    """Play ``games`` games of every (seats, preset) configuration; the report as a dict."""
+    configs = [(n, p) for n in seats for p in presets]
+    results: dict[str, list[GameCounts]] = {f"{n}-{p}": [] for n, p in configs}
+    wall = time.monotonic()
+    async with AsyncExitStack() as stack:
+        tmp = Path(stack.enter_context(tempfile.TemporaryDirectory()))
+        w: World = await stack.enter_async_context(world(tmp))
+        fake = w.fake
+        seatings = {
+            f"{n}-{p}": Seating(
+                fake.add_channel(w.guild, f"t{n}-{p}"),
+                [fake.add_user(f"p{n}{p[0]}{i}") for i in range(n)],
+                p,
+            )
+            for n, p in configs
+        }
+        bot = await stack.enter_async_context(
+            running_bot(
+                w,
+                turn_timer_seconds=0,
+                table_edit_interval_seconds=edit_interval,
+                abandon_after_minutes=60,
+            )
+        )
+        await save_images_setting(bot, w.guild, images)
+        seeds: dict[int, int] = {}
+        stack.enter_context(fixed_deals(bot, seeds))
+
+        async def play_config(name: str) -> None:
+            s = seatings[name]
+            n, preset = len(s.users), s.preset
+            for g in range(games):
+                seeds[s.channel] = _seed(seed, n, preset, g)
+                counts = GameCounts(name, n)
+                game = Game(
+                    fake, bot, s, counts, think=think, defend_order=defend_order, first=first
+                )
+                await game.play()
+                results[name].append(counts)
+                if log is not None:
+                    one = summarize([counts])
+                    log(
+                        f"{name} game {g + 1}/{games}: {counts.bouts} bouts, "
+                        f"{sum(counts.clicks.values())} clicks, "
+                        f"{one['clicks_per_beaten_card']} clicks/beaten card, "
+                        f"{one['done_clicks_per_attacker_bout']} Done/attacker-bout, "
+                        f"{one['messages_per_table_minute']['total']} msgs/min, "
+                        f"{counts.seconds:.1f} s"
+                    )
+
+        await asyncio.gather(*(play_config(name) for name in results))
+    every = [g for gs in results.values() for g in gs]
+    return {
+        "benchmark": "table_clicks",
+        "games": len(every),
+        "games_per_config": games,
+        "seats": list(seats),
+        "presets": list(presets),
+        "seed": seed,
+        "think_seconds": think,
+        "table_edit_interval_seconds": edit_interval,
+        "images": images,
+        "defend_order": defend_order,
+        "first": first,
+        "wall_seconds": round(time.monotonic() - wall, 1),
+        "overall": summarize(every),
+        "configs": {name: summarize(gs) for name, gs in results.items()},
+    }
+
+
+def check(report: dict[str, Any]) -> None:
+    """Every figure finite, every game finished (a sanity check the test shares)."""
+
+    def walk(x: object) -> Iterator[float]:
+        if isinstance(x, dict):
+            for v in x.values():
+                yield from walk(v)
+        elif isinstance(x, int | float) and not isinstance(x, bool):
+            yield float(x)
+
+    assert all(math.isfinite(v) for v in walk(report)), report
+    assert report["overall"]["finished"] == report["games"], report
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+    ap.add_argument("--games", type=int, default=4, help="games per configuration")
+    ap.add_argument("--quick", action="store_true", help="1 game per configuration")
+    ap.add_argument("--json", action="store_true", help="print only the JSON")
+    ap.add_argument("--think", type=float, default=0.3, help="seconds before each click")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--edit-interval", type=float, default=1.0)
+    ap.add_argument("--images", action="store_true", help="card pictures on")
+    ap.add_argument("--defend-order", choices=("table", "hardest"), default="table")
+    ap.add_argument("--first", choices=("defender", "attackers"), default="defender")
+    ap.add_argument("--seats", type=int, nargs="+", default=list(SEATS))
+    ap.add_argument("--presets", nargs="+", default=list(PRESETS))
+    args = ap.parse_args()
+
+    def log(line: str) -> None:
+        if not args.json:
+            print(line, file=sys.stderr, flush=True)
+
+    report = asyncio.run(
+        run(
+            seats=tuple(args.seats),
+            presets=tuple(args.presets),
+            games=1 if args.quick else args.games,
+            seed=args.seed,
+            think=args.think,
+            edit_interval=args.edit_interval,
+            images=args.images,
+            defend_order=args.defend_order,
+            first=args.first,
+            log=log,
+        )
+    )
+    check(report)
+    for name, r in report["configs"].items():
+        log(
+            f"{name}: {r['games']} games, clicks/beaten card {r['clicks_per_beaten_card']}, "
+            f"Done/attacker-bout {r['done_clicks_per_attacker_bout']}, notifications/player-bout "
+            f"{r['notifications_per_player_bout']['mean']}, msgs/table-min "
+            f"{r['messages_per_table_minute']['total']}"
+        )
+    print(json.dumps(report))
+
+
+if __name__ == "__main__":
+    main()
+

@@ -1,0 +1,81 @@
+"""The click benchmark (benchmarks/table_clicks.py) on one short 2-seat game: it finishes the game
+through the hand buttons alone and its counts agree with each other and with the engine."""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+import sys
+from pathlib import Path
+from types import ModuleType
+
+from durak_core import new_game, preset
+from durak_core.actions import ATTACK, DEFEND, TAKE
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def bench() -> ModuleType:
+    name = "table_clicks_bench"
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, ROOT / "benchmarks" / "table_clicks.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+async def test_one_two_seat_game_is_counted_consistently() -> None:
+    tc = bench()
+    report = await tc.run(
+        seats=(2,), presets=("classic",), games=1, seed=3, think=0.0, edit_interval=0.05
+    )
+    tc.check(report)  # every figure finite, every game finished
+    overall = report["overall"]
+    assert report["games"] == overall["games"] == overall["finished"] == 1
+    roles = overall["roles"]
+    defender, attacker, everyone = roles["defender"], roles["attacker"], roles["all"]
+    assert defender["beaten_cards"] > 0 and everyone["bouts"] > 0
+    # Every beaten card took at least the click that played it; aims only add clicks.
+    assert defender["defend_clicks"] >= defender["beaten_cards"]
+    assert overall["clicks_per_beaten_card"] >= 1.0
+    assert everyone["hand_open_clicks"] == 2  # each player pressed "My hand" once
+    assert attacker["lead_clicks"] <= everyone["bouts"]  # one lead per bout (R10)
+    assert attacker["attacker_bouts_said_done"] <= attacker["attacker_bouts_could_pass"]
+    assert attacker["done_clicks"] >= attacker["attacker_bouts_said_done"]
+    assert everyone["clicks"] == (
+        defender["defend_clicks"]
+        + defender["take_clicks"]
+        + defender["transfer_clicks"]
+        + attacker["lead_clicks"]
+        + attacker["throw_in_clicks"]
+        + attacker["done_clicks"]
+        + everyone["hand_open_clicks"]
+    )
+    assert everyone["player_bouts"] == 2 * everyone["bouts"]
+    assert everyone["channel_creates"] >= 1  # the table message
+    assert everyone["minutes"] > 0 and math.isfinite(overall["messages_per_table_minute"]["total"])
+    assert report["configs"]["2-classic"]["roles"] == roles
+
+
+def test_policy_leads_lowest_non_trump_and_beats_cheaply() -> None:
+    tc = bench()
+    state = new_game(preset("classic"), 2, seed=11)
+    view = state.view(state.attacker)
+    lead = tc.choose(view)
+    assert lead is not None and lead.kind == ATTACK
+    trump = view.trump
+    plain = [c for c in view.hand if c.suit != trump]
+    best = min(plain or view.hand, key=lambda c: tc.low_key(c, trump))
+    assert lead.card is best
+    # The defender answers with the lowest card that beats the lead, non-trumps first (R13).
+    state, _ = state.apply(state.attacker, lead)
+    d = state.view(state.defender)
+    answer = tc.choose(d)
+    beats = [a.card for a in d.legal_actions if a.kind == DEFEND]
+    if beats:
+        assert answer is not None and answer.card is min(beats, key=lambda c: tc.low_key(c, trump))
+    else:
+        assert answer is not None and answer.kind == TAKE

@@ -19,7 +19,7 @@ from bot.app import DurakBot
 from bot.tables.table import Table
 from bot.text import t
 from durak_core import Action
-from durak_core.actions import ATTACK, DEFEND, PASS, TAKE
+from durak_core.actions import ATTACK, DEFEND
 
 
 class FixedSeeds:
@@ -54,7 +54,9 @@ def must_act(table: Table) -> dict[int, str]:
     return {s: r for s, r in found.items() if not table.ai_controlled(s)}
 
 
-def notes(fake: FakeDiscord, channel: int, user: int, *, deleted: bool = False) -> list[FakeMessage]:
+def notes(
+    fake: FakeDiscord, channel: int, user: int, *, deleted: bool = False
+) -> list[FakeMessage]:
     """Bot messages in ``channel`` that mention ``user`` (live ones, or all with ``deleted``)."""
     return [
         m
@@ -248,7 +250,7 @@ async def test_ai_played_seats_are_never_notified(tmp_path: Path) -> None:
                     if note:  # bob is pinged, then leaves: an AI plays his seat
                         await fake.slash(w.bob, w.channel, "durak", "leave")
                         left = note[0]
-                        await fake.wait_for(lambda: fake.message(note[0].id).deleted)
+                        await fake.wait_for(lambda gone=left: fake.message(gone.id).deleted)
                         continue
                 active = movers(table, [w.alice] if left else users)
                 if not active:
@@ -310,7 +312,7 @@ async def test_fast_table_stays_within_channel_limits(tmp_path: Path) -> None:
                 awaited = [u for s in need if (u := table.seats[s].user_id) is not None]
                 if awaited:  # act as soon as the ping is out: a create and a delete per move
                     await fake.wait_for(
-                        lambda: any(notes(fake, w.channel, u) for u in awaited)
+                        lambda a=awaited: any(notes(fake, w.channel, u) for u in a)
                         or not bot.notifier.alerts.pending,
                         10,
                         what="the ping",

@@ -5,6 +5,7 @@ an AI plays are never notified; a fast table stays within the per-channel limits
 
 from __future__ import annotations
 
+import logging
 import random
 from pathlib import Path
 from typing import Any
@@ -329,3 +330,28 @@ async def test_fast_table_stays_within_channel_limits(tmp_path: Path) -> None:
             assert live <= {table.seats[s].user_id for s in need}
         assert fake.rate_limit_count == 0
         assert [r for r in fake.requests if r.status == 429] == []
+
+
+async def test_closed_dms_fail_quietly(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """A DM refused with 403 (the user accepts no DMs) is logged at INFO and dropped: no crash,
+    no fallback, and the game goes on."""
+    caplog.set_level(logging.INFO, logger="bot.ui.turn_alerts")
+    rng = random.Random(4)
+    async with world(tmp_path) as w, running_bot(w, turn_notify_delay_seconds=0) as bot:
+        fake, users = w.fake, [w.alice, w.bob]
+        for u in users:
+            fake.close_dms(u)
+            await fake.slash(u, w.channel, "durak", "settings", options={"notify": "dm"})
+        table = await open_table(w, bot, users, w.channel)
+        for u in users:
+            await fake.click(u, public_message(w, table), f"dkt:{table.table_id}:hand")
+        for _ in range(3):
+            await fake.wait_for(lambda: quiet(bot, table, users), 10, what="a quiet table")
+            await act(w, table, rng.choice(movers(table, users)), rng)
+        await fake.wait_for(lambda: quiet(bot, table, users), 10, what="a quiet table")
+        refused = [r for r in fake.requests if r.status == 403]
+        assert refused and all(r.path.endswith("/messages") for r in refused)
+        assert all(dms(fake, u, deleted=True) == [] for u in users)
+        assert sent_bodies(fake, w.channel) == []
+        logged = [r for r in caplog.records if r.name == "bot.ui.turn_alerts"]
+        assert logged and all(r.levelno == logging.INFO for r in logged)

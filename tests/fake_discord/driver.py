@@ -200,6 +200,10 @@ class FakeDiscord:
     def dm_channel(self, user_id: int) -> int:
         return self.store.dm_channel(user_id).id
 
+    def close_dms(self, user_id: int) -> None:
+        """The user accepts no DMs from the bot: messages to their DM channel answer 403."""
+        self.store.dms_closed.add(user_id)
+
     # -- acting as users -----------------------------------------------------------------
 
     async def slash(

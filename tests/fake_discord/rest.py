@@ -379,6 +379,8 @@ class RestApi:
         self._check(request, validate_message(body, creating=True, files=len(files)))
         if channel.is_thread and channel.locked:
             raise ApiError(403, 50083, "Thread is archived")
+        if channel.type == 1 and set(channel.recipient_ids or []) & self.store.dms_closed:
+            raise ApiError(403, 50007, "Cannot send messages to this user")
         self._rate_limit(self.fake.create_limiter, "create", channel.id)
         message = self.store.new_message(
             channel.id, body, files, message_type=19 if body.get("message_reference") else 0

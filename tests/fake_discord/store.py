@@ -54,6 +54,8 @@ class FakeStore:
         self.interactions: dict[int, FakeInteraction] = {}
         self.tokens: dict[str, FakeInteraction] = {}
         self.commands: dict[tuple[int | None, str, int], RegisteredCommand] = {}
+        #: Users who accept no DMs from the bot (a DM to them answers 403, code 50007).
+        self.dms_closed: set[int] = set()
         self.base_url = ""  # set by the server once it has a port
         self._changed = asyncio.Event()
         self.bot = self.add_user("Durak Bot", bot=True)

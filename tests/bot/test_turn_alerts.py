@@ -14,6 +14,7 @@ import pytest
 from fake_discord import FakeDiscord, FakeMessage
 from helpers import HAND_ID, World, open_table, public_message, running_bot, world
 from test_bot_game import settled
+from test_robust_idle import Clock, bot_with_clock
 
 import bot.tables.actions as actions_module
 from bot.app import DurakBot
@@ -355,3 +356,22 @@ async def test_closed_dms_fail_quietly(tmp_path: Path, caplog: pytest.LogCapture
         assert sent_bodies(fake, w.channel) == []
         logged = [r for r in caplog.records if r.name == "bot.ui.turn_alerts"]
         assert logged and all(r.levelno == logging.INFO for r in logged)
+
+
+async def test_timer_move_retires_the_notification(tmp_path: Path) -> None:
+    """When the turn timer plays for a notified player, the notification is obsolete: deleted."""
+    clock = Clock()
+    async with world(tmp_path) as w, bot_with_clock(
+        w, clock, turn_timer_seconds=60, turn_notify_delay_seconds=0
+    ) as bot:
+        fake = w.fake
+        table = await open_table(w, bot, [w.alice, w.bob], w.channel)
+        (seat,) = must_act(table)
+        user = table.seats[seat].user_id
+        assert user is not None
+        await fake.wait_for(lambda: notes(fake, w.channel, user), what="the ping")
+        (note,) = notes(fake, w.channel, user)
+        clock.now += 60
+        await bot.service.tick()  # the timer leads the lowest card for the player
+        assert seat not in must_act(table)
+        await fake.wait_for(lambda: fake.message(note.id).deleted, what="the deletion")

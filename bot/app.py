@@ -69,7 +69,12 @@ class DurakBot(commands.Bot):
             self.settings.storage_url, shards=self.settings.shard_scope
         )
         self._storage = storage
-        self.notifier = DiscordNotifier(self, self.settings.table_edit_interval_seconds)
+        self.notifier = DiscordNotifier(
+            self,
+            self.settings.table_edit_interval_seconds,
+            notify_delay=self.settings.turn_notify_delay_seconds,
+        )
+        self.notifier.alerts.prefs.storage = storage
         if self._clock is None:
             self.service = TableService(storage, self.settings, self.notifier)
         else:

@@ -57,6 +57,9 @@ class Settings(BaseSettings):
     save_wait_seconds: float = Field(default=2.0, gt=0, le=2.5)
     #: Minimum seconds between two edits of one table message (Discord rate limits).
     table_edit_interval_seconds: float = Field(default=1.0, ge=0, le=10)
+    #: Seconds a human may take to act before being told it is their turn (a mention or a DM,
+    #: each user's choice in `/durak settings notify:`); at most half the table's turn timer.
+    turn_notify_delay_seconds: float = Field(default=15.0, ge=0, le=600)
     #: Minutes without any human action after which a table is closed and saved as
     #: abandoned (0 = never).
     abandon_after_minutes: float = Field(default=30, ge=0, le=7 * 24 * 60)

@@ -25,6 +25,7 @@ from bot.ui.leaderboard import render_board, render_history, render_stats
 from bot.ui.lobby import render_lobby, render_lobby_done
 from bot.ui.refresher import updates_until
 from bot.ui.rules_text import reason_text, rules_text, why_text
+from bot.ui.turn_alerts import NOTIFY_MODES
 from durak_core import PRESETS, Action, Card, RulesError, RuleSet, preset
 from durak_core.cards import NUM_CARD_IDS
 from durak_core.errors import ActionNotationError
@@ -501,10 +502,19 @@ class DurakCog(commands.GroupCog, group_name=ls("name.durak"), group_description
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @app_commands.command(name=ls("name.settings"), description=_s("cmd.settings"))
-    @app_commands.rename(images=ls("pname.images"))
-    @app_commands.describe(images=_s("opt.images"))
-    async def settings(self, interaction: discord.Interaction, images: bool | None = None) -> None:
-        """Per-guild switches (Manage Server); without options, shows the current ones."""
+    @app_commands.rename(images=ls("pname.images"), notify=ls("pname.notify"))
+    @app_commands.describe(images=_s("opt.images"), notify=_s("opt.notify"))
+    @app_commands.choices(
+        notify=[app_commands.Choice(name=_s(f"notify.{m}"), value=m) for m in NOTIFY_MODES]
+    )
+    async def settings(
+        self,
+        interaction: discord.Interaction,
+        images: bool | None = None,
+        notify: str | None = None,
+    ) -> None:
+        """Per-guild switches (Manage Server) and the user's own turn notifications (anyone);
+        without options, shows the current ones."""
         if interaction.guild_id is None:
             await self._say(interaction, "err.guild_only")
             return
@@ -515,8 +525,16 @@ class DurakCog(commands.GroupCog, group_name=ls("name.durak"), group_description
                 await self._say(interaction, "err.manage_guild")
                 return
             await save_images_setting(self.bot, interaction.guild_id, images)
+        prefs = notifier.alerts.prefs
+        if notify in NOTIFY_MODES:
+            await prefs.set(interaction.user.id, notify)
         on = notifier.images_on(interaction.guild_id)
-        await self._say(interaction, "settings.images_on" if on else "settings.images_off")
+        loc = _loc(interaction)
+        lines = [
+            t("settings.images_on" if on else "settings.images_off", loc),
+            t(f"settings.notify_{await prefs.get(interaction.user.id)}", loc),
+        ]
+        await interaction.response.send_message("\n".join(lines), ephemeral=True)
 
     # -- clicks (ClickHandler) -------------------------------------------------------------
 

@@ -74,6 +74,13 @@ class Storage(Protocol):
 
     async def set_guild_setting(self, guild_id: int, key: str, value: str) -> None: ...
 
+    async def user_settings(self, user_id: int) -> dict[str, str]:
+        """A user's bot settings (key → value), the same in every guild; empty for a user who
+        changed nothing."""
+        ...
+
+    async def set_user_setting(self, user_id: int, key: str, value: str) -> None: ...
+
 
 # Argument checks shared by every backend, so all reject bad input the same way.
 

@@ -151,6 +151,18 @@ PG_MIGRATIONS: tuple[Migration, ...] = (
             )""",
         ),
     ),
+    Migration(
+        5,
+        "per-user bot settings (e.g. turn notifications)",
+        (
+            """CREATE TABLE user_settings (
+                user_id BIGINT NOT NULL,
+                key TEXT NOT NULL,
+                value TEXT NOT NULL,
+                PRIMARY KEY (user_id, key)
+            )""",
+        ),
+    ),
 )
 
 PG_LATEST_VERSION = PG_MIGRATIONS[-1].version

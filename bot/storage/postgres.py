@@ -366,6 +366,29 @@ class PostgresStorage:
 
         await self._transaction(body, write=True)
 
+    # -- user settings ------------------------------------------------------------
+
+    async def user_settings(self, user_id: int) -> dict[str, str]:
+        async def body(conn: Conn) -> dict[str, str]:
+            rows = await conn.fetch(
+                "SELECT key, value FROM user_settings WHERE user_id = $1", user_id
+            )
+            return {str(row["key"]): str(row["value"]) for row in rows}
+
+        return await self._transaction(body, write=False)
+
+    async def set_user_setting(self, user_id: int, key: str, value: str) -> None:
+        async def body(conn: Conn) -> None:
+            await conn.execute(
+                "INSERT INTO user_settings (user_id, key, value) VALUES ($1, $2, $3)"
+                " ON CONFLICT (user_id, key) DO UPDATE SET value = excluded.value",
+                user_id,
+                key,
+                value,
+            )
+
+        await self._transaction(body, write=True)
+
     # -- queries ------------------------------------------------------------------
 
     async def leaderboard(

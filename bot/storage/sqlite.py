@@ -457,6 +457,27 @@ class SqliteStorage:
 
         await self._transaction(body, write=True)
 
+    # -- user settings ------------------------------------------------------------
+
+    async def user_settings(self, user_id: int) -> dict[str, str]:
+        async def body(conn: Conn) -> dict[str, str]:
+            cur = await conn.execute(
+                "SELECT key, value FROM user_settings WHERE user_id = ?", (user_id,)
+            )
+            return {str(row[0]): str(row[1]) for row in await cur.fetchall()}
+
+        return await self._transaction(body, write=False)
+
+    async def set_user_setting(self, user_id: int, key: str, value: str) -> None:
+        async def body(conn: Conn) -> None:
+            await conn.execute(
+                "INSERT INTO user_settings (user_id, key, value) VALUES (?, ?, ?)"
+                " ON CONFLICT (user_id, key) DO UPDATE SET value = excluded.value",
+                (user_id, key, value),
+            )
+
+        await self._transaction(body, write=True)
+
     # -- queries ------------------------------------------------------------------
 
     async def leaderboard(

@@ -18,7 +18,8 @@ DE: Catalogue = {
     "cmd.history": "Die letzten Spiele in diesem Kanal",
     "cmd.sync": "Die Befehle des Bots neu registrieren (Bot-Besitzer)",
     "cmd.verify": "Mischung und Züge eines beendeten Spiels mit dem offengelegten Seed prüfen",
-    "cmd.settings": "Durak-Einstellungen dieses Servers („Server verwalten“)",
+    "cmd.settings": "Durak-Einstellungen: deine Zugbenachrichtigung; "
+    "Kartenbilder („Server verwalten“)",
     "opt.preset": "Regelvorlage (standardmäßig klassisch)",
     "opt.transfer": "V1: der Verteidiger darf mit einer Karte gleichen Rangs weitergeben",
     "opt.deck": "V2: Anzahl der Karten",
@@ -42,6 +43,7 @@ DE: Catalogue = {
     "opt.double_deck": "V16: zwei Spiele zu 36 Karten (72 Karten)",
     "opt.game": "Die Spielkennung (am beendeten Tisch und in /durak history)",
     "opt.images": "Tisch und Karten als Bilder zeigen",
+    "opt.notify": "Wie du erfährst, dass du dran bist: Erwähnung, Direktnachricht oder gar nicht",
     "name.durak": "durak",
     "name.new": "neu",
     "name.join": "beitreten",
@@ -78,6 +80,7 @@ DE: Catalogue = {
     "pname.user": "spieler",
     "pname.game": "spiel",
     "pname.images": "bilder",
+    "pname.notify": "benachrichtigung",
     "sort.wins": "Siege",
     "sort.win_rate": "Siegquote",
     "sort.rating": "Wertung",
@@ -435,6 +438,19 @@ DE: Catalogue = {
     "Aufzeichnung ab",
     "settings.images_on": "Kartenbilder sind auf diesem Server an.",
     "settings.images_off": "Kartenbilder sind auf diesem Server aus: Tische zeigen nur Text.",
+    # -- Zugbenachrichtigungen -------------------------------------------------------------------
+    "notify.mention": "Erwähnung im Kanal des Tisches",
+    "notify.dm": "Direktnachricht",
+    "notify.off": "aus",
+    "settings.notify_mention": "Zugbenachrichtigung: eine Erwähnung im Kanal des Tisches, die "
+    "gelöscht wird, sobald du gespielt hast.",
+    "settings.notify_dm": "Zugbenachrichtigung: eine Direktnachricht, die gelöscht wird, sobald "
+    "du gespielt hast. Nimmst du keine Direktnachrichten von Mitgliedern dieses Servers an, "
+    "kommt keine an.",
+    "settings.notify_off": "Zugbenachrichtigungen sind aus: niemand pingt dich, wenn du dran bist.",
+    "turn.lead": "{user}, du bist dran: spiel eine Karte aus. {link}",
+    "turn.defend": "{user}, du verteidigst: stich oder nimm. {link}",
+    "turn.transfer": "{user}, der Angriff wurde an dich weitergegeben: du verteidigst. {link}",
     "lang.en": "English",
     "lang.es": "Español",
     "lang.de": "Deutsch",

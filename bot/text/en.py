@@ -20,7 +20,8 @@ EN: Catalogue = {
     "cmd.history": "Recent games in this channel",
     "cmd.sync": "Re-register the bot's commands (bot owner)",
     "cmd.verify": "Check a finished game's shuffle and moves against its revealed seed",
-    "cmd.settings": "Durak settings of this server (Manage Server)",
+    "cmd.settings": "Durak settings: your turn notifications; "
+    "card pictures of this server (Manage Server)",
     "opt.preset": "Rule preset (classic by default)",
     "opt.transfer": "V1: the defender may pass the attack on with a card of the same rank",
     "opt.deck": "V2: deck size",
@@ -44,6 +45,7 @@ EN: Catalogue = {
     "opt.double_deck": "V16: two 36-card decks (72 cards)",
     "opt.game": "The game id (on the finished table and in /durak history)",
     "opt.images": "Show the table and hands as pictures",
+    "opt.notify": "How you are told it is your turn: a mention, a direct message, or off",
     # -- command and option names (Discord: lowercase, no spaces, at most 32) -------------------
     "name.durak": "durak",
     "name.new": "new",
@@ -81,6 +83,7 @@ EN: Catalogue = {
     "pname.user": "user",
     "pname.game": "game",
     "pname.images": "images",
+    "pname.notify": "notify",
     "sort.wins": "wins",
     "sort.win_rate": "win rate",
     "sort.rating": "rating",
@@ -439,6 +442,19 @@ EN: Catalogue = {
     # -- server settings -------------------------------------------------------------------------
     "settings.images_on": "Card pictures are on for this server.",
     "settings.images_off": "Card pictures are off for this server: tables show text only.",
+    # -- turn notifications (docs/bot.md, "Turn notifications") -------------------------------
+    "notify.mention": "mention in the table's channel",
+    "notify.dm": "direct message",
+    "notify.off": "off",
+    "settings.notify_mention": "Your turn notifications: a mention in the table's channel, "
+    "deleted once you have played.",
+    "settings.notify_dm": "Your turn notifications: a direct message, deleted once you have "
+    "played. If you do not accept direct messages from this server's members, none arrive.",
+    "settings.notify_off": "Your turn notifications are off: nobody pings you when it is your "
+    "turn.",
+    "turn.lead": "{user}, your turn: lead a card. {link}",
+    "turn.defend": "{user}, your turn to defend: beat or take. {link}",
+    "turn.transfer": "{user}, the attack was transferred to you: your turn to defend. {link}",
     "lang.en": "English",
     "lang.es": "Español",
     "lang.de": "Deutsch",

@@ -18,7 +18,8 @@ ES: Catalogue = {
     "cmd.history": "Partidas recientes en este canal",
     "cmd.sync": "Volver a registrar los comandos del bot (dueño del bot)",
     "cmd.verify": "Comprobar el barajado y las jugadas de una partida con su semilla revelada",
-    "cmd.settings": "Ajustes de Durak de este servidor («Gestionar servidor»)",
+    "cmd.settings": "Ajustes de Durak: tus avisos de turno; "
+    "imágenes del servidor («Gestionar servidor»)",
     "opt.preset": "Modalidad de reglas (clásica por defecto)",
     "opt.transfer": "V1: el defensor puede pasar el ataque con una carta del mismo valor",
     "opt.deck": "V2: número de cartas",
@@ -42,6 +43,7 @@ ES: Catalogue = {
     "opt.double_deck": "V16: dos barajas de 36 cartas (72 cartas)",
     "opt.game": "El identificador de la partida (en la mesa terminada y en /durak history)",
     "opt.images": "Mostrar la mesa y las manos como imágenes",
+    "opt.notify": "Cómo se te avisa de que es tu turno: mención, mensaje directo o nada",
     "name.durak": "durak",
     "name.new": "nueva",
     "name.join": "unirse",
@@ -78,6 +80,7 @@ ES: Catalogue = {
     "pname.user": "jugador",
     "pname.game": "partida",
     "pname.images": "imágenes",
+    "pname.notify": "aviso",
     "sort.wins": "victorias",
     "sort.win_rate": "porcentaje de victorias",
     "sort.rating": "puntuación",
@@ -454,6 +457,18 @@ ES: Catalogue = {
     "settings.images_on": "Las imágenes de cartas están activadas en este servidor.",
     "settings.images_off": "Las imágenes de cartas están desactivadas en este servidor: las "
     "mesas se muestran como texto.",
+    # -- avisos de turno -------------------------------------------------------------------------
+    "notify.mention": "mención en el canal de la mesa",
+    "notify.dm": "mensaje directo",
+    "notify.off": "sin avisos",
+    "settings.notify_mention": "Avisos de turno: una mención en el canal de la mesa, que se "
+    "borra en cuanto juegas.",
+    "settings.notify_dm": "Avisos de turno: un mensaje directo, que se borra en cuanto juegas. "
+    "Si no aceptas mensajes directos de los miembros de este servidor, no te llegará ninguno.",
+    "settings.notify_off": "Avisos de turno desactivados: nadie te avisará cuando te toque.",
+    "turn.lead": "{user}, te toca: abre con una carta. {link}",
+    "turn.defend": "{user}, te toca defender: gana o toma. {link}",
+    "turn.transfer": "{user}, te han pasado el ataque: te toca defender. {link}",
     "lang.en": "English",
     "lang.es": "Español",
     "lang.de": "Deutsch",

@@ -395,14 +395,14 @@ def _status(v: SeatView, ctx: HandContext, aimed: Card | None) -> str:
         if v.taken:
             return t("hand.taking", loc, names=throwers or "-")
         return t("hand.all_beaten", loc, names=throwers or "-")
+    if ctx.auto_pass:  # it may still throw in: that takes the setting back
+        return t("hand.auto_pass", loc)
     if kinds - {EXCHANGE}:
         if not v.table:
             return t("hand.you_lead", loc) + timer
         if PASS in kinds:
             return t("hand.you_throw", loc) + timer
         return t("hand.you_throw_early", loc, name=names[v.defender]) + timer
-    if ctx.auto_pass:
-        return t("hand.auto_pass", loc)
     if v.seat in v.attackers and v.table:
         what = waiting_text(v, names, loc, leave_out=v.seat)
         key = "hand.limit_reached" if len(v.table) >= v.limit else "hand.nothing_to_throw"

@@ -14,7 +14,6 @@ import contextlib
 import logging
 import math
 import time
-from collections import deque
 from collections.abc import Awaitable, Callable, Coroutine, Hashable
 from dataclasses import dataclass, field
 from typing import Any
@@ -24,19 +23,16 @@ import discord
 from bot.tables.table import Table
 from durak_core import Card
 
+from .channel_limits import ChannelLimiter
 from .hand_view import table_hand
 from .lobby import render_lobby, render_lobby_done
 from .table_embed import render_closed, render_table, table_file, table_picture
+from .turn_alerts import TurnAlerts
 
 log = logging.getLogger(__name__)
 
 TOKEN_LIFETIME = 15 * 60
 TOKEN_MARGIN = 30  # stop using a token a little early: an edit in flight must still land
-# Discord's per-channel message edit limit is about 5 per 5 s: at most 5 edits per 6 edit
-# intervals (interval 1 s → 5 per 6 s). The margin absorbs a busy loop sending one edit late and
-# the next on time, which bunches arrivals at Discord; tests use tiny intervals.
-EDITS_PER_WINDOW, EDIT_WINDOW_INTERVALS = 5, 6.0
-MIN_LIMITED_INTERVAL = 0.5
 
 
 class Coalescer:
@@ -114,7 +110,9 @@ class _TableMessages:
 
 
 class DiscordNotifier:
-    def __init__(self, client: discord.Client, interval: float) -> None:
+    def __init__(
+        self, client: discord.Client, interval: float, *, notify_delay: float = 0.0
+    ) -> None:
         self.client = client
         self.interval = interval
         self._tables: dict[str, _TableMessages] = {}
@@ -122,7 +120,10 @@ class DiscordNotifier:
         self._tasks: set[asyncio.Task[None]] = set()
         #: Saves message ids under the table lock (set by the bot: it owns the service).
         self.save_ids: Callable[[Table], Awaitable[None]] | None = None
-        self._edits: dict[int, deque[float]] = {}
+        #: Paces message writes per channel (Discord's limits), shared with turn_alerts.
+        self.limits = ChannelLimiter(interval)
+        #: Turn notifications (mention or DM), retired when obsolete.
+        self.alerts = TurnAlerts(client, self.limits, notify_delay)
         #: Whether a guild shows cards as pictures (`/durak settings images:`); on by default.
         self.images: dict[int, bool] = {}
 
@@ -149,11 +150,14 @@ class DiscordNotifier:
             for user in table.humans:
                 if user != actor:
                     self._hand(table, user).mark()
+        self.alerts.update(table)
 
     def game_started(self, table: Table) -> None:
+        self.alerts.forget(table)
         self._spawn(self._post_table(table), f"durak-post-{table.table_id}")
 
     def table_closed(self, table: Table) -> None:
+        self.alerts.forget(table)
         self._spawn(self._close(table), f"durak-close-{table.table_id}")
 
     def _spawn(self, work: Coroutine[Any, Any, None], name: str) -> None:
@@ -256,18 +260,7 @@ class DiscordNotifier:
     async def _edit_slot(self, channel_id: int) -> None:
         """Wait until one more message edit in this channel stays within Discord's limit, so
         coalesced and one-off edits together never earn a 429."""
-        if self.interval < MIN_LIMITED_INTERVAL:
-            return  # tests run with tiny intervals against a fake without Discord's limit
-        window = EDIT_WINDOW_INTERVALS * self.interval
-        times = self._edits.setdefault(channel_id, deque())
-        while True:
-            now = time.monotonic()
-            while times and now - times[0] >= window:
-                times.popleft()
-            if len(times) < EDITS_PER_WINDOW:
-                times.append(now)
-                return
-            await asyncio.sleep(window - (now - times[0]))
+        await self.limits.slot(channel_id, "edit")
 
     def _messages(self, table: Table) -> _TableMessages:
         msgs = self._tables.get(table.table_id)
@@ -334,6 +327,7 @@ class DiscordNotifier:
             embed, view, files, picture = await self.table_message(table)
             msgs = self._messages(table)
             msgs.picture = UNKNOWN_PICTURE
+            await self.limits.slot(table.channel_id, "post")
             message = await channel.send(embed=embed, view=view, files=files)
             table.table_message_id = message.id
             msgs.picture = picture
@@ -377,6 +371,7 @@ class DiscordNotifier:
         )
 
     async def close(self) -> None:
+        await self.alerts.close()
         for msgs in self._tables.values():
             await msgs.public.close()
             for hand in msgs.hands.values():

@@ -64,6 +64,8 @@ class FakeDiscord:
         self.store = FakeStore(self.clock)
         self.gateway = Gateway(self.store, lambda: self.ws_url)
         self.edit_limiter = EditRateLimiter(self.clock)
+        self.create_limiter = EditRateLimiter(self.clock)
+        self.delete_limiter = EditRateLimiter(self.clock)
         self.violations: list[Violation] = []
         self.requests: list[RecordedRequest] = []
         self.unhandled_requests: list[str] = []
@@ -197,6 +199,10 @@ class FakeDiscord:
 
     def dm_channel(self, user_id: int) -> int:
         return self.store.dm_channel(user_id).id
+
+    def close_dms(self, user_id: int) -> None:
+        """The user accepts no DMs from the bot: messages to their DM channel answer 403."""
+        self.store.dms_closed.add(user_id)
 
     # -- acting as users -----------------------------------------------------------------
 
@@ -518,6 +524,21 @@ class FakeDiscord:
     ) -> None:
         """Per-channel message-edit limit; over it, edits get 429 with retry_after."""
         self.edit_limiter.configure(enabled=enabled, limit=limit, per=per)
+
+    def set_message_rate_limit(
+        self,
+        enabled: bool = True,
+        *,
+        limit: int = 5,
+        per: float = 5.0,
+        delete_limit: int = 5,
+        delete_per: float = 1.0,
+    ) -> None:
+        """Per-channel limits on creating messages (``limit`` per ``per`` s) and deleting them
+        (``delete_limit`` per ``delete_per`` s), each its own bucket as on Discord; over them,
+        429 with retry_after. Interaction responses and followups are not counted."""
+        self.create_limiter.configure(enabled=enabled, limit=limit, per=per)
+        self.delete_limiter.configure(enabled=enabled, limit=delete_limit, per=delete_per)
 
     def fail_next(
         self,

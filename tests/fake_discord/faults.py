@@ -25,7 +25,9 @@ class ScriptedFailure:
 
 
 class EditRateLimiter:
-    """Sliding window of message edits per channel (Discord: about 5 per 5 s)."""
+    """Sliding window of one kind of message write per channel (Discord: edits about 5 per
+    5 s; creates about 5 per 5 s in their own bucket; deletes of recent messages about 5 per
+    second, again their own bucket)."""
 
     def __init__(self, clock: FakeClock) -> None:
         self._clock = clock

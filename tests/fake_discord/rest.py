@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
-from .faults import rate_limit_headers
+from .faults import EditRateLimiter, rate_limit_headers
 from .http_util import API_PREFIX, FAKE_BODY, ApiError, json_response, read_body, unknown
 from .model import EPHEMERAL, JSON, LOADING, FakeChannel, FakeInteraction, FakeMessage, Violation
 from .payloads import (
@@ -116,12 +116,14 @@ class RestApi:
         return msg
 
     def _edit_rate_limit(self, channel_id: int) -> None:
-        retry_after = self.fake.edit_limiter.check(channel_id)
+        self._rate_limit(self.fake.edit_limiter, "edit", channel_id)
+
+    def _rate_limit(self, limiter: EditRateLimiter, bucket: str, channel_id: int) -> None:
+        retry_after = limiter.check(channel_id)
         if retry_after is None:
             return
-        limiter = self.fake.edit_limiter
         headers = rate_limit_headers(
-            retry_after, f"edit-{channel_id}", limiter.limit, self.store.clock.now()
+            retry_after, f"{bucket}-{channel_id}", limiter.limit, self.store.clock.now()
         )
         body = {
             "message": "You are being rate limited.",
@@ -377,6 +379,9 @@ class RestApi:
         self._check(request, validate_message(body, creating=True, files=len(files)))
         if channel.is_thread and channel.locked:
             raise ApiError(403, 50083, "Thread is archived")
+        if channel.type == 1 and set(channel.recipient_ids or []) & self.store.dms_closed:
+            raise ApiError(403, 50007, "Cannot send messages to this user")
+        self._rate_limit(self.fake.create_limiter, "create", channel.id)
         message = self.store.new_message(
             channel.id, body, files, message_type=19 if body.get("message_reference") else 0
         )
@@ -401,6 +406,7 @@ class RestApi:
 
     async def delete_message(self, request: web.Request) -> web.Response:
         message = self._channel_message(request)
+        self._rate_limit(self.fake.delete_limiter, "delete", message.channel_id)
         self.store.delete_message(message)
         await self.fake.announce("MESSAGE_DELETE", message)
         return self.no_content_response()

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import re
+from collections.abc import Container
 from dataclasses import dataclass
 from typing import Any
 
@@ -52,6 +54,8 @@ class FakeStore:
         self.interactions: dict[int, FakeInteraction] = {}
         self.tokens: dict[str, FakeInteraction] = {}
         self.commands: dict[tuple[int | None, str, int], RegisteredCommand] = {}
+        #: Users who accept no DMs from the bot (a DM to them answers 403, code 50007).
+        self.dms_closed: set[int] = set()
         self.base_url = ""  # set by the server once it has a port
         self._changed = asyncio.Event()
         self.bot = self.add_user("Durak Bot", bot=True)
@@ -168,7 +172,7 @@ class FakeStore:
             "edited_timestamp": None,
             "tts": bool(body.get("tts", False)),
             "mention_everyone": False,
-            "mentions": [],
+            "mentions": [user_payload(self.users[u]) for u in pinged_users(body, self.users)],
             "mention_roles": [],
             "mention_channels": [],
             "attachments": [],
@@ -345,3 +349,17 @@ def _owners(interaction: FakeInteraction) -> dict[str, str]:
 
 def _optional_str(value: Any) -> str | None:
     return None if value is None else str(value)
+
+
+USER_MENTION = re.compile(r"<@!?(\d+)>")
+
+
+def pinged_users(body: JSON, users: Container[int]) -> list[int]:
+    """Users a new message notifies, as Discord decides it: ``<@id>`` in the content, filtered
+    by ``allowed_mentions`` (absent: every user mention pings)."""
+    found = [int(m) for m in USER_MENTION.findall(str(body.get("content") or ""))]
+    allowed = body.get("allowed_mentions")
+    if isinstance(allowed, dict) and "users" not in (allowed.get("parse") or []):
+        permitted = {int(u) for u in allowed.get("users") or []}
+        found = [u for u in found if u in permitted]
+    return [u for u in dict.fromkeys(found) if u in users]

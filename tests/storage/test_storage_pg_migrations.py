@@ -14,7 +14,7 @@ from bot.storage import pg_migrations as pg_mig
 
 TABLES = {
     "schema_migrations", "games", "game_seats", "guild_stats", "global_stats",
-    "series_results", "saved_tables", "guild_settings",
+    "series_results", "saved_tables", "guild_settings", "user_settings",
 }  # fmt: skip
 
 
@@ -60,7 +60,7 @@ async def test_concurrent_first_starts_apply_each_version_once(pg_url: str) -> N
     for s in stores:
         await s.close()
     rows = await _fetch(pg_url, "SELECT version FROM schema_migrations ORDER BY version")
-    assert [r["version"] for r in rows] == [1, 2, 3, 4]
+    assert [r["version"] for r in rows] == [m.version for m in pg_mig.PG_MIGRATIONS]
 
 
 async def test_newer_schema_is_refused(pg_url: str) -> None:

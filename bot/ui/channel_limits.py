@@ -1,0 +1,50 @@
+"""Pacing of the bot's message writes per channel, so they stay within Discord's limits.
+
+Discord limits message edits in a channel to about 5 per 5 s, and message creates to about 5 per
+5 s in a separate bucket (deletes have their own, looser one: about 5 per second). Edits (the
+table message) and posts (new messages and deletes: table messages, turn notifications) are
+therefore paced in two lanes, so a notification never delays a table edit; deletes count in the
+posts' lane, which is stricter than Discord needs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import deque
+from typing import Literal
+
+#: "edit": editing a message; "post": creating or deleting one.
+Lane = Literal["edit", "post"]
+
+# At most 5 writes per 6 edit intervals (interval 1 s → 5 per 6 s). The margin absorbs a busy
+# loop sending one write late and the next on time, which bunches arrivals at Discord; tests
+# use tiny intervals.
+WRITES_PER_WINDOW, WINDOW_INTERVALS = 5, 6.0
+#: Below this interval the limiter lets everything through (tests against a fake without
+#: Discord's limits).
+MIN_LIMITED_INTERVAL = 0.5
+
+
+class ChannelLimiter:
+    """Sliding windows of message writes per (channel, lane)."""
+
+    def __init__(self, interval: float) -> None:
+        self.interval = interval
+        self._writes: dict[tuple[int, Lane], deque[float]] = {}
+
+    async def slot(self, channel_id: int, lane: Lane = "edit") -> None:
+        """Wait until one more write of ``lane`` in this channel stays within the limit, and
+        count it."""
+        if self.interval < MIN_LIMITED_INTERVAL:
+            return
+        window = WINDOW_INTERVALS * self.interval
+        times = self._writes.setdefault((channel_id, lane), deque())
+        while True:
+            now = time.monotonic()
+            while times and now - times[0] >= window:
+                times.popleft()
+            if len(times) < WRITES_PER_WINDOW:
+                times.append(now)
+                return
+            await asyncio.sleep(window - (now - times[0]))

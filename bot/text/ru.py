@@ -165,6 +165,10 @@ RU: dict[str, str] = {
     "table.role.thrower": "может подкинуть",
     "table.role.out": "вышел, место {place}",
     "table.role.durak": "дурак",
+    # the table picture: a short badge on a seat's name plate
+    "picture.badge.ai": "ИИ · {level}",
+    "picture.badge.away": "играет ИИ",
+    "picture.badge.left": "ушёл · играет ИИ",
     "table.waiting": "Ждём: {names}.",
     "table.waiting_deadline": "Ждём: {names} (таймер {deadline}).",
     "table.wait.open": "{name} ходит",

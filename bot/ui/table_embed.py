@@ -2,31 +2,28 @@
 
 Everything here is built from ``table.state.public_view()`` and public events only (R23), in the
 table's language (``Table.language``). With pictures on, the embed shows ``table.png`` (see
-:func:`table_file`); the text fields stay as the fallback.
+``table_picture.table_file``); the text fields stay as the fallback.
 """
 
 from __future__ import annotations
 
-import asyncio
-import functools
-import io
-from collections import OrderedDict
-from collections.abc import Hashable, Sequence
+from collections.abc import Sequence
 
 import discord
 
-from bot.render import render_table_png
 from bot.tables.table import Table
 from bot.text import t
 from durak_core import PublicView, seed_commitment
 
 from .buttons import TableButton
-from .cards import card_text, event_line, rank_label
+from .cards import card_text, event_line
 from .rules_text import rules_summary
+from .table_picture import TABLE_IMAGE, rank_labels
+
+__all__ = ["TABLE_IMAGE", "rank_labels", "render_closed", "render_table"]  # rank_labels: hand_view
 
 LAST_ACTIONS = 6
 FIELD_MAX = 1024
-TABLE_IMAGE = "table.png"
 
 
 def waiting_text(v: PublicView, names: Sequence[str], loc: str | None = None) -> str:
@@ -70,51 +67,6 @@ def trump_text(v: PublicView, loc: str | None) -> str:
     if v.trump_will_change:  # V14: the face-down card under it becomes the trump
         return t("table.trump_changes", loc, card=card)
     return t("table.trump_under" if v.trump_in_talon else "table.trump_drawn", loc, card=card)
-
-
-@functools.lru_cache(maxsize=16)
-def rank_labels(loc: str | None) -> dict[int, str]:
-    """Rank → label for the pictures, as the reader's players write them (do not mutate)."""
-    return {r: rank_label(r, loc) for r in range(2, 15)}
-
-
-def table_picture(table: Table) -> Hashable:
-    """What the table picture shows: equal keys, equal pictures (the message keeps its
-    attachment when an edit would draw the same picture again)."""
-    assert table.state is not None
-    v = table.public_view()
-    return (
-        tuple(v.table),
-        v.talon_size,
-        v.discard_size,
-        v.trump_card,
-        v.trump,
-        v.trump_in_talon,
-        v.trump_will_change,
-        table.language,
-    )
-
-
-_PICTURES: OrderedDict[Hashable, bytes] = OrderedDict()
-PICTURE_CACHE = 256
-
-
-async def table_file(table: Table) -> discord.File:
-    """The table as a picture (attach it with the embed from ``render_table(images=True)``),
-    drawn in a worker thread from a snapshot of the public view (PNG encoding releases the
-    GIL, so the event loop goes on meanwhile); recent pictures are kept by their key."""
-    assert table.state is not None
-    key = table_picture(table)
-    png = _PICTURES.get(key)
-    if png is None:
-        view, labels = table.public_view(), rank_labels(table.language)
-        png = await asyncio.to_thread(render_table_png, view, labels=labels)
-        _PICTURES[key] = png
-        if len(_PICTURES) > PICTURE_CACHE:
-            _PICTURES.popitem(last=False)
-    else:
-        _PICTURES.move_to_end(key)
-    return discord.File(io.BytesIO(png), filename=TABLE_IMAGE)
 
 
 def render_table(

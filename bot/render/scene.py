@@ -3,7 +3,6 @@ and the drawing of a table scene (its layout: table.py)."""
 
 from __future__ import annotations
 
-import dataclasses
 import io
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
@@ -17,11 +16,12 @@ from .table import (
     FAN_MAX,
     HEIGHT,
     PLATE_FILL,
+    ROLE_BOX,
     ROOM,
     TABLE_CARD,
     WIDTH,
+    Role,
     SeatLabel,
-    SeatScene,
     State,
     TableScene,
     _defence_offset,
@@ -32,6 +32,7 @@ from .table import (
     pair_grid,
     palette_sample,
     plate_image,
+    role_image,
     seat_boxes,
     table_scene,
 )
@@ -98,7 +99,7 @@ def _labels(labels: Labels | None) -> tuple[tuple[int, str], ...]:
 # is composed over the felt and mapped to the palette once, with a two-level mask of its shape,
 # so a scene is a few byte-per-pixel pastes and no per-scene colour mapping (about 4x faster).
 # A card's anti-aliased corner pixels keep their felt blend where they overlap another card.
-Sprite = tuple[Image.Image, Image.Image]
+Sprite = tuple[Image.Image, Image.Image | None]
 
 
 def _sprite(rgba: Image.Image, ground: tuple[int, int, int] = FELT) -> Sprite:
@@ -143,10 +144,17 @@ def _mark(suit: Suit) -> Sprite:
     return _sprite(mark_image(suit))
 
 
-# Plates are keyed by what they show besides the cards (a plate's count changes every action).
+# A plate is keyed by what it shows besides the cards and the role (which change every bout);
+# role lines are shared by every seat.
 @lru_cache(maxsize=1024)
-def _plate(seat: SeatScene) -> Sprite:
-    return _sprite(plate_image(seat), ROOM)
+def _plate(name: str, badge: str, state: State) -> Sprite:
+    return _sprite(plate_image(name, badge, state), ROOM)
+
+
+@lru_cache(maxsize=256)
+def _role(role: Role, text: str, state: State) -> Sprite:
+    line = role_image(role, text, state)  # opaque: pasted whole, its anti-aliasing kept
+    return line.quantize(palette=_palette(), dither=Image.Dither.NONE), None
 
 
 @lru_cache(maxsize=32)
@@ -203,7 +211,10 @@ def render_scene_png(scene: TableScene) -> bytes:
 def draw_scene(scene: TableScene) -> Image.Image:
     img = _table_base().copy()
     for seat, (x, y) in zip(scene.seats, seat_boxes(len(scene.seats)), strict=True):
-        _paste(img, _plate(dataclasses.replace(seat, cards=0)), x, y)
+        _paste(img, _plate(seat.name, seat.badge, seat.state), x, y)
+        if seat.role_text:
+            role = _role(seat.role, seat.role_text, seat.state)
+            _paste(img, role, x + ROLE_BOX[0], y + ROLE_BOX[1])
         if seat.cards:
             fan = _fan(min(seat.cards, FAN_MAX), seat.state)
             _paste(img, fan, x + 14, y + 46)

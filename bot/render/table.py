@@ -213,6 +213,8 @@ def _runs(text: str, size: int, faces: tuple[str, ...]) -> list[tuple[Font, str]
         f = next((f for f in fonts if has_glyph(f, ch)), None)
         if f is not None:
             chars.append((f, ch))
+    while chars and chars[0][1].isspace():  # a name whose first characters were left out
+        chars.pop(0)
     return _merge(chars)
 
 
@@ -261,28 +263,34 @@ def _draw_runs(
 # -- sprites (RGBA, mapped to the palette by scene._sprite) -----------------------------------
 
 
-def plate_image(seat: SeatScene) -> Image.Image:
-    """A seat's plate without its cards: name, role, badge, the state's colours."""
+def plate_image(name: str, badge: str, state: State) -> Image.Image:
+    """A seat's plate without its cards and role: the name, the badge, the state's colours."""
     img = Image.new("RGBA", (PLATE_W, PLATE_H), (0, 0, 0, 0))
     draw = ImageDraw.Draw(img)
-    edge, width = PLATE_EDGE[seat.state]
+    edge, width = PLATE_EDGE[state]
     draw.rounded_rectangle(
-        (0, 0, PLATE_W - 1, PLATE_H - 1), 16, fill=PLATE_FILL[seat.state], outline=edge, width=width
+        (0, 0, PLATE_W - 1, PLATE_H - 1), 16, fill=PLATE_FILL[state], outline=edge, width=width
     )
-    dim = seat.state == "out"
     x = 14
-    if seat.state == "act":  # the seat the game waits for: a gold pointer before the name
+    if state == "act":  # the seat the game waits for: a gold pointer before the name
         draw.polygon([(12, 14), (28, 25), (12, 36)], fill=GOLD)
         x = 34
-    name = fit_text(seat.name, NAME_SIZE, NAME_FACES, PLATE_W - 12 - x) or [
-        (font(NAME_SIZE), "?")
-    ]
-    _draw_runs(draw, x, 36, name, DIM if dim else FACE)
-    if seat.role_text:
-        role = fit_text(seat.role_text, TEXT_SIZE, TEXT_FACES, PLATE_W - 28)
-        _draw_runs(draw, 14, PLATE_H - 12, role, ROLE_COLOUR[seat.role])
-    if seat.badge:
-        _draw_badge_pill(draw, seat.badge, PLATE_W - 12, 66)
+    runs = fit_text(name.strip(), NAME_SIZE, NAME_FACES, PLATE_W - 12 - x)
+    _draw_runs(draw, x, 36, runs or [(font(NAME_SIZE), "?")], DIM if state == "out" else FACE)
+    if badge:
+        _draw_badge_pill(draw, badge, PLATE_W - 12, 66)
+    return img
+
+
+#: The role line: a box of the plate's colour on its last row (shared by every seat).
+ROLE_BOX = (14, PLATE_H - 38, PLATE_W - 14, PLATE_H - 7)
+
+
+def role_image(role: Role, text: str, state: State) -> Image.Image:
+    x0, y0, x1, y1 = ROLE_BOX
+    img = Image.new("RGB", (x1 - x0, y1 - y0), PLATE_FILL[state])
+    runs = fit_text(text, TEXT_SIZE, TEXT_FACES, x1 - x0)
+    _draw_runs(ImageDraw.Draw(img), 0, PLATE_H - 12 - y0, runs, ROLE_COLOUR[role])
     return img
 
 
@@ -347,13 +355,11 @@ def palette_sample() -> Image.Image:
     states: tuple[State, ...] = ("idle", "act", "out", "durak")
     roles: tuple[Role, ...] = ("attacker", "", "out", "durak")
     for i, (state, role) in enumerate(zip(states, roles, strict=True)):
-        seat = SeatScene("Nameplate Ёж", "AI · hard", 6, role, "defender thrower", state)
-        plate = plate_image(seat)
+        plate = plate_image("Nameplate Ёж", "AI · hard", state)
         img.paste(plate, ((i % 3) * (PLATE_W + 10), (i // 3) * PLATE_H), plate)
+        img.paste(role_image(role, "defender thrower", state), (20, 2 * PLATE_H + 20 + 36 * i))
     for j, role in enumerate(ROLE_KEYS):
-        seat = SeatScene("Ab", "", 1, role, "main attacker ходит", "idle")
-        plate = plate_image(seat)
-        img.paste(plate, (20 + j * 150, 2 * PLATE_H + 20), plate)
+        img.paste(role_image(role, "main attacker ходит", "idle"), (300, 2 * PLATE_H + 20 + 36 * j))
     fan, count = fan_image(FAN_MAX), count_image(36)
     img.paste(fan, (300, 400), fan)
     img.paste(count, (400, 400), count)

@@ -18,9 +18,8 @@ from durak_core import PublicView, seed_commitment
 from .buttons import TableButton
 from .cards import card_text, event_line
 from .rules_text import rules_summary
-from .table_picture import TABLE_IMAGE, rank_labels
-
-__all__ = ["TABLE_IMAGE", "rank_labels", "render_closed", "render_table"]  # rank_labels: hand_view
+from .table_picture import TABLE_IMAGE
+from .table_picture import rank_labels as rank_labels  # still imported from here (hand_view)
 
 LAST_ACTIONS = 6
 FIELD_MAX = 1024

@@ -13,8 +13,11 @@ from durak_core import Card, PublicView, SeatView, Suit
 
 from .cards import CARD_H, CARD_W, FACE, GOLD, back_image, card_image, card_size, draw_suit
 from .table import (
+    BADGE_MID,
+    BADGE_RIGHT,
     FAN_MAX,
     HEIGHT,
+    NAME_BOX,
     PLATE_FILL,
     ROLE_BOX,
     ROOM,
@@ -25,10 +28,12 @@ from .table import (
     State,
     TableScene,
     _defence_offset,
+    badge_image,
     base_image,
     count_image,
     fan_image,
     mark_image,
+    name_image,
     pair_grid,
     palette_sample,
     plate_image,
@@ -144,17 +149,29 @@ def _mark(suit: Suit) -> Sprite:
     return _sprite(mark_image(suit))
 
 
-# A plate is keyed by what it shows besides the cards and the role (which change every bout);
-# role lines are shared by every seat.
-@lru_cache(maxsize=1024)
-def _plate(name: str, badge: str, state: State) -> Sprite:
-    return _sprite(plate_image(name, badge, state), ROOM)
+@lru_cache(maxsize=8)
+def _plate(state: State) -> Sprite:
+    return _sprite(plate_image(state), ROOM)
+
+
+def _opaque(rgb: Image.Image) -> Sprite:
+    """A line of a plate: an opaque box, pasted whole (its anti-aliasing kept)."""
+    return rgb.quantize(palette=_palette(), dither=Image.Dither.NONE), None
+
+
+@lru_cache(maxsize=4096)
+def _name(name: str, state: State) -> Sprite:
+    return _opaque(name_image(name, state))
+
+
+@lru_cache(maxsize=256)
+def _seat_badge(badge: str, state: State) -> Sprite:
+    return _opaque(badge_image(badge, state))
 
 
 @lru_cache(maxsize=256)
 def _role(role: Role, text: str, state: State) -> Sprite:
-    line = role_image(role, text, state)  # opaque: pasted whole, its anti-aliasing kept
-    return line.quantize(palette=_palette(), dither=Image.Dither.NONE), None
+    return _opaque(role_image(role, text, state))
 
 
 @lru_cache(maxsize=32)
@@ -211,7 +228,11 @@ def render_scene_png(scene: TableScene) -> bytes:
 def draw_scene(scene: TableScene) -> Image.Image:
     img = _table_base().copy()
     for seat, (x, y) in zip(scene.seats, seat_boxes(len(scene.seats)), strict=True):
-        _paste(img, _plate(seat.name, seat.badge, seat.state), x, y)
+        _paste(img, _plate(seat.state), x, y)
+        _paste(img, _name(seat.name, seat.state), x + NAME_BOX[0], y + NAME_BOX[1])
+        if seat.badge:
+            badge = _seat_badge(seat.badge, seat.state)
+            _paste(img, badge, x + BADGE_RIGHT - badge[0].width, y + BADGE_MID - 18)
         if seat.role_text:
             role = _role(seat.role, seat.role_text, seat.state)
             _paste(img, role, x + ROLE_BOX[0], y + ROLE_BOX[1])
@@ -220,7 +241,7 @@ def draw_scene(scene: TableScene) -> Image.Image:
             _paste(img, fan, x + 14, y + 46)
             fan_w, fan_h = fan[0].size
             _paste_centred(img, _count(seat.cards, PLATE_FILL[seat.state]),
-                           x + 14 + fan_w + 6, y + 46 + fan_h / 2)  # fmt: skip
+                           x + 14 + fan_w - 4, y + 46 + fan_h / 2)  # fmt: skip
     lab, cw = scene.labels, TABLE_CARD
     w, h = card_size(cw)
     top = 300 - h // 2

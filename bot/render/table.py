@@ -4,8 +4,8 @@ and the bout's pairs between them — public facts only (R23), never a hand.
 Size: Discord shows an embed's image scaled down to fit about 400 x 300 CSS pixels on desktop
 and to the embed's width on a phone (about 300 CSS pixels), and fetches a larger copy for
 high-density screens. The canvas is 800 x 600 (4:3, the box's shape, so desktop shows it at
-exactly half size and a 2x screen pixel for pixel); every text is at least 24 px (12 CSS px on
-desktop, about 9-10 on a phone), counts and names 26-30 px, card ranks 28 px. See docs/bot.md,
+exactly half size and a 2x screen pixel for pixel); names, roles and counts are 26-30 px (13-15 CSS px on
+desktop, about 10 on a phone), badges 24 px (20 when long), card ranks 28 px. See docs/bot.md,
 "Pictures: sizes".
 
 Cost: the picture changes with every action (counts, who acts), so a scene is only pastes of
@@ -54,7 +54,7 @@ PAIR_WIDTHS = (80, 64, 52, 42)
 TABLE_CARD = 80
 MINI_BACK = 32
 FAN_STEP = 10
-FAN_MAX = 4
+FAN_MAX = 3
 NAME_SIZE, TEXT_SIZE, BADGE_SIZE, COUNT_SIZE = 30, 26, 24, 26
 
 State = Literal["idle", "act", "out", "durak"]
@@ -263,27 +263,40 @@ def _draw_runs(
 # -- sprites (RGBA, mapped to the palette by scene._sprite) -----------------------------------
 
 
-def plate_image(name: str, badge: str, state: State) -> Image.Image:
-    """A seat's plate without its cards and role: the name, the badge, the state's colours."""
+# A plate is drawn in parts, each a sprite cached by what it shows: the plate of a state, the
+# name line (name, state), the badge (badge, state), the role line (role, words, state) — the
+# lines are opaque boxes of the plate's colour, small and pasted whole.
+
+
+def plate_image(state: State) -> Image.Image:
+    """An empty plate in the state's colours."""
     img = Image.new("RGBA", (PLATE_W, PLATE_H), (0, 0, 0, 0))
-    draw = ImageDraw.Draw(img)
     edge, width = PLATE_EDGE[state]
-    draw.rounded_rectangle(
+    ImageDraw.Draw(img).rounded_rectangle(
         (0, 0, PLATE_W - 1, PLATE_H - 1), 16, fill=PLATE_FILL[state], outline=edge, width=width
     )
-    x = 14
-    if state == "act":  # the seat the game waits for: a gold pointer before the name
-        draw.polygon([(12, 14), (28, 25), (12, 36)], fill=GOLD)
-        x = 34
-    runs = fit_text(name.strip(), NAME_SIZE, NAME_FACES, PLATE_W - 12 - x)
-    _draw_runs(draw, x, 36, runs or [(font(NAME_SIZE), "?")], DIM if state == "out" else FACE)
-    if badge:
-        _draw_badge_pill(draw, badge, PLATE_W - 12, 66)
     return img
 
 
-#: The role line: a box of the plate's colour on its last row (shared by every seat).
+#: Where the lines lie on a plate (left, top, right, bottom), inside the widest frame.
+NAME_BOX = (8, 7, PLATE_W - 8, 45)
 ROLE_BOX = (14, PLATE_H - 38, PLATE_W - 14, PLATE_H - 7)
+BADGE_RIGHT, BADGE_MID, BADGE_LEFT = PLATE_W - 12, 66, 92
+
+
+def name_image(name: str, state: State) -> Image.Image:
+    """The name line; a gold pointer before the name of a seat the game waits for."""
+    x0, y0, x1, y1 = NAME_BOX
+    img = Image.new("RGB", (x1 - x0, y1 - y0), PLATE_FILL[state])
+    draw = ImageDraw.Draw(img)
+    x = 14 - x0
+    if state == "act":
+        draw.polygon([(12 - x0, 14 - y0), (28 - x0, 25 - y0), (12 - x0, 36 - y0)], fill=GOLD)
+        x = 34 - x0
+    runs = fit_text(name.strip(), NAME_SIZE, NAME_FACES, PLATE_W - 12 - x0 - x)
+    _draw_runs(draw, x, 36 - y0, runs or [(font(NAME_SIZE), "?")],
+               DIM if state == "out" else FACE)  # fmt: skip
+    return img
 
 
 def role_image(role: Role, text: str, state: State) -> Image.Image:
@@ -294,19 +307,22 @@ def role_image(role: Role, text: str, state: State) -> Image.Image:
     return img
 
 
-def _draw_badge_pill(draw: ImageDraw.ImageDraw, text: str, right: float, cy: float) -> None:
-    """The badge right-aligned on the cards' row; a long one in a smaller size, then clipped."""
-    room = right - 116 - 16
+def badge_image(text: str, state: State) -> Image.Image:
+    """The badge in a pill (right-aligned on the cards' row at ``BADGE_RIGHT``); a long one in
+    a smaller size, then clipped."""
+    room = BADGE_RIGHT - BADGE_LEFT - 16
     for size in (BADGE_SIZE, BADGE_SIZE - 2, BADGE_SIZE - 4):
         runs = _runs(text, size, TEXT_FACES)
         if _width(runs) <= room:
             break
     else:
         runs = fit_text(text, size, TEXT_FACES, room)
-    w = _width(runs)
-    left = right - w - 16
-    draw.rounded_rectangle((left, cy - 17, right, cy + 17), 12, fill=BADGE_FILL)
-    _draw_runs(draw, left + 8, cy + 8, runs, FACE)
+    w = round(_width(runs)) + 16
+    img = Image.new("RGB", (w, 36), PLATE_FILL[state])
+    draw = ImageDraw.Draw(img)
+    draw.rounded_rectangle((0, 1, w - 1, 35), 12, fill=BADGE_FILL)
+    _draw_runs(draw, 8, 26, runs, FACE)
+    return img
 
 
 def fan_image(n: int) -> Image.Image:
@@ -355,9 +371,12 @@ def palette_sample() -> Image.Image:
     states: tuple[State, ...] = ("idle", "act", "out", "durak")
     roles: tuple[Role, ...] = ("attacker", "", "out", "durak")
     for i, (state, role) in enumerate(zip(states, roles, strict=True)):
-        plate = plate_image("Nameplate Ёж", "AI · hard", state)
-        img.paste(plate, ((i % 3) * (PLATE_W + 10), (i // 3) * PLATE_H), plate)
-        img.paste(role_image(role, "defender thrower", state), (20, 2 * PLATE_H + 20 + 36 * i))
+        x, y = (i % 3) * (PLATE_W + 10), (i // 3) * PLATE_H
+        plate = plate_image(state)
+        img.paste(plate, (x, y), plate)
+        img.paste(name_image("Nameplate Ёж", state), (x + NAME_BOX[0], y + NAME_BOX[1]))
+        img.paste(badge_image("AI · hard", state), (x + BADGE_LEFT, y + BADGE_MID - 18))
+        img.paste(role_image(role, "defender thrower", state), (x + ROLE_BOX[0], y + ROLE_BOX[1]))
     for j, role in enumerate(ROLE_KEYS):
         img.paste(role_image(role, "main attacker ходит", "idle"), (300, 2 * PLATE_H + 20 + 36 * j))
     fan, count = fan_image(FAN_MAX), count_image(36)

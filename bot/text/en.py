@@ -171,7 +171,7 @@ EN: dict[str, str] = {
     # the table picture: a short badge on a seat's name plate
     "picture.badge.ai": "AI · {level}",
     "picture.badge.away": "AI plays",
-    "picture.badge.left": "left · AI plays",
+    "picture.badge.left": "left · AI",
     "table.waiting": "Waiting for {names}.",
     "table.waiting_deadline": "Waiting for {names} (timer {deadline}).",
     "table.wait.open": "{name} to lead",

@@ -167,7 +167,7 @@ ES: dict[str, str] = {
     # the table picture: a short badge on a seat's name plate
     "picture.badge.ai": "IA · {level}",
     "picture.badge.away": "juega la IA",
-    "picture.badge.left": "se fue · juega la IA",
+    "picture.badge.left": "se fue · IA",
     "table.waiting": "Esperando a {names}.",
     "table.waiting_deadline": "Esperando a {names} (tiempo {deadline}).",
     "table.wait.open": "{name}, que abre",

@@ -168,7 +168,7 @@ RU: dict[str, str] = {
     # the table picture: a short badge on a seat's name plate
     "picture.badge.ai": "ИИ · {level}",
     "picture.badge.away": "играет ИИ",
-    "picture.badge.left": "ушёл · играет ИИ",
+    "picture.badge.left": "ушёл · ИИ",
     "table.waiting": "Ждём: {names}.",
     "table.waiting_deadline": "Ждём: {names} (таймер {deadline}).",
     "table.wait.open": "{name} ходит",

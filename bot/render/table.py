@@ -3,15 +3,15 @@ and the bout's pairs between them — public facts only (R23), never a hand.
 
 Size: Discord shows an embed's image scaled down to fit about 400 x 300 CSS pixels on desktop
 and to the embed's width on a phone (about 300 CSS pixels), and fetches a larger copy for
-high-density screens. The canvas is 800 x 600 (4:3, the box's shape, so desktop shows it at
-exactly half size and a 2x screen pixel for pixel); names, roles and counts are 26-30 px (13-15 CSS px on
-desktop, about 10 on a phone), badges 24 px (20 when long), card ranks 28 px. See docs/bot.md,
-"Pictures: sizes".
+high-density screens. The canvas is 800 x 600 (4:3, the box's shape: desktop shows it at
+exactly half size, a 2x screen pixel for pixel); names, roles and counts are 26-30 px (13-15
+CSS px on desktop, about 10 on a phone), badges 24 px (20 when long), card ranks 28 px. See
+docs/bot.md, "Pictures: sizes".
 
 Cost: the picture changes with every action (counts, who acts), so a scene is only pastes of
-cached sprites onto a copy of the cached empty table, all in the fixed palette (see scene.py):
-a name plate per (name, badge, role, state), a fan of backs per size, a count per number, a
-face per card and size.
+cached sprites onto a copy of the cached empty table, all in the fixed palette (scene.py draws
+it): a plate per state, a name line per (name, state), a badge per (badge, state), a role line
+per (role, words, state), a fan of backs per size, a count per number, a face per card and size.
 """
 
 from __future__ import annotations

@@ -56,6 +56,7 @@ MINI_BACK = 32
 FAN_STEP = 10
 FAN_MAX = 3
 NAME_SIZE, TEXT_SIZE, BADGE_SIZE, COUNT_SIZE = 30, 26, 24, 26
+MAX_CHARS = 100  # more than any line holds (Discord names are at most 32)
 
 State = Literal["idle", "act", "out", "durak"]
 Role = Literal["", "attacker", "defender", "thrower", "out", "durak"]
@@ -207,7 +208,7 @@ def _runs(text: str, size: int, faces: tuple[str, ...]) -> list[tuple[Font, str]
     has are left out (the text embed still names the seat in full)."""
     fonts = [font(size, (name,)) for name in faces]
     chars: list[tuple[Font, str]] = []
-    for ch in text:
+    for ch in text[:MAX_CHARS]:
         if not ch.isprintable() and ch != "\u200d":  # controls, bidi marks; keep emoji joins
             continue
         f = next((f for f in fonts if has_glyph(f, ch)), None)

@@ -153,7 +153,8 @@ def test_seats_sit_clockwise_inside_the_picture() -> None:
 def test_odd_names_never_crash() -> None:
     v = played(preset("classic"), 6, 5, 10).public_view()
     odd = ["", " ", "x" * 300, "🙂🙃🂡", "李小龙", "مرحبا بالعالم", "e\u0301\u0301\u0301",
-           "a\u200db\u202ec\x00d\n", "\U0010fffd" * 5, "Ж" * 40]  # fmt: skip
+           "a\u200db\u202ec\x00d\n", "\U0010fffd" * 5, "Ж" * 40, "\ud800x", "\ufdfd",
+           "y" * 100_000]  # fmt: skip
     for i in range(0, len(odd), 3):
         seats = [SeatLabel(name, name) for name in (odd[i : i + 3] + ["ok"] * 6)[:6]]
         assert image(render_table_png(v, seats, words=WORDS)).size == (WIDTH, HEIGHT)

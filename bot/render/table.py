@@ -25,14 +25,12 @@ from PIL import Image, ImageDraw
 from durak_core import Card, PublicView, Suit
 
 from .cards import (
-    CARD_W,
     FACE,
     GOLD,
     NAME_FACES,
     TEXT_FACES,
     Font,
     back_image,
-    card_image,
     card_size,
     draw_suit,
     font,
@@ -430,13 +428,11 @@ def _defence_offset(width: int) -> tuple[int, int]:
 
 
 __all__ = [
-    "CARD_W",
     "HEIGHT",
     "ROLE_KEYS",
     "WIDTH",
     "SeatLabel",
     "TableScene",
-    "card_image",
     "seat_boxes",
     "table_scene",
 ]

@@ -30,28 +30,44 @@ Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
 LATIN = {r: RANK_NAMES[r] for r in range(2, 15)}
 
 
-@lru_cache(maxsize=8)
-def font(size: int) -> Font:
-    for name in ("DejaVuSans-Bold.ttf", "DejaVuSans.ttf"):
-        try:
-            return ImageFont.truetype(name, size)
-        except OSError:
-            continue
+# The faces a picture may use, best first; a fresh machine may have none of them (then Pillow's
+# built-in font draws Latin text).
+BOLD = ("DejaVuSans-Bold.ttf", "DejaVuSans.ttf")
+NAME_FACES = ("DejaVuSansCondensed-Bold.ttf", "DejaVuSans-Bold.ttf", "DejaVuSans.ttf")
+TEXT_FACES = ("DejaVuSansCondensed.ttf", "DejaVuSans.ttf")
+
+
+@lru_cache(maxsize=64)
+def face(name: str, size: int) -> Font | None:
+    try:
+        return ImageFont.truetype(name, size)
+    except OSError:
+        return None
+
+
+@lru_cache(maxsize=32)
+def font(size: int, faces: tuple[str, ...] = BOLD) -> Font:
+    """The first of ``faces`` the system has, else Pillow's built-in font."""
+    for name in faces:
+        f = face(name, size)
+        if f is not None:
+            return f
     return ImageFont.load_default(size=size)
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=4096)
+def has_glyph(f: Font, ch: str) -> bool:
+    """Whether ``f`` draws ``ch`` with a real glyph (not its .notdef box)."""
+    def mask(c: str) -> tuple[tuple[int, int], bytes]:
+        m = f.getmask(c)
+        return m.size, bytes(m)
+
+    return mask(ch) != mask("\U0010fffd")
+
+
 def _can_draw(text: str, size: int) -> bool:
-    """Whether the font has real glyphs for ``text`` (not the .notdef box)."""
     f = font(size)
-
-    def glyph(ch: str) -> bytes:
-        img = Image.new("L", (size * 2, size * 2))
-        ImageDraw.Draw(img).text((0, 0), ch, fill=255, font=f)
-        return img.tobytes()
-
-    missing = glyph("\U0010fffd")
-    return all(glyph(ch) != missing for ch in text)
+    return all(has_glyph(f, ch) for ch in text)
 
 
 def label_for(rank: int, labels: Mapping[int, str], size: int) -> str:
@@ -111,47 +127,63 @@ def _star(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, fill: tuple
     draw.polygon(points, fill=fill)
 
 
-def _blank(border: tuple[int, int, int], width: int) -> tuple[Image.Image, ImageDraw.ImageDraw]:
-    img = Image.new("RGBA", (CARD_W, CARD_H), (0, 0, 0, 0))
+def _blank(
+    border: tuple[int, int, int], width: int, w: int, h: int, radius: int
+) -> tuple[Image.Image, ImageDraw.ImageDraw]:
+    img = Image.new("RGBA", (w, h), (0, 0, 0, 0))
     draw = ImageDraw.Draw(img)
-    draw.rounded_rectangle(
-        (0, 0, CARD_W - 1, CARD_H - 1), RADIUS, fill=FACE, outline=border, width=width
-    )
+    draw.rounded_rectangle((0, 0, w - 1, h - 1), radius, fill=FACE, outline=border, width=width)
     return img, draw
 
 
-@lru_cache(maxsize=512)
-def card_image(card: Card, trump: bool, labels: tuple[tuple[int, str], ...]) -> Image.Image:
-    """The face of ``card`` (gold frame and star when it is a trump). Cached: a deck has at most
-    108 faces, so the table and hand pictures are mostly pastes."""
-    img, draw = _blank(GOLD if trump else EDGE, 4 if trump else 1)
+def card_size(width: int) -> tuple[int, int]:
+    """A card ``width`` pixels wide, in the 64:90 shape of every card."""
+    return width, round(width * CARD_H / CARD_W)
+
+
+@lru_cache(maxsize=1024)
+def card_image(
+    card: Card, trump: bool, labels: tuple[tuple[int, str], ...], width: int = CARD_W
+) -> Image.Image:
+    """The face of ``card`` (gold frame and star when it is a trump), ``width`` pixels wide.
+    Cached: a deck has at most 108 faces, so the table and hand pictures are mostly pastes."""
+    w, h = card_size(width)
+    k = width / CARD_W
+    img, draw = _blank(GOLD if trump else EDGE, max(1, round((4 if trump else 1) * k)), w, h,
+                       round(RADIUS * k))  # fmt: skip
     if card.joker:
         colour = RED if card.is_red else BLACK
-        _star(draw, CARD_W / 2, CARD_H / 2, 22, colour)
-        f = font(12)
-        draw.text((CARD_W / 2, 12), "JOKER", fill=colour, font=f, anchor="mm")
-        draw.text((CARD_W / 2, CARD_H - 12), "JOKER", fill=colour, font=f, anchor="mm")
+        _star(draw, w / 2, h / 2, 22 * k, colour)
+        f = font(round(12 * k))
+        draw.text((w / 2, 12 * k), "JOKER", fill=colour, font=f, anchor="mm")
+        draw.text((w / 2, h - 12 * k), "JOKER", fill=colour, font=f, anchor="mm")
         return img
     assert card.suit is not None
     colour = RED if card.suit.is_red else BLACK
-    size = 22
+    size = round(22 * k)
     text = label_for(card.rank, dict(labels), size)
     f = font(size)
-    draw.text((7, 5), text, fill=colour, font=f)
-    draw_suit(draw, card.suit, 15, 40, 14)
-    draw_suit(draw, card.suit, CARD_W / 2 + 8, CARD_H / 2 + 14, 30)
+    draw.text((7 * k, 5 * k), text, fill=colour, font=f)
+    draw_suit(draw, card.suit, 15 * k, 40 * k, 14 * k)
+    draw_suit(draw, card.suit, w / 2 + 8 * k, h / 2 + 14 * k, 30 * k)
     if trump:
-        _star(draw, CARD_W - 13, 13, 7, GOLD)
+        _star(draw, w - 13 * k, 13 * k, 7 * k, GOLD)
     return img
 
 
-@lru_cache(maxsize=2)
-def back_image() -> Image.Image:
-    """A face-down card."""
-    img = Image.new("RGBA", (CARD_W, CARD_H), (0, 0, 0, 0))
+@lru_cache(maxsize=16)
+def back_image(width: int = CARD_W) -> Image.Image:
+    """A face-down card, ``width`` pixels wide."""
+    w, h = card_size(width)
+    k = width / CARD_W
+    img = Image.new("RGBA", (w, h), (0, 0, 0, 0))
     draw = ImageDraw.Draw(img)
-    draw.rounded_rectangle((0, 0, CARD_W - 1, CARD_H - 1), RADIUS, fill=BACK, outline=FACE, width=3)
-    for x in range(-CARD_H, CARD_W, 9):
-        draw.line((x + 6, 6, x + CARD_H - 6, CARD_H - 6), fill=BACK_LINE, width=2)
-    draw.rounded_rectangle((0, 0, CARD_W - 1, CARD_H - 1), RADIUS, outline=FACE, width=3)
+    edge = max(2, round(3 * k))
+    radius = max(3, round(RADIUS * k))
+    draw.rounded_rectangle((0, 0, w - 1, h - 1), radius, fill=BACK, outline=FACE, width=edge)
+    step, inset = max(5, round(9 * k)), round(6 * k)
+    for x in range(-h, w, step):
+        draw.line((x + inset, inset, x + h - inset, h - inset), fill=BACK_LINE,
+                  width=max(1, round(2 * k)))  # fmt: skip
+    draw.rounded_rectangle((0, 0, w - 1, h - 1), radius, outline=FACE, width=edge)
     return img

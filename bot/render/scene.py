@@ -1,4 +1,5 @@
-"""The table and the hand as PNG pictures, laid out for a phone-width embed (640 px)."""
+"""The table and the hand as PNG pictures: the shared palette and sprites, the hand picture,
+and the drawing of a table scene (its layout: table.py)."""
 
 from __future__ import annotations
 
@@ -10,16 +11,43 @@ from PIL import Image, ImageDraw
 
 from durak_core import Card, PublicView, SeatView, Suit
 
-from .cards import CARD_H, CARD_W, FACE, GOLD, back_image, card_image, draw_suit, font
+from .cards import CARD_H, CARD_W, FACE, GOLD, back_image, card_image, card_size, draw_suit
+from .table import (
+    BADGE_MID,
+    BADGE_RIGHT,
+    FAN_MAX,
+    HEIGHT,
+    NAME_BOX,
+    PLATE_FILL,
+    ROLE_BOX,
+    ROOM,
+    TABLE_CARD,
+    WIDTH,
+    Role,
+    SeatLabel,
+    State,
+    TableScene,
+    _defence_offset,
+    badge_image,
+    base_image,
+    count_image,
+    fan_image,
+    mark_image,
+    name_image,
+    pair_grid,
+    palette_sample,
+    plate_image,
+    role_image,
+    seat_boxes,
+    table_scene,
+)
 
-WIDTH = 640
 FELT = (34, 110, 52)
-PAIRS_LEFT = 240
-PAIR_W = CARD_W + 20
-PAIR_H = CARD_H + 26
-PAIRS_PER_ROW = (WIDTH - PAIRS_LEFT) // PAIR_W
-HAND_STEP = 42
-HAND_PER_ROW = (WIDTH - 16 - CARD_W) // HAND_STEP + 1
+#: The hand: cards a phone shows legibly (ranks 33 px; 8 a row, about 520 px wide).
+HAND_CARD = 96
+HAND_STEP = 58
+HAND_PER_ROW = 8
+SAMPLE_W = 640
 Labels = Mapping[int, str]
 
 
@@ -38,12 +66,14 @@ def _png(img: Image.Image) -> bytes:
 def _palette() -> Image.Image:
     """The palette: median cut of a sample of everything the pictures draw — every face
     (plain and trump, jokers) and the backs pasted on the felt as the scenes paste them, the
-    rotated cards, the count badges and the trump marks."""
+    rotated cards, the count badges and the trump marks, and the table picture's room, rim,
+    name plates (every state and role colour), fans and counts."""
     lab = _labels(None)
     faces = [card_image(Card.from_index(i), trump, lab) for i in range(54) for trump in (0, 1)]
-    per_row = WIDTH // (CARD_W + 4)
+    per_row = SAMPLE_W // (CARD_W + 4)
     rows = -(-len(faces) // per_row) + 2
-    img = Image.new("RGB", (WIDTH, rows * (CARD_H + 4)), FELT)
+    cards_h = rows * (CARD_H + 4)
+    img = Image.new("RGB", (SAMPLE_W + WIDTH, max(cards_h, HEIGHT)), FELT)
     draw = ImageDraw.Draw(img)
     for i, face in enumerate(faces):
         img.paste(face, ((i % per_row) * (CARD_W + 4), (i // per_row) * (CARD_H + 4)), face)
@@ -60,7 +90,9 @@ def _palette() -> Image.Image:
         draw.ellipse((x, y, x + 32, y + 32), fill=FACE, outline=GOLD, width=4)
         draw_suit(draw, suit, x + 16, y + 16, 18)
     for i in range(10):
-        _draw_badge(draw, 40 + 60 * i, y + CARD_H + 40, f"{i}{9 - i}")
+        badge = count_image(10 * i + 9 - i, 18)
+        img.paste(badge, (20 + 60 * i, y + CARD_H + 20), badge)
+    img.paste(palette_sample(), (SAMPLE_W, 0))
     return img.quantize(colors=256, method=Image.Quantize.MEDIANCUT)
 
 
@@ -72,58 +104,79 @@ def _labels(labels: Labels | None) -> tuple[tuple[int, str], ...]:
 # is composed over the felt and mapped to the palette once, with a two-level mask of its shape,
 # so a scene is a few byte-per-pixel pastes and no per-scene colour mapping (about 4x faster).
 # A card's anti-aliased corner pixels keep their felt blend where they overlap another card.
-Sprite = tuple[Image.Image, Image.Image]
+Sprite = tuple[Image.Image, Image.Image | None]
 
 
-def _sprite(rgba: Image.Image) -> Sprite:
-    """``rgba`` over the felt, in the palette, and its shape (alpha >= 50 %) as a mask."""
-    over = Image.new("RGB", rgba.size, FELT)
+def _sprite(rgba: Image.Image, ground: tuple[int, int, int] = FELT) -> Sprite:
+    """``rgba`` over ``ground``, in the palette, and its shape (alpha >= 50 %) as a mask."""
+    over = Image.new("RGB", rgba.size, ground)
     over.paste(rgba, (0, 0), rgba)
     shape = rgba.getchannel("A").point(lambda a: 255 if a >= 128 else 0).convert("1")
     return over.quantize(palette=_palette(), dither=Image.Dither.NONE), shape
 
 
-@lru_cache(maxsize=512)
+@lru_cache(maxsize=2048)
 def _face_sprite(
-    card: Card, trump: bool, labels: tuple[tuple[int, str], ...], angle: int
+    card: Card, trump: bool, labels: tuple[tuple[int, str], ...], angle: int, width: int
 ) -> Sprite:
-    face = card_image(card, trump, labels)
+    face = card_image(card, trump, labels, width)
     return _sprite(face.rotate(angle, expand=True) if angle else face)
 
 
 def _face(
-    card: Card, trump: Suit | None, labels: tuple[tuple[int, str], ...], angle: int = 0
+    card: Card,
+    trump: Suit | None,
+    labels: tuple[tuple[int, str], ...],
+    angle: int = 0,
+    width: int = CARD_W,
 ) -> Sprite:
-    return _face_sprite(card, trump is not None and card.suit == trump, labels, angle)
+    return _face_sprite(card, trump is not None and card.suit == trump, labels, angle, width)
 
 
-@lru_cache(maxsize=4)
-def _back(angle: int) -> Sprite:
-    back = back_image()
+@lru_cache(maxsize=16)
+def _back(angle: int, width: int = CARD_W) -> Sprite:
+    back = back_image(width)
     return _sprite(back.rotate(angle, expand=True) if angle else back)
 
 
-def _draw_badge(draw: ImageDraw.ImageDraw, x: float, y: float, text: str) -> None:
-    """A count in a dark circle (talon and discard sizes)."""
-    draw.ellipse((x - 17, y - 17, x + 17, y + 17), fill=(20, 20, 20), outline=FACE, width=2)
-    draw.text((x, y), text, fill=FACE, font=font(18), anchor="mm")
-
-
-@lru_cache(maxsize=256)
-def _badge(text: str) -> Sprite:
-    img = Image.new("RGBA", (36, 36), (0, 0, 0, 0))
-    _draw_badge(ImageDraw.Draw(img), 18, 18, text)
-    return _sprite(img)
+@lru_cache(maxsize=512)
+def _count(n: int, ground: tuple[int, int, int] = FELT) -> Sprite:
+    return _sprite(count_image(n), ground)
 
 
 @lru_cache(maxsize=8)
-def _trump_mark(suit: Suit) -> Sprite:
-    """The trump suit in a gold ring."""
-    img = Image.new("RGBA", (34, 34), (0, 0, 0, 0))
-    draw = ImageDraw.Draw(img)
-    draw.ellipse((0, 0, 32, 32), fill=FACE, outline=GOLD, width=4)
-    draw_suit(draw, suit, 16, 16, 18)
-    return _sprite(img)
+def _mark(suit: Suit) -> Sprite:
+    return _sprite(mark_image(suit))
+
+
+@lru_cache(maxsize=8)
+def _plate(state: State) -> Sprite:
+    return _sprite(plate_image(state), ROOM)
+
+
+def _opaque(rgb: Image.Image) -> Sprite:
+    """A line of a plate: an opaque box, pasted whole (its anti-aliasing kept)."""
+    return rgb.quantize(palette=_palette(), dither=Image.Dither.NONE), None
+
+
+@lru_cache(maxsize=4096)
+def _name(name: str, state: State) -> Sprite:
+    return _opaque(name_image(name, state))
+
+
+@lru_cache(maxsize=256)
+def _seat_badge(badge: str, state: State) -> Sprite:
+    return _opaque(badge_image(badge, state))
+
+
+@lru_cache(maxsize=256)
+def _role(role: Role, text: str, state: State) -> Sprite:
+    return _opaque(role_image(role, text, state))
+
+
+@lru_cache(maxsize=32)
+def _fan(n: int, state: State) -> Sprite:
+    return _sprite(fan_image(n), PLATE_FILL[state])
 
 
 @lru_cache(maxsize=1)
@@ -136,6 +189,11 @@ def _canvas(width: int, height: int) -> Image.Image:
     img = Image.new("P", (width, height), _felt_index())
     img.putpalette(_palette().getpalette() or [])
     return img
+
+
+@lru_cache(maxsize=1)
+def _table_base() -> Image.Image:
+    return base_image().quantize(palette=_palette(), dither=Image.Dither.NONE)
 
 
 def _paste(img: Image.Image, sprite: Sprite, x: float, y: float) -> None:
@@ -151,39 +209,67 @@ def render_card_png(card: Card, *, trump: bool = False, labels: Labels | None = 
     return _png(card_image(card, trump, _labels(labels)))
 
 
-def render_table_png(v: PublicView, *, labels: Labels | None = None) -> bytes:
-    """The talon (face down, with its count), the face-up trump under it (and, for V14, the
-    face-down card under that), the discard pile, and the bout's attack → defence pairs."""
-    lab = _labels(labels)
-    rows = max(1, -(-len(v.table) // PAIRS_PER_ROW))
-    height = max(CARD_H + 110, 24 + rows * PAIR_H)
-    img = _canvas(WIDTH, height)
-    top = 20
+def render_table_png(
+    v: PublicView,
+    seats: Sequence[SeatLabel] | None = None,
+    *,
+    labels: Labels | None = None,
+    words: Mapping[str, str] | None = None,
+) -> bytes:
+    """The table picture of ``v`` (see table.py): the seats around the felt with their names,
+    backs and counts, roles and who is to act; the talon, trump, discard and the bout."""
+    return render_scene_png(table_scene(v, seats, labels=labels, words=words))
+
+
+def render_scene_png(scene: TableScene) -> bytes:
+    return _png(draw_scene(scene))
+
+
+def draw_scene(scene: TableScene) -> Image.Image:
+    img = _table_base().copy()
+    for seat, (x, y) in zip(scene.seats, seat_boxes(len(scene.seats)), strict=True):
+        _paste(img, _plate(seat.state), x, y)
+        _paste(img, _name(seat.name, seat.state), x + NAME_BOX[0], y + NAME_BOX[1])
+        if seat.badge:
+            badge = _seat_badge(seat.badge, seat.state)
+            _paste(img, badge, x + BADGE_RIGHT - badge[0].width, y + BADGE_MID - 18)
+        if seat.role_text:
+            role = _role(seat.role, seat.role_text, seat.state)
+            _paste(img, role, x + ROLE_BOX[0], y + ROLE_BOX[1])
+        if seat.cards:
+            fan = _fan(min(seat.cards, FAN_MAX), seat.state)
+            _paste(img, fan, x + 14, y + 46)
+            fan_w, fan_h = fan[0].size
+            _paste_centred(img, _count(seat.cards, PLATE_FILL[seat.state]),
+                           x + 14 + fan_w - 4, y + 46 + fan_h / 2)  # fmt: skip
+    lab, cw = scene.labels, TABLE_CARD
+    w, h = card_size(cw)
+    top = 300 - h // 2
     # The turned trump lies crosswise under the talon while it is still there (R5).
-    if v.trump_in_talon:
-        if v.trump_will_change:  # V14: the face-down card that will become the trump
-            _paste(img, _back(90), 14, top + 30)
-        _paste(img, _face(v.trump_card, v.trump, lab, 90), 30, top + 18)
-    if v.talon_size:
-        layers = min(4, v.talon_size)
+    if scene.turned is not None:
+        if scene.hidden_under:  # V14: the face-down card that will become the trump
+            _paste(img, _back(90, cw), 30, 300 - w // 2 + 12)
+        _paste(img, _face(scene.turned, scene.trump, lab, 90, cw), 44, 300 - w // 2)
+    if scene.mark is not None:  # the trump suit once the turned card is drawn
+        _paste_centred(img, _mark(scene.mark), 64 if scene.talon else 136, 300)
+    if scene.talon:
+        layers = min(4, scene.talon)
         for i in range(layers):
-            _paste(img, _back(0), 84 + 2 * i, top - 2 * i)
-        _paste_centred(
-            img, _badge(str(v.talon_size)), 84 + CARD_W / 2 + 2 * layers, top + CARD_H + 22
-        )
-    # The trump suit, always marked (a gold ring); no ring when the game has no trump.
-    if v.trump is not None:
-        _paste_centred(img, _trump_mark(v.trump), 24, top + CARD_H + 22)
-    if v.discard_size:
-        _paste(img, _back(12), 150, top + 4)
-        _paste_centred(img, _badge(str(v.discard_size)), 150 + CARD_W / 2 + 6, top + CARD_H + 22)
-    for i, (attack, defence) in enumerate(v.table):
-        x = PAIRS_LEFT + (i % PAIRS_PER_ROW) * PAIR_W
-        y = 12 + (i // PAIRS_PER_ROW) * PAIR_H
-        _paste(img, _face(attack, v.trump, lab), x, y)
-        if defence is not None:
-            _paste(img, _face(defence, v.trump, lab), x + 16, y + 22)
-    return _png(img)
+            _paste(img, _back(0, cw), 96 + 2 * i, top - 2 * i)
+        _paste_centred(img, _count(scene.talon), 96 + w / 2 + 2 * layers, top + h + 24)
+    if scene.discard:
+        _paste(img, _back(12, cw), 632, top - 6)
+        _paste_centred(img, _count(scene.discard), 632 + w / 2 + 8, top + h + 24)
+    if scene.pairs:
+        pw, cols, step_x, step_y, left, up = pair_grid(len(scene.pairs))
+        dx, dy = _defence_offset(pw)
+        for i, (attack, defence) in enumerate(scene.pairs):
+            px = left + (i % cols) * step_x
+            py = up + (i // cols) * step_y
+            _paste(img, _face(attack, scene.trump, lab, 0, pw), px, py)
+            if defence is not None:
+                _paste(img, _face(defence, scene.trump, lab, 0, pw), px + dx, py + dy)
+    return img
 
 
 def render_hand_png(
@@ -199,12 +285,13 @@ def render_hand_png(
 def _hand_png(
     hand: tuple[Card, ...], trump: Suit | None, lab: tuple[tuple[int, str], ...]
 ) -> bytes:
+    cw, ch = card_size(HAND_CARD)
     rows = max(1, -(-len(hand) // HAND_PER_ROW))
     per_row = min(len(hand), HAND_PER_ROW) or 1
-    width = max(CARD_W + 16, 16 + HAND_STEP * (per_row - 1) + CARD_W)
-    img = _canvas(width, 16 + rows * (CARD_H + 8))
+    width = 16 + HAND_STEP * (per_row - 1) + cw
+    img = _canvas(width, 16 + rows * (ch + 8))
     for i, card in enumerate(hand):
         x = 8 + (i % HAND_PER_ROW) * HAND_STEP
-        y = 8 + (i // HAND_PER_ROW) * (CARD_H + 8)
-        _paste(img, _face(card, trump, lab), x, y)
+        y = 8 + (i // HAND_PER_ROW) * (ch + 8)
+        _paste(img, _face(card, trump, lab, 0, HAND_CARD), x, y)
     return _png(img)

@@ -16,6 +16,7 @@ from durak_core.ai import Player
 
 TableStatus = Literal["lobby", "running", "finished", "abandoned"]
 AiLevel = Literal["random", "easy", "normal", "hard"]
+SeatPlayer = Literal["human", "ai", "away", "left"]
 AI_LEVELS: tuple[AiLevel, ...] = ("random", "easy", "normal", "hard")
 #: The level that plays a human's seat while its owner is away or has left (shown by name).
 STAND_IN_LEVEL: AiLevel = "normal"
@@ -148,6 +149,18 @@ class Table:
 
     def seat_name(self, seat: int) -> str:
         return self.seats[seat].name
+
+    def player_of(self, seat: int) -> tuple[SeatPlayer, AiLevel | None]:
+        """Who plays ``seat`` now, and at which AI level: its owner ("human"), an AI seat
+        ("ai"), or an AI standing in for an idle ("away") or departed ("left") owner."""
+        level = self.seats[seat].ai_level
+        if level is not None:
+            return "ai", level
+        if seat in self.left:
+            return "left", STAND_IN_LEVEL
+        if seat in self.away:
+            return "away", STAND_IN_LEVEL
+        return "human", None
 
     def stand_in(self, seat: int) -> bool:
         """A human's seat that an AI plays for now (its owner is idle or left)."""

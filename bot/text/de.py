@@ -186,6 +186,10 @@ DE: Catalogue = {
     "table.role.thrower": "darf nachlegen",
     "table.role.out": "draußen, Platz {place}",
     "table.role.durak": "der Durak",
+    # the table picture: a short badge on a seat's name plate
+    "picture.badge.ai": "KI · {level}",
+    "picture.badge.away": "KI spielt",
+    "picture.badge.left": "weg · KI",
     "table.waiting": "Wir warten auf {names}.",
     "table.waiting_deadline": "Wir warten auf {names} (Zeitlimit {deadline}).",
     "table.wait.open": "{name}, der ausspielt",

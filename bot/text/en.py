@@ -188,6 +188,10 @@ EN: Catalogue = {
     "table.role.thrower": "may throw in",
     "table.role.out": "out, place {place}",
     "table.role.durak": "the Durak",
+    # the table picture: a short badge on a seat's name plate
+    "picture.badge.ai": "AI · {level}",
+    "picture.badge.away": "AI plays",
+    "picture.badge.left": "left · AI",
     "table.waiting": "Waiting for {names}.",
     "table.waiting_deadline": "Waiting for {names} (timer {deadline}).",
     "table.wait.open": "{name} to lead",

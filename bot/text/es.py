@@ -188,6 +188,10 @@ ES: Catalogue = {
     "table.role.thrower": "puede añadir",
     "table.role.out": "fuera, puesto {place}",
     "table.role.durak": "el Durak",
+    # the table picture: a short badge on a seat's name plate
+    "picture.badge.ai": "IA · {level}",
+    "picture.badge.away": "juega la IA",
+    "picture.badge.left": "se fue · IA",
     "table.waiting": "Esperando a {names}.",
     "table.waiting_deadline": "Esperando a {names} (tiempo {deadline}).",
     "table.wait.open": "{name}, que abre",

@@ -194,6 +194,10 @@ RU: Catalogue = {
     "table.role.thrower": "может подкинуть",
     "table.role.out": "вышел, место {place}",
     "table.role.durak": "дурак",
+    # the table picture: a short badge on a seat's name plate
+    "picture.badge.ai": "бот · {level}",
+    "picture.badge.away": "играет бот",
+    "picture.badge.left": "ушёл · бот",
     "table.waiting": "Ждём: {names}.",
     "table.waiting_deadline": "Ждём: {names} (таймер {deadline}).",
     "table.wait.open": "{name} ходит",

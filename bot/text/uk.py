@@ -580,4 +580,7 @@ UK: Catalogue = {
     "turn.lead": "{user}, ваш хід: заходьте. {link}",
     "turn.defend": "{user}, вам відбиватися: бийте або беріть. {link}",
     "turn.transfer": "{user}, вам перевели: відбивайтеся. {link}",
+    "picture.badge.ai": "бот · {level}",
+    "picture.badge.away": "грає бот",
+    "picture.badge.left": "пішов · бот",
 }

@@ -26,7 +26,8 @@ from durak_core import Card
 from .channel_limits import ChannelLimiter
 from .hand_view import table_hand
 from .lobby import render_lobby, render_lobby_done
-from .table_embed import render_closed, render_table, table_file, table_picture
+from .table_embed import render_closed, render_table
+from .table_picture import table_file, table_picture
 from .turn_alerts import TurnAlerts
 
 log = logging.getLogger(__name__)

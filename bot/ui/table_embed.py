@@ -2,31 +2,28 @@
 
 Everything here is built from ``table.state.public_view()`` and public events only (R23), in the
 table's language (``Table.language``). With pictures on, the embed shows ``table.png`` (see
-:func:`table_file`); the text fields stay as the fallback.
+``table_picture.table_file``); the text fields stay as the fallback.
 """
 
 from __future__ import annotations
 
-import asyncio
-import functools
-import io
-from collections import OrderedDict
-from collections.abc import Hashable, Sequence
+from collections.abc import Sequence
 
 import discord
 
-from bot.render import render_table_png
+from bot.render.table import seat_role
 from bot.tables.table import STAND_IN_LEVEL, Note, Table
 from bot.text import t
 from durak_core import PublicView, seed_commitment
 
 from .buttons import TableButton
-from .cards import card_text, event_line, rank_label
+from .cards import card_text, event_line
 from .rules_text import rules_summary
+from .table_picture import TABLE_IMAGE
+from .table_picture import rank_labels as rank_labels  # still imported from here (hand_view)
 
 LAST_ACTIONS = 6
 FIELD_MAX = 1024
-TABLE_IMAGE = "table.png"
 
 
 def waiting_text(
@@ -46,16 +43,11 @@ def waiting_text(
 
 def seat_badges(table: Table, loc: str | None) -> list[str]:
     """Per seat, what plays it when that is not its owner: "AI (hard)" for an AI seat,
-    "AI (normal) plays" for a human's seat an AI plays while the owner is away or has left."""
+    "away · AI (normal) plays" for a human's seat an AI plays while the owner is idle or gone."""
     out = []
-    for i, seat in enumerate(table.seats):
-        if seat.ai_level is not None:
-            out.append(t("badge.ai", loc, level=t(f"level.{seat.ai_level}", loc)))
-        elif table.stand_in(i):
-            key = "badge.left" if i in table.left else "badge.away"
-            out.append(t(key, loc, level=t(f"level.{STAND_IN_LEVEL}", loc)))
-        else:
-            out.append("")
+    for seat in range(len(table.seats)):
+        who, level = table.player_of(seat)
+        out.append("" if who == "human" else t(f"badge.{who}", loc, level=t(f"level.{level}", loc)))
     return out
 
 
@@ -69,17 +61,12 @@ def _clip(text: str, limit: int = FIELD_MAX) -> str:
 
 
 def _role(v: PublicView, seat: int, loc: str | None) -> str:
-    if seat in v.finishing_order:
-        return t("table.role.out", loc, place=v.finishing_order.index(seat) + 1)
-    if v.result is not None:
-        return t("table.role.durak", loc) if seat in v.result.losers else ""
-    if seat == v.attacker:
-        return t("table.role.attacker", loc)
-    if seat == v.defender:
-        return t("table.role.defender", loc)
-    if seat in v.attackers:
-        return t("table.role.thrower", loc)
-    return ""
+    role, place = seat_role(v, seat)  # the picture's rule: one definition of a seat's role
+    if not role:
+        return ""
+    return (
+        t(f"table.role.{role}", loc, place=place) if role == "out" else t(f"table.role.{role}", loc)
+    )
 
 
 def trump_text(v: PublicView, loc: str | None) -> str:
@@ -102,51 +89,6 @@ def _trump_field(table: Table, v: PublicView, names: Sequence[str]) -> str:
     if v.bout == 0:  # the first bout: who led, and why
         lines += [note_line(n, names, loc) for n in table.notes if n.key != "r6"]
     return "\n".join(lines)
-
-
-@functools.lru_cache(maxsize=16)
-def rank_labels(loc: str | None) -> dict[int, str]:
-    """Rank → label for the pictures, as the reader's players write them (do not mutate)."""
-    return {r: rank_label(r, loc) for r in range(2, 15)}
-
-
-def table_picture(table: Table) -> Hashable:
-    """What the table picture shows: equal keys, equal pictures (the message keeps its
-    attachment when an edit would draw the same picture again)."""
-    assert table.state is not None
-    v = table.public_view()
-    return (
-        tuple(v.table),
-        v.talon_size,
-        v.discard_size,
-        v.trump_card,
-        v.trump,
-        v.trump_in_talon,
-        v.trump_will_change,
-        table.language,
-    )
-
-
-_PICTURES: OrderedDict[Hashable, bytes] = OrderedDict()
-PICTURE_CACHE = 256
-
-
-async def table_file(table: Table) -> discord.File:
-    """The table as a picture (attach it with the embed from ``render_table(images=True)``),
-    drawn in a worker thread from a snapshot of the public view (PNG encoding releases the
-    GIL, so the event loop goes on meanwhile); recent pictures are kept by their key."""
-    assert table.state is not None
-    key = table_picture(table)
-    png = _PICTURES.get(key)
-    if png is None:
-        view, labels = table.public_view(), rank_labels(table.language)
-        png = await asyncio.to_thread(render_table_png, view, labels=labels)
-        _PICTURES[key] = png
-        if len(_PICTURES) > PICTURE_CACHE:
-            _PICTURES.popitem(last=False)
-    else:
-        _PICTURES.move_to_end(key)
-    return discord.File(io.BytesIO(png), filename=TABLE_IMAGE)
 
 
 def render_table(

@@ -310,7 +310,7 @@ class TableService:
         # Seats left in the previous game now belong to an AI for good; idle seats return.
         for seat in table.left:
             old = table.seats[seat]
-            table.seats[seat] = Seat(name=old.name, ai_level=STAND_IN_LEVEL)
+            table.seats[seat] = Seat(name=old.name, ai_level=STAND_IN_LEVEL, replaced=True)
         table.left, table.away, table.expiries = set(), set(), {}
         table.started_at = datetime.now(UTC)
         table.status = "running"

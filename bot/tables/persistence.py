@@ -19,7 +19,8 @@ def to_saved(table: Table) -> SavedTable:
         "max_seats": table.max_seats,
         "turn_timer": table.turn_timer,
         "seats": [
-            {"name": s.name, "user_id": s.user_id, "ai_level": s.ai_level} for s in table.seats
+            {"name": s.name, "user_id": s.user_id, "ai_level": s.ai_level, "replaced": s.replaced}
+            for s in table.seats
         ],
         "series_number": table.series_number,
         "series": None
@@ -70,6 +71,7 @@ def _seat(raw: dict[str, Any]) -> Seat:
         name=str(raw["name"]),
         user_id=None if raw.get("user_id") is None else int(raw["user_id"]),
         ai_level=cast(AiLevel | None, level),
+        replaced=bool(raw.get("replaced", False)),
     )
 
 

@@ -43,6 +43,8 @@ class Seat:
     name: str
     user_id: int | None = None
     ai_level: AiLevel | None = None
+    #: An AI seat that was a human's until its owner left a game (named after the owner).
+    replaced: bool = False
 
     @property
     def is_ai(self) -> bool:
@@ -155,7 +157,7 @@ class Table:
         ("ai"), or an AI standing in for an idle ("away") or departed ("left") owner."""
         level = self.seats[seat].ai_level
         if level is not None:
-            return "ai", level
+            return ("left" if self.seats[seat].replaced else "ai"), level
         if seat in self.left:
             return "left", STAND_IN_LEVEL
         if seat in self.away:

@@ -187,7 +187,6 @@ DE: Catalogue = {
     "table.role.out": "draußen, Platz {place}",
     "table.role.durak": "der Durak",
     # the table picture: a short badge on a seat's name plate
-    "picture.badge.ai": "KI · {level}",
     "picture.badge.away": "KI spielt",
     "picture.badge.left": "weg · KI",
     "table.waiting": "Wir warten auf {names}.",
@@ -504,7 +503,6 @@ DE: Catalogue = {
     "note.left": "{name} hat das Spiel verlassen; eine KI ({level}) spielt den Platz",
     "note.back": "{name} ist zurück und spielt wieder selbst",
     "table.trump_held": "bei {name}",
-    "badge.ai": "KI ({level})",
     "badge.left": "gegangen · KI ({level}) spielt",
     "badge.away": "abwesend · KI ({level}) spielt",
     "hand.you": "du",

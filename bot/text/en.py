@@ -189,7 +189,6 @@ EN: Catalogue = {
     "table.role.out": "out, place {place}",
     "table.role.durak": "the Durak",
     # the table picture: a short badge on a seat's name plate
-    "picture.badge.ai": "AI · {level}",
     "picture.badge.away": "AI plays",
     "picture.badge.left": "left · AI",
     "table.waiting": "Waiting for {names}.",
@@ -508,7 +507,6 @@ EN: Catalogue = {
     "note.left": "{name} left the game; an AI ({level}) plays the seat",
     "note.back": "{name} is back and plays the seat again",
     "table.trump_held": "held by {name}",
-    "badge.ai": "AI ({level})",
     "badge.left": "left · AI ({level}) plays",
     "badge.away": "away · AI ({level}) plays",
     "hand.you": "you",

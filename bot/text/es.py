@@ -189,7 +189,6 @@ ES: Catalogue = {
     "table.role.out": "fuera, puesto {place}",
     "table.role.durak": "el Durak",
     # the table picture: a short badge on a seat's name plate
-    "picture.badge.ai": "IA · {level}",
     "picture.badge.away": "juega la IA",
     "picture.badge.left": "se fue · IA",
     "table.waiting": "Esperando a {names}.",
@@ -526,7 +525,6 @@ ES: Catalogue = {
     "note.left": "{name} dejó la partida; una IA ({level}) juega su puesto",
     "note.back": "{name} ha vuelto y juega de nuevo su puesto",
     "table.trump_held": "la tiene {name}",
-    "badge.ai": "IA ({level})",
     "badge.left": "se fue · juega una IA ({level})",
     "badge.away": "ausente · juega una IA ({level})",
     "hand.you": "tú",

@@ -195,7 +195,6 @@ RU: Catalogue = {
     "table.role.out": "вышел, место {place}",
     "table.role.durak": "дурак",
     # the table picture: a short badge on a seat's name plate
-    "picture.badge.ai": "бот · {level}",
     "picture.badge.away": "играет бот",
     "picture.badge.left": "ушёл · бот",
     "table.waiting": "Ждём: {names}.",
@@ -555,7 +554,6 @@ RU: Catalogue = {
     "note.left": "{name} вышел из игры; за него играет бот ({level})",
     "note.back": "{name} вернулся и снова играет сам",
     "table.trump_held": "у {name}",
-    "badge.ai": "бот ({level})",
     "badge.left": "ушёл · играет бот ({level})",
     "badge.away": "отошёл · играет бот ({level})",
     "hand.you": "вы",

@@ -535,7 +535,6 @@ UK: Catalogue = {
     "note.left": "{name} вийшов з гри; за нього грає бот ({level})",
     "note.back": "{name} повернувся й знову грає сам",
     "table.trump_held": "у {name}",
-    "badge.ai": "бот ({level})",
     "badge.left": "пішов · грає бот ({level})",
     "badge.away": "відійшов · грає бот ({level})",
     "hand.you": "ви",
@@ -580,7 +579,6 @@ UK: Catalogue = {
     "turn.lead": "{user}, ваш хід: заходьте. {link}",
     "turn.defend": "{user}, вам відбиватися: бийте або беріть. {link}",
     "turn.transfer": "{user}, вам перевели: відбивайтеся. {link}",
-    "picture.badge.ai": "бот · {level}",
     "picture.badge.away": "грає бот",
     "picture.badge.left": "пішов · бот",
 }

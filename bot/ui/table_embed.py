@@ -42,12 +42,13 @@ def waiting_text(
 
 
 def seat_badges(table: Table, loc: str | None) -> list[str]:
-    """Per seat, what plays it when that is not its owner: "AI (hard)" for an AI seat,
-    "away · AI (normal) plays" for a human's seat an AI plays while the owner is idle or gone."""
+    """Per seat, that an AI plays a human's seat (its owner idle or gone): "away · AI (normal)
+    plays"; empty otherwise (an AI seat's name already says its level)."""
     out = []
     for seat in range(len(table.seats)):
         who, level = table.player_of(seat)
-        out.append("" if who == "human" else t(f"badge.{who}", loc, level=t(f"level.{level}", loc)))
+        stand_in = who in ("away", "left")
+        out.append(t(f"badge.{who}", loc, level=t(f"level.{level}", loc)) if stand_in else "")
     return out
 
 

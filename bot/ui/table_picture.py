@@ -36,13 +36,10 @@ def role_words(loc: str | None) -> dict[str, str]:
 
 
 def seat_badge(table: Table, seat: int) -> str:
-    """An AI seat's level, or that an AI plays a human seat now (idle or left); shorter than
-    the embed's words (``table_embed.seat_badges``), the picture has little room."""
-    loc = table.language
-    who, level = table.player_of(seat)
-    if who == "human":
-        return ""
-    return t(f"picture.badge.{who}", loc, level=t(f"level.{level}", loc))
+    """That an AI plays a human's seat now (idle or left); shorter than the embed's words
+    (``table_embed.seat_badges``): the picture has little room. An AI seat's name says it."""
+    who, _ = table.player_of(seat)
+    return t(f"picture.badge.{who}", table.language) if who in ("away", "left") else ""
 
 
 def seat_labels(table: Table) -> tuple[SeatLabel, ...]:

@@ -203,15 +203,16 @@ def test_table_key_holds_badges_and_language() -> None:
     table.seats = [Seat("Ann", user_id=1), Seat("AI 1", ai_level="hard"), Seat("Bo", user_id=2)]
     table.state = new_game(table.rules, 3, seed=1)
     key = table_picture(table)
-    assert [s.badge for s in key.seats] == ["", "AI · hard", ""]
+    assert [s.badge for s in key.seats] == ["", "", ""]  # "AI 1 (hard)" says it already
     table.away.add(2)
     away = table_picture(table)
     assert away != key and away.seats[2].badge == t("picture.badge.away", "en")
     table.left.add(2)
     assert table_picture(table).seats[2].badge == t("picture.badge.left", "en")
     table.language = "ru"
-    hard = t("picture.badge.ai", "ru", level=t("level.hard", "ru"))
-    assert table_picture(table).seats[1].badge == hard == "бот · сильный"
+    assert table_picture(table).seats[2].badge == t("picture.badge.left", "ru") == "ушёл · бот"
+    table.seats[1] = Seat("Ann", ai_level="normal", replaced=True)  # left in an earlier game
+    assert table_picture(table).seats[1].badge == t("picture.badge.left", "ru")
     assert table_picture(table) == table_picture(table)
 
 

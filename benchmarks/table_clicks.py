@@ -56,7 +56,9 @@ player after each new card).
   whose content contains ``<@USER_ID>``, or any new bot message in that user's DM channel. A
   notification belongs to the bout in progress once the click that caused it was applied (the
   bout a bout-ending click opens). ``mean``: notifications / (seats × bouts); ``max``: the most
-  one player got in one bout.
+  one player got in one bout. The bot's grace delay is ``--notify-delay`` (default 0.2 s, under
+  the think time), so every lead and defence that waits for its player is notified: the worst
+  case for "at most one per player per bout".
 - ``messages_per_table_minute``: new bot messages and edits of bot messages in the table's
   channel (ephemeral hands are not channel messages) from ``/durak start`` until the channel is
   quiet after the game, per minute from ``/durak start`` to the last action.
@@ -558,6 +560,7 @@ async def run(
     seed: int = 1,
     think: float = 0.3,
     edit_interval: float = 1.0,
+    notify_delay: float = 0.2,
     images: bool = False,
     defend_order: str = "table",
     first: str = "defender",
@@ -584,6 +587,7 @@ async def run(
                 w,
                 turn_timer_seconds=0,
                 table_edit_interval_seconds=edit_interval,
+                turn_notify_delay_seconds=notify_delay,
                 abandon_after_minutes=60,
             )
         )
@@ -624,6 +628,7 @@ async def run(
         "seed": seed,
         "think_seconds": think,
         "table_edit_interval_seconds": edit_interval,
+        "turn_notify_delay_seconds": notify_delay,
         "images": images,
         "defend_order": defend_order,
         "first": first,
@@ -655,6 +660,13 @@ def main() -> None:
     ap.add_argument("--think", type=float, default=0.3, help="seconds before each click")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--edit-interval", type=float, default=1.0)
+    ap.add_argument(
+        "--notify-delay",
+        type=float,
+        default=0.2,
+        help="the bot's TURN_NOTIFY_DELAY_SECONDS; below --think, so every lead and defence "
+        "that waits for a player is notified (the worst case for the one-per-bout bound)",
+    )
     ap.add_argument("--images", action="store_true", help="card pictures on")
     ap.add_argument("--defend-order", choices=("table", "hardest"), default="table")
     ap.add_argument("--first", choices=("defender", "attackers"), default="defender")
@@ -674,6 +686,7 @@ def main() -> None:
             seed=args.seed,
             think=args.think,
             edit_interval=args.edit_interval,
+            notify_delay=args.notify_delay,
             images=args.images,
             defend_order=args.defend_order,
             first=args.first,

@@ -22,6 +22,7 @@ from bot.render import render_scene_png
 from bot.tables.actions import TableService
 from bot.tables.table import Seat, Table
 from bot.ui.hand_view import HandMessage, table_hand
+from bot.ui.refresher import TOKEN_LIFETIME, TOKEN_MARGIN
 from bot.ui.table_picture import table_picture
 from durak_core import RuleSet, position, preset
 from durak_core.actions import parse_action
@@ -30,10 +31,10 @@ DOCS = Path(__file__).resolve().parent
 BOT_MD = DOCS / "bot.md"
 START, END = "<!-- game-looks:start -->", "<!-- game-looks:end -->"
 #: A fixed "now" (2026-01-01 00:00 UTC): the turn timer runs out a minute later, and a hand
-#: message updates itself for the 15 minutes its interaction token lives.
+#: message updates itself while its interaction token lives.
 NOW = 1_767_225_600
 DEADLINE = NOW + 60
-UPDATES_UNTIL = NOW + 15 * 60
+UPDATES_UNTIL = NOW + TOKEN_LIFETIME - TOKEN_MARGIN
 
 TABLE_PNG, HAND_PNG, END_PNG = "look-table.png", "look-hand.png", "look-table-end.png"
 ALICE, BOB, AI, DANA = range(4)

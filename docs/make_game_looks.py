@@ -68,7 +68,9 @@ class Game:
         names = [s.name for s in self.table.seats]
         for move in moves:
             name, action = move.split(": ")
-            TableService._apply(self.table, names.index(name), parse_action(action), timed_out=False)
+            TableService._apply(
+                self.table, names.index(name), parse_action(action), timed_out=False
+            )
             self.table.version += 1
         if self.table.state is not None and self.table.state.finished:
             self.table.status, self.table.deadline = "finished", None

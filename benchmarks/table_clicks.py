@@ -99,6 +99,7 @@ import bot.tables.actions as service_module  # noqa: E402
 from bot.app import DurakBot  # noqa: E402
 from bot.cogs.durak import save_images_setting  # noqa: E402
 from bot.tables.table import Table  # noqa: E402
+from bot.text import t  # noqa: E402
 from durak_core import Action, Card, SeatView  # noqa: E402
 from durak_core.actions import ATTACK, DEFEND, PASS, TAKE, TRANSFER, Defend  # noqa: E402
 from durak_core.events import ActionTaken, BoutEnded  # noqa: E402
@@ -110,6 +111,8 @@ QUIET_TIMEOUT = 30.0
 #: Edit intervals without a channel change after the game: its last coalesced edit has landed.
 CHANNEL_QUIET_INTERVALS = 2.5
 TOGGLE_ON, TOGGLE_OFF = ":p1", ":p0"
+#: What tells a "lead" notification from a "defend" one (the tables speak English).
+LEAD_WORDS = t("turn.lead", "en", user="", link="").strip(" ,.")
 
 
 # -- the policy --------------------------------------------------------------------------------
@@ -282,6 +285,11 @@ class Game:
         self.table: Table | None = None
         self.toggled: set[tuple[int, int]] = set()  # (seat, bout) with "Done for this bout" on
         self.bout_starts: list[tuple[int, int]] = []  # (bout, newest message id before it)
+        #: When each seat's turn to lead or to defend began: (seat, role, bout, newest message
+        #: id before the click that began it). A notification is counted in the bout of the
+        #: turn it announces (its words say which), also when the send, under way as the player
+        #: acted, lands after the bout ended (the bot deletes it at once then).
+        self.turns: list[tuple[int, str, int, int]] = []
 
     @property
     def t(self) -> Table:
@@ -329,6 +337,7 @@ class Game:
         await fake.wait_for(lambda: table.table_message_id is not None, QUIET_TIMEOUT)
         assert table.state is not None and table.table_message_id is not None
         self.bout_starts.append((table.state.bout, ids0))
+        self.note_turns(ids0)
         public = fake.message(table.table_message_id)
 
         async def open_hand(user: int) -> None:
@@ -454,6 +463,24 @@ class Game:
         state = self.t.state
         if state is not None and state.bout != bout_before:
             self.bout_starts.append((state.bout, newest))
+        self.note_turns(newest)
+
+    def note_turns(self, newest: int) -> None:
+        """Record a seat's turn to lead or to defend that the last click began (public facts,
+        as the bot's notifier reads them)."""
+        if self.t.state is None:
+            return
+        v = self.t.state.public_view()
+        turn: tuple[int, str] | None = None
+        if not v.table and v.attacker in v.awaiting:
+            turn = (v.attacker, "lead")
+        elif any(d is None for _, d in v.table) and not v.taken and v.defender in v.awaiting:
+            turn = (v.defender, "defend")
+        if turn is None:
+            return
+        last = next((x for x in reversed(self.turns) if x[0] == turn[0]), None)
+        if last is None or (last[1], last[2]) != (turn[1], v.bout):
+            self.turns.append((*turn, v.bout, newest))
 
     def count_game(self, ids0: int) -> None:
         table, fake, c = self.t, self.fake, self.c
@@ -475,10 +502,18 @@ class Game:
                 users = [u for u, tag in mention.items() if tag in text]
             elif dms.get(m.channel_id) in self.s.users:
                 users = [dms[m.channel_id]]
+                text = str(m.versions[0].get("content") or "")
             else:
                 continue
-            bout = max(b for b, start in self.bout_starts if start < m.id)
+            role = "lead" if LEAD_WORDS in text else "defend"
             for u in users:
+                seat = self.s.users.index(u)
+                began = [x for x in self.turns if x[:2] == (seat, role) and x[3] < m.id]
+                bout = (
+                    began[-1][2]
+                    if began
+                    else max(b for b, start in self.bout_starts if start < m.id)
+                )
                 c.notifications[(u, bout)] += 1
 
 

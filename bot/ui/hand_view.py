@@ -98,7 +98,7 @@ class HandContext:
     table_id: str
     version: int
     names: Sequence[str]
-    #: Per seat: "AI (hard)", "AI (normal) plays", or "" (see ``table_embed.seat_badges``).
+    #: Per seat: "away · AI (normal) plays" and the like, or "" (``table_embed.seat_badges``).
     badges: Sequence[str] = ()
     deadline: float | None = None
     #: This seat is "done for this bout".

@@ -57,6 +57,10 @@ class Settings(BaseSettings):
     save_wait_seconds: float = Field(default=2.0, gt=0, le=2.5)
     #: Minimum seconds between two edits of one table message (Discord rate limits).
     table_edit_interval_seconds: float = Field(default=1.0, ge=0, le=10)
+    #: Minimum seconds between two new pictures of one table message: drawing and uploading
+    #: the picture is the bot's largest cost, so it follows the text (edited every
+    #: TABLE_EDIT_INTERVAL_SECONDS) at this pace; the game's end is drawn at once.
+    table_picture_interval_seconds: float = Field(default=3.0, ge=0, le=60)
     #: Seconds a human may take to act before being told it is their turn (a mention or a DM,
     #: each user's choice in `/durak settings notify:`); at most half the table's turn timer.
     turn_notify_delay_seconds: float = Field(default=15.0, ge=0, le=600)

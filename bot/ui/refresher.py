@@ -108,14 +108,24 @@ class _TableMessages:
     shown_public: int = -1
     #: The picture the table message shows (see ``table_picture``).
     picture: object = UNKNOWN_PICTURE
+    #: Monotonic time of the last new picture, and whether a catch-up edit is scheduled.
+    picture_at: float = -math.inf
+    catching_up: bool = False
 
 
 class DiscordNotifier:
     def __init__(
-        self, client: discord.Client, interval: float, *, notify_delay: float = 0.0
+        self,
+        client: discord.Client,
+        interval: float,
+        *,
+        notify_delay: float = 0.0,
+        picture_interval: float = 0.0,
     ) -> None:
         self.client = client
         self.interval = interval
+        #: Minimum seconds between two new pictures of a table message (``Settings``).
+        self.picture_interval = picture_interval
         self._tables: dict[str, _TableMessages] = {}
         self.links: dict[tuple[str, int], HandLink] = {}
         self._tasks: set[asyncio.Task[None]] = set()
@@ -300,18 +310,38 @@ class DiscordNotifier:
             return
         images = self.images_on(table.guild_id)
         embed, view = render_table(table, press_hand=self.press_hand(table), images=images)
-        picture = table_picture(table) if images else None
-        # The same picture as shown: the message keeps its attachment (no upload, no drawing).
-        kept = picture == msgs.picture
+        picture: object = table_picture(table) if images else None
         files: dict[str, Any] = {}
-        if not kept:
-            files["attachments"] = [await table_file(table)] if images else []
+        # The same picture as shown: the message keeps its attachment (no upload, no drawing).
+        if picture != msgs.picture:
+            wait = msgs.picture_at + self.picture_interval - time.monotonic()
+            shown = msgs.picture is not UNKNOWN_PICTURE
+            if images and shown and wait > 0 and not table.state.finished:
+                # Too soon for a new picture: the text goes now, the picture follows.
+                picture = msgs.picture
+                self._catch_up(table, msgs, wait)
+            else:
+                files["attachments"] = [await table_file(table)] if images else []
+                msgs.picture_at = time.monotonic()
         await self._edit_slot(table.channel_id)
         msgs.picture = UNKNOWN_PICTURE  # until the edit is known to have landed
         await channel.get_partial_message(table.table_message_id).edit(
             embed=embed, view=view, **files
         )
         msgs.picture = picture
+
+    def _catch_up(self, table: Table, msgs: _TableMessages, wait: float) -> None:
+        """One more edit of the table message once its picture may change again."""
+        if msgs.catching_up:
+            return
+        msgs.catching_up = True
+
+        async def later() -> None:
+            await asyncio.sleep(wait)
+            msgs.catching_up = False
+            msgs.public.mark()
+
+        self._spawn(later(), f"durak-picture-{table.table_id}")
 
     async def _post_table(self, table: Table) -> None:
         """A new game: a new message (old ones cannot be edited forever) and fresh hands."""
@@ -331,7 +361,7 @@ class DiscordNotifier:
             await self.limits.slot(table.channel_id, "post")
             message = await channel.send(embed=embed, view=view, files=files)
             table.table_message_id = message.id
-            msgs.picture = picture
+            msgs.picture, msgs.picture_at = picture, time.monotonic()
             if old is not None:  # the finished game's message keeps its result, loses buttons
                 with contextlib.suppress(discord.HTTPException):
                     await self._edit_slot(table.channel_id)

@@ -32,6 +32,7 @@ from bot.render.scene import HAND_CARD
 from bot.render.table import PLATE_H, PLATE_W, seat_boxes
 from bot.tables.table import Seat, Table
 from bot.text import t
+from bot.ui.cards import action_line
 from bot.ui.table_picture import rank_labels, role_words, table_picture
 from durak_core import Card, GameState, PublicView, RuleSet, new_game, preset
 
@@ -253,3 +254,31 @@ async def test_images_switch_is_stored(tmp_path: Path) -> None:
             shown = await w.fake.slash(w.alice, w.channel, "durak", "settings")
             assert shown.content.splitlines()[0] == t("settings.images_off")
             assert await bot.service.storage.guild_settings(w.guild) == {"images": "off"}
+
+
+async def test_the_picture_follows_the_text_at_its_own_pace(tmp_path: Path) -> None:
+    """TABLE_PICTURE_INTERVAL_SECONDS: an edit soon after a new picture carries the new text
+    and keeps the picture; the picture catches up once its interval has passed."""
+    async with world(tmp_path) as w, running_bot(w, table_picture_interval_seconds=2.0) as bot:
+        fake = w.fake
+        await fake.slash(w.alice, w.channel, "durak", "new", options={"ai_seats": 1})
+        await fake.slash(w.alice, w.channel, "durak", "start")
+        table = table_of(bot, w.channel)
+        await fake.wait_for(lambda: table.table_message_id is not None)
+        first = fake.attachment_bytes(public_message(w, table))["table.png"]
+        assert table.state is not None
+        if table.state.attacker == table.seat_of(w.alice):  # else the AI leads by itself
+            hand = await fake.click(w.alice, public_message(w, table), f"dkt:{table.table_id}:hand")
+            card = next(b.custom_id for b in hand.buttons if b.custom_id)
+            await fake.click(w.alice, hand.message, card)
+        await fake.wait_for(lambda: table.state is not None and bool(table.state.log))
+        # the move is in the text at once; the picture is not redrawn before its interval
+        seat, action = table.state.log[0]
+        moved = action_line(seat, action, [s.name for s in table.seats])
+        await fake.wait_for(lambda: moved in str(public_message(w, table).embeds[0]))
+        assert fake.attachment_bytes(public_message(w, table))["table.png"] == first
+        await fake.wait_for(
+            lambda: fake.attachment_bytes(public_message(w, table))["table.png"] != first, 6
+        )
+        shown = fake.attachment_bytes(public_message(w, table))["table.png"]
+        assert shown == render_scene_png(table_picture(table))

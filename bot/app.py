@@ -74,6 +74,7 @@ class DurakBot(commands.Bot):
             self.settings.table_edit_interval_seconds,
             notify_delay=self.settings.turn_notify_delay_seconds,
             picture_interval=self.settings.table_picture_interval_seconds,
+            pictures_per_second=self.settings.table_pictures_per_second,
         )
         self.notifier.alerts.prefs.storage = storage
         if self._clock is None:

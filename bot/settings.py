@@ -61,6 +61,9 @@ class Settings(BaseSettings):
     #: the picture is the bot's largest cost, so it follows the text (edited every
     #: TABLE_EDIT_INTERVAL_SECONDS) at this pace; the game's end is drawn at once.
     table_picture_interval_seconds: float = Field(default=3.0, ge=0, le=60)
+    #: New table pictures a second across all tables of this process (0 = no bound): bounds
+    #: the pictures' CPU however many tables run; past it, pictures lag the text a little more.
+    table_pictures_per_second: float = Field(default=25.0, ge=0, le=1000)
     #: Seconds a human may take to act before being told it is their turn (a mention or a DM,
     #: each user's choice in `/durak settings notify:`); at most half the table's turn timer.
     turn_notify_delay_seconds: float = Field(default=15.0, ge=0, le=600)

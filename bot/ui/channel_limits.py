@@ -1,4 +1,5 @@
-"""Pacing of the bot's message writes per channel, so they stay within Discord's limits.
+"""Pacing of the bot's message writes per channel, so they stay within Discord's limits, and
+of the table pictures it draws.
 
 Discord limits message edits in a channel to about 5 per 5 s, and message creates to about 5 per
 5 s in a separate bucket (deletes have their own, looser one: about 5 per second). Edits (the
@@ -10,8 +11,10 @@ posts' lane, which is stricter than Discord needs.
 from __future__ import annotations
 
 import asyncio
+import random
 import time
 from collections import deque
+from collections.abc import Callable
 from typing import Literal
 
 #: "edit": editing a message; "post": creating or deleting one.
@@ -48,3 +51,29 @@ class ChannelLimiter:
                 times.append(now)
                 return
             await asyncio.sleep(window - (now - times[0]))
+
+
+class DrawBudget:
+    """A token bucket of table pictures for the whole process: at most ``rate`` new pictures
+    a second (bursts up to one second's worth), so the pictures' CPU stays bounded however
+    many tables run; past it pictures lag behind the text a little more. ``rate`` 0: no
+    bound."""
+
+    def __init__(self, rate: float, clock: Callable[[], float] = time.monotonic) -> None:
+        self.rate = rate
+        self._clock = clock
+        self._tokens = rate
+        self._at = clock()
+
+    def take(self) -> float:
+        """0.0 if a picture may be drawn now (and count it), else the seconds until one may."""
+        if self.rate <= 0:
+            return 0.0
+        now = self._clock()
+        self._tokens = min(self.rate, self._tokens + (now - self._at) * self.rate)
+        self._at = now
+        if self._tokens >= 1:
+            self._tokens -= 1
+            return 0.0
+        # Spread the tables that wait, so they do not all come back at the same moment.
+        return (1 - self._tokens) / self.rate + random.random()

@@ -23,7 +23,7 @@ import discord
 from bot.tables.table import Table
 from durak_core import Card
 
-from .channel_limits import ChannelLimiter
+from .channel_limits import ChannelLimiter, DrawBudget
 from .hand_view import table_hand
 from .lobby import render_lobby, render_lobby_done
 from .table_embed import render_closed, render_table
@@ -121,11 +121,14 @@ class DiscordNotifier:
         *,
         notify_delay: float = 0.0,
         picture_interval: float = 0.0,
+        pictures_per_second: float = 0.0,
     ) -> None:
         self.client = client
         self.interval = interval
         #: Minimum seconds between two new pictures of a table message (``Settings``).
         self.picture_interval = picture_interval
+        #: New table pictures a second across all tables (``Settings``): past it they lag more.
+        self.draw_budget = DrawBudget(pictures_per_second)
         self._tables: dict[str, _TableMessages] = {}
         self.links: dict[tuple[str, int], HandLink] = {}
         self._tasks: set[asyncio.Task[None]] = set()
@@ -314,10 +317,8 @@ class DiscordNotifier:
         files: dict[str, Any] = {}
         # The same picture as shown: the message keeps its attachment (no upload, no drawing).
         if picture != msgs.picture:
-            wait = msgs.picture_at + self.picture_interval - time.monotonic()
-            shown = msgs.picture is not UNKNOWN_PICTURE
-            if images and shown and wait > 0 and not table.state.finished:
-                # Too soon for a new picture: the text goes now, the picture follows.
+            wait = self._picture_wait(table, msgs) if images else 0.0
+            if wait > 0:  # the text goes now, the picture follows
                 picture = msgs.picture
                 self._catch_up(table, msgs, wait)
             else:
@@ -329,6 +330,16 @@ class DiscordNotifier:
             embed=embed, view=view, **files
         )
         msgs.picture = picture
+
+    def _picture_wait(self, table: Table, msgs: _TableMessages) -> float:
+        """Seconds until the table message may show a new picture: at most one per
+        ``picture_interval`` per table, and within the process's drawing budget; 0 for the
+        first picture of a message and for the end of a game."""
+        assert table.state is not None
+        if msgs.picture is UNKNOWN_PICTURE or table.state.finished:
+            return 0.0
+        wait = msgs.picture_at + self.picture_interval - time.monotonic()
+        return wait if wait > 0 else self.draw_budget.take()
 
     def _catch_up(self, table: Table, msgs: _TableMessages, wait: float) -> None:
         """One more edit of the table message once its picture may change again."""

@@ -37,6 +37,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -284,6 +285,13 @@ async def run(
             "peak_rss_mb": round(rss_kb / 1024, 1),
             "bot_cpu_share": round(bot_cpu / elapsed, 2),
             "responses_429": fake.rate_limit_count,
+            "responses_429_by_route": dict(
+                Counter(
+                    f"{r.method} {re.sub(r'[0-9]{5,}|aW50[^/]*', '*', r.path)}"
+                    for r in fake.requests
+                    if r.status == 429
+                )
+            ),
             "games_finished_seen": games_finished,
         }
 

@@ -11,10 +11,12 @@ posts' lane, which is stricter than Discord needs.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import math
 import random
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from typing import Literal
 
 #: "edit": editing a message; "post": creating or deleting one.
@@ -24,33 +26,48 @@ Lane = Literal["edit", "post"]
 # loop sending one write late and the next on time, which bunches arrivals at Discord; tests
 # use tiny intervals.
 WRITES_PER_WINDOW, WINDOW_INTERVALS = 5, 6.0
+#: How often a full window whose oldest write is still in flight is looked at again.
+IN_FLIGHT_POLL = 0.05
 #: Below this interval the limiter lets everything through (tests against a fake without
 #: Discord's limits).
 MIN_LIMITED_INTERVAL = 0.5
 
 
 class ChannelLimiter:
-    """Sliding windows of message writes per (channel, lane)."""
+    """Sliding windows of message writes per (channel, lane).
+
+    A write counts from the moment it is allowed until it has completed, and then at its
+    completion time: a request that a busy event loop (or discord.py's own bucket wait) sends
+    late is never bunched with the ones after it at Discord."""
 
     def __init__(self, interval: float) -> None:
         self.interval = interval
-        self._writes: dict[tuple[int, Lane], deque[float]] = {}
+        self._writes: dict[tuple[int, Lane], deque[list[float]]] = {}
 
-    async def slot(self, channel_id: int, lane: Lane = "edit") -> None:
-        """Wait until one more write of ``lane`` in this channel stays within the limit, and
-        count it."""
+    @contextlib.asynccontextmanager
+    async def write(self, channel_id: int, lane: Lane = "edit") -> AsyncIterator[None]:
+        """Wait until one more write of ``lane`` in this channel stays within the limit, then
+        make it inside the block."""
         if self.interval < MIN_LIMITED_INTERVAL:
+            yield
             return
         window = WINDOW_INTERVALS * self.interval
         times = self._writes.setdefault((channel_id, lane), deque())
         while True:
             now = time.monotonic()
-            while times and now - times[0] >= window:
+            while times and now - times[0][0] >= window:
                 times.popleft()
             if len(times) < WRITES_PER_WINDOW:
-                times.append(now)
-                return
-            await asyncio.sleep(window - (now - times[0]))
+                break
+            oldest = times[0][0]
+            # an oldest write still in flight: look again shortly
+            await asyncio.sleep(window - (now - oldest) if oldest < now else IN_FLIGHT_POLL)
+        stamp = [math.inf]  # in flight: it counts until it has completed
+        times.append(stamp)
+        try:
+            yield
+        finally:
+            stamp[0] = time.monotonic()
 
 
 class DrawBudget:

@@ -271,11 +271,6 @@ class DiscordNotifier:
 
     # -- the public messages -------------------------------------------------------------
 
-    async def _edit_slot(self, channel_id: int) -> None:
-        """Wait until one more message edit in this channel stays within Discord's limit, so
-        coalesced and one-off edits together never earn a 429."""
-        await self.limits.slot(channel_id, "edit")
-
     def _messages(self, table: Table) -> _TableMessages:
         msgs = self._tables.get(table.table_id)
         if msgs is None:
@@ -305,8 +300,10 @@ class DiscordNotifier:
                 return
             embed, view = render_lobby(table)
             version = table.version
-            await self._edit_slot(table.channel_id)
-            await channel.get_partial_message(table.lobby_message_id).edit(embed=embed, view=view)
+            async with self.limits.write(table.channel_id):
+                await channel.get_partial_message(table.lobby_message_id).edit(
+                    embed=embed, view=view
+                )
             msgs.shown_public = version
             return
         if table.table_message_id is None or table.state is None:
@@ -324,11 +321,11 @@ class DiscordNotifier:
             else:
                 files["attachments"] = [await table_file(table)] if images else []
                 msgs.picture_at = time.monotonic()
-        await self._edit_slot(table.channel_id)
-        msgs.picture = UNKNOWN_PICTURE  # until the edit is known to have landed
-        await channel.get_partial_message(table.table_message_id).edit(
-            embed=embed, view=view, **files
-        )
+        async with self.limits.write(table.channel_id):
+            msgs.picture = UNKNOWN_PICTURE  # until the edit is known to have landed
+            await channel.get_partial_message(table.table_message_id).edit(
+                embed=embed, view=view, **files
+            )
         msgs.picture = picture
 
     def _picture_wait(self, table: Table, msgs: _TableMessages) -> float:
@@ -361,22 +358,22 @@ class DiscordNotifier:
             if table.game_number == 1 and table.lobby_message_id is not None:
                 embed, view = render_lobby_done(table, "lobby.started")
                 with contextlib.suppress(discord.HTTPException):
-                    await self._edit_slot(table.channel_id)
-                    await channel.get_partial_message(table.lobby_message_id).edit(
-                        embed=embed, view=view
-                    )
+                    async with self.limits.write(table.channel_id):
+                        await channel.get_partial_message(table.lobby_message_id).edit(
+                            embed=embed, view=view
+                        )
             old = table.table_message_id
             embed, view, files, picture = await self.table_message(table)
             msgs = self._messages(table)
             msgs.picture = UNKNOWN_PICTURE
-            await self.limits.slot(table.channel_id, "post")
-            message = await channel.send(embed=embed, view=view, files=files)
+            async with self.limits.write(table.channel_id, "post"):
+                message = await channel.send(embed=embed, view=view, files=files)
             table.table_message_id = message.id
             msgs.picture, msgs.picture_at = picture, time.monotonic()
             if old is not None:  # the finished game's message keeps its result, loses buttons
                 with contextlib.suppress(discord.HTTPException):
-                    await self._edit_slot(table.channel_id)
-                    await channel.get_partial_message(old).edit(view=None)
+                    async with self.limits.write(table.channel_id):
+                        await channel.get_partial_message(old).edit(view=None)
             if self.save_ids is not None:
                 await self.save_ids(table)
         except discord.HTTPException:
@@ -393,16 +390,16 @@ class DiscordNotifier:
         embed, view = render_lobby_done(table, "lobby.cancelled")
         with contextlib.suppress(discord.HTTPException):
             if table.lobby_message_id is not None and table.table_message_id is None:
-                await self._edit_slot(table.channel_id)
-                await channel.get_partial_message(table.lobby_message_id).edit(
-                    embed=embed, view=view
-                )
+                async with self.limits.write(table.channel_id):
+                    await channel.get_partial_message(table.lobby_message_id).edit(
+                        embed=embed, view=view
+                    )
             if table.table_message_id is not None:
                 embed, view = render_closed(table.language)
-                await self._edit_slot(table.channel_id)
-                await channel.get_partial_message(table.table_message_id).edit(
-                    embed=embed, view=view, attachments=[]
-                )
+                async with self.limits.write(table.channel_id):
+                    await channel.get_partial_message(table.table_message_id).edit(
+                        embed=embed, view=view, attachments=[]
+                    )
         for key in [k for k in self.links if k[0] == table.table_id]:
             del self.links[key]
 

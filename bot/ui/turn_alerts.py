@@ -192,20 +192,20 @@ class TurnAlerts:
             else:
                 channel = self.client.get_partial_messageable(table.channel_id)
             channel_id = getattr(channel, "id", table.channel_id)
-            await self.limits.slot(channel_id, "post")
-            if alert.obsolete:
-                return
-            alert.sending = True  # from here on, a retirement leaves the deletion to us
-            alerts.notified.add((alert.seat, alert.bout))
-            alert.message = await channel.send(
-                notification_text(table, alert.user_id, alert.role),
-                allowed_mentions=discord.AllowedMentions(
-                    everyone=False,
-                    users=[discord.Object(alert.user_id)],
-                    roles=False,
-                    replied_user=False,
-                ),
-            )
+            async with self.limits.write(channel_id, "post"):
+                if alert.obsolete:
+                    return
+                alert.sending = True  # from here on, a retirement leaves the deletion to us
+                alerts.notified.add((alert.seat, alert.bout))
+                alert.message = await channel.send(
+                    notification_text(table, alert.user_id, alert.role),
+                    allowed_mentions=discord.AllowedMentions(
+                        everyone=False,
+                        users=[discord.Object(alert.user_id)],
+                        roles=False,
+                        replied_user=False,
+                    ),
+                )
         except discord.Forbidden as exc:  # DMs closed, or no access to the channel
             log.info("could not notify user %s (%s): %s", alert.user_id, mode, exc)
         except discord.HTTPException as exc:
@@ -227,9 +227,9 @@ class TurnAlerts:
             self._spawn(self._delete(alert.message))
 
     async def _delete(self, message: discord.Message) -> None:
-        await self.limits.slot(message.channel.id, "post")
         try:
-            await message.delete()
+            async with self.limits.write(message.channel.id, "post"):
+                await message.delete()
         except discord.NotFound:  # someone deleted it already
             pass
         except discord.HTTPException as exc:

@@ -14,6 +14,13 @@ round trip to the fake). ``*_play_*``: only the interactions answered after the 
 opened (the clicks of the timed phase; setup is 200 × /durak new + start, joins, "My hand").
 
     python benchmarks/bot_load.py [--tables 200] [--seconds 60] [--think 0.5 2.0]
+    python benchmarks/bot_load.py --ladder [100 200 400 800] [--seconds 40]
+
+``--ladder``: one run per table count, each with a fresh bot; the last line holds every step
+and ``capacity_tables``, the largest count whose bot p99 stayed within 100 ms with no 429.
+The fake Discord and the simulated humans share the machine with the bot, so on 2 cores the
+largest steps measure the machine as much as the bot (``bot_cpu_share`` says how busy the bot
+itself was; ``ai_workers_cpu_share`` adds its AI worker processes).
 
 ``--think MIN MAX``: each human's thinking time between two clicks, uniform in seconds (default
 0.5–2 s: 240 humans ask for about 190 clicks a second). A human also presses "My hand" for the
@@ -28,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -51,6 +59,8 @@ from robust_harness import BotProcess  # noqa: E402
 #: ``bot_steady_*``: interactions answered this long after the timed phase began, i.e. after
 #: the opening burst (every human presses "My hand" at the same moment).
 STEADY_AFTER = 5.0
+#: The load target: the bot's p99 interaction time (the ladder's capacity is judged by it).
+P99_TARGET_MS = 100.0
 ACTION_ID = re.compile(r"^dk:[0-9a-f]{8}:\d:\d+:\d+$")
 
 
@@ -96,6 +106,16 @@ def cpu_seconds(pid: int) -> float:
     """User + system CPU time of a running process (Linux ``/proc``), in seconds."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def children_cpu_seconds(pid: int) -> float:
+    """CPU time of the running child processes of ``pid`` (the bot's AI workers)."""
+    total = 0.0
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        for child in (task / "children").read_text().split():
+            with contextlib.suppress(OSError):
+                total += cpu_seconds(int(child))
+    return total
 
 
 async def run(
@@ -186,6 +206,7 @@ async def run(
             }
             assert bot.proc is not None
             cpu_before = cpu_seconds(bot.proc.pid)
+            workers_before = children_cpu_seconds(bot.proc.pid)
             start = time.monotonic()
             play_wall = time.time()
             end = start + seconds
@@ -222,6 +243,8 @@ async def run(
             await asyncio.gather(*(human(tb, u) for tb in tables for u in tb.humans))
             elapsed = time.monotonic() - start
             bot_cpu = cpu_seconds(bot.proc.pid) - cpu_before
+            workers_cpu = children_cpu_seconds(bot.proc.pid) - workers_before
+            play_interactions = len(latencies) - setup_latencies
             rates = []
             for tb in tables:
                 edits = (
@@ -284,6 +307,10 @@ async def run(
             "table_edits_per_table_per_s_max": round(max(rates), 3),
             "peak_rss_mb": round(rss_kb / 1024, 1),
             "bot_cpu_share": round(bot_cpu / elapsed, 2),
+            # The bot process's CPU per interaction of the timed phase (AI moves, refreshes and
+            # saves included): a slower machine shows here, not only in the latencies.
+            "bot_cpu_ms_per_interaction": round(1000 * bot_cpu / max(play_interactions, 1), 2),
+            "ai_workers_cpu_share": round(workers_cpu / elapsed, 2),
             "responses_429": fake.rate_limit_count,
             "responses_429_by_route": dict(
                 Counter(
@@ -315,12 +342,46 @@ def main() -> None:
         action="store_true",
         help="every human presses My hand at the same moment when the timed phase begins",
     )
+    p.add_argument(
+        "--ladder",
+        nargs="*",
+        type=int,
+        metavar="TABLES",
+        help="run at each table count in turn (default 100 200 400 800) and report the "
+        "largest whose bot p99 stays within 100 ms: the capacity of one process",
+    )
     args = p.parse_args()
     think = (args.think[0], args.think[1])
-    figures = asyncio.run(
-        run(args.tables, args.seconds, args.seed, args.images == "on", think, args.burst)
+    if args.ladder is None:
+        figures = asyncio.run(
+            run(args.tables, args.seconds, args.seed, args.images == "on", think, args.burst)
+        )
+        print(json.dumps({"images": args.images, **figures}))
+        return
+    steps = []
+    for n in args.ladder or [100, 200, 400, 800]:
+        step = asyncio.run(run(n, args.seconds, args.seed, args.images == "on", think))
+        steps.append(step)
+        print(
+            f"{n} tables: bot p99 {step['bot_interaction_ms_p99']} ms, CPU share "
+            f"{step['bot_cpu_share']}, 429s {step['responses_429']}",
+            file=sys.stderr,
+        )
+    within = [
+        int(str(s["tables"]))
+        for s in steps
+        if float(str(s["bot_interaction_ms_p99"])) <= P99_TARGET_MS and s["responses_429"] == 0
+    ]
+    print(
+        json.dumps(
+            {
+                "images": args.images,
+                "ladder": steps,
+                "p99_target_ms": P99_TARGET_MS,
+                "capacity_tables": max(within, default=0),
+            }
+        )
     )
-    print(json.dumps({"images": args.images, **figures}))
 
 
 if __name__ == "__main__":

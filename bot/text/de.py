@@ -7,7 +7,7 @@ from .catalogue import Catalogue
 DE: Catalogue = {
     "cmd.group": "Durak spielen, das russische Kartenspiel",
     "cmd.new": "Einen Durak-Tisch in diesem Kanal eröffnen",
-    "cmd.join": "Am Tisch dieses Kanals Platz nehmen",
+    "cmd.join": "Am Tisch dieses Kanals Platz nehmen, oder im Spiel deinen Platz zurücknehmen",
     "cmd.leave": "Den Tisch verlassen; im Spiel spielt eine KI deinen Platz bis /durak back",
     "cmd.start": "Das Spiel starten (Gastgeber)",
     "cmd.cancel": "Den Tisch dieses Kanals auflösen (Gastgeber oder „Nachrichten verwalten“)",

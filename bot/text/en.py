@@ -9,7 +9,7 @@ EN: Catalogue = {
     # -- commands (names stay English ASCII; descriptions are shown in Discord's picker) --------
     "cmd.group": "Play Durak, the Russian card game",
     "cmd.new": "Open a Durak table in this channel",
-    "cmd.join": "Take a seat at this channel's table",
+    "cmd.join": "Take a seat at this channel's table, or your own seat back mid-game",
     "cmd.leave": "Leave the table; mid-game an AI plays your seat until /durak back",
     "cmd.start": "Start the game (host)",
     "cmd.cancel": "Cancel this channel's table (host or Manage Messages)",

@@ -7,7 +7,7 @@ from .catalogue import Catalogue
 ES: Catalogue = {
     "cmd.group": "Jugar al Durak, el juego de cartas ruso",
     "cmd.new": "Abrir una mesa de Durak en este canal",
-    "cmd.join": "Sentarse a la mesa de este canal",
+    "cmd.join": "Sentarte a la mesa de este canal, o recuperar tu puesto en plena partida",
     "cmd.leave": "Dejar la mesa; en partida una IA juega tu puesto hasta /durak back",
     "cmd.start": "Empezar la partida (anfitrión)",
     "cmd.cancel": "Cancelar la mesa de este canal (anfitrión o «Gestionar mensajes»)",

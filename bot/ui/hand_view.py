@@ -199,7 +199,7 @@ def render_hand(
                 ]
             )
             group = groups[targets.index(aimed)]
-            if layout.row + _rows(len(group), PER_ROW) <= free:
+            if layout.rows_used + _rows(len(group), PER_ROW) <= free:
                 layout.buttons([_card_item(a, loc, False) for a in group], new_row=True)
             else:
                 layout.selects(group, loc, t("hand.select_placeholder", loc, n=len(group)))
@@ -244,6 +244,10 @@ class _Layout:
         self.row = 0
         self._used = 0  # items in the current row
         self._parts: list[tuple[int, _Item | tuple[list[Action], str, str | None]]] = []
+
+    @property
+    def rows_used(self) -> int:
+        return self.row + (1 if self._used else 0)
 
     def buttons(self, items: Sequence[_Item], *, new_row: bool = False) -> None:
         if new_row and self._used:

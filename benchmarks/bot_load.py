@@ -206,6 +206,7 @@ async def run(
             }
             assert bot.proc is not None
             cpu_before = cpu_seconds(bot.proc.pid)
+            requests_before = len(fake.requests)
             workers_before = children_cpu_seconds(bot.proc.pid)
             start = time.monotonic()
             play_wall = time.time()
@@ -312,6 +313,27 @@ async def run(
             "bot_cpu_ms_per_interaction": round(1000 * bot_cpu / max(play_interactions, 1), 2),
             "ai_workers_cpu_share": round(workers_cpu / elapsed, 2),
             "responses_429": fake.rate_limit_count,
+            # What the bot asked of Discord in the timed phase, per second (route shapes):
+            # table edits, hand refreshes (webhook edits), click answers (callbacks), posts.
+            "requests_per_s_by_route": {
+                route: round(n / elapsed, 1)
+                for route, n in Counter(
+                    f"{r.method} {re.sub(r'[0-9]{5,}|aW50[^/]*', '*', r.path)}"
+                    for r in fake.requests[requests_before:]
+                ).most_common(8)
+            },
+            "table_pictures_per_s": round(
+                sum(
+                    1
+                    for r in fake.requests[requests_before:]
+                    if r.method == "PATCH"
+                    and "/channels/" in r.path
+                    and isinstance(r.body, dict)
+                    and r.body.get("attachments")
+                )
+                / elapsed,
+                1,
+            ),
             "responses_429_by_route": dict(
                 Counter(
                     f"{r.method} {re.sub(r'[0-9]{5,}|aW50[^/]*', '*', r.path)}"

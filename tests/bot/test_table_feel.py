@@ -70,6 +70,25 @@ def code(action: str) -> str:
     return str(parse_action(action).code)
 
 
+async def play(w: World, bot: DurakBot, table: Table, user: int, action: str) -> None:
+    """``user`` clicks the button of ``action`` (or a toggle code) on its hand, and every hand
+    catches up."""
+    hand = hand_of(w.fake, user)
+    wanted = action if action in ("p0", "p1") else code(action)
+    await w.fake.click(user, hand, button(hand, code=wanted))
+    await settle(w, bot, table, [w.alice, w.bob, w.carol])
+
+
+#: Three seats at a bout's start: alice leads sevens against bob; carol holds no seven.
+SEVENS = position(
+    RuleSet(),
+    ["7S 7C 9H", "8S 8C 10H KS AS", "6D 9D QH"],
+    trump="AH",
+    attacker=0,
+    talon="6H 6S 10D 10C 10S 6C",
+)
+
+
 async def test_done_for_this_bout_survives_new_cards_and_a_throw_in_clears_it(
     tmp_path: Path,
 ) -> None:
@@ -83,47 +102,30 @@ async def test_done_for_this_bout_survives_new_cards_and_a_throw_in_clears_it(
         talon="6D 6H 6S 10D 10C 10S",
     )
     async with world(tmp_path) as w, running_bot(w) as bot:
-        fake, users = w.fake, [w.alice, w.bob, w.carol]
+        fake = w.fake
         table = await three_at_a_bout(w, bot, state)
-        await fake.click(
-            w.alice, hand_of(fake, w.alice), button(hand_of(fake, w.alice), code=code("attack 7S"))
-        )
-        await settle(w, bot, table, users)
+        await play(w, bot, table, w.alice, "attack 7S")
         # carol may throw in 7D; before bob beats she says she is done for the whole bout
-        carol = hand_of(fake, w.carol)
-        assert t("act.auto_pass") in {b.label for b in carol.buttons}
-        await fake.click(w.carol, carol, button(carol, code="p1"))
+        assert t("act.auto_pass") in {b.label for b in hand_of(fake, w.carol).buttons}
+        await play(w, bot, table, w.carol, "p1")
         assert table.auto_pass == {2: table.state.bout}  # type: ignore[union-attr]
-        await settle(w, bot, table, users)
         assert t("hand.auto_pass") in hand_of(fake, w.carol).content
-        bob = hand_of(fake, w.bob)
-        await fake.click(w.bob, bob, button(bob, code=code("defend 7S 8S")))
-        await settle(w, bot, table, users)
+        await play(w, bot, table, w.bob, "defend 7S 8S")
         assert table.state is not None
         assert [str(a) for s, a in table.state.log if s == 2] == ["pass"]  # passed for her
         # a new card clears every pass (R15); once it is beaten the table passes for carol again
-        alice = hand_of(fake, w.alice)
-        await fake.click(w.alice, alice, button(alice, code=code("attack 7C")))
-        await settle(w, bot, table, users)
+        await play(w, bot, table, w.alice, "attack 7C")
         assert 2 not in table.state.public_view().passed
-        bob = hand_of(fake, w.bob)
-        await fake.click(w.bob, bob, button(bob, code=code("defend 7C 8C")))
-        await settle(w, bot, table, users)
+        await play(w, bot, table, w.bob, "defend 7C 8C")
         assert [str(a) for s, a in table.state.log if s == 2] == ["pass", "pass"]
         assert 2 in table.auto_pass
         # while a card is unbeaten she may throw in (R11, R15); doing so takes the setting back
-        alice = hand_of(fake, w.alice)
-        await fake.click(w.alice, alice, button(alice, code=code("attack 8D")))
-        await settle(w, bot, table, users)
-        carol = hand_of(fake, w.carol)
-        assert t("hand.auto_pass") in carol.content
-        await fake.click(w.carol, carol, button(carol, code=code("attack 7D")))
-        await settle(w, bot, table, users)
+        await play(w, bot, table, w.alice, "attack 8D")
+        assert t("hand.auto_pass") in hand_of(fake, w.carol).content
+        await play(w, bot, table, w.carol, "attack 7D")
         assert 2 not in table.auto_pass
         for pair in ("defend 8D 10H", "defend 7D 9D"):
-            bob = hand_of(fake, w.bob)
-            await fake.click(w.bob, bob, button(bob, code=code(pair)))
-            await settle(w, bot, table, users)
+            await play(w, bot, table, w.bob, pair)
         assert [str(a) for s, a in table.state.log if s == 2] == ["pass", "pass", "attack 7D"]
         assert 2 in table.state.public_view().awaiting  # asked again, not passed for
         assert t("act.auto_pass") in {b.label for b in hand_of(fake, w.carol).buttons}
@@ -132,56 +134,29 @@ async def test_done_for_this_bout_survives_new_cards_and_a_throw_in_clears_it(
 
 async def test_every_defence_is_one_click_and_names_its_pair(tmp_path: Path) -> None:
     """Two open cards: each defence is one button that says which card goes on which."""
-    state = position(
-        RuleSet(),
-        ["7S 7C 9H", "8S 8C 10H KS AS", "6D 9D QH"],
-        trump="AH",
-        attacker=0,
-        talon="6H 6S 10D 10C 10S 6C",
-    )
     async with world(tmp_path) as w, running_bot(w) as bot:
-        fake, users = w.fake, [w.alice, w.bob, w.carol]
-        table = await three_at_a_bout(w, bot, state)
-        alice = hand_of(fake, w.alice)
-        await fake.click(w.alice, alice, button(alice, code=code("attack 7S")))
-        await settle(w, bot, table, users)
-        alice = hand_of(fake, w.alice)
-        await fake.click(w.alice, alice, button(alice, code=code("attack 7C")))
-        await settle(w, bot, table, users)
-        bob = hand_of(fake, w.bob)
+        table = await three_at_a_bout(w, bot, SEVENS)
+        await play(w, bot, table, w.alice, "attack 7S")
+        await play(w, bot, table, w.alice, "attack 7C")
+        bob = hand_of(w.fake, w.bob)
         labels = {b.label for b in bob.buttons}
         assert {"8♠ on 7♠", "8♣ on 7♣", "K♠ on 7♠", "A♠ on 7♠"} <= labels
         assert not any((b.custom_id or "").split(":")[-1].startswith("a") for b in bob.buttons)
-        clicks = 0
-        for pair in ("defend 7C 8C", "defend 7S 8S"):
-            bob = hand_of(fake, w.bob)
-            await fake.click(w.bob, bob, button(bob, code=code(pair)))
-            clicks += 1
-            await settle(w, bot, table, users)
+        for pair in ("defend 7C 8C", "defend 7S 8S"):  # one click each, no aiming
+            await play(w, bot, table, w.bob, pair)
         assert table.state is not None
-        assert clicks == 2 and all(d is not None for _, d in table.state.public_view().table)
+        assert all(d is not None for _, d in table.state.public_view().table)
 
 
 async def test_private_status_says_what_this_player_can_do(tmp_path: Path) -> None:
     """The public ▶ marks every attacker who has not passed (R23: nobody learns who holds a
     rank); the private hand tells carol she has nothing to throw in, and shows the players,
     the talon, the last action and until when it updates."""
-    state = position(
-        RuleSet(),
-        ["7S 7C 9H", "8S 8C 10H KS AS", "6D 9D QH"],
-        trump="AH",
-        attacker=0,
-        talon="6H 6S 10D 10C 10S 6C",
-    )
     async with world(tmp_path) as w, running_bot(w) as bot:
-        fake, users = w.fake, [w.alice, w.bob, w.carol]
-        table = await three_at_a_bout(w, bot, state)
-        alice = hand_of(fake, w.alice)
-        await fake.click(w.alice, alice, button(alice, code=code("attack 7S")))
-        await settle(w, bot, table, users)
-        bob = hand_of(fake, w.bob)
-        await fake.click(w.bob, bob, button(bob, code=code("defend 7S 8S")))
-        await settle(w, bot, table, users)
+        fake = w.fake
+        table = await three_at_a_bout(w, bot, SEVENS)
+        await play(w, bot, table, w.alice, "attack 7S")
+        await play(w, bot, table, w.bob, "defend 7S 8S")
         assert table.state is not None
         public = table.state.public_view()
         assert 2 in public.awaiting and not table.state.legal_actions(2)

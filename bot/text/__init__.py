@@ -25,8 +25,14 @@ DEFAULT_LANGUAGE = "en"
 def language(locale: object | None) -> str:
     """The catalogue for a Discord locale (a ``discord.Locale`` or its string value)."""
     value = str(getattr(locale, "value", locale) or DEFAULT_LANGUAGE)
-    lang = value.split("-")[0].lower()
-    return lang if lang in CATALOGUES else DEFAULT_LANGUAGE
+    lang = _LANGUAGE_OF.get(value)
+    if lang is None:  # a handful of locales: remembered (every message asks)
+        lang = value.split("-")[0].lower()
+        lang = _LANGUAGE_OF[value] = lang if lang in CATALOGUES else DEFAULT_LANGUAGE
+    return lang
+
+
+_LANGUAGE_OF: dict[str, str] = {}
 
 
 def t(key: str, locale: object | None = None, /, **params: object) -> str:

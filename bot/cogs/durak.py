@@ -97,6 +97,13 @@ class DurakCog(commands.GroupCog, group_name=ls("name.durak"), group_description
             return None
         return self.bot.service.registry.in_channel(interaction.channel_id)
 
+    async def _table_or_say(self, interaction: discord.Interaction) -> Table | None:
+        """This channel's table, or None after telling the user there is none."""
+        table = self._table_here(interaction)
+        if table is None:
+            await self._say(interaction, "err.no_table")
+        return table
+
     async def _send_hand(self, interaction: discord.Interaction, table: Table) -> None:
         seat = table.seat_of(interaction.user.id)
         if seat is None:
@@ -350,9 +357,8 @@ class DurakCog(commands.GroupCog, group_name=ls("name.durak"), group_description
 
     @app_commands.command(name=ls("name.back"), description=_s("cmd.back"))
     async def back(self, interaction: discord.Interaction) -> None:
-        table = self._table_here(interaction)
+        table = await self._table_or_say(interaction)
         if table is None:
-            await self._say(interaction, "err.no_table")
             return
         await self._take_seat_back(interaction, table)
 
@@ -367,17 +373,15 @@ class DurakCog(commands.GroupCog, group_name=ls("name.durak"), group_description
 
     @app_commands.command(name=ls("name.hand"), description=_s("cmd.hand"))
     async def hand(self, interaction: discord.Interaction) -> None:
-        table = self._table_here(interaction)
+        table = await self._table_or_say(interaction)
         if table is None:
-            await self._say(interaction, "err.no_table")
             return
         await self._send_hand(interaction, table)
 
     @app_commands.command(name=ls("name.rules"), description=_s("cmd.rules"))
     async def rules(self, interaction: discord.Interaction) -> None:
-        table = self._table_here(interaction)
+        table = await self._table_or_say(interaction)
         if table is None:
-            await self._say(interaction, "err.no_table")
             return
         await self._send_rules(interaction, table)
 

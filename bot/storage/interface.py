@@ -20,6 +20,12 @@ from .models import (
 )
 
 LeaderboardSort = Literal["wins", "win_rate", "rating"]
+#: The key–value settings tables, and the column that names whose settings a row holds.
+SettingsTable = Literal["guild_settings", "user_settings"]
+SETTINGS_OWNER: dict[SettingsTable, str] = {
+    "guild_settings": "guild_id",
+    "user_settings": "user_id",
+}
 MAX_PAGE_SIZE = 50
 
 

@@ -29,7 +29,14 @@ from typing import Any, Self, TypeVar, cast
 import asyncpg
 
 from .errors import GameNotFound, InvalidQuery, StaleTableVersion, StorageBusy, UnknownPlayer
-from .interface import LeaderboardSort, check_limit, check_page, check_statuses
+from .interface import (
+    SETTINGS_OWNER,
+    LeaderboardSort,
+    SettingsTable,
+    check_limit,
+    check_page,
+    check_statuses,
+)
 from .models import (
     GameRecord,
     GameSummary,
@@ -343,46 +350,37 @@ class PostgresStorage:
 
         return await self._transaction(body, write=True)
 
-    # -- guild settings -----------------------------------------------------------
+    # -- guild and user settings --------------------------------------------------
 
     async def guild_settings(self, guild_id: int) -> dict[str, str]:
-        async def body(conn: Conn) -> dict[str, str]:
-            rows = await conn.fetch(
-                "SELECT key, value FROM guild_settings WHERE guild_id = $1", guild_id
-            )
-            return {str(row["key"]): str(row["value"]) for row in rows}
-
-        return await self._transaction(body, write=False)
+        return await self._settings("guild_settings", guild_id)
 
     async def set_guild_setting(self, guild_id: int, key: str, value: str) -> None:
-        async def body(conn: Conn) -> None:
-            await conn.execute(
-                "INSERT INTO guild_settings (guild_id, key, value) VALUES ($1, $2, $3)"
-                " ON CONFLICT (guild_id, key) DO UPDATE SET value = excluded.value",
-                guild_id,
-                key,
-                value,
-            )
-
-        await self._transaction(body, write=True)
-
-    # -- user settings ------------------------------------------------------------
+        await self._set_setting("guild_settings", guild_id, key, value)
 
     async def user_settings(self, user_id: int) -> dict[str, str]:
+        return await self._settings("user_settings", user_id)
+
+    async def set_user_setting(self, user_id: int, key: str, value: str) -> None:
+        await self._set_setting("user_settings", user_id, key, value)
+
+    async def _settings(self, table: SettingsTable, owner_id: int) -> dict[str, str]:
+        owner = SETTINGS_OWNER[table]
+
         async def body(conn: Conn) -> dict[str, str]:
-            rows = await conn.fetch(
-                "SELECT key, value FROM user_settings WHERE user_id = $1", user_id
-            )
+            rows = await conn.fetch(f"SELECT key, value FROM {table} WHERE {owner} = $1", owner_id)
             return {str(row["key"]): str(row["value"]) for row in rows}
 
         return await self._transaction(body, write=False)
 
-    async def set_user_setting(self, user_id: int, key: str, value: str) -> None:
+    async def _set_setting(self, table: SettingsTable, owner_id: int, key: str, value: str) -> None:
+        owner = SETTINGS_OWNER[table]
+
         async def body(conn: Conn) -> None:
             await conn.execute(
-                "INSERT INTO user_settings (user_id, key, value) VALUES ($1, $2, $3)"
-                " ON CONFLICT (user_id, key) DO UPDATE SET value = excluded.value",
-                user_id,
+                f"INSERT INTO {table} ({owner}, key, value) VALUES ($1, $2, $3)"
+                f" ON CONFLICT ({owner}, key) DO UPDATE SET value = excluded.value",
+                owner_id,
                 key,
                 value,
             )

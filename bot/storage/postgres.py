@@ -63,6 +63,7 @@ from .rows import (
     summary_from_row,
 )
 from .rows import table_from_row as _table_from_row
+from .settings import SettingsStore
 from .sharding import ShardScope
 
 T = TypeVar("T")
@@ -103,7 +104,7 @@ _TRANSIENT: tuple[type[BaseException], ...] = (
 )
 
 
-class PostgresStorage:
+class PostgresStorage(SettingsStore):
     """Durak results, ratings and saved tables in a PostgreSQL database shared by processes."""
 
     def __init__(
@@ -351,18 +352,6 @@ class PostgresStorage:
         return await self._transaction(body, write=True)
 
     # -- guild and user settings --------------------------------------------------
-
-    async def guild_settings(self, guild_id: int) -> dict[str, str]:
-        return await self._settings("guild_settings", guild_id)
-
-    async def set_guild_setting(self, guild_id: int, key: str, value: str) -> None:
-        await self._set_setting("guild_settings", guild_id, key, value)
-
-    async def user_settings(self, user_id: int) -> dict[str, str]:
-        return await self._settings("user_settings", user_id)
-
-    async def set_user_setting(self, user_id: int, key: str, value: str) -> None:
-        await self._set_setting("user_settings", user_id, key, value)
 
     async def _settings(self, table: SettingsTable, owner_id: int) -> dict[str, str]:
         owner = SETTINGS_OWNER[table]

@@ -69,6 +69,7 @@ from .rows import (
     table_from_row,
     ts,
 )
+from .settings import SettingsStore
 from .sharding import ShardScope
 
 T = TypeVar("T")
@@ -115,7 +116,7 @@ _LEADERBOARD_ORDER: dict[str, str] = {
 }
 
 
-class SqliteStorage:
+class SqliteStorage(SettingsStore):
     """Durak results, ratings and saved tables in one SQLite file (WAL mode)."""
 
     def __init__(
@@ -444,18 +445,6 @@ class SqliteStorage:
         return await self._transaction(body, write=True)
 
     # -- guild and user settings --------------------------------------------------
-
-    async def guild_settings(self, guild_id: int) -> dict[str, str]:
-        return await self._settings("guild_settings", guild_id)
-
-    async def set_guild_setting(self, guild_id: int, key: str, value: str) -> None:
-        await self._set_setting("guild_settings", guild_id, key, value)
-
-    async def user_settings(self, user_id: int) -> dict[str, str]:
-        return await self._settings("user_settings", user_id)
-
-    async def set_user_setting(self, user_id: int, key: str, value: str) -> None:
-        await self._set_setting("user_settings", user_id, key, value)
 
     async def _settings(self, table: SettingsTable, owner_id: int) -> dict[str, str]:
         owner = SETTINGS_OWNER[table]

@@ -100,6 +100,7 @@ from bot.app import DurakBot  # noqa: E402
 from bot.cogs.durak import save_images_setting  # noqa: E402
 from bot.tables.table import Table  # noqa: E402
 from bot.text import t  # noqa: E402
+from bot.ui.turn_alerts import must_act  # noqa: E402
 from durak_core import Action, Card, SeatView  # noqa: E402
 from durak_core.actions import ATTACK, DEFEND, PASS, TAKE, TRANSFER, Defend  # noqa: E402
 from durak_core.events import ActionTaken, BoutEnded  # noqa: E402
@@ -466,21 +467,15 @@ class Game:
         self.note_turns(newest)
 
     def note_turns(self, newest: int) -> None:
-        """Record a seat's turn to lead or to defend that the last click began (public facts,
-        as the bot's notifier reads them)."""
+        """Record a seat's turn to lead or to defend that the last click began, as the bot's
+        notifier judges it (``turn_alerts.must_act``: every seat here is a human)."""
         if self.t.state is None:
             return
-        v = self.t.state.public_view()
-        turn: tuple[int, str] | None = None
-        if not v.table and v.attacker in v.awaiting:
-            turn = (v.attacker, "lead")
-        elif any(d is None for _, d in v.table) and not v.taken and v.defender in v.awaiting:
-            turn = (v.defender, "defend")
-        if turn is None:
-            return
-        last = next((x for x in reversed(self.turns) if x[0] == turn[0]), None)
-        if last is None or (last[1], last[2]) != (turn[1], v.bout):
-            self.turns.append((*turn, v.bout, newest))
+        bout = self.t.state.bout
+        for seat, role in must_act(self.t).items():
+            last = next((x for x in reversed(self.turns) if x[0] == seat), None)
+            if last is None or (last[1], last[2]) != (role, bout):
+                self.turns.append((seat, role, bout, newest))
 
     def count_game(self, ids0: int) -> None:
         table, fake, c = self.t, self.fake, self.c

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from fake_discord import FakeDiscord, FakeMessage
+from fake_discord import FakeMessage
 from helpers import World, open_table, public_message, running_bot, table_of, world
+from test_bot_game import latest_hand, settled
 
 from bot.app import DurakBot
 from bot.tables.table import Table
@@ -16,13 +17,6 @@ from bot.ui.cards import card_text
 from bot.ui.table_embed import last_lines
 from durak_core import GameState, RuleSet, position
 from durak_core.actions import parse_action
-
-
-def hand_of(fake: FakeDiscord, user: int) -> FakeMessage:
-    """The user's newest hand message (ephemeral, with the hand's content)."""
-    hands = [m for m in fake.ephemeral_messages(user) if "**Your hand**" in m.content]
-    assert hands, f"user {user} has no hand message"
-    return hands[-1]
 
 
 def button(message: FakeMessage, *, code: str | None = None, label: str | None = None) -> str:
@@ -44,15 +38,7 @@ async def seat_position(bot: DurakBot, table: Table, state: GameState) -> None:
 
 
 async def settle(w: World, bot: DurakBot, table: Table, users: list[int]) -> None:
-    """Every user's hand shows the table's current version."""
-
-    def shown() -> bool:
-        links = bot.notifier.links
-        return bot.notifier.idle() and all(
-            links[(table.table_id, u)].shown_version == table.version for u in users
-        )
-
-    await w.fake.wait_for(shown, 10, what="every hand to show the current table")
+    await w.fake.wait_for(lambda: settled(bot, table, users), 10, what="the hands to catch up")
 
 
 async def three_at_a_bout(w: World, bot: DurakBot, state: GameState) -> Table:
@@ -73,7 +59,7 @@ def code(action: str) -> str:
 async def play(w: World, bot: DurakBot, table: Table, user: int, action: str) -> None:
     """``user`` clicks the button of ``action`` (or a toggle code) on its hand, and every hand
     catches up."""
-    hand = hand_of(w.fake, user)
+    hand = latest_hand(w.fake, user)
     wanted = action if action in ("p0", "p1") else code(action)
     await w.fake.click(user, hand, button(hand, code=wanted))
     await settle(w, bot, table, [w.alice, w.bob, w.carol])
@@ -106,10 +92,10 @@ async def test_done_for_this_bout_survives_new_cards_and_a_throw_in_clears_it(
         table = await three_at_a_bout(w, bot, state)
         await play(w, bot, table, w.alice, "attack 7S")
         # carol may throw in 7D; before bob beats she says she is done for the whole bout
-        assert t("act.auto_pass") in {b.label for b in hand_of(fake, w.carol).buttons}
+        assert t("act.auto_pass") in {b.label for b in latest_hand(fake, w.carol).buttons}
         await play(w, bot, table, w.carol, "p1")
         assert table.auto_pass == {2: table.state.bout}  # type: ignore[union-attr]
-        assert t("hand.auto_pass") in hand_of(fake, w.carol).content
+        assert t("hand.auto_pass") in latest_hand(fake, w.carol).content
         await play(w, bot, table, w.bob, "defend 7S 8S")
         assert table.state is not None
         assert [str(a) for s, a in table.state.log if s == 2] == ["pass"]  # passed for her
@@ -121,14 +107,14 @@ async def test_done_for_this_bout_survives_new_cards_and_a_throw_in_clears_it(
         assert 2 in table.auto_pass
         # while a card is unbeaten she may throw in (R11, R15); doing so takes the setting back
         await play(w, bot, table, w.alice, "attack 8D")
-        assert t("hand.auto_pass") in hand_of(fake, w.carol).content
+        assert t("hand.auto_pass") in latest_hand(fake, w.carol).content
         await play(w, bot, table, w.carol, "attack 7D")
         assert 2 not in table.auto_pass
         for pair in ("defend 8D 10H", "defend 7D 9D"):
             await play(w, bot, table, w.bob, pair)
         assert [str(a) for s, a in table.state.log if s == 2] == ["pass", "pass", "attack 7D"]
         assert 2 in table.state.public_view().awaiting  # asked again, not passed for
-        assert t("act.auto_pass") in {b.label for b in hand_of(fake, w.carol).buttons}
+        assert t("act.auto_pass") in {b.label for b in latest_hand(fake, w.carol).buttons}
         assert fake.violations == []
 
 
@@ -138,7 +124,7 @@ async def test_every_defence_is_one_click_and_names_its_pair(tmp_path: Path) -> 
         table = await three_at_a_bout(w, bot, SEVENS)
         await play(w, bot, table, w.alice, "attack 7S")
         await play(w, bot, table, w.alice, "attack 7C")
-        bob = hand_of(w.fake, w.bob)
+        bob = latest_hand(w.fake, w.bob)
         labels = {b.label for b in bob.buttons}
         assert {"8♠ on 7♠", "8♣ on 7♣", "K♠ on 7♠", "A♠ on 7♠"} <= labels
         assert not any((b.custom_id or "").split(":")[-1].startswith("a") for b in bob.buttons)
@@ -162,7 +148,7 @@ async def test_private_status_says_what_this_player_can_do(tmp_path: Path) -> No
         assert 2 in public.awaiting and not table.state.legal_actions(2)
         players = public_message(w, table).embeds[0]["fields"]
         assert "▶ **carol**" in str(players)  # public: carol is still asked
-        content = hand_of(fake, w.carol).content
+        content = latest_hand(fake, w.carol).content
         waiting = t("table.wait.throw", None, names="alice")
         assert t("hand.nothing_to_throw", None, what=waiting) in content
         assert "carol" not in waiting
@@ -173,7 +159,7 @@ async def test_private_status_says_what_this_player_can_do(tmp_path: Path) -> No
         assert piles in content
         assert "bob beats 7♠ with 8♠" in content  # the last action
         assert "updates itself until <t:" in content
-        alice_hand = hand_of(fake, w.alice).content
+        alice_hand = latest_hand(fake, w.alice).content
         assert t("hand.you_throw") in alice_hand  # alice has 7C: throw in or be done
 
 

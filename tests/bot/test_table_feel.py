@@ -11,11 +11,13 @@ from helpers import World, open_table, public_message, running_bot, table_of, wo
 from test_bot_game import latest_hand, settled
 
 from bot.app import DurakBot
+from bot.tables.actions import may_auto_pass, opening_notes
 from bot.tables.table import Table
 from bot.text import t
 from bot.ui.cards import card_text
+from bot.ui.hand_view import HandContext, render_hand
 from bot.ui.table_embed import last_lines
-from durak_core import GameState, RuleSet, position
+from durak_core import GameState, RuleSet, new_game, position
 from durak_core.actions import parse_action
 
 
@@ -248,3 +250,43 @@ async def test_lobby_hand_answer_and_no_link_to_none(tmp_path: Path) -> None:
         table.lobby_message_id = lobby
         again = await fake.slash(w.bob, w.channel, "durak", "new")
         assert again.content.endswith(f"{link}/{lobby}")
+
+
+def _hand(state: GameState, seat: int) -> str:
+    v = state.view(seat)
+    return render_hand(v, HandContext("0123abcd", v.version, ["alice", "bob", "carol"])).content
+
+
+def test_status_names_the_bouts_limit() -> None:
+    """R12: bob held two cards when the bout began, so two attack cards are the limit; carol
+    holds a seven but may not throw it in, and her hand says why."""
+    g = position(
+        RuleSet(), ["7S 7C 9H", "8S 8C", "7H QH 6C"], trump="AH", attacker=0, talon="6D 6S 10D"
+    )
+    for action in ("attack 7S", "attack 7C"):
+        g, _ = g.apply(0, parse_action(action))
+    assert g.limit == 2 and not g.legal_actions(2)
+    waiting = t("table.wait.defend", None, name="bob")
+    assert t("hand.limit_reached", None, what=waiting) in _hand(g, 2)
+
+
+def test_only_an_attacker_of_the_bout_may_be_done_for_it() -> None:
+    """R9, R10: the defender, and anyone before the opening card, have nothing to be done with."""
+    g = SEVENS
+    assert not may_auto_pass(g.view(0))  # R10: the main attacker must lead first
+    g, _ = g.apply(0, parse_action("attack 7S"))
+    assert may_auto_pass(g.view(0)) and may_auto_pass(g.view(2))
+    assert not may_auto_pass(g.view(1))  # R9: the defender
+
+
+def test_who_leads_without_the_lowest_trump() -> None:
+    """R8 with no trump in the game (V11): the seat left of the dealer leads; V10: a later game
+    of a series starts left of the previous Durak, and the log says so."""
+    no_trump = new_game(RuleSet(no_trump=True), 3, seed=5).public_view()
+    assert [(n.key, n.seat) for n in opening_notes(no_trump, True)] == [
+        ("no_trump", (no_trump.dealer + 1) % 3)
+    ]
+    later = new_game(RuleSet(under_the_fool=True), 3, seed=5, first_game=False).public_view()
+    assert [n.key for n in opening_notes(later, False)] == ["v10"]
+    first = new_game(RuleSet(under_the_fool=True), 3, seed=5).public_view()
+    assert [n.key for n in opening_notes(first, True)] in (["r8"], ["r8_none"])

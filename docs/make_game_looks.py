@@ -37,6 +37,7 @@ DEADLINE = NOW + 60
 UPDATES_UNTIL = NOW + TOKEN_LIFETIME - TOKEN_MARGIN
 
 TABLE_PNG, HAND_PNG, END_PNG = "look-table.png", "look-hand.png", "look-table-end.png"
+RU_PNG = "look-table-ru.png"  # the same moment at a table whose language is Russian
 ALICE, BOB, AI, DANA = range(4)
 
 
@@ -223,8 +224,11 @@ def pictures() -> dict[str, bytes]:
     moment = main_game().play(*MOMENT)
     draw = moment.hand(BOB).draw
     assert draw is not None
+    russian = main_game().play(*MOMENT)
+    russian.table.language = "ru"
     return {
         TABLE_PNG: small(render_scene_png(table_picture(moment.table))),
+        RU_PNG: small(render_scene_png(table_picture(russian.table))),
         HAND_PNG: small(draw()),
         END_PNG: small(render_scene_png(table_picture(finished().table))),
     }

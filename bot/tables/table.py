@@ -165,12 +165,13 @@ class Table:
         return "human", None
 
     def stand_in(self, seat: int) -> bool:
-        """A human's seat that an AI plays for now (its owner is idle or left)."""
-        return not self.seats[seat].is_ai and (seat in self.away or seat in self.left)
+        """A human's seat that an AI plays for now (its owner is idle or left, and may come
+        back: not a seat taken over for good in an earlier game)."""
+        return not self.seats[seat].is_ai and self.player_of(seat)[0] != "human"
 
     def ai_controlled(self, seat: int) -> bool:
         """An AI seat, or a human seat an AI plays for now (idle or left)."""
-        return self.seats[seat].is_ai or seat in self.away or seat in self.left
+        return self.player_of(seat)[0] != "human"
 
     @property
     def only_ai_left(self) -> bool:

@@ -72,6 +72,7 @@ class DurakBot(commands.Bot):
         self.notifier = DiscordNotifier(
             self,
             self.settings.table_edit_interval_seconds,
+            hand_idle_interval=self.settings.hand_idle_refresh_seconds,
             notify_delay=self.settings.turn_notify_delay_seconds,
             picture_interval=self.settings.table_picture_interval_seconds,
             pictures_per_second=self.settings.table_pictures_per_second,

@@ -57,6 +57,10 @@ class Settings(BaseSettings):
     save_wait_seconds: float = Field(default=2.0, gt=0, le=2.5)
     #: Minimum seconds between two edits of one table message (Discord rate limits).
     table_edit_interval_seconds: float = Field(default=1.0, ge=0, le=10)
+    #: Minimum seconds between two refreshes of a player's hand while its buttons stay the
+    #: same (other players' moves the player need not answer); a change of what the player
+    #: may do, and the end of a game, refresh the hand at once.
+    hand_idle_refresh_seconds: float = Field(default=2.0, ge=0, le=30)
     #: Minimum seconds between two new pictures of one table message: drawing and uploading
     #: the picture is the bot's largest cost, so it follows the text (edited every
     #: TABLE_EDIT_INTERVAL_SECONDS) at this pace; the game's end is drawn at once.

@@ -125,13 +125,7 @@ class DurakCog(commands.GroupCog, group_name=ls("name.durak"), group_description
         await interaction.response.send_message(
             hand.content, view=hand.view, files=await hand.files(), ephemeral=True
         )
-        self.bot.notifier.remember(
-            table,
-            interaction.user.id,
-            interaction,
-            shown_version=hand.version,
-            picture=hand.picture,
-        )
+        self.bot.notifier.remember(table, interaction.user.id, interaction, hand)
 
     async def _update_hand(
         self,
@@ -168,13 +162,7 @@ class DurakCog(commands.GroupCog, group_name=ls("name.durak"), group_description
             )
             answered = message.id
         self.bot.notifier.remember(
-            table,
-            user,
-            interaction,
-            shown_version=hand.version,
-            focus=focus,
-            message_id=answered,
-            picture=hand.picture,
+            table, user, interaction, hand, focus=focus, message_id=answered
         )
 
     # -- commands --------------------------------------------------------------------------

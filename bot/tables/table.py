@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Literal
 
-from durak_core import Card, Event, GameState, PublicView, RuleSet, Series
+from durak_core import Action, Card, Event, GameState, PublicView, RuleSet, Series
 from durak_core.ai import Player
 
 TableStatus = Literal["lobby", "running", "finished", "abandoned"]
@@ -183,6 +183,12 @@ class Table:
         return all(
             self.seats[i].is_ai or i in self.left for i in range(len(self.seats)) if i not in out
         )
+
+    def legal_actions(self, seat: int) -> tuple[Action, ...]:
+        """What ``seat`` may do now (nothing outside a running game)."""
+        if self.state is None:
+            return ()
+        return self.state.legal_actions(seat)
 
     def ai_seats_to_act(self) -> list[int]:
         """AI-controlled seats that have a legal action now."""

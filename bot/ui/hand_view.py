@@ -55,6 +55,8 @@ class HandMessage:
     #: What the picture shows (cards, trump, labels); None: no picture. A message already
     #: showing the same picture keeps its attachment instead of getting it uploaded again.
     picture: Hashable | None = None
+    #: The legal actions its components offer (a later change that keeps them may wait).
+    actions: tuple[Action, ...] = ()
 
     async def attachments(self, shown: object) -> dict[str, Any]:
         """The ``attachments`` argument of an edit of a message that shows the picture
@@ -221,7 +223,9 @@ def render_hand(
         labels = rank_labels(loc)
         draw = functools.partial(render_hand_png, v, shown, labels=labels)
         picture = (tuple(shown), v.trump, tuple(sorted(labels.items())))
-    return HandMessage(_content(v, ctx, aimed, notice), view, ctx.version, draw, picture)
+    return HandMessage(
+        _content(v, ctx, aimed, notice), view, ctx.version, draw, picture, v.legal_actions
+    )
 
 
 _GREY = discord.ButtonStyle.secondary

@@ -21,11 +21,12 @@ from typing import Any
 import discord
 
 from bot.tables.table import Table
-from durak_core import Card
+from durak_core import Action, Card
 
 from .channel_limits import ChannelLimiter, DrawBudget
-from .hand_view import table_hand
+from .hand_view import HandMessage, table_hand
 from .lobby import render_lobby, render_lobby_done
+from .message_writes import edit_channel_message, edit_interaction_answer
 from .table_embed import render_closed, render_table
 from .table_picture import table_file, table_picture
 from .turn_alerts import TurnAlerts
@@ -37,18 +38,37 @@ TOKEN_MARGIN = 30  # stop using a token a little early: an edit in flight must s
 
 
 class Coalescer:
-    """Runs ``flush`` after ``mark``; marks during a flush cause one more flush, not many."""
+    """Runs ``flush`` after ``mark``; marks during a flush cause one more flush, not many.
 
-    def __init__(self, flush: Callable[[], Awaitable[None]], interval: float, name: str) -> None:
+    Two flushes are never closer than ``interval``. A ``lazy`` mark (a change nobody has to
+    act on) waits until ``lazy_interval`` after the last flush, so such changes collapse into
+    one edit; an urgent mark meanwhile cuts that wait short.
+    """
+
+    def __init__(
+        self,
+        flush: Callable[[], Awaitable[None]],
+        interval: float,
+        name: str,
+        *,
+        lazy_interval: float = 0.0,
+    ) -> None:
         self._flush = flush
         self._interval = interval
+        self._lazy_interval = max(interval, lazy_interval)
         self._name = name
         self._dirty = False
+        self._urgent = False
         self._task: asyncio.Task[None] | None = None
+        self._wake: asyncio.Future[None] | None = None
         self._last = -math.inf  # monotonic start of the last flush
 
-    def mark(self) -> None:
+    def mark(self, *, lazy: bool = False) -> None:
         self._dirty = True
+        if not lazy:
+            self._urgent = True
+            if self._wake is not None and not self._wake.done():
+                self._wake.set_result(None)
         if self._task is None or self._task.done():
             self._task = asyncio.create_task(self._run(), name=self._name)
 
@@ -56,10 +76,18 @@ class Coalescer:
         while self._dirty:
             # Never two flushes closer than the interval, also when a mark comes right after an
             # idle spell (Discord allows about 5 edits per 5 s per channel; more answer 429).
-            wait = self._last + self._interval - time.monotonic()
+            gap = self._interval if self._urgent else self._lazy_interval
+            wait = self._last + gap - time.monotonic()
             if wait > 0:
-                await asyncio.sleep(wait)
-            self._dirty = False
+                if self._urgent:
+                    await asyncio.sleep(wait)
+                else:  # an urgent mark may end this wait early: look again then
+                    self._wake = asyncio.get_running_loop().create_future()
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(self._wake, wait)
+                    self._wake = None
+                    continue
+            self._dirty = self._urgent = False
             self._last = time.monotonic()
             try:
                 await self._flush()
@@ -99,6 +127,8 @@ class HandLink:
     #: The hand message this link edits, once known, and the picture it shows.
     message_id: int | None = None
     picture: object = UNKNOWN_PICTURE
+    #: The legal actions the shown hand offers (None: unknown).
+    shown_actions: tuple[Action, ...] | None = None
 
 
 @dataclass
@@ -119,12 +149,15 @@ class DiscordNotifier:
         client: discord.Client,
         interval: float,
         *,
+        hand_idle_interval: float = 0.0,
         notify_delay: float = 0.0,
         picture_interval: float = 0.0,
         pictures_per_second: float = 0.0,
     ) -> None:
         self.client = client
         self.interval = interval
+        #: Minimum seconds between two refreshes of a hand whose buttons stay the same.
+        self.hand_idle_interval = hand_idle_interval
         #: Minimum seconds between two new pictures of a table message (``Settings``).
         self.picture_interval = picture_interval
         #: New table pictures a second across all tables (``Settings``): past it they lag more.
@@ -163,7 +196,7 @@ class DiscordNotifier:
         if table.status in ("running", "finished"):
             for user in table.humans:
                 if user != actor:
-                    self._hand(table, user).mark()
+                    self._hand(table, user).mark(lazy=self._same_buttons(table, user))
         self.alerts.update(table)
 
     def game_started(self, table: Table) -> None:
@@ -193,20 +226,24 @@ class DiscordNotifier:
         table: Table,
         user: int,
         interaction: discord.Interaction,
+        hand: HandMessage,
         *,
-        shown_version: int,
         focus: Card | None = None,
         message_id: int | None = None,
-        picture: object = UNKNOWN_PICTURE,
     ) -> None:
-        """Called after answering ``interaction`` with a hand rendered at ``shown_version``
-        (``message_id``: the hand message answered in place, if known; ``picture``: what it
-        shows now)."""
+        """Called after answering ``interaction`` with ``hand`` (``message_id``: the hand
+        message answered in place, if known)."""
         had = (table.table_id, user) in self.links
         self.links[(table.table_id, user)] = HandLink(
-            interaction, time.monotonic(), focus, shown_version, message_id, picture
+            interaction,
+            time.monotonic(),
+            focus,
+            hand.version,
+            message_id,
+            hand.picture,
+            hand.actions,
         )
-        if table.version != shown_version:  # the table moved while we answered
+        if table.version != hand.version:  # the table moved while we answered
             self._hand(table, user).mark()
         if not had:  # the "press My hand" line may change
             self._messages(table).public.mark()
@@ -226,6 +263,16 @@ class DiscordNotifier:
             if s.user_id is not None and self.link(table, s.user_id) is None
         ]
 
+    def _same_buttons(self, table: Table, user: int) -> bool:
+        """Whether ``user``'s shown hand still offers exactly the legal actions of now: then
+        the change (another player's move) may wait for the hand's idle pace. The end of a
+        game never waits."""
+        link = self.links.get((table.table_id, user))
+        seat = table.seat_of(user)
+        if link is None or link.shown_actions is None or seat is None or table.state is None:
+            return False
+        return not table.state.finished and link.shown_actions == table.legal_actions(seat)
+
     def _hand(self, table: Table, user: int) -> Coalescer:
         msgs = self._messages(table)
         if user not in msgs.hands:
@@ -233,7 +280,12 @@ class DiscordNotifier:
             async def flush() -> None:
                 await self._refresh_hand(table, user)
 
-            msgs.hands[user] = Coalescer(flush, 0, f"durak-hand-{table.table_id}-{user}")
+            msgs.hands[user] = Coalescer(
+                flush,
+                0,
+                f"durak-hand-{table.table_id}-{user}",
+                lazy_interval=self.hand_idle_interval,
+            )
         return msgs.hands[user]
 
     async def _refresh_hand(self, table: Table, user: int) -> None:
@@ -252,16 +304,19 @@ class DiscordNotifier:
             focus=link.focus,
         )
         try:
-            message = await link.interaction.edit_original_response(
-                content=hand.content, view=hand.view, **await hand.attachments(link.picture)
+            message_id = await edit_interaction_answer(
+                link.interaction,
+                content=hand.content,
+                view=hand.view,
+                **await hand.attachments(link.picture),
             )
-            link.shown_version = hand.version
-            link.picture, link.message_id = hand.picture, message.id
+            link.shown_version, link.shown_actions = hand.version, hand.actions
+            link.picture, link.message_id = hand.picture, message_id
             if self.links.get((table.table_id, user)) is not link:
                 # A click was answered meanwhile (a new link): which of the two edits landed
                 # last is unknown, so show the table as it is now, picture included.
                 newer = self.links[(table.table_id, user)]
-                newer.shown_version, newer.picture = -1, UNKNOWN_PICTURE
+                newer.shown_version, newer.picture, newer.shown_actions = -1, UNKNOWN_PICTURE, None
                 self._hand(table, user).mark()
         except discord.NotFound:  # the token expired or the message is gone
             self.links.pop((table.table_id, user), None)
@@ -294,15 +349,14 @@ class DiscordNotifier:
         msgs = self._messages(table)
         if msgs.shown_public == table.version and table.status == "lobby":
             return
-        channel = self.client.get_partial_messageable(table.channel_id)
         if table.status == "lobby":
             if table.lobby_message_id is None:
                 return
             embed, view = render_lobby(table)
             version = table.version
             async with self.limits.write(table.channel_id):
-                await channel.get_partial_message(table.lobby_message_id).edit(
-                    embed=embed, view=view
+                await edit_channel_message(
+                    self.client, table.channel_id, table.lobby_message_id, embed=embed, view=view
                 )
             msgs.shown_public = version
             return
@@ -323,8 +377,13 @@ class DiscordNotifier:
                 msgs.picture_at = time.monotonic()
         async with self.limits.write(table.channel_id):
             msgs.picture = UNKNOWN_PICTURE  # until the edit is known to have landed
-            await channel.get_partial_message(table.table_message_id).edit(
-                embed=embed, view=view, **files
+            await edit_channel_message(
+                self.client,
+                table.channel_id,
+                table.table_message_id,
+                embed=embed,
+                view=view,
+                **files,
             )
         msgs.picture = picture
 
@@ -359,8 +418,12 @@ class DiscordNotifier:
                 embed, view = render_lobby_done(table, "lobby.started")
                 with contextlib.suppress(discord.HTTPException):
                     async with self.limits.write(table.channel_id):
-                        await channel.get_partial_message(table.lobby_message_id).edit(
-                            embed=embed, view=view
+                        await edit_channel_message(
+                            self.client,
+                            table.channel_id,
+                            table.lobby_message_id,
+                            embed=embed,
+                            view=view,
                         )
             old = table.table_message_id
             embed, view, files, picture = await self.table_message(table)
@@ -373,7 +436,7 @@ class DiscordNotifier:
             if old is not None:  # the finished game's message keeps its result, loses buttons
                 with contextlib.suppress(discord.HTTPException):
                     async with self.limits.write(table.channel_id):
-                        await channel.get_partial_message(old).edit(view=None)
+                        await edit_channel_message(self.client, table.channel_id, old, view=None)
             if self.save_ids is not None:
                 await self.save_ids(table)
         except discord.HTTPException:
@@ -386,19 +449,27 @@ class DiscordNotifier:
             await msgs.public.close()
             for hand in msgs.hands.values():
                 await hand.close()
-        channel = self.client.get_partial_messageable(table.channel_id)
         embed, view = render_lobby_done(table, "lobby.cancelled")
         with contextlib.suppress(discord.HTTPException):
             if table.lobby_message_id is not None and table.table_message_id is None:
                 async with self.limits.write(table.channel_id):
-                    await channel.get_partial_message(table.lobby_message_id).edit(
-                        embed=embed, view=view
+                    await edit_channel_message(
+                        self.client,
+                        table.channel_id,
+                        table.lobby_message_id,
+                        embed=embed,
+                        view=view,
                     )
             if table.table_message_id is not None:
                 embed, view = render_closed(table.language)
                 async with self.limits.write(table.channel_id):
-                    await channel.get_partial_message(table.table_message_id).edit(
-                        embed=embed, view=view, attachments=[]
+                    await edit_channel_message(
+                        self.client,
+                        table.channel_id,
+                        table.table_message_id,
+                        embed=embed,
+                        view=view,
+                        attachments=[],
                     )
         for key in [k for k in self.links if k[0] == table.table_id]:
             del self.links[key]

@@ -40,6 +40,7 @@ def settings(db: Path, **overrides: object) -> Settings:
         "ai_budget_seconds": 0.05,
         "ai_budget_iterations": 20,
         "table_edit_interval_seconds": 0.05,
+        "hand_idle_refresh_seconds": 0.05,
         "table_picture_interval_seconds": 0.0,
     }
     values.update(overrides)

@@ -95,6 +95,7 @@ class BotProcess:
             AI_BUDGET_SECONDS="0.05",
             AI_BUDGET_ITERATIONS="20",
             TABLE_EDIT_INTERVAL_SECONDS="0.05",
+            HAND_IDLE_REFRESH_SECONDS="0.05",
             LOG_LEVEL="WARNING",
         )
         return env

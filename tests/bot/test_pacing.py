@@ -1,12 +1,14 @@
 """Pacing: the process's budget of table pictures (at most ``rate`` a second, bursts of one
 second's worth, waits spread so waiting tables do not return together), and the per-channel
-write windows that count a write from its completion."""
+write windows that count a write from its completion, and the hands' pace: a hand whose
+buttons stay the same is refreshed at most every ``HAND_IDLE_REFRESH_SECONDS``."""
 
 from __future__ import annotations
 
 import asyncio
 
 from bot.ui.channel_limits import ChannelLimiter, DrawBudget
+from bot.ui.refresher import Coalescer
 
 
 def test_at_most_rate_pictures_a_second() -> None:
@@ -54,3 +56,34 @@ async def test_a_write_counts_from_its_completion() -> None:
     assert allowed - min(finished) >= 3.0 - 0.05 and allowed - start >= 2.7
     async with limits.write(2):  # another channel is not held up
         assert loop.time() - allowed < 0.1
+
+
+async def test_lazy_marks_collapse_and_an_urgent_one_cuts_the_wait() -> None:
+    """Changes nobody must answer wait for the lazy pace and go out as one flush; a change
+    that must be seen at once ends that wait."""
+    flushes: list[float] = []
+    loop = asyncio.get_running_loop()
+
+    async def flush() -> None:
+        flushes.append(loop.time())
+
+    pacer = Coalescer(flush, 0, "test", lazy_interval=0.6)
+    start = loop.time()
+    pacer.mark()  # the first change: at once
+    await asyncio.sleep(0.05)
+    for _ in range(5):  # five lazy changes within the lazy interval: one flush, after it
+        pacer.mark(lazy=True)
+        await asyncio.sleep(0.02)
+    await asyncio.sleep(0.8)
+    assert len(flushes) == 2
+    assert flushes[1] - flushes[0] >= 0.6 - 0.01
+    pacer.mark(lazy=True)
+    await asyncio.sleep(0.1)
+    assert len(flushes) == 2  # still waiting for the lazy pace
+    urgent = loop.time()
+    pacer.mark()  # urgent: no more waiting (the lazy pace would end at flushes[1] + 0.6)
+    await asyncio.sleep(0.05)
+    assert len(flushes) == 3 and flushes[2] - urgent < 0.04
+    assert flushes[2] < flushes[1] + 0.6
+    assert flushes[0] - start < 0.05
+    await pacer.close()

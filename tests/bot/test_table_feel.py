@@ -4,6 +4,7 @@ back, and the lobby's small wrongs."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 from fake_discord import FakeMessage
@@ -290,3 +291,36 @@ def test_who_leads_without_the_lowest_trump() -> None:
     assert [n.key for n in opening_notes(later, False)] == ["v10"]
     first = new_game(RuleSet(under_the_fool=True), 3, seed=5).public_view()
     assert [n.key for n in opening_notes(first, True)] in (["r8"], ["r8_none"])
+
+
+async def test_a_hand_waits_only_for_moves_that_ask_nothing_of_its_player(
+    tmp_path: Path,
+) -> None:
+    """A watcher's hand is refreshed at its idle pace while its buttons stay the same, and at
+    once when what the player may do changes: alice leads 7S against bob (carol holds no
+    seven: nothing new for her, her hand waits); bob beats it with 8S, and carol may throw in
+    her 8D (R11), so her hand shows it at once."""
+    state = position(
+        RuleSet(),
+        ["7S 7C 9H", "8S 8C 10H KS AS", "6D 8D QH"],
+        trump="AH",
+        attacker=0,
+        talon="6H 6S 10D 10C 10S 6C",
+    )
+    async with world(tmp_path) as w, running_bot(w, hand_idle_refresh_seconds=30) as bot:
+        table = await three_at_a_bout(w, bot, state)
+
+        def shown(user: int) -> int:
+            return bot.notifier.links[(table.table_id, user)].shown_version
+
+        before = shown(w.carol)
+        hand = latest_hand(w.fake, w.alice)
+        await w.fake.click(w.alice, hand, button(hand, code=code("attack 7S")))
+        await w.fake.wait_for(lambda: shown(w.bob) == table.version, 5, what="bob's hand")
+        await asyncio.sleep(0.5)
+        assert shown(w.carol) == before  # the same buttons (none): it waits
+        hand = latest_hand(w.fake, w.bob)
+        await w.fake.click(w.bob, hand, button(hand, code=code("defend 7S 8S")))
+        await w.fake.wait_for(lambda: shown(w.carol) == table.version, 5, what="carol's hand")
+        button(latest_hand(w.fake, w.carol), code=code("attack 8D"))  # offered at once
+        assert w.fake.violations == []

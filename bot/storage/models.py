@@ -6,11 +6,11 @@ and a running table as an opaque ``state_json`` string inside ``SavedTable``.
 
 from __future__ import annotations
 
-import json
 import re
 from datetime import UTC, datetime
 from typing import Literal
 
+import orjson
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 MIN_SEATS = 2
@@ -28,8 +28,8 @@ class _Frozen(BaseModel):
 def _json_safe(value: dict[str, object]) -> dict[str, object]:
     # Fail at construction, not half-way through a write transaction.
     try:
-        json.dumps(value)
-    except (TypeError, ValueError) as exc:
+        orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
+    except TypeError as exc:
         raise ValueError(f"must be JSON-serialisable: {exc}") from exc
     return value
 

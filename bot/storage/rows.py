@@ -9,6 +9,8 @@ from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import Any, cast
 
+import orjson
+
 from .models import (
     GameRecord,
     GameSummary,
@@ -21,7 +23,8 @@ from .models import (
 
 
 def dumps(value: object) -> str:
-    return json.dumps(value, separators=(",", ":"))
+    """Compact JSON text (orjson: every saved action writes a table's metadata)."""
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 def ts(value: datetime) -> str:

@@ -1,11 +1,11 @@
 """Worker processes for AI decisions, driven from the event loop with no thread in between.
 
 Each worker is ``python -m bot.tables.ai_workers``: it reads requests from its stdin and writes
-answers to its stdout, one length-prefixed pickle each (``(player, view, history)`` in, the
-action out). The bot talks to it through asyncio pipes. A ``ProcessPoolExecutor`` did the same
-through two helper threads per pool and a wake-up pipe; under load every decision then made
-the event loop hand the interpreter lock to those threads and wait to get it back (a third of
-a millisecond per decision, more when the loop was busy).
+answers to its stdout, one length-prefixed pickle each (``(player, view, events)`` in, each
+event pickled on its own, the action out). The bot talks to it through asyncio pipes. A
+``ProcessPoolExecutor`` did the same through two helper threads per pool and a wake-up pipe;
+under load every decision then made the event loop hand the interpreter lock to those threads
+and wait to get it back (a third of a millisecond per decision, more when the loop was busy).
 
 A worker ends when its stdin closes: when the bot stops, and also when the bot is killed
 outright (SIGKILL, out of memory), since the kernel closes the bot's end of the pipe.
@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import os
 import pickle
 import struct
@@ -82,7 +83,8 @@ class AiWorkers:
     async def decide(self, player: Player, view: SeatView, history: Sequence[Event]) -> Action:
         """``player.choose(view, history)`` in a worker. Raises :class:`WorkerDied` if the
         worker ended meanwhile (a fresh one is started for the next decision)."""
-        request = pickle.dumps((player, view, list(history)), pickle.HIGHEST_PROTOCOL)
+        events = [_pickled(event) for event in history]
+        request = pickle.dumps((player, view, events), pickle.HIGHEST_PROTOCOL)
         async with self._slots:  # so at most ``processes`` workers, each idle or busy
             worker = await self._get()
             try:
@@ -124,13 +126,28 @@ class AiWorkers:
             await worker.close()
 
 
+# A game's history travels again with each decision, one event at a time: each is pickled once
+# in the bot (most of the cost of a request was pickling the whole history every time) and
+# unpickled once in a worker.
+@functools.lru_cache(maxsize=1 << 16)
+def _pickled(event: Event) -> bytes:
+    return pickle.dumps(event, pickle.HIGHEST_PROTOCOL)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _unpickled(data: bytes) -> Event:
+    event: Event = pickle.loads(data)
+    return event
+
+
 def serve(requests: BinaryIO, answers: BinaryIO) -> None:
     """The worker's loop: answer each request until ``requests`` ends."""
     while header := requests.read(_HEADER.size):
         (size,) = _HEADER.unpack(header)
         body = requests.read(size)
         try:
-            player, view, history = pickle.loads(body)
+            player, view, events = pickle.loads(body)
+            history = [_unpickled(event) for event in events]
             answer: tuple[bool, object] = (True, player.choose(view, history))
         except Exception as exc:  # reported to the bot, which plays a legal fallback
             answer = (False, f"{type(exc).__name__}: {exc}")

@@ -56,11 +56,14 @@ from fake_discord import FakeDiscord, FakeMessage  # noqa: E402
 from fake_discord.pytest_plugin import started_fake  # noqa: E402
 from robust_harness import BotProcess  # noqa: E402
 
+from bot.settings import Settings  # noqa: E402
+
 #: ``bot_steady_*``: interactions answered this long after the timed phase began, i.e. after
 #: the opening burst (every human presses "My hand" at the same moment).
 STEADY_AFTER = 5.0
 #: The load target: the bot's p99 interaction time (the ladder's capacity is judged by it).
 P99_TARGET_MS = 100.0
+HAND_IDLE_DEFAULT = Settings.model_fields["hand_idle_refresh_seconds"].default
 ACTION_ID = re.compile(r"^dk:[0-9a-f]{8}:\d:\d+:\d+$")
 
 
@@ -148,6 +151,10 @@ async def run(
                 "AI_BUDGET_SECONDS": "1.0",
                 "AI_BUDGET_ITERATIONS": "",
                 "TABLE_EDIT_INTERVAL_SECONDS": "1.0",
+                # production's pace (the test harness shortens it)
+                "HAND_IDLE_REFRESH_SECONDS": os.environ.get(
+                    "HAND_IDLE_REFRESH_SECONDS", str(HAND_IDLE_DEFAULT)
+                ),
                 "LOG_LEVEL": "WARNING",
                 "DURAK_TIMING_FILE": str(Path(tmp) / "timing.txt"),
             }

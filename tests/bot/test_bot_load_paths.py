@@ -160,7 +160,8 @@ async def test_a_killed_ai_worker_is_replaced(caplog: pytest.LogCaptureFixture) 
     view, history = state.view(seat), visible_to([], seat)
     slow = make_player("hard", seed=9, budget=Budget(seconds=2.0, clock=time.perf_counter))
     try:
-        await runner._decide(make_player("easy", seed=1), view, history)  # starts the worker
+        normal = make_player("normal", seed=1, budget=Budget(seconds=0.05, iterations=20))
+        await runner._decide(normal, view, history)  # starts the worker
         assert runner._workers is not None
         (first,) = runner._workers.pids
         deciding = asyncio.create_task(runner._decide(slow, view, history))
@@ -168,9 +169,7 @@ async def test_a_killed_ai_worker_is_replaced(caplog: pytest.LogCaptureFixture) 
         os.kill(first, signal.SIGKILL)
         assert await deciding in view.legal_actions
         assert any("AI worker process died" in r.getMessage() for r in caplog.records)
-        assert await runner._decide(make_player("easy", seed=1), view, history) in (
-            view.legal_actions
-        )
+        assert await runner._decide(normal, view, history) in view.legal_actions
         (second,) = runner._workers.pids
         assert second != first
         idle = 1 - seat  # a seat with no legal action: the player raises in the worker
@@ -182,6 +181,29 @@ async def test_a_killed_ai_worker_is_replaced(caplog: pytest.LogCaptureFixture) 
     finally:
         await runner.close()
     assert runner._workers is None
+
+
+async def test_forced_moves_and_easy_are_decided_without_a_worker() -> None:
+    """A seat with one legal action, and Easy's rule of thumb, cost less than a trip to a
+    worker: no worker process is started for them, and the decision is the player's own."""
+    runner, state, seat = _runner_and_position(1)
+    view, history = state.view(seat), visible_to([], seat)
+    easy = make_player("easy", seed=1)
+    try:
+        assert len(view.legal_actions) > 1
+        assert await runner._decide(easy, view, history) == easy.choose(view, history)
+        forced = None
+        while forced is None:  # play on until some seat has exactly one legal action
+            mover = next(s for s in range(2) if state.legal_actions(s))
+            if len(state.legal_actions(mover)) == 1:
+                forced = state.view(mover)
+            else:
+                state, _ = state.apply(mover, easy.choose(state.view(mover), ()))
+        hard = make_player("hard", seed=9, budget=Budget(seconds=5.0))
+        assert await runner._decide(hard, forced, ()) == forced.legal_actions[0]
+        assert runner._workers is None  # neither needed a worker
+    finally:
+        await runner.close()
 
 
 async def test_ai_workers_decide_side_by_side() -> None:
@@ -202,14 +224,15 @@ _KILLED_BOT = """
 import asyncio, os, signal
 from bot.tables.ai_runner import AiRunner
 from durak_core import new_game, preset, visible_to
-from durak_core.ai import make_player
+from durak_core.ai import Budget, make_player
 
 
 async def main():
     runner = AiRunner(object(), delay=0, processes=1)
     state = new_game(preset("classic"), 2, seed=4)
     seat = next(s for s in range(2) if state.legal_actions(s))
-    await runner._decide(make_player("easy", seed=1), state.view(seat), visible_to([], seat))
+    normal = make_player("normal", seed=1, budget=Budget(seconds=0.05, iterations=20))
+    await runner._decide(normal, state.view(seat), visible_to([], seat))
     print(*runner._workers.pids, flush=True)
     os.kill(os.getpid(), signal.SIGKILL)  # no shutdown: like a crash or the OOM killer
 

@@ -73,6 +73,7 @@ class DurakBot(commands.Bot):
             self,
             self.settings.table_edit_interval_seconds,
             hand_idle_interval=self.settings.hand_idle_refresh_seconds,
+            requests_per_second=self.settings.discord_requests_per_second,
             notify_delay=self.settings.turn_notify_delay_seconds,
             picture_interval=self.settings.table_picture_interval_seconds,
             pictures_per_second=self.settings.table_pictures_per_second,

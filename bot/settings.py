@@ -55,6 +55,11 @@ class Settings(BaseSettings):
     #: database is locked or slow: the game goes on in memory and is saved in the background).
     #: Below Discord's 3-second limit for a first answer.
     save_wait_seconds: float = Field(default=2.0, gt=0, le=2.5)
+    #: Requests a second this process may make to Discord outside interaction endpoints
+    #: (table messages, notifications). Discord allows 50 a second per bot token (its global
+    #: rate limit); the default keeps room for the rest. Processes sharing a token (sharding)
+    #: share those 50: divide. 0 = no bound (a bot Discord granted a higher limit).
+    discord_requests_per_second: float = Field(default=40.0, ge=0, le=100_000)
     #: Minimum seconds between two edits of one table message (Discord rate limits).
     table_edit_interval_seconds: float = Field(default=1.0, ge=0, le=10)
     #: Minimum seconds between two refreshes of a player's hand while its buttons stay the

@@ -1,11 +1,17 @@
-"""Pacing of the bot's message writes per channel, so they stay within Discord's limits, and
-of the table pictures it draws.
+"""Pacing of the bot's message writes, so they stay within Discord's limits, and of the table
+pictures it draws.
 
 Discord limits message edits in a channel to about 5 per 5 s, and message creates to about 5 per
 5 s in a separate bucket (deletes have their own, looser one: about 5 per second). Edits (the
 table message) and posts (new messages and deletes: table messages, turn notifications) are
 therefore paced in two lanes, so a notification never delays a table edit; deletes count in the
 posts' lane, which is stricter than Discord needs.
+
+Over all channels, a bot may make 50 requests a second (Discord's global rate limit, per bot
+token); only interaction endpoints (answers to clicks and commands, and edits of ephemeral hands
+through their tokens) are exempt. Every channel write therefore also takes a slot of the
+process's :class:`RequestBudget` (``DISCORD_REQUESTS_PER_SECOND``): with many tables, each table
+message is edited less often, hands stay live.
 """
 
 from __future__ import annotations
@@ -33,22 +39,56 @@ IN_FLIGHT_POLL = 0.05
 MIN_LIMITED_INTERVAL = 0.5
 
 
+class RequestBudget:
+    """Requests a second for the whole process (Discord's global rate limit): each request
+    reserves the next free slot, ``1 / rate`` s after the previous one, in the order asked
+    (no polling, however many wait); an idle budget lets ``burst`` go at once. So in any second
+    at most ``rate + burst - 1`` requests start. ``rate`` 0: no bound."""
+
+    def __init__(
+        self, rate: float, *, burst: float = 5.0, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.rate = rate
+        self.burst = burst
+        self._clock = clock
+        self._next = -math.inf  # the slot the next request takes (before the burst allowance)
+
+    def reserve(self) -> float:
+        """Take the next slot: the seconds to wait before starting the request (GCRA: the
+        slot after the last one taken, less the burst allowance)."""
+        if self.rate <= 0:
+            return 0.0
+        now = self._clock()
+        slot = max(self._next, now)
+        self._next = slot + 1 / self.rate
+        wait = slot - now - (self.burst - 1) / self.rate
+        return wait if wait > 1e-9 else 0.0  # float sums of 1 / rate: no wait of 1e-15 s
+
+    async def acquire(self) -> None:
+        wait = self.reserve()
+        if wait > 0:
+            await asyncio.sleep(wait)
+
+
 class ChannelLimiter:
-    """Sliding windows of message writes per (channel, lane).
+    """Sliding windows of message writes per (channel, lane), within the process's
+    :class:`RequestBudget`.
 
     A write counts from the moment it is allowed until it has completed, and then at its
     completion time: a request that a busy event loop (or discord.py's own bucket wait) sends
     late is never bunched with the ones after it at Discord."""
 
-    def __init__(self, interval: float) -> None:
+    def __init__(self, interval: float, budget: RequestBudget | None = None) -> None:
         self.interval = interval
+        self.budget = budget if budget is not None else RequestBudget(0)
         self._writes: dict[tuple[int, Lane], deque[list[float]]] = {}
 
     @contextlib.asynccontextmanager
     async def write(self, channel_id: int, lane: Lane = "edit") -> AsyncIterator[None]:
-        """Wait until one more write of ``lane`` in this channel stays within the limit, then
-        make it inside the block."""
+        """Wait until one more write of ``lane`` in this channel stays within the limits, then
+        make it inside the block (render what it sends there: it may have waited)."""
         if self.interval < MIN_LIMITED_INTERVAL:
+            await self.budget.acquire()
             yield
             return
         window = WINDOW_INTERVALS * self.interval
@@ -65,6 +105,7 @@ class ChannelLimiter:
         stamp = [math.inf]  # in flight: it counts until it has completed
         times.append(stamp)
         try:
+            await self.budget.acquire()
             yield
         finally:
             stamp[0] = time.monotonic()

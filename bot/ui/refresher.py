@@ -23,7 +23,7 @@ import discord
 from bot.tables.table import Table
 from durak_core import Action, Card
 
-from .channel_limits import ChannelLimiter, DrawBudget
+from .channel_limits import ChannelLimiter, DrawBudget, RequestBudget
 from .hand_view import HandMessage, table_hand
 from .lobby import render_lobby, render_lobby_done
 from .message_writes import edit_channel_message, edit_interaction_answer
@@ -136,6 +136,8 @@ class _TableMessages:
     public: Coalescer
     hands: dict[int, Coalescer] = field(default_factory=dict)
     shown_public: int = -1
+    #: What the running table's message shows: (version, "press My hand" names, picture).
+    shown_table: tuple[int, tuple[str, ...], object] | None = None
     #: The picture the table message shows (see ``table_picture``).
     picture: object = UNKNOWN_PICTURE
     #: Monotonic time of the last new picture, and whether a catch-up edit is scheduled.
@@ -150,6 +152,7 @@ class DiscordNotifier:
         interval: float,
         *,
         hand_idle_interval: float = 0.0,
+        requests_per_second: float = 0.0,
         notify_delay: float = 0.0,
         picture_interval: float = 0.0,
         pictures_per_second: float = 0.0,
@@ -167,8 +170,9 @@ class DiscordNotifier:
         self._tasks: set[asyncio.Task[None]] = set()
         #: Saves message ids under the table lock (set by the bot: it owns the service).
         self.save_ids: Callable[[Table], Awaitable[None]] | None = None
-        #: Paces message writes per channel (Discord's limits), shared with turn_alerts.
-        self.limits = ChannelLimiter(interval)
+        #: Paces message writes per channel and in all (Discord's limits), shared with
+        #: turn_alerts.
+        self.limits = ChannelLimiter(interval, RequestBudget(requests_per_second))
         #: Turn notifications (mention or DM), retired when obsolete.
         self.alerts = TurnAlerts(client, self.limits, notify_delay)
         #: Whether a guild shows cards as pictures (`/durak settings images:`); on by default.
@@ -362,21 +366,27 @@ class DiscordNotifier:
             return
         if table.table_message_id is None or table.state is None:
             return
-        images = self.images_on(table.guild_id)
-        embed, view = render_table(table, press_hand=self.press_hand(table), images=images)
-        picture: object = table_picture(table) if images else None
-        files: dict[str, Any] = {}
-        # The same picture as shown: the message keeps its attachment (no upload, no drawing).
-        if picture != msgs.picture:
-            wait = self._picture_wait(table, msgs) if images else 0.0
-            if wait > 0:  # the text goes now, the picture follows
-                picture = msgs.picture
-                self._catch_up(table, msgs, wait)
-            else:
-                files["attachments"] = [await table_file(table)] if images else []
-                msgs.picture_at = time.monotonic()
+        # Rendered once the write may go: with many tables the budget makes a write wait, and
+        # it must then show the table as it is, not as it was when the edit was asked for.
         async with self.limits.write(table.channel_id):
-            msgs.picture = UNKNOWN_PICTURE  # until the edit is known to have landed
+            images = self.images_on(table.guild_id)
+            picture: object = table_picture(table) if images else None
+            files: dict[str, Any] = {}
+            # The same picture as shown: the message keeps its attachment (no upload, no drawing).
+            if picture != msgs.picture:
+                wait = self._picture_wait(table, msgs) if images else 0.0
+                if wait > 0:  # the text goes now, the picture follows
+                    picture = msgs.picture
+                    self._catch_up(table, msgs, wait)
+                else:
+                    files["attachments"] = [await table_file(table)] if images else []
+                    msgs.picture_at = time.monotonic()
+            press_hand = self.press_hand(table)
+            shown = (table.version, tuple(press_hand), picture)
+            if shown == msgs.shown_table:
+                return  # a mark that came while this write waited, already shown by it
+            embed, view = render_table(table, press_hand=press_hand, images=images)
+            msgs.picture, msgs.shown_table = UNKNOWN_PICTURE, None  # until the edit has landed
             await edit_channel_message(
                 self.client,
                 table.channel_id,
@@ -385,7 +395,7 @@ class DiscordNotifier:
                 view=view,
                 **files,
             )
-        msgs.picture = picture
+        msgs.picture, msgs.shown_table = picture, shown
 
     def _picture_wait(self, table: Table, msgs: _TableMessages) -> float:
         """Seconds until the table message may show a new picture: at most one per
@@ -428,7 +438,7 @@ class DiscordNotifier:
             old = table.table_message_id
             embed, view, files, picture = await self.table_message(table)
             msgs = self._messages(table)
-            msgs.picture = UNKNOWN_PICTURE
+            msgs.picture, msgs.shown_table = UNKNOWN_PICTURE, None
             async with self.limits.write(table.channel_id, "post"):
                 message = await channel.send(embed=embed, view=view, files=files)
             table.table_message_id = message.id

@@ -1,13 +1,17 @@
 """Pacing: the process's budget of table pictures (at most ``rate`` a second, bursts of one
 second's worth, waits spread so waiting tables do not return together), and the per-channel
-write windows that count a write from its completion, and the hands' pace: a hand whose
+write windows that count a write from its completion, the process's budget of requests
+(Discord's global rate limit), and the hands' pace: a hand whose
 buttons stay the same is refreshed at most every ``HAND_IDLE_REFRESH_SECONDS``."""
 
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
-from bot.ui.channel_limits import ChannelLimiter, DrawBudget
+from helpers import running_bot, table_of, world
+
+from bot.ui.channel_limits import ChannelLimiter, DrawBudget, RequestBudget
 from bot.ui.refresher import Coalescer
 
 
@@ -87,3 +91,53 @@ async def test_lazy_marks_collapse_and_an_urgent_one_cuts_the_wait() -> None:
     assert flushes[2] < flushes[1] + 0.6
     assert flushes[0] - start < 0.05
     await pacer.close()
+
+
+def test_the_request_budget_spaces_requests_in_the_order_asked() -> None:
+    """Discord's global limit: a burst goes at once, then one request per ``1 / rate`` s in
+    the order asked, so no second ever holds more than ``rate + burst - 1`` starts."""
+    now = [10.0]
+    budget = RequestBudget(20, burst=5, clock=lambda: now[0])
+    starts = [now[0] + budget.reserve() for _ in range(100)]  # 100 asked at one instant
+    assert starts[:5] == [10.0] * 5
+    assert starts == sorted(starts)
+    gaps = {round(b - a, 9) for a, b in zip(starts[5:], starts[6:], strict=False)}
+    assert gaps == {0.05}
+    for first in starts:  # every one-second window from any start
+        assert sum(first <= s < first + 1 for s in starts) <= 20 + 5 - 1
+    now[0] = 100.0  # idle again: a new burst
+    assert [round(budget.reserve(), 9) for _ in range(6)] == [0.0] * 5 + [0.05]
+    assert RequestBudget(0).reserve() == 0.0  # no bound
+
+
+async def test_many_tables_stay_within_the_global_limit(tmp_path: Path) -> None:
+    """Six tables whose AI seats play at once ask for far more table edits a second than the
+    global limit allows: within ``DISCORD_REQUESTS_PER_SECOND`` the fake Discord never answers
+    429, and every table message still ends showing its table as it is. Without the budget
+    the same tables are refused (so this test can fail)."""
+    for budget in (6.0, 0.0):  # 6 a second and a burst of 5: at most 10 in any second
+        async with world(tmp_path / str(budget)) as w:
+            w.fake.set_global_rate_limit(limit=12, per=1.0)  # room for discord.py's own
+            async with running_bot(w, discord_requests_per_second=budget) as bot:
+                tables = []
+                for i in range(6):
+                    channel = w.fake.add_channel(w.guild, f"t{i}")
+                    options = {"ai_seats": 3, "ai_level": "easy"}
+                    await w.fake.slash(w.alice, channel, "durak", "new", options=options)
+                    await w.fake.slash(w.alice, channel, "durak", "start")
+                    tables.append(table_of(bot, channel))
+
+                def shown() -> bool:
+                    return bot.notifier.idle() and all(
+                        not t.ai_seats_to_act()
+                        and (m := bot.notifier._tables.get(t.table_id)) is not None
+                        and m.shown_table is not None
+                        and m.shown_table[0] == t.version
+                        for t in tables
+                    )
+
+                await w.fake.wait_for(shown, 30, what="every table message to catch up")
+            if budget:
+                assert w.fake.rate_limit_count == 0
+            else:
+                assert w.fake.rate_limit_count > 0

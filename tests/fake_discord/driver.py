@@ -17,7 +17,7 @@ from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
 from .clock import FakeClock
-from .faults import EditRateLimiter, ScriptedFailure
+from .faults import EditRateLimiter, GlobalRateLimiter, ScriptedFailure
 from .gateway import Gateway
 from .http_util import API_PREFIX
 from .interactions import command_data, interaction_payload
@@ -66,6 +66,7 @@ class FakeDiscord:
         self.edit_limiter = EditRateLimiter(self.clock)
         self.create_limiter = EditRateLimiter(self.clock)
         self.delete_limiter = EditRateLimiter(self.clock)
+        self.global_limiter = GlobalRateLimiter(self.clock)
         self.violations: list[Violation] = []
         self.requests: list[RecordedRequest] = []
         self.unhandled_requests: list[str] = []
@@ -524,6 +525,13 @@ class FakeDiscord:
     ) -> None:
         """Per-channel message-edit limit; over it, edits get 429 with retry_after."""
         self.edit_limiter.configure(enabled=enabled, limit=limit, per=per)
+
+    def set_global_rate_limit(
+        self, enabled: bool = True, *, limit: int = 50, per: float = 1.0
+    ) -> None:
+        """Discord's global limit (on by default: 50 requests a second outside interaction
+        endpoints); over it, 429 with ``global: true``."""
+        self.global_limiter.configure(enabled=enabled, limit=limit, per=per)
 
     def set_message_rate_limit(
         self,

@@ -530,6 +530,18 @@ def _pre_checks(fake: FakeDiscord, request: web.Request, api_path: str) -> web.R
     token_routes = api_path.startswith(("/interactions/", "/webhooks/"))
     if not token_routes and request.headers.get("Authorization") != f"Bot {fake.token}":
         return json_response(error_body(0, "401: Unauthorized"), 401)
+    if not token_routes:
+        retry_after = fake.global_limiter.check()
+        if retry_after is not None:
+            body = {
+                "message": "You are being rate limited.",
+                "retry_after": round(retry_after, 3),
+                "global": True,
+            }
+            now = fake.store.clock.now()
+            headers = rate_limit_headers(retry_after, "global", fake.global_limiter.limit, now)
+            headers.update({"X-RateLimit-Global": "true", "X-RateLimit-Scope": "global"})
+            return json_response(body, 429, headers)
     failure = fake.take_scripted_failure(request.method, api_path)
     if failure is None:
         return None

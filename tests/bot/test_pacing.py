@@ -7,10 +7,14 @@ buttons stay the same is refreshed at most every ``HAND_IDLE_REFRESH_SECONDS``."
 from __future__ import annotations
 
 import asyncio
+import functools
+import itertools
 from pathlib import Path
 
 from helpers import running_bot, table_of, world
 
+from bot.app import DurakBot
+from bot.tables.table import Table
 from bot.ui.channel_limits import ChannelLimiter, DrawBudget, RequestBudget
 from bot.ui.refresher import Coalescer
 
@@ -101,13 +105,25 @@ def test_the_request_budget_spaces_requests_in_the_order_asked() -> None:
     starts = [now[0] + budget.reserve() for _ in range(100)]  # 100 asked at one instant
     assert starts[:5] == [10.0] * 5
     assert starts == sorted(starts)
-    gaps = {round(b - a, 9) for a, b in zip(starts[5:], starts[6:], strict=False)}
+    gaps = {round(b - a, 9) for a, b in itertools.pairwise(starts[4:])}
     assert gaps == {0.05}
     for first in starts:  # every one-second window from any start
         assert sum(first <= s < first + 1 for s in starts) <= 20 + 5 - 1
     now[0] = 100.0  # idle again: a new burst
     assert [round(budget.reserve(), 9) for _ in range(6)] == [0.0] * 5 + [0.05]
     assert RequestBudget(0).reserve() == 0.0  # no bound
+
+
+def all_shown(bot: DurakBot, tables: list[Table]) -> bool:
+    """No AI move pending, and every table message shows its table's current version."""
+    if not bot.notifier.idle():
+        return False
+    for table in tables:
+        msgs = bot.notifier._tables.get(table.table_id)
+        shown = None if msgs is None else msgs.shown_table
+        if table.ai_seats_to_act() or shown is None or shown[0] != table.version:
+            return False
+    return True
 
 
 async def test_many_tables_stay_within_the_global_limit(tmp_path: Path) -> None:
@@ -127,16 +143,11 @@ async def test_many_tables_stay_within_the_global_limit(tmp_path: Path) -> None:
                     await w.fake.slash(w.alice, channel, "durak", "start")
                     tables.append(table_of(bot, channel))
 
-                def shown() -> bool:
-                    return bot.notifier.idle() and all(
-                        not t.ai_seats_to_act()
-                        and (m := bot.notifier._tables.get(t.table_id)) is not None
-                        and m.shown_table is not None
-                        and m.shown_table[0] == t.version
-                        for t in tables
-                    )
-
-                await w.fake.wait_for(shown, 30, what="every table message to catch up")
+                await w.fake.wait_for(
+                    functools.partial(all_shown, bot, tables),
+                    30,
+                    what="every table message to catch up",
+                )
             if budget:
                 assert w.fake.rate_limit_count == 0
             else:

@@ -117,7 +117,7 @@ def new_game(
         for c in h:
             m |= 1 << c
         masks.append(m)
-    s.hands = tuple(masks)
+    s.hands = masks
     s.known = (0,) * seats
     talon.reverse()
     s.talon = tuple(talon)
@@ -672,8 +672,9 @@ def _do(s: GameState, seat: int, action: Action, ev: list[Event] | None = None) 
         # the card leaves the hand for the table; any card played clears every pass (R15)
         c = action.c
         b = 1 << c
-        hand = s.hands[seat] ^ b
-        s.hands = with_item(s.hands, seat, hand)
+        hands = s.hands
+        hand = hands[seat] ^ b
+        hands[seat] = hand
         known = s.known
         if known[seat] & b:
             s.known = with_item(known, seat, known[seat] ^ b)
@@ -683,13 +684,13 @@ def _do(s: GameState, seat: int, action: Action, ev: list[Event] | None = None) 
         s.ranks |= s._k.same_rank[c]
         s.passed = 0
         if kind == DEFEND:
-            s.dfn = with_item(s.dfn, s.att.index(action.a), c)
+            s.dfn[s.att.index(action.a)] = c
             u = s.unbeaten = s.unbeaten - 1
             if u:
                 return
         else:
-            s.att = (*s.att, c)
-            s.dfn = (*s.dfn, -1)
+            s.att.append(c)
+            s.dfn.append(-1)
             s.unbeaten += 1
             if kind == TRANSFER:  # V1: the transferrer leads; the next opponent defends
                 _set_roles(s, seat)
@@ -706,7 +707,7 @@ def _do(s: GameState, seat: int, action: Action, ev: list[Event] | None = None) 
     elif kind == EXCHANGE:
         low = _exchange_card(s, seat)
         up = s.trump_card
-        s.hands = with_item(s.hands, seat, s.hands[seat] ^ ((1 << low) | (1 << up)))
+        s.hands[seat] ^= (1 << low) | (1 << up)
         s.known = with_item(s.known, seat, (s.known[seat] & ~(1 << low)) | (1 << up))
         s.talon = (low, *s.talon[1:])
         s.trump_card = low
@@ -743,11 +744,12 @@ def _end_bout(s: GameState, ev: list[Event] | None) -> None:
         s.discard |= table
         s.discarded_once = True
     else:  # R16b: the taken cards are public knowledge in the defender's hand (R23)
-        s.hands = with_item(hands, d, hands[d] | table)
+        hands[d] |= table
         s.known = with_item(s.known, d, s.known[d] | table)
         if s.emptied[d] >= 0:
             s.emptied = with_item(s.emptied, d, -1)
-    s.att = s.dfn = ()
+    s.att.clear()  # this state's own lists (copy copies them)
+    s.dfn.clear()
     s.table = s.ranks = s.unbeaten = s.passed = 0
     s.taken = False
 
@@ -757,16 +759,15 @@ def _end_bout(s: GameState, ev: list[Event] | None) -> None:
         size = k.hand_size
         for t in k.clockwise[s.attacker]:
             if t != d and active >> t & 1:
-                need = size - s.hands[t].bit_count()
+                need = size - hands[t].bit_count()
                 if need > 0:
                     _draw(s, t, need, ev)
                     if not s.talon:
                         break
         if s.talon:
-            need = size - s.hands[d].bit_count()
+            need = size - hands[d].bit_count()
             if need > 0:
                 _draw(s, d, need, ev)
-    hands = s.hands
     talon = s.talon
 
     # R18: out after the draw, in the order their hands emptied. (Seats out hold no cards, so
@@ -799,8 +800,8 @@ def _end_bout(s: GameState, ev: list[Event] | None) -> None:
 
 
 def _clear_table(s: GameState) -> None:
-    s.att = ()
-    s.dfn = ()
+    s.att = []
+    s.dfn = []
     s.table = 0
     s.ranks = 0
     s.unbeaten = 0
@@ -832,7 +833,7 @@ def _draw(s: GameState, seat: int, need: int, ev: list[Event] | None) -> None:
                     s.hidden_trump = -1
                     if ev is not None:
                         ev.append(TrumpRevealed(Card.from_index(s.trump_card)))
-    s.hands = with_item(s.hands, seat, s.hands[seat] | got)
+    s.hands[seat] |= got
     if s.emptied[seat] >= 0:
         s.emptied = with_item(s.emptied, seat, -1)
     if ev is not None:

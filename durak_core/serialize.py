@@ -156,12 +156,12 @@ def state_from_model(m: StateModel, *, check: bool = True) -> GameState:
     s.hidden_trump = -1 if m.hidden_trump is None else Card.parse(m.hidden_trump).index
     if len(m.hands) != n or len(m.known) != n or len(m.emptied) != n:
         raise StateFormatError("per-seat lists do not match the number of seats")
-    s.hands = tuple(_mask(h) for h in m.hands)
+    s.hands = [_mask(h) for h in m.hands]
     s.known = tuple(_mask(k) for k in m.known)
     s.talon = tuple(Card.parse(c).index for c in reversed(m.talon))
     s.discard = _mask(m.discard)
-    s.att = tuple(Card.parse(a).index for a, _ in m.table)
-    s.dfn = tuple(-1 if d is None else Card.parse(d).index for _, d in m.table)
+    s.att = [Card.parse(a).index for a, _ in m.table]
+    s.dfn = [-1 if d is None else Card.parse(d).index for _, d in m.table]
     s.table = 0
     s.ranks = 0
     for i in (*s.att, *(d for d in s.dfn if d >= 0)):

@@ -40,8 +40,11 @@ class GameState:
 
     The annotations below are the state's one list of fields (:data:`FIELDS` is read from them):
     equality, pickling, the copy and the JSON snapshot all follow them. Every field holds an
-    immutable value (ints, tuples, the rule set), so states share them freely; the engine
-    changes a state by rebinding fields of its own fresh copy, never a shared container.
+    immutable value (ints, tuples, the rule set), shared between states, except three working
+    lists the engine changes on every card played: ``hands``, ``att`` and ``dfn``. They belong
+    to one state (:meth:`copy` copies them) and are read-only outside the engine: a state
+    handed out is never changed again. (Tuples there cost the search's fast path about a
+    quarter of its speed, compiled.)
     """
 
     rules: RuleSet
@@ -51,12 +54,12 @@ class GameState:
     trump_suit: int  # the suit's number, or NO_TRUMP (see :attr:`trump` for the public form)
     trump_card: int  # the face-up card: bottom of the talon, or in a hand under R6
     hidden_trump: int  # V14: the face-down card under the trump (talon[0]) until revealed, or -1
-    hands: tuple[int, ...]  # per seat: the mask of its cards
+    hands: list[int]  # per seat: the mask of its cards (a working list: see copy)
     known: tuple[int, ...]  # per seat: cards publicly known to be in that hand (R23)
     talon: tuple[int, ...]  # top of the talon LAST; the trump card is [0] (V14: [1])
     discard: int
-    att: tuple[int, ...]  # attack cards of this bout, in order
-    dfn: tuple[int, ...]  # the card beating att[i], or -1
+    att: list[int]  # attack cards of this bout, in order (a working list: see copy)
+    dfn: list[int]  # the card beating att[i], or -1 (a working list: see copy)
     table: int  # mask of every card on the table
     ranks: int  # mask of every card whose rank is on the table (R11)
     unbeaten: int
@@ -85,10 +88,10 @@ class GameState:
 
     def copy(self) -> GameState:
         """An independent copy (the fast path mutates one in place; the engine's ``apply``
-        changes one into the next state). Every field is immutable, so it is shared; only the
-        engine's cache of legal actions starts empty. Written out field by field because it
-        runs once per applied action (a loop over :data:`FIELDS` is several times slower
-        compiled); a test checks it against :data:`FIELDS`."""
+        changes one into the next state): the three working lists are copied, every other
+        field is immutable and shared; the engine's cache of legal actions starts empty.
+        Written out field by field because it runs once per applied action (a loop over
+        :data:`FIELDS` is several times slower compiled); a test checks it against them."""
         new = GameState()  # no __init__: every field is set below
         new.rules = self.rules
         new.n = self.n
@@ -97,12 +100,12 @@ class GameState:
         new.trump_suit = self.trump_suit
         new.trump_card = self.trump_card
         new.hidden_trump = self.hidden_trump
-        new.hands = self.hands
+        new.hands = self.hands[:]
         new.known = self.known
         new.talon = self.talon
         new.discard = self.discard
-        new.att = self.att
-        new.dfn = self.dfn
+        new.att = self.att[:]
+        new.dfn = self.dfn[:]
         new.table = self.table
         new.ranks = self.ranks
         new.unbeaten = self.unbeaten

@@ -201,7 +201,7 @@ class Determinizer:
             self.template = _build(self.view, self.mem, hands, talon, self.under_trump)
             return self.template.copy()
         s = self.template.copy()
-        s.hands = tuple(hands)
+        s.hands = hands
         s.talon = tuple(talon)
         if self.under_trump:
             s.hidden_trump = talon[0]

@@ -35,8 +35,8 @@ def reshuffle_hidden(s: GameState, seat: int, rng: random.Random) -> GameState:
             slots.append(("talon", i))
     new = cards[:]
     rng.shuffle(new)
-    hands = list(s.hands)  # the state's fields are immutable: build new ones
-    talon = list(s.talon)
+    hands = t.hands  # the copy's own list
+    talon = list(s.talon)  # an immutable tuple: build a new one
     for (kind, where), old in zip(slots, cards, strict=True):
         if kind == "hand":
             hands[where] &= ~(1 << old)
@@ -45,7 +45,7 @@ def reshuffle_hidden(s: GameState, seat: int, rng: random.Random) -> GameState:
             hands[where] |= 1 << c
         else:
             talon[where] = c
-    t.hands = tuple(hands)
+    t.hands = hands
     t.talon = tuple(talon)
     if getattr(s, "hidden_trump", -1) >= 0:
         t.hidden_trump = t.talon[0]

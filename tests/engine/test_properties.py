@@ -61,8 +61,8 @@ def _reshuffle_hidden(s: GameState, seat: int | None, rng: random.Random) -> Gam
             slots.append(("talon", i))
             hidden.append(c)
     rng.shuffle(hidden)
-    hands = list(s.hands)  # the state's fields are immutable: build new ones
-    talon = list(s.talon)
+    hands = t.hands  # the copy's own list
+    talon = list(s.talon)  # an immutable tuple: build a new one
     for p in range(s.n):
         if p != seat:
             hands[p] = s.known[p]
@@ -71,7 +71,7 @@ def _reshuffle_hidden(s: GameState, seat: int | None, rng: random.Random) -> Gam
             hands[k] |= 1 << c
         else:
             talon[k] = c
-    t.hands = tuple(hands)
+    t.hands = hands
     t.talon = tuple(talon)
     if t.hidden_trump >= 0:  # V14: whatever now lies under the trump is the face-down card
         t.hidden_trump = t.talon[0]

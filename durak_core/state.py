@@ -43,8 +43,8 @@ class GameState:
     immutable value (ints, tuples, the rule set), shared between states, except three working
     lists the engine changes on every card played: ``hands``, ``att`` and ``dfn``. They belong
     to one state (:meth:`copy` copies them) and are read-only outside the engine: a state
-    handed out is never changed again. (Tuples there cost the search's fast path about a
-    quarter of its speed, compiled.)
+    handed out is never changed again. (Tuples there measurably slow the compiled fast path,
+    which changes them in place.)
     """
 
     rules: RuleSet

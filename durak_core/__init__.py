@@ -26,13 +26,15 @@ from .errors import (
     DurakError,
     GameOverError,
     IllegalActionError,
+    ReplayError,
     RulesError,
+    SeatError,
     StateFormatError,
 )
 from .events import Event, visible_to
 from .result import GameResult, SeatPoints
 from .rules import PRESETS, RuleSet, parse_rules, preset
-from .serialize import parse_move, position, replay
+from .serialize import parse_move, position, replay, replay_json
 from .series import Series
 from .state import GameState
 from .views import PublicView, SeatView, public_view, seat_view
@@ -60,8 +62,10 @@ __all__ = [
     "IllegalActionError",
     "Pass",
     "PublicView",
+    "ReplayError",
     "RuleSet",
     "RulesError",
+    "SeatError",
     "SeatPoints",
     "SeatView",
     "Series",
@@ -83,6 +87,7 @@ __all__ = [
     "preset",
     "public_view",
     "replay",
+    "replay_json",
     "seat_view",
     "seed_commitment",
     "shuffled_deck",

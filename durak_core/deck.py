@@ -48,88 +48,44 @@ def seed_commitment(seed: int) -> str:
 
 
 class _Stream:
-    """Uniform integers from SHAKE-256(seed), refilled on demand."""
+    """Uniform integers from SHAKE-256(seed): the one source of every random draw of a deal.
 
-    def __init__(self, seed: int) -> None:
-        self._seed = seed_bytes(seed)
-        self._words: tuple[int, ...] = ()
+    The output is read as 64-bit big-endian words, each held as its two 32-bit halves so that
+    the arithmetic stays in machine words (which the compiled module does natively) and gives
+    the same numbers. ``expect`` words are read up front (one per draw, unless one is rejected);
+    longer outputs extend shorter ones, so reading more never changes earlier words.
+    """
+
+    def __init__(self, seed: bytes, expect: int) -> None:
+        self._seed = seed
+        self._halves = _shake_halves(seed, expect)
         self._pos = 0
 
-    def _refill(self) -> None:
-        # 64 more words at a time. Longer outputs extend shorter ones, so asking for more never
-        # changes earlier words.
-        self._words = _shake_words(self._seed, len(self._words) + 64)
-
     def below(self, n: int) -> int:
-        """A uniform integer in ``range(n)``: whole words, rejecting the top ``2**64 % n``
-        values (no modulo bias)."""
-        limit = _WORDS - _WORDS % n
+        """A uniform integer in ``range(n)`` (``1 <= n <= 128``): the next word modulo ``n``,
+        rejecting words at or above ``2**64 - 2**64 % n`` (no modulo bias)."""
+        low_limit = _LOW_LIMITS[n]
+        high_mod = _HIGH_MOD[n]
         while True:
-            pos = self._pos
-            if pos >= len(self._words):
-                self._refill()
-            w = self._words[pos]
-            self._pos = pos + 1
-            if w < limit:
-                return w % n
+            k = self._pos
+            halves = self._halves
+            if k >= len(halves):
+                halves = self._halves = _shake_halves(self._seed, len(halves) // 2 + 64)
+            hi = halves[k]
+            lo = halves[k + 1]
+            self._pos = k + 2
+            # A word hi * 2**32 + lo is rejected exactly when hi is all ones and lo is at or
+            # above _LOW_LIMITS[n]; and its value modulo n is (hi * (2**32 % n) + lo) % n.
+            if hi != _HALF_TOP or lo < low_limit:
+                return (hi * high_mod + lo) % n
 
 
 _WORDS: Final = 1 << 64
-#: _LIMITS[n]: words at or above it are rejected when drawing below ``n`` (decks up to 128).
-_LIMITS: Final = tuple(_WORDS - _WORDS % n if n else 0 for n in range(129))
-
-
-def _shake_words(seed: bytes, count: int) -> tuple[int, ...]:
-    """The first ``count`` 64-bit words (big-endian) of SHAKE-256(seed)."""
-    return struct.unpack(f">{count}Q", hashlib.shake_256(seed).digest(8 * count))
-
-
-def shuffled_deck(rules: RuleSet, seed: int) -> list[Card]:
-    """The deck of ``rules`` in the order ``seed`` determines (top first)."""
-    return _shuffle(list(rules.deck()), seed_bytes(seed))
-
-
-_T = TypeVar("_T")
-
-
-def _shuffle(items: list[_T], seed: bytes) -> list[_T]:
-    """Fisher–Yates over ``items`` in place, each swap index drawn as ``_Stream.below`` draws
-    it from the words of SHAKE-256(seed), in order (the same words, read in one pass)."""
-    last = len(items) - 1
-    # Each 64-bit word as its two 32-bit halves: the arithmetic then stays in machine words
-    # (which the compiled module does natively) and gives the same numbers.
-    halves = _shake_halves(seed, last)  # one word a swap, unless one is rejected
-    k = 0
-    for n in range(last + 1, 1, -1):
-        if halves[k] == _HALF_TOP and halves[k + 1] >= _LOW_LIMITS[n]:
-            return _shuffle_by_words(items, seed)  # a word is rejected: probability < 2**-57
-        k += 2
-    k = 0
-    for i in range(last, 0, -1):
-        n = i + 1
-        j = (halves[k] * _HIGH_MOD[n] + halves[k + 1]) % n  # the word modulo n
-        items[i], items[j] = items[j], items[i]
-        k += 2
-    return items
-
-
-def _shuffle_by_words(items: list[_T], seed: bytes) -> list[_T]:
-    """:func:`_shuffle` word by word, drawing further words after a rejection."""
-    last = len(items) - 1
-    words = _shake_words(seed, last + 64)
-    pos = 0
-    for i in range(last, 0, -1):
-        n = i + 1
-        w = words[pos]
-        pos += 1
-        while w >= _LIMITS[n]:  # rejected: draw the next word
-            if pos + i > len(words):  # keep a word for each swap still to come
-                words = _shake_words(seed, pos + i + 64)
-            w = words[pos]
-            pos += 1
-        j = w % n
-        items[i], items[j] = items[j], items[i]
-    return items
+_HALF_TOP: Final = (1 << 32) - 1
+#: Per range n (up to 128, the largest deck): the smallest rejected low half of a word whose
+#: high half is all ones, and 2**32 modulo n.
+_LOW_LIMITS: Final = tuple((1 << 32) - _WORDS % n if n else 0 for n in range(129))
+_HIGH_MOD: Final = tuple((1 << 32) % n if n else 0 for n in range(129))
 
 
 def _shake_halves(seed: bytes, count: int) -> tuple[int, ...]:
@@ -137,11 +93,22 @@ def _shake_halves(seed: bytes, count: int) -> tuple[int, ...]:
     return struct.unpack(f">{2 * count}I", hashlib.shake_256(seed).digest(8 * count))
 
 
-_HALF_TOP: Final = (1 << 32) - 1
-#: A word (hi, lo) is rejected for range n (at or above _LIMITS[n]) exactly when hi is all ones
-#: and lo >= _LOW_LIMITS[n]; and (hi * 2**32 + lo) % n == (hi * _HIGH_MOD[n] + lo) % n.
-_LOW_LIMITS: Final = tuple((1 << 32) - _WORDS % n if n else 0 for n in range(129))
-_HIGH_MOD: Final = tuple((1 << 32) % n if n else 0 for n in range(129))
+_T = TypeVar("_T")
+
+
+def _shuffle(items: list[_T], seed: bytes) -> list[_T]:
+    """Fisher–Yates over ``items`` in place: from the last position down, swap position ``i``
+    with one drawn below ``i + 1`` from the seed's stream."""
+    stream = _Stream(seed, len(items) - 1)
+    for i in range(len(items) - 1, 0, -1):
+        j = stream.below(i + 1)
+        items[i], items[j] = items[j], items[i]
+    return items
+
+
+def shuffled_deck(rules: RuleSet, seed: int) -> list[Card]:
+    """The deck of ``rules`` in the order ``seed`` determines (top first)."""
+    return _shuffle(list(rules.deck()), seed_bytes(seed))
 
 
 def shuffled_indices(rules: RuleSet, seed: int) -> list[int]:
@@ -160,10 +127,7 @@ def dealer_from_seed(seed: int, seats: int) -> int:
     Drawn from a second stream (seed + domain tag) so it never perturbs the shuffle.
     """
     tagged = hashlib.sha256(b"dealer" + seed_bytes(seed)).digest()  # the stream's 32-byte seed
-    w = int.from_bytes(hashlib.shake_256(tagged).digest(8), "big")  # its first word
-    if w < _LIMITS[seats]:
-        return w % seats
-    return _Stream(int.from_bytes(tagged, "big")).below(seats)  # rejected: the whole stream
+    return _Stream(tagged, 1).below(seats)
 
 
 def deal(

@@ -65,7 +65,7 @@ from .events import (
     TrumpRevealed,
 )
 from .rules import RuleSet, lowest_trumps
-from .state import GameState, Move
+from .state import GameState, Move, with_item
 
 # --- starting a game ----------------------------------------------------------------------------
 
@@ -118,14 +118,14 @@ def new_game(
             m |= 1 << c
         masks.append(m)
     s.hands = masks
-    s.known = [0] * seats
+    s.known = (0,) * seats
     talon.reverse()
-    s.talon = talon
+    s.talon = tuple(talon)
     s.discard = 0
     _clear_table(s)
     s.active = (1 << seats) - 1
-    s.out = []
-    s.emptied = [-1] * seats
+    s.out = ()
+    s.emptied = (-1,) * seats
     s.discarded_once = False
     s.bout = 0
     s.version = 0
@@ -137,7 +137,7 @@ def new_game(
     s.finished = False
     s._legal = None
     if not talon:  # R6: everyone knows who holds the last dealt card
-        s.known[dealer] |= 1 << trump
+        s.known = with_item(s.known, dealer, 1 << trump)
 
     holder = None
     if first_game or not rules.under_the_fool:  # V10 skips R8 in later games
@@ -181,7 +181,7 @@ def _lowest_trump_holder(s: GameState) -> int | None:
     for seat in _CLOCKWISE[s.n][(s.dealer + 1) % s.n]:
         mine = s.hands[seat] & b
         if mine:
-            s.known[seat] |= mine & -mine
+            s.known = with_item(s.known, seat, s.known[seat] | mine & -mine)
             return seat
     raise AssertionError("unreachable: someone holds that trump")
 
@@ -615,7 +615,7 @@ def apply(s: GameState, seat: object, action: object) -> tuple[GameState, tuple[
         verify(s, seat, action)
     t = cast(int, seat)  # listed or verified: a seat number and an action
     a = cast(Action, action)
-    new = s.copy(_successor=True)
+    new = s.copy()
     events: list[Event] = [_TAKEN[a.code << 3 | t]]
     _do(new, t, a, events)
     new._log_tail = (s._log_tail, (t, a))
@@ -677,10 +677,9 @@ def _do(s: GameState, seat: int, action: Action, ev: list[Event] | None = None) 
         hands[seat] = hand
         known = s.known
         if known[seat] & b:
-            known[seat] ^= b
+            s.known = with_item(known, seat, known[seat] ^ b)
         if not hand:
-            emptied = s.emptied = s.emptied[:]  # shared with the previous state (see copy)
-            emptied[seat] = v
+            s.emptied = with_item(s.emptied, seat, v)
         s.table |= b
         s.ranks |= s._k.same_rank[c]
         s.passed = 0
@@ -709,8 +708,8 @@ def _do(s: GameState, seat: int, action: Action, ev: list[Event] | None = None) 
         low = _exchange_card(s, seat)
         up = s.trump_card
         s.hands[seat] ^= (1 << low) | (1 << up)
-        s.known[seat] = (s.known[seat] & ~(1 << low)) | (1 << up)
-        s.talon = [low, *s.talon[1:]]  # shared with the previous state (see copy)
+        s.known = with_item(s.known, seat, (s.known[seat] & ~(1 << low)) | (1 << up))
+        s.talon = (low, *s.talon[1:])
         s.trump_card = low
         if ev is not None:
             ev.append(TrumpExchanged(seat, Card.from_index(low), Card.from_index(up)))
@@ -746,32 +745,30 @@ def _end_bout(s: GameState, ev: list[Event] | None) -> None:
         s.discarded_once = True
     else:  # R16b: the taken cards are public knowledge in the defender's hand (R23)
         hands[d] |= table
-        s.known[d] |= table
+        s.known = with_item(s.known, d, s.known[d] | table)
         if s.emptied[d] >= 0:
-            emptied = s.emptied = s.emptied[:]  # shared with the previous state (see copy)
-            emptied[d] = -1
-    s.att.clear()  # this state's own lists (apply copies them into the new state)
+            s.emptied = with_item(s.emptied, d, -1)
+    s.att.clear()  # this state's own lists (copy copies them)
     s.dfn.clear()
     s.table = s.ranks = s.unbeaten = s.passed = 0
     s.taken = False
 
     k = s._k
     active = s.active
-    talon = s.talon
-    if talon:  # R17: main attacker, the others clockwise, the defender last
-        talon = s.talon = talon[:]  # shared with the previous state (see copy); _draw pops
+    if s.talon:  # R17: main attacker, the others clockwise, the defender last
         size = k.hand_size
         for t in k.clockwise[s.attacker]:
             if t != d and active >> t & 1:
                 need = size - hands[t].bit_count()
                 if need > 0:
                     _draw(s, t, need, ev)
-                    if not talon:
+                    if not s.talon:
                         break
-        if talon:
+        if s.talon:
             need = size - hands[d].bit_count()
             if need > 0:
                 _draw(s, d, need, ev)
+    talon = s.talon
 
     # R18: out after the draw, in the order their hands emptied. (Seats out hold no cards, so
     # an active seat has an empty hand exactly when more hands are empty than seats inactive.)
@@ -779,12 +776,13 @@ def _end_bout(s: GameState, ev: list[Event] | None) -> None:
     if not talon and hands.count(0) > n - active.bit_count():
         gone = [t for t in range(n) if active >> t & 1 and not hands[t]]
         gone.sort(key=s.emptied.__getitem__)
-        out = s.out = s.out[:]  # shared with the previous state (see copy)
+        out = s.out
         for t in gone:
             active &= ~(1 << t)
-            out.append(t)
+            out = (*out, t)
             if ev is not None:
                 ev.append(PlayerOut(t, len(out)))
+        s.out = out
         s.active = active
         if _game_over(s):
             s.finished = True
@@ -813,19 +811,22 @@ def _clear_table(s: GameState) -> None:
 
 def _draw(s: GameState, seat: int, need: int, ev: list[Event] | None) -> None:
     """``seat`` draws up to ``need`` cards from a non-empty talon (R17)."""
-    talon = s.talon
+    talon = s.talon  # top last
     got = 0
     trump = None
     if len(talon) > need + 1:  # the face-up trump (and V14's card under it) stays put
-        for _ in range(need):
-            got |= 1 << talon.pop()
+        rest = len(talon) - need
+        for c in talon[rest:]:
+            got |= 1 << c
+        s.talon = talon[:rest]
     else:
         while need and talon:
-            c = talon.pop()
+            c = talon[-1]
+            talon = s.talon = talon[:-1]
             got |= 1 << c
             need -= 1
             if c == s.trump_card:  # everyone sees who takes the face-up trump
-                s.known[seat] |= 1 << c
+                s.known = with_item(s.known, seat, s.known[seat] | 1 << c)
                 trump = Card.from_index(c)
                 if s.hidden_trump >= 0 and talon:  # V14: the card beneath is the trump now
                     _set_trump(s, Card.from_index(s.hidden_trump))
@@ -834,8 +835,7 @@ def _draw(s: GameState, seat: int, need: int, ev: list[Event] | None) -> None:
                         ev.append(TrumpRevealed(Card.from_index(s.trump_card)))
     s.hands[seat] |= got
     if s.emptied[seat] >= 0:
-        emptied = s.emptied = s.emptied[:]  # shared with the previous state (see copy)
-        emptied[seat] = -1
+        s.emptied = with_item(s.emptied, seat, -1)
     if ev is not None:
         drawn = cards_of(got)
         if trump is None:

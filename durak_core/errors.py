@@ -36,3 +36,20 @@ class GameOverError(IllegalActionError):
 
 class StateFormatError(DurakError):
     """Serialized state that cannot be loaded (bad JSON, wrong schema version, broken invariant)."""
+
+
+class ReplayError(StateFormatError):
+    """A log that does not replay: entry ``index`` (from 0), whose text is ``move``, failed.
+
+    ``rule`` is the rule its error named, when it named one.
+    """
+
+    def __init__(self, index: int, move: str, cause: DurakError) -> None:
+        super().__init__(f"log entry {index} ({move!r}) does not replay: {cause}")
+        self.index = index
+        self.move = move
+        self.rule: str | None = getattr(cause, "rule", None)
+
+
+class SeatError(DurakError):
+    """A seat number that is not a seat of this table (R3)."""

@@ -90,6 +90,8 @@ def _transfer(s: GameState, seat: int, card: Card) -> tuple[str, str]:
 
 
 def _pass(s: GameState, seat: int) -> tuple[str, str]:
+    if not s.att:  # only the main attacker gets here (see why_illegal)
+        return "R10", f"seat {seat} must open the bout with a card; there is nothing to pass on"
     if seat == s.defender:
         return "R15", "only attackers pass; the defender beats or takes"
     if not s.attackers >> seat & 1:

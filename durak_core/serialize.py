@@ -1,8 +1,11 @@
 """Full state to JSON and back, and replay (pydantic models at this boundary only).
 
 The JSON holds the whole state, secrets included: it is for storage and restarts, never for
-players. Derived fields (beat tables, masks, counts) are recomputed on load, and the loaded state
-must pass the invariant checker.
+players. Its action log is the truth: loading deals again from the saved seed (or card order),
+dealer and series flag, replays the log, and refuses (:class:`StateFormatError`) a snapshot
+that differs from that replay, naming the first log entry that fails or the first field that
+differs. :func:`replay_json` gives the replay and the difference instead, for a caller that
+would rather restore from the log (the bot).
 
 >>> from durak_core import RuleSet, new_game
 >>> g = new_game(RuleSet(), 3, seed=5)
@@ -17,14 +20,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from functools import cache, lru_cache
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from .actions import Action, parse_action
 from .cards import Card, cards_of
 from .engine import _attackers_mask, _set_trump, apply, new_game
-from .errors import DurakError, StateFormatError
+from .errors import DurakError, ReplayError, StateFormatError
 from .rules import RuleSet
 from .state import GameState
 
@@ -55,15 +58,15 @@ class StateModel(_Model):
     table: list[tuple[str, str | None]]
     attacker: int
     defender: int
-    limit: int
+    limit: int = Field(ge=0)
     taken: bool
     passed: list[int]
     active: list[int]
     out: list[int]
     emptied: list[int]
     discarded_once: bool
-    bout: int
-    version: int
+    bout: int = Field(ge=0)
+    version: int = Field(ge=0)
     finished: bool
     log: list[str]  # "SEAT ACTION"
 
@@ -139,6 +142,9 @@ def parse_move(text: str) -> tuple[int, Action]:
 
 
 def state_from_model(m: StateModel, *, check: bool = True) -> GameState:
+    """A state from a snapshot alone, its log taken as given: for positions and the AI's
+    determinizations, which no deal produced. Saved games load through
+    :func:`state_from_json`, which checks the snapshot against its log."""
     rules = RuleSet.from_options(m.rules)
     n = m.seats
     rules.check_seats(n)
@@ -151,8 +157,8 @@ def state_from_model(m: StateModel, *, check: bool = True) -> GameState:
     if len(m.hands) != n or len(m.known) != n or len(m.emptied) != n:
         raise StateFormatError("per-seat lists do not match the number of seats")
     s.hands = [_mask(h) for h in m.hands]
-    s.known = [_mask(k) for k in m.known]
-    s.talon = [Card.parse(c).index for c in reversed(m.talon)]
+    s.known = tuple(_mask(k) for k in m.known)
+    s.talon = tuple(Card.parse(c).index for c in reversed(m.talon))
     s.discard = _mask(m.discard)
     s.att = [Card.parse(a).index for a, _ in m.table]
     s.dfn = [-1 if d is None else Card.parse(d).index for _, d in m.table]
@@ -168,8 +174,8 @@ def state_from_model(m: StateModel, *, check: bool = True) -> GameState:
     s.taken = m.taken
     s.passed = sum(1 << t for t in m.passed)
     s.active = sum(1 << t for t in m.active)
-    s.out = list(m.out)
-    s.emptied = list(m.emptied)
+    s.out = tuple(m.out)
+    s.emptied = tuple(m.emptied)
     s.discarded_once = m.discarded_once
     s.bout = m.bout
     s.version = m.version
@@ -191,15 +197,92 @@ def state_from_model(m: StateModel, *, check: bool = True) -> GameState:
     return s
 
 
-def state_from_json(text: str | bytes) -> GameState:
-    """Load a state; any defect raises :class:`StateFormatError` (a ``ValueError``)."""
+#: What a replay starts from (the deal's inputs and the log itself): not compared.
+_INPUTS: Final = frozenset(
+    ("schema_version", "rules", "seats", "dealer", "first_game", "seed", "log")
+)
+#: Lists with one entry per seat: a difference names the seat.
+_PER_SEAT: Final = frozenset(("hands", "known", "emptied"))
+#: Fields no player may see: a difference names the field, never its cards.
+_SECRET: Final = frozenset(("hands", "talon", "order", "hidden_trump"))
+#: The snapshot's fields in the order they are compared: ``version`` (the log's length) first,
+#: as a cut or lengthened log shows there before anywhere else.
+_COMPARED: Final = (
+    "version",
+    *(name for name in StateModel.model_fields if name not in _INPUTS and name != "version"),
+)
+
+
+def _discrepancy(saved: StateModel, replayed: StateModel) -> str | None:
+    """The first field where a saved snapshot differs from its log's replay, said without any
+    secret card; None when they agree."""
+    for name in _COMPARED:
+        was = getattr(saved, name)
+        now = getattr(replayed, name)
+        if was == now:
+            continue
+        where = name
+        if name in _PER_SEAT and len(was) == len(now):
+            seat = next(t for t, (x, y) in enumerate(zip(was, now, strict=True)) if x != y)
+            where, was, now = f"{name}[{seat}] (seat {seat})", was[seat], now[seat]
+        if name in _SECRET:
+            return f"{where} differs from the replay of its log of {len(saved.log)} actions"
+        return f"{where} is {was!r} but its log of {len(saved.log)} actions replays to {now!r}"
+    return None
+
+
+def _parse(text: str | bytes) -> StateModel:
     try:
-        model = StateModel.model_validate_json(text)
-        return state_from_model(model)
-    except StateFormatError:
-        raise
-    except (ValidationError, DurakError, IndexError) as exc:
+        return StateModel.model_validate_json(text)
+    except ValidationError as exc:
         raise StateFormatError(f"not a valid game state: {exc}") from exc
+
+
+def _replay_model(m: StateModel) -> GameState:
+    """The state the snapshot's deal and log give."""
+    try:
+        rules = RuleSet.from_options(m.rules)
+        seed = None if m.seed is None else int(m.seed, 16)
+        s = new_game(
+            rules,
+            m.seats,
+            seed=seed,
+            order=m.order if seed is None else None,
+            dealer=m.dealer,
+            first_game=m.first_game,
+        )
+    except (DurakError, TypeError) as exc:
+        raise StateFormatError(f"the deal cannot be repeated: {exc}") from exc
+    return _apply_log(s, m.log)
+
+
+def replay_json(text: str | bytes) -> tuple[GameState, str | None]:
+    """A saved state as its log makes it: (the replayed state, the first difference between
+    the saved snapshot and that replay, or None). Raises :class:`StateFormatError` when the
+    JSON is no state at all or its log does not replay (:class:`ReplayError` names the entry)."""
+    m = _parse(text)
+    s = _replay_model(m)
+    return s, _discrepancy(m, state_to_model(s))
+
+
+def state_from_json(text: str | bytes) -> GameState:
+    """Load a state, checked against its own log: any defect raises :class:`StateFormatError`
+    (a ``ValueError``), naming the log entry that fails or the field that differs."""
+    s, problem = replay_json(text)
+    if problem is not None:
+        raise StateFormatError(f"the saved state does not match its log: {problem}")
+    return s
+
+
+def _apply_log(s: GameState, moves: Iterable[tuple[int, Action | str] | str]) -> GameState:
+    for index, item in enumerate(moves):
+        try:
+            seat, action = parse_move(item) if isinstance(item, str) else item
+            s, _ = apply(s, seat, action)
+        except DurakError as exc:
+            text = item if isinstance(item, str) else f"{item[0]} {item[1]}"
+            raise ReplayError(index, text, exc) from exc
+    return s
 
 
 def replay(
@@ -213,12 +296,10 @@ def replay(
     first_game: bool = True,
 ) -> GameState:
     """Deal as :func:`new_game` does, then apply ``actions`` ((seat, action) pairs or
-    ``"SEAT ACTION"`` strings), each checked. Reproduces the state exactly."""
+    ``"SEAT ACTION"`` strings), each checked. Reproduces the state exactly; an action that
+    fails raises :class:`ReplayError`, naming its index and text."""
     s = new_game(rules, seats, seed=seed, order=order, dealer=dealer, first_game=first_game)
-    for item in actions:
-        seat, action = parse_move(item) if isinstance(item, str) else item
-        s, _ = apply(s, seat, action)
-    return s
+    return _apply_log(s, actions)
 
 
 def position(

@@ -11,8 +11,11 @@ numbers, so the hot path does integer arithmetic instead of building sets.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+import inspect
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any, Final
 
+from .cards import Suit
 from .rules import RuleSet
 
 if TYPE_CHECKING:
@@ -26,68 +29,37 @@ if TYPE_CHECKING:
 Move = tuple[int, "Action"]
 #: (previous tail, move) or None. Spelled without recursion: mypyc cannot map a recursive alias.
 LogTail = tuple[Any, Move] | None
-#: Class-level access to ``__slots__`` is not possible once compiled; the tuple lives here.
-_SLOTS = (
-    "_k",
-    "_legal",
-    "_log_base",
-    "_log_tail",
-    "active",
-    "att",
-    "attacker",
-    "attackers",
-    "beat",
-    "bout",
-    "dealer",
-    "defender",
-    "dfn",
-    "discard",
-    "discarded_once",
-    "emptied",
-    "finished",
-    "first_game",
-    "hands",
-    "hidden_trump",
-    "known",
-    "limit",
-    "n",
-    "order",
-    "out",
-    "passed",
-    "ranks",
-    "rules",
-    "seed",
-    "starter",
-    "table",
-    "taken",
-    "talon",
-    "teams",
-    "trump_card",
-    "trump_suit",
-    "unbeaten",
-    "version",
-)
-_NOT_IN_KEY = frozenset(("_k", "_legal", "_log_base", "_log_tail", "beat"))
+#: ``trump_suit`` of a game without trump (V11, V13, a turned joker under V15). The engine keeps
+#: the suit as an int for its tables; everything public (:attr:`GameState.trump`, the views)
+#: says None.
+NO_TRUMP: Final = -1
 
 
 class GameState:
-    """One moment of one game. Read it through properties, views and the engine functions."""
+    """One moment of one game. Read it through properties, views and the engine functions.
 
-    __slots__ = _SLOTS
+    The annotations below are the state's one list of fields (:data:`FIELDS` is read from them):
+    equality, pickling, the copy and the JSON snapshot all follow them. Every field holds an
+    immutable value (ints, tuples, the rule set), shared between states, except three working
+    lists the engine changes on every card played: ``hands``, ``att`` and ``dfn``. They belong
+    to one state (:meth:`copy` copies them) and are read-only outside the engine: a state
+    handed out is never changed again. (Tuples there measurably slow the compiled fast path,
+    which changes them in place.)
+    """
 
     rules: RuleSet
     n: int  # seats
     teams: tuple[int, ...]  # team number of each seat (each seat its own without V7)
     beat: tuple[int, ...]  # card index -> mask of the cards that beat it (R7, per trump)
-    trump_suit: int  # -1: no trump (V11, V13, a turned joker)
+    trump_suit: int  # the suit's number, or NO_TRUMP (see :attr:`trump` for the public form)
     trump_card: int  # the face-up card: bottom of the talon, or in a hand under R6
     hidden_trump: int  # V14: the face-down card under the trump (talon[0]) until revealed, or -1
-    hands: list[int]
-    known: list[int]  # per seat: cards publicly known to be in that hand (R23)
-    talon: list[int]  # top of the talon LAST (draw = pop); the trump card is [0] (V14: [1])
+    hands: list[int]  # per seat: the mask of its cards (a working list: see copy)
+    known: tuple[int, ...]  # per seat: cards publicly known to be in that hand (R23)
+    talon: tuple[int, ...]  # top of the talon LAST; the trump card is [0] (V14: [1])
     discard: int
-    att: list[int]  # attack cards of this bout, in order
-    dfn: list[int]  # the card beating att[i], or -1
+    att: list[int]  # attack cards of this bout, in order (a working list: see copy)
+    dfn: list[int]  # the card beating att[i], or -1 (a working list: see copy)
     table: int  # mask of every card on the table
     ranks: int  # mask of every card whose rank is on the table (R11)
     unbeaten: int
@@ -98,8 +70,8 @@ class GameState:
     taken: bool
     passed: int  # seats that explicitly passed since the table last changed (R15)
     active: int  # seats still in the game
-    out: list[int]  # seats out, in finishing order (R18)
-    emptied: list[int]  # per seat: version of the action that emptied the hand, or -1
+    out: tuple[int, ...]  # seats out, in finishing order (R18)
+    emptied: tuple[int, ...]  # per seat: version of the action that emptied the hand, or -1
     discarded_once: bool  # has any bout ended defended yet (V4)
     bout: int
     version: int  # number of actions applied
@@ -114,12 +86,13 @@ class GameState:
     _legal: list[Any] | None  # the engine's cache: per seat its actions, then every move
     _k: _Kernel  # the engine's tables for this rule set and seat count (engine._Kernel)
 
-    def copy(self, *, _successor: bool = False) -> GameState:
-        """An independent copy, every list copied (the fast path mutates it in place).
-        ``_successor`` (the engine's, for ``apply``'s new state): share ``talon``, ``out`` and
-        ``emptied``, which the engine replaces instead of changing."""
+    def copy(self) -> GameState:
+        """An independent copy (the fast path mutates one in place; the engine's ``apply``
+        changes one into the next state): the three working lists are copied, every other
+        field is immutable and shared; the engine's cache of legal actions starts empty.
+        Written out field by field because it runs once per applied action (a loop over
+        :data:`FIELDS` is several times slower compiled); a test checks it against them."""
         new = GameState()  # no __init__: every field is set below
-        new._k = self._k
         new.rules = self.rules
         new.n = self.n
         new.teams = self.teams
@@ -128,8 +101,8 @@ class GameState:
         new.trump_card = self.trump_card
         new.hidden_trump = self.hidden_trump
         new.hands = self.hands[:]
-        new.known = self.known[:]
-        new.talon = self.talon if _successor else self.talon[:]
+        new.known = self.known
+        new.talon = self.talon
         new.discard = self.discard
         new.att = self.att[:]
         new.dfn = self.dfn[:]
@@ -143,8 +116,8 @@ class GameState:
         new.taken = self.taken
         new.passed = self.passed
         new.active = self.active
-        new.out = self.out if _successor else self.out[:]
-        new.emptied = self.emptied if _successor else self.emptied[:]
+        new.out = self.out
+        new.emptied = self.emptied
         new.discarded_once = self.discarded_once
         new.bout = self.bout
         new.version = self.version
@@ -157,7 +130,13 @@ class GameState:
         new._log_tail = self._log_tail
         new.finished = self.finished
         new._legal = None
+        new._k = self._k
         return new
+
+    @property
+    def trump(self) -> Suit | None:
+        """The trump suit; None when the game has none (V11, V13, a joker turned under V15)."""
+        return None if self.trump_suit == NO_TRUMP else Suit(self.trump_suit)
 
     @property
     def log(self) -> tuple[Move, ...]:
@@ -181,10 +160,7 @@ class GameState:
         self._log_tail = None
 
     def _key(self) -> tuple[object, ...]:
-        return (
-            *(getattr(self, name) for name in _SLOTS if name not in _NOT_IN_KEY),
-            self.log,
-        )
+        return (*(getattr(self, name) for name in _VALUE_FIELDS), self.log)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, GameState) and self._key() == other._key()
@@ -214,7 +190,7 @@ class GameState:
     def apply(self, seat: object, action: object) -> tuple[GameState, tuple[Event, ...]]:
         return _engine.apply(self, seat, action)
 
-    def view(self, seat: int) -> SeatView:
+    def view(self, seat: object) -> SeatView:
         from .views import seat_view
 
         return seat_view(self, seat)
@@ -256,7 +232,7 @@ class GameState:
         return self.hands[seat].bit_count()
 
     def __getstate__(self) -> dict[str, Any]:
-        d = {k: getattr(self, k) for k in _SLOTS if k not in _NOT_IN_KEY}
+        d = {k: getattr(self, k) for k in _VALUE_FIELDS}
         d["beat"] = self.beat
         d["log"] = self.log
         return d
@@ -266,6 +242,31 @@ class GameState:
             setattr(self, k, v)
         self._legal = None
         self._k = _engine._kernel(self.rules, self.n)
+
+
+def _declared_fields() -> tuple[str, ...]:
+    # Pure Python: the class annotations, in order. Compiled, mypyc keeps no annotations but
+    # records the same attributes, in the same order, for pickling.
+    names: Iterable[str] = inspect.get_annotations(GameState) or getattr(
+        GameState, "__mypyc_attrs__", ()
+    )
+    return tuple(name for name in names if not name.startswith("__"))
+
+
+#: Every field of :class:`GameState`, in declaration order.
+FIELDS: Final = _declared_fields()
+#: The fields that make a state's value (with its log): not the engine's caches and tables,
+#: nor the log's two halves (compared as the whole log), nor ``beat`` (follows the trump).
+_VALUE_FIELDS: Final = tuple(
+    name for name in FIELDS if name not in ("_k", "_legal", "_log_base", "_log_tail", "beat")
+)
+
+
+def with_item(values: tuple[int, ...], index: int, value: int) -> tuple[int, ...]:
+    """``values`` with ``values[index]`` replaced (how the engine changes a per-seat field)."""
+    changed = list(values)
+    changed[index] = value
+    return tuple(changed)
 
 
 from . import engine as _engine  # noqa: E402  (the engine imports GameState; see module doc)

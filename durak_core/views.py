@@ -18,6 +18,7 @@ from typing import Any
 from .actions import Action
 from .cards import Card, Suit, cards_of
 from .engine import legal_actions
+from .errors import SeatError
 from .result import GameResult, game_result
 from .rules import RuleSet
 from .state import GameState
@@ -82,7 +83,7 @@ def _public_fields(s: GameState) -> dict[str, Any]:
         "seats": s.n,
         "teams": s.teams,
         "dealer": s.dealer,
-        "trump": None if s.trump_suit < 0 else Suit(s.trump_suit),
+        "trump": s.trump,
         "trump_card": Card.from_index(s.trump_card),
         "trump_in_talon": s.trump_card in s.talon,
         "trump_will_change": s.hidden_trump >= 0,
@@ -125,9 +126,11 @@ def public_view(s: GameState) -> PublicView:
     return PublicView(**_public_fields(s))
 
 
-def seat_view(s: GameState, seat: int) -> SeatView:
-    if not isinstance(seat, int) or not 0 <= seat < s.n:
-        raise ValueError(f"R3: there is no seat {seat!r} at this {s.n}-seat table")
+def seat_view(s: GameState, seat: object) -> SeatView:
+    """``seat``'s view; any other value than a seat number (``True`` included, as in
+    :func:`~durak_core.engine.apply`) raises :class:`SeatError`."""
+    if type(seat) is not int or not 0 <= seat < s.n:
+        raise SeatError(f"R3: there is no seat {seat!r} at this {s.n}-seat table")
     return SeatView(
         **_public_fields(s),
         seat=seat,

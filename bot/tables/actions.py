@@ -711,7 +711,7 @@ def default_action(state: GameState, seat: int, public: PublicView | None = None
     attacks = [a for a in legal if a.kind == ATTACK]
     if not attacks:
         return None
-    trump = state.trump_suit
+    trump = state.trump  # a Suit, or None without trump
     return min(
         attacks,
         key=lambda a: (trump is not None and a.card.suit == trump, a.card.rank),  # type: ignore[attr-defined]

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import logging
 from datetime import datetime
 from typing import Any, cast
 
 from bot.storage import SavedTable
-from durak_core import Card, Event, GameState, RuleSet, Series, new_game
+from durak_core import Card, Event, GameState, RuleSet, Series, new_game, replay_json
 
 from .table import AI_LEVELS, AiLevel, Note, Seat, Table
+
+log = logging.getLogger(__name__)
 
 
 def to_saved(table: Table) -> SavedTable:
@@ -116,9 +119,24 @@ def from_saved(saved: SavedTable) -> Table:
     ]
     table.anyone_adds_ai = bool(meta.get("anyone_adds_ai", False))
     if saved.state_json:
-        table.state = GameState.from_json(saved.state_json)
+        table.state = restore_state(saved.table_id, saved.state_json)
         table.events = replay_events(table.state)
     return table
+
+
+def restore_state(table_id: str, state_json: str) -> GameState:
+    """The saved game as its action log makes it. The log is the truth: a snapshot that
+    disagrees with it (a bug, or a hand-edited row) is replaced by the log's replay, so no
+    action is lost, and the difference is logged (its field, never a hidden card). A log that
+    does not replay raises :class:`~durak_core.StateFormatError`."""
+    state, problem = replay_json(state_json)
+    if problem is not None:
+        log.warning(
+            "table %s: the saved state disagrees with its action log (%s); restored from the log",
+            table_id,
+            problem,
+        )
+    return state
 
 
 def replay_events(state: GameState) -> list[Event]:

@@ -202,7 +202,7 @@ class Determinizer:
             return self.template.copy()
         s = self.template.copy()
         s.hands = hands
-        s.talon = talon
+        s.talon = tuple(talon)
         if self.under_trump:
             s.hidden_trump = talon[0]
         return s

@@ -35,14 +35,18 @@ def reshuffle_hidden(s: GameState, seat: int, rng: random.Random) -> GameState:
             slots.append(("talon", i))
     new = cards[:]
     rng.shuffle(new)
+    hands = t.hands  # the copy's own list
+    talon = list(s.talon)  # an immutable tuple: build a new one
     for (kind, where), old in zip(slots, cards, strict=True):
         if kind == "hand":
-            t.hands[where] &= ~(1 << old)
+            hands[where] &= ~(1 << old)
     for (kind, where), c in zip(slots, new, strict=True):
         if kind == "hand":
-            t.hands[where] |= 1 << c
+            hands[where] |= 1 << c
         else:
-            t.talon[where] = c
+            talon[where] = c
+    t.hands = hands
+    t.talon = tuple(talon)
     if getattr(s, "hidden_trump", -1) >= 0:
         t.hidden_trump = t.talon[0]
     assert not t.status(), t.status()

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import hashlib
+
 from durak_core import Card, RuleSet, new_game, seed_commitment, shuffled_deck
-from durak_core.deck import _shuffle_by_words, _Stream, deal, seed_bytes, shuffled_indices
+from durak_core.deck import deal, seed_bytes, shuffled_indices
 
 from .helpers import deal_exact, legal
 
@@ -17,21 +19,23 @@ def test_r4_seeded_shuffle_is_reproducible_and_varies() -> None:
 
 
 def test_r4_shuffle_is_fisher_yates_over_the_documented_stream() -> None:
-    # The definition (module doc): swap i with a uniform draw below i + 1 from SHAKE-256(seed),
-    # rejecting biased words. The fast form (words split in 32-bit halves) and the word-by-word
-    # form both give exactly that, for every deck size.
+    # The definition (module doc), written out here independently: 64-bit big-endian words of
+    # SHAKE-256(seed); swap i with the next word modulo i + 1, skipping biased words.
     for rules in (RuleSet(deck_size=24), RuleSet(), RuleSet(deck_size=52, jokers=True)):
         for seed in (*range(40), 2**256 - 1, 12345678901234567890123):
-            stream = _Stream(seed)
+            n_words = 200
+            data = hashlib.shake_256(seed_bytes(seed)).digest(8 * n_words)
+            words = iter(int.from_bytes(data[8 * k : 8 * k + 8], "big") for k in range(n_words))
             expected = list(range(len(rules.deck())))
             for i in range(len(expected) - 1, 0, -1):
-                j = stream.below(i + 1)
+                n = i + 1
+                w = next(words)
+                while w >= 2**64 - 2**64 % n:
+                    w = next(words)
+                j = w % n
                 expected[i], expected[j] = expected[j], expected[i]
             indices = [c.index for c in rules.deck()]
             assert shuffled_indices(rules, seed) == [indices[k] for k in expected]
-            assert _shuffle_by_words(list(indices), seed_bytes(seed)) == [
-                indices[k] for k in expected
-            ]
 
 
 def test_r4_explicit_order_is_dealt_as_documented() -> None:

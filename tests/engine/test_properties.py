@@ -61,14 +61,18 @@ def _reshuffle_hidden(s: GameState, seat: int | None, rng: random.Random) -> Gam
             slots.append(("talon", i))
             hidden.append(c)
     rng.shuffle(hidden)
+    hands = t.hands  # the copy's own list
+    talon = list(s.talon)  # an immutable tuple: build a new one
     for p in range(s.n):
         if p != seat:
-            t.hands[p] = s.known[p]
+            hands[p] = s.known[p]
     for (where, k), c in zip(slots, hidden, strict=True):
         if where == "hand":
-            t.hands[k] |= 1 << c
+            hands[k] |= 1 << c
         else:
-            t.talon[k] = c
+            talon[k] = c
+    t.hands = hands
+    t.talon = tuple(talon)
     if t.hidden_trump >= 0:  # V14: whatever now lies under the trump is the face-down card
         t.hidden_trump = t.talon[0]
     assert t.status() == ()

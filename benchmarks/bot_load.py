@@ -49,12 +49,9 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT / "tests" / "bot"), str(ROOT / "tests"), str(ROOT)]
-
-from fake_discord import FakeDiscord, FakeMessage  # noqa: E402
-from fake_discord.pytest_plugin import started_fake  # noqa: E402
-from robust_harness import BotProcess  # noqa: E402
+from tests.bot.robust_harness import BotProcess
+from tests.fake_discord import FakeDiscord, FakeMessage
+from tests.fake_discord.pytest_plugin import started_fake
 
 #: ``bot_steady_*``: interactions answered this long after the timed phase began, i.e. after
 #: the opening burst (every human presses "My hand" at the same moment).

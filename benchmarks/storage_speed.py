@@ -23,14 +23,11 @@ import multiprocessing
 import random
 import sqlite3
 import statistics
-import sys
 import tempfile
 import time
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.storage import (
     GameRecord,

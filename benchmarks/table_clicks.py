@@ -87,23 +87,17 @@ from pathlib import Path
 from typing import Any
 from unittest import mock
 
-ROOT = Path(__file__).resolve().parents[1]
-for _p in (ROOT / "tests" / "bot", ROOT / "tests", ROOT):
-    if str(_p) not in sys.path:
-        sys.path.insert(0, str(_p))
-
-from fake_discord import FakeDiscord, FakeMessage  # noqa: E402
-from helpers import World, running_bot, world  # noqa: E402
-
-import bot.tables.actions as service_module  # noqa: E402
-from bot.app import DurakBot  # noqa: E402
-from bot.cogs.durak import save_images_setting  # noqa: E402
-from bot.tables.table import Table  # noqa: E402
-from bot.text import t  # noqa: E402
-from bot.ui.turn_alerts import must_act  # noqa: E402
-from durak_core import Action, Card, SeatView  # noqa: E402
-from durak_core.actions import ATTACK, DEFEND, PASS, TAKE, TRANSFER, Defend  # noqa: E402
-from durak_core.events import ActionTaken, BoutEnded  # noqa: E402
+import bot.tables.actions as service_module
+from bot.app import DurakBot
+from bot.cogs.durak import save_images_setting
+from bot.tables.table import Table
+from bot.text import t
+from bot.ui.turn_alerts import must_act
+from durak_core import Action, Card, SeatView
+from durak_core.actions import ATTACK, DEFEND, PASS, TAKE, TRANSFER, Defend
+from durak_core.events import ActionTaken, BoutEnded
+from tests.bot.helpers import World, running_bot, world
+from tests.fake_discord import FakeDiscord, FakeMessage
 
 SEATS = (2, 3, 4)
 PRESETS = ("classic", "transfer")

@@ -26,15 +26,12 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from durak_core import GameState
+from tests.fake_discord import FakeDiscord, FakeMessage, InteractionResult
+from tests.fake_discord.pytest_plugin import started_fake
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
-sys.path[:0] = [str(ROOT / "tests"), str(ROOT)]
-
-from fake_discord import FakeDiscord, FakeMessage, InteractionResult  # noqa: E402
-from fake_discord.pytest_plugin import started_fake  # noqa: E402
-
-from durak_core import GameState  # noqa: E402
-
 ACTION_ID = re.compile(r"^dk:(?P<table>[0-9a-f]{8}):(?P<seat>\d):(?P<version>\d+):(?P<code>\d+)$")
 
 

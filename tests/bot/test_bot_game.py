@@ -8,8 +8,9 @@ import json
 import random
 from pathlib import Path
 
-from fake_discord import UPDATE_MESSAGE, FakeDiscord, FakeMessage
-from helpers import (
+from bot.app import DurakBot
+from bot.tables.table import Table
+from tests.bot.helpers import (
     World,
     expected_codes,
     hand_codes,
@@ -18,9 +19,7 @@ from helpers import (
     table_of,
     world,
 )
-
-from bot.app import DurakBot
-from bot.tables.table import Table
+from tests.fake_discord import UPDATE_MESSAGE, FakeDiscord, FakeMessage
 
 
 def assert_no_private_card(fake: FakeDiscord, table: Table) -> None:

@@ -13,14 +13,14 @@ import time
 from pathlib import Path
 
 import pytest
-from helpers import public_message, running_bot, world
-from test_bot_game import settled
-from test_robust_faults import start_game
 
 from bot.storage import SavedTable, SqliteStorage, StaleTableVersion
 from bot.tables.ai_runner import AiRunner
 from durak_core import GameState, new_game, preset, visible_to
 from durak_core.ai import Budget, make_player
+from tests.bot.helpers import public_message, running_bot, world
+from tests.bot.test_bot_game import settled
+from tests.bot.test_robust_faults import start_game
 
 
 def _uploads(body: object) -> list[str]:

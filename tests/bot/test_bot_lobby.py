@@ -8,10 +8,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from helpers import public_message, running_bot, table_of, world
-from test_bot_game import play_one_game
-
 from bot.text import t
+from tests.bot.helpers import public_message, running_bot, table_of, world
+from tests.bot.test_bot_game import play_one_game
 
 
 async def test_lobby_join_leave_ai_start_cancel_permissions(tmp_path: Path) -> None:
@@ -148,9 +147,8 @@ def test_python_m_bot_without_token_exits_2_with_one_line(tmp_path: Path) -> Non
 
 
 async def test_rejected_token_exits_2(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
-    from helpers import settings
-
     from bot.app import run_bot
+    from tests.bot.helpers import settings
 
     async with world(tmp_path):
         code = await run_bot(settings(tmp_path / "x.sqlite3", discord_token="wrong-token"))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from helpers import running_bot, table_of, world
+from tests.bot.helpers import running_bot, table_of, world
 
 
 async def test_new_join_start(tmp_path: Path) -> None:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from helpers import open_table, public_message, running_bot, table_of, world
-from test_bot_game import latest_hand, settled
+from tests.bot.helpers import open_table, public_message, running_bot, table_of, world
+from tests.bot.test_bot_game import latest_hand, settled
 
 
 async def test_expired_hand_token_asks_the_player_to_press_my_hand(tmp_path: Path) -> None:

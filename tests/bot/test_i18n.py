@@ -19,7 +19,6 @@ from typing import Any
 
 import discord
 import pytest
-from helpers import public_message, running_bot, table_of, world
 
 from bot.tables.table import Seat, Table
 from bot.text import CATALOGUES, EN, LANGUAGES, language, t
@@ -31,6 +30,7 @@ from bot.ui.rules_text import rules_summary, rules_text
 from bot.ui.table_embed import render_table
 from durak_core import PRESETS, Card, GameState, RuleSet, new_game, preset
 from durak_core.events import BoutEnded, Event
+from tests.bot.helpers import public_message, running_bot, table_of, world
 
 LANGS = ("en", "es", "de", "ru", "uk")
 

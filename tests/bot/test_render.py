@@ -9,10 +9,8 @@ from __future__ import annotations
 import dataclasses
 import io
 import random
-import sys
 from pathlib import Path
 
-from helpers import public_message, running_bot, table_of, world
 from PIL import Image
 
 from bot.cogs.durak import save_images_setting
@@ -35,9 +33,8 @@ from bot.text import t
 from bot.ui.cards import action_line
 from bot.ui.table_picture import rank_labels, role_words, table_picture
 from durak_core import Card, GameState, PublicView, RuleSet, new_game, preset
-
-sys.path.insert(0, str(Path(__file__).parents[1]))  # tests/: the engine's leak-test helper
-from engine.test_properties import _reshuffle_hidden
+from tests.bot.helpers import public_message, running_bot, table_of, world
+from tests.engine.test_properties import _reshuffle_hidden
 
 RU = {11: "В", 12: "Д", 13: "К", 14: "Т"}
 

@@ -12,16 +12,24 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fake_discord import UPDATE_MESSAGE, FakeMessage, InteractionResult
-from helpers import World, open_table, public_message, running_bot, settings, table_of, world
-from robust_harness import ACTION_ID
-from test_bot_clicks import _with_button, raw_click
-from test_bot_game import latest_hand, play_one_game, settled
 
 from bot.app import DurakBot
 from bot.storage import GameRecord, SavedTable, SqliteStorage
 from bot.tables.table import Table
 from durak_core import Action
+from tests.bot.helpers import (
+    World,
+    open_table,
+    public_message,
+    running_bot,
+    settings,
+    table_of,
+    world,
+)
+from tests.bot.robust_harness import ACTION_ID
+from tests.bot.test_bot_clicks import _with_button, raw_click
+from tests.bot.test_bot_game import latest_hand, play_one_game, settled
+from tests.fake_discord import UPDATE_MESSAGE, FakeMessage, InteractionResult
 
 
 async def start_game(w: World, bot: DurakBot, users: list[int], channel: int) -> Table:

@@ -10,13 +10,12 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-from helpers import World, public_message, settings, table_of, world
-
 from bot.app import DurakBot
 from bot.tables.actions import default_action
 from bot.tables.table import Table
 from durak_core import RuleSet, new_game
 from durak_core.actions import ATTACK, PASS, TAKE
+from tests.bot.helpers import World, public_message, settings, table_of, world
 
 
 class Clock:
@@ -140,7 +139,7 @@ async def test_timer_expiry_ai_takeover_and_back(tmp_path: Path) -> None:
 
 async def test_leave_mid_game_ai_finishes_result_recorded(tmp_path: Path) -> None:
     async with world(tmp_path) as w:
-        from helpers import running_bot
+        from tests.bot.helpers import running_bot
 
         async with running_bot(w) as bot:
             fake = w.fake

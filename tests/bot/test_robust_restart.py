@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from robust_harness import run_harness
+from tests.bot.robust_harness import run_harness
 
 
 async def test_sigkill_restarts_lose_nothing(tmp_path: Path) -> None:

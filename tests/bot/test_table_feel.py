@@ -6,10 +6,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from fake_discord import FakeMessage
-from helpers import World, open_table, public_message, running_bot, table_of, world
-from test_bot_game import latest_hand, settled
-
 from bot.app import DurakBot
 from bot.tables.actions import may_auto_pass, opening_notes
 from bot.tables.table import Table
@@ -19,6 +15,9 @@ from bot.ui.hand_view import HandContext, render_hand
 from bot.ui.table_embed import last_lines
 from durak_core import GameState, RuleSet, new_game, position
 from durak_core.actions import parse_action
+from tests.bot.helpers import World, open_table, public_message, running_bot, table_of, world
+from tests.bot.test_bot_game import latest_hand, settled
+from tests.fake_discord import FakeMessage
 
 
 def button(message: FakeMessage, *, code: str | None = None, label: str | None = None) -> str:

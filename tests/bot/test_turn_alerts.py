@@ -11,10 +11,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fake_discord import FakeDiscord, FakeMessage
-from helpers import HAND_ID, World, open_table, public_message, running_bot, world
-from test_bot_game import settled
-from test_robust_idle import Clock, bot_with_clock
 
 import bot.tables.actions as actions_module
 from bot.app import DurakBot
@@ -22,6 +18,10 @@ from bot.tables.table import Table
 from bot.text import t
 from durak_core import Action
 from durak_core.actions import ATTACK, DEFEND
+from tests.bot.helpers import HAND_ID, World, open_table, public_message, running_bot, world
+from tests.bot.test_bot_game import settled
+from tests.bot.test_robust_idle import Clock, bot_with_clock
+from tests.fake_discord import FakeDiscord, FakeMessage
 
 
 class FixedSeeds:

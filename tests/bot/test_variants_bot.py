@@ -7,13 +7,12 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from helpers import public_message, running_bot, table_of, world
-from test_bot_game import play_one_game
-
 from bot.text import t
 from bot.ui.cards import event_line
 from durak_core import Card
 from durak_core.events import TrumpRevealed
+from tests.bot.helpers import public_message, running_bot, table_of, world
+from tests.bot.test_bot_game import play_one_game
 
 
 async def test_variant_preset_and_its_rules_in_russian(tmp_path: Path) -> None:

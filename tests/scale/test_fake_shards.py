@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import discord
-from fake_discord import FakeDiscord
-from fake_discord.gateway import shard_of
+
+from tests.fake_discord import FakeDiscord
+from tests.fake_discord.gateway import shard_of
 
 
 def two_guilds(fake: FakeDiscord) -> tuple[int, int]:

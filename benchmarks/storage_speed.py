@@ -28,6 +28,7 @@ import time
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import TypedDict
 
 from bot.storage import (
     GameRecord,
@@ -226,14 +227,23 @@ async def pg_bulk_load(url: str, path: Path, games: int, users: int) -> None:
         src.close()
 
 
+class WorkerReport(TypedDict):
+    """What one recording process sends back."""
+
+    ids: int
+    seats: int
+    times: list[float]
+    repeats: int
+
+
 def _record_worker(
-    url: str, k: int, seconds: float, users: int, out: multiprocessing.Queue[object]
+    url: str, k: int, seconds: float, users: int, out: multiprocessing.Queue[WorkerReport]
 ) -> None:
     asyncio.run(_record_for(url, k, seconds, users, out))
 
 
 async def _record_for(
-    url: str, k: int, seconds: float, users: int, out: multiprocessing.Queue[object]
+    url: str, k: int, seconds: float, users: int, out: multiprocessing.Queue[WorkerReport]
 ) -> None:
     rnd = random.Random(k)
     s = await open_storage(url)
@@ -262,7 +272,7 @@ async def multi_process(url: str, processes: int, seconds: float, users: int) ->
     s = await open_storage(url)  # migrate once before the workers race
     await s.close()
     ctx = multiprocessing.get_context("spawn")
-    q: multiprocessing.Queue[object] = ctx.Queue()
+    q: multiprocessing.Queue[WorkerReport] = ctx.Queue()
     workers = [
         ctx.Process(target=_record_worker, args=(url, k, seconds, users, q))
         for k in range(processes)
@@ -274,8 +284,8 @@ async def multi_process(url: str, processes: int, seconds: float, users: int) ->
     for w in workers:
         w.join()
     wall = time.perf_counter() - t
-    sent = sum(int(r["ids"]) for r in results)  # type: ignore[index]
-    times = sorted(x for r in results for x in r["times"])  # type: ignore[index]
+    sent = sum(r["ids"] for r in results)
+    times = sorted(x for r in results for x in r["times"])
     s = await open_storage(url)
     try:
         stored, seat_rows, seat_games = await _totals(s)
@@ -286,7 +296,7 @@ async def multi_process(url: str, processes: int, seconds: float, users: int) ->
         "processes": processes,
         "seconds": seconds,
         "games_recorded": sent,
-        "re_records": sum(int(r["repeats"]) for r in results),  # type: ignore[index]
+        "re_records": sum(r["repeats"] for r in results),
         "games_per_s": round(sent / wall, 1),
         "record_p50_ms": round(times[len(times) // 2] * 1000, 2),
         "record_p99_ms": round(times[int(len(times) * 0.99)] * 1000, 2),

@@ -40,7 +40,7 @@ async def test_hand_picture_uploaded_only_when_the_hand_changes(tmp_path: Path) 
         table = await start_game(w, bot, users, w.channel)
         await fake.wait_for(lambda: settled(bot, table, users))
         assert table.state is not None
-        mover = next(u for u in users if table.state.legal_actions(table.seat_of(u)))  # type: ignore[arg-type]
+        mover = next(u for u in users if table.state.legal_actions(table.seat_of(u)))
         other = w.bob if mover == w.alice else w.alice
         hands = {u: bot.notifier.links[(table.table_id, u)] for u in users}
         known = hands[other].message_id
@@ -67,6 +67,7 @@ async def test_hand_picture_uploaded_only_when_the_hand_changes(tmp_path: Path) 
         assert refresh, "the other player's hand was refreshed"
         # The other player's cards did not change: the refresh keeps the picture it showed.
         assert all(_uploads(r.body) == [] for r in refresh)
+        assert res.message is not None
         assert "hand.png" in fake.attachment_bytes(res.message)
         if other_message is not None:
             assert set(fake.attachment_bytes(other_message)) == {"hand.png"}

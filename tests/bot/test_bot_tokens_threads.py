@@ -17,6 +17,7 @@ async def test_expired_hand_token_asks_the_player_to_press_my_hand(tmp_path: Pat
         await fake.wait_for(lambda: settled(bot, table, [w.alice, w.bob]))
         assert table.state is not None
         starter = table.seats[table.state.attacker].user_id
+        assert starter is not None
         other = w.bob if starter == w.alice else w.alice
         other_name = "bob" if other == w.bob else "alice"
         stale_version = table.version

@@ -10,7 +10,7 @@ import pytest
 
 from bot.ui.cards import card_text
 from bot.ui.hand_view import HandContext, render_hand
-from durak_core import PRESETS, Action, GameState, RulesError, RuleSet, new_game
+from durak_core import PRESETS, Action, Defend, GameState, RulesError, RuleSet, new_game
 from durak_core.actions import DEFEND
 
 TABLE = "0123abcd"
@@ -81,7 +81,7 @@ async def test_components_offer_exactly_the_legal_actions(preset: str, seats: in
             assert len(rows) <= 5
             offered = _offered(msg.view)[0]
             # aiming at another open attack card shows that card's defences
-            targets = {a.attack for a in v.legal_actions if a.kind == DEFEND}
+            targets = {a.attack for a in v.legal_actions if isinstance(a, Defend)}
             for target in targets:
                 focused = render_hand(v, HandContext(TABLE, v.version, names), focus=target)
                 assert len(focused.view.to_components()) <= 5
@@ -105,7 +105,7 @@ async def test_extreme_many_open_attack_cards_still_fit() -> None:
         g, _ = g.apply(0, f"attack {c}")
     v = g.view(1)
     offered: set[int] = set()
-    for target in [None, *{a.attack for a in v.legal_actions if a.kind == DEFEND}]:
+    for target in [None, *{a.attack for a in v.legal_actions if isinstance(a, Defend)}]:
         msg = render_hand(v, HandContext(TABLE, v.version, ["a", "b", "c"]), focus=target)
         assert len(msg.view.to_components()) <= 5
         offered |= _offered(msg.view)[0]

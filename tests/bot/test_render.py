@@ -127,7 +127,7 @@ def test_every_seat_shows_its_count_role_and_turn() -> None:
                 {"awaiting": awaiting},
                 {"attacker": other_role},
             ):
-                img = draw(dataclasses.replace(v, **change))  # type: ignore[arg-type]
+                img = draw(dataclasses.replace(v, **change))
                 assert plate(img, n, seat) != plates[seat], (n, seat, change)
                 if "hand_sizes" in change or "awaiting" in change:
                     assert all(plate(img, n, o) == plates[o] for o in range(n) if o != seat)
@@ -227,6 +227,7 @@ async def test_pictures_attached_and_the_switch(tmp_path: Path) -> None:
         assert message.embeds[0]["image"]["url"] == "attachment://table.png"
         assert message.embeds[0]["fields"], "the text stays as the fallback"
         hand = await fake.click(w.alice, message, f"dkt:{table.table_id}:hand")
+        assert hand.message is not None
         assert set(fake.attachment_bytes(hand.message)) == {"hand.png"}
 
         denied = await fake.slash(w.bob, w.channel, "durak", "settings", options={"images": False})
@@ -240,6 +241,7 @@ async def test_pictures_attached_and_the_switch(tmp_path: Path) -> None:
         await fake.wait_for(lambda: not fake.attachment_bytes(public_message(w, table)))
         assert "image" not in public_message(w, table).embeds[0]
         plain = await fake.click(w.alice, public_message(w, table), f"dkt:{table.table_id}:hand")
+        assert plain.message is not None
         assert fake.attachment_bytes(plain.message) == {} and "Your hand" in plain.content
 
 
@@ -267,6 +269,7 @@ async def test_the_picture_follows_the_text_at_its_own_pace(tmp_path: Path) -> N
         if table.state.attacker == table.seat_of(w.alice):  # else the AI leads by itself
             hand = await fake.click(w.alice, public_message(w, table), f"dkt:{table.table_id}:hand")
             card = next(b.custom_id for b in hand.buttons if b.custom_id)
+            assert hand.message is not None
             await fake.click(w.alice, hand.message, card)
         await fake.wait_for(lambda: table.state is not None and bool(table.state.log))
         # the move is in the text at once; the picture is not redrawn before its interval

@@ -132,10 +132,11 @@ async def test_database_locked_game_goes_on_then_saved(
         try:
             for _ in range(4):
                 await fake.wait_for(lambda: settled(bot, table, [w.alice, w.bob]))
+                assert table.state is not None
                 mover = next(
                     u
                     for u in (w.alice, w.bob)
-                    if table.state.legal_actions(table.seat_of(u))  # type: ignore[union-attr,arg-type]
+                    if table.state.legal_actions(table.seat_of(u))
                 )
                 hand = latest_hand(fake, mover)
                 # an action, not a disabled selector (which button comes first depends on the deal)
@@ -196,7 +197,7 @@ async def test_disk_full_game_finishes_then_recorded_once(
             sync=True,
             sync_guild=w.guild,
             guild_ready_timeout=0.05,
-            storage=storage,  # type: ignore[arg-type]
+            storage=storage,
         )
         async with w.fake.run_client(bot):
             fake = w.fake

@@ -96,6 +96,7 @@ async def act(w: World, table: Table, user: int, rng: random.Random) -> None:
     assert by_kind, hand.content
     preferred = [k for k in (DEFEND, ATTACK) if k in by_kind and rng.random() < 0.8]
     kind = preferred[0] if preferred else rng.choice(sorted(by_kind))
+    assert hand.message is not None
     result = await w.fake.click(user, hand.message, rng.choice(by_kind[kind]))
     assert result.ephemeral and "⚠️" not in result.content, result.content
 
@@ -252,7 +253,11 @@ async def test_ai_played_seats_are_never_notified(tmp_path: Path) -> None:
                     if note:  # bob is pinged, then leaves: an AI plays his seat
                         await fake.slash(w.bob, w.channel, "durak", "leave")
                         left = note[0]
-                        await fake.wait_for(lambda gone=left: fake.message(gone.id).deleted)
+
+                        def deleted(gone: FakeMessage = note[0]) -> bool:
+                            return fake.message(gone.id).deleted
+
+                        await fake.wait_for(deleted)
                         continue
                 active = movers(table, [w.alice] if left else users)
                 if not active:
@@ -313,9 +318,14 @@ async def test_fast_table_stays_within_channel_limits(tmp_path: Path) -> None:
                 need = must_act(table)
                 awaited = [u for s in need if (u := table.seats[s].user_id) is not None]
                 if awaited:  # act as soon as the ping is out: a create and a delete per move
+
+                    def ping_seen(a: list[int] = awaited) -> bool:
+                        return any(notes(fake, w.channel, u) for u in a) or not (
+                            bot.notifier.alerts.pending
+                        )
+
                     await fake.wait_for(
-                        lambda a=awaited: any(notes(fake, w.channel, u) for u in a)
-                        or not bot.notifier.alerts.pending,
+                        ping_seen,
                         10,
                         what="the ping",
                     )

@@ -56,19 +56,19 @@ def _reshuffle_hidden(s: GameState, seat: int | None, rng: random.Random) -> Gam
         for c in cards_of(s.hands[p] & ~s.known[p]):
             slots.append(("hand", p))
             hidden.append(c.index)
-    for i, c in enumerate(s.talon):
-        if c != s.trump_card:  # every talon card but the face-up trump is hidden (V14 too)
+    for i, index in enumerate(s.talon):
+        if index != s.trump_card:  # every talon card but the face-up trump is hidden (V14 too)
             slots.append(("talon", i))
-            hidden.append(c)
+            hidden.append(index)
     rng.shuffle(hidden)
     for p in range(s.n):
         if p != seat:
             t.hands[p] = s.known[p]
-    for (where, k), c in zip(slots, hidden, strict=True):
+    for (where, k), index in zip(slots, hidden, strict=True):
         if where == "hand":
-            t.hands[k] |= 1 << c
+            t.hands[k] |= 1 << index
         else:
-            t.talon[k] = c
+            t.talon[k] = index
     if t.hidden_trump >= 0:  # V14: whatever now lies under the trump is the face-down card
         t.hidden_trump = t.talon[0]
     assert t.status() == ()

@@ -13,7 +13,7 @@ from typing import NoReturn, TextIO, TypeAlias
 
 from tqdm import tqdm
 
-__all__ = ["Bar", "add_progress_flag", "progress_bar", "show_progress"]
+__all__ = ["Bar", "add_progress_flag", "progress_bar", "say", "show_progress"]
 
 # A bar told its progress (``update``), not one wrapping an iterable. (A string: tqdm is not
 # subscriptable at run time; types-tqdm makes it generic for the type checker.)
@@ -57,3 +57,10 @@ def progress_bar(total: int, *, desc: str, unit: str, enabled: bool) -> Bar:
         dynamic_ncols=True,
         leave=False,  # the report that follows is what stays on the screen
     )
+
+
+def say(line: str, file: TextIO | None = None) -> None:
+    """Print a line (to stdout by default, flushed) without tearing a bar being drawn."""
+    out = sys.stdout if file is None else file
+    tqdm.write(line, file=out)
+    out.flush()

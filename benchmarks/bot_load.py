@@ -13,8 +13,8 @@ handing that response to HTTP (``bot_until_answer_sent_ms_*``: the bot's own wor
 round trip to the fake). ``*_play_*``: only the interactions answered after the tables were
 opened (the clicks of the timed phase; setup is 200 × /durak new + start, joins, "My hand").
 
-    python benchmarks/bot_load.py [--tables 200] [--seconds 60] [--think 0.5 2.0]
-    python benchmarks/bot_load.py --ladder [100 200 400 800] [--seconds 40]
+    python -m benchmarks.bot_load [--tables 200] [--seconds 60] [--think 0.5 2.0]
+    python -m benchmarks.bot_load --ladder [100 200 400 800] [--seconds 40]
 
 ``--ladder``: one run per table count, each with a fresh bot; the last line holds every step
 and ``capacity_tables``, the largest count whose bot p99 stayed within 100 ms with no 429.

@@ -8,7 +8,8 @@ are continued through clicks. Checked after every kill, from the SQLite file the
   its prefix and the same deal), and play continues to the end.
 
 ``run_harness`` is used by ``test_robust_restart.py`` (a few kills) and, for the statistics in
-docs/robustness.md, from the repository root: ``python -m tests.bot.robust_harness --kills 30 --games 6``.
+docs/robustness.md, from the repository root:
+``python -m tests.bot.robust_harness --kills 30 --games 6``.
 """
 
 from __future__ import annotations

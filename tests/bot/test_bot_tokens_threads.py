@@ -60,5 +60,5 @@ async def test_table_in_its_own_thread(tmp_path: Path) -> None:
         assert res.response_type in (4, 5)
         await fake.slash(w.bob, thread_id, "durak", "join")
         await fake.slash(w.alice, thread_id, "durak", "start")
-        await fake.wait_for(lambda: table.table_message_id is not None)
-        assert fake.message(table.table_message_id).channel_id == thread_id  # type: ignore[arg-type]
+        message_id = await fake.wait_for(lambda: table.table_message_id)
+        assert fake.message(message_id).channel_id == thread_id

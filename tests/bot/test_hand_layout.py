@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import random
 
+import discord
 import pytest
 
 from bot.ui.cards import card_text
 from bot.ui.hand_view import HandContext, render_hand
 from durak_core import PRESETS, Action, Defend, GameState, RulesError, RuleSet, new_game
-from durak_core.actions import DEFEND
 
 TABLE = "0123abcd"
 
@@ -42,11 +42,11 @@ def _states(rules: RuleSet, seats: int, seed: int) -> list[GameState]:
     return out
 
 
-def _offered(msg_view: object) -> tuple[set[int], list[str]]:
+def _offered(msg_view: discord.ui.View) -> tuple[set[int], list[str]]:
     """Action codes reachable from the components, and the aim targets (``a<card>``)."""
     codes: set[int] = set()
     aims: list[str] = []
-    for row in msg_view.to_components():  # type: ignore[attr-defined]
+    for row in msg_view.to_components():
         assert len(row["components"]) <= 5
         for comp in row["components"]:
             cid = comp["custom_id"]
@@ -122,8 +122,8 @@ def test_every_defence_is_one_click() -> None:
         for s in _states(PRESETS[name], seats, seed=len(name) * 11 + seats):
             for seat in range(seats):
                 v = s.view(seat)
-                defends = [a for a in v.legal_actions if a.kind == DEFEND]
-                if len({a.attack for a in defends}) < 2:  # type: ignore[attr-defined]
+                defends = [a for a in v.legal_actions if isinstance(a, Defend)]
+                if len({a.attack for a in defends}) < 2:
                     continue
                 views += 1
                 msg = render_hand(v, HandContext(TABLE, v.version, [f"p{i}" for i in range(seats)]))
@@ -139,7 +139,7 @@ def test_every_defence_is_one_click() -> None:
                     if b["type"] == 2
                 ]
                 for a in defends:  # the pair is named: which card goes on which
-                    card, attack = card_text(a.card), card_text(a.attack)  # type: ignore[attr-defined]
+                    card, attack = card_text(a.card), card_text(a.attack)
                     assert f"{card} on {attack}" in labels or any(
                         o.get("label") == f"{card} beats {attack}"
                         for row in msg.view.to_components()

@@ -275,7 +275,8 @@ async def test_1000_random_and_forged_clicks(tmp_path: Path) -> None:
             changed = [t for t in tables if (t.state, t.version) != before[t.table_id]]
             assert len(changed) <= 1
             if changed and custom_id.endswith(":rematch"):
-                assert before[changed[0].table_id][0].finished  # type: ignore[union-attr]
+                finished = before[changed[0].table_id][0]
+                assert finished is not None and finished.finished
                 applied += 1  # a new game at a finished table: legal for its players
             elif changed and custom_id.endswith((":p1", ":p0")):  # "done for this bout"
                 t = changed[0]

@@ -14,7 +14,7 @@ from bot.app import DurakBot
 from bot.tables.actions import default_action
 from bot.tables.table import Table
 from durak_core import RuleSet, new_game
-from durak_core.actions import ATTACK, PASS, TAKE
+from durak_core.actions import ATTACK, PASS, TAKE, Attack
 from tests.bot.helpers import World, public_message, settings, table_of, world
 
 
@@ -69,12 +69,12 @@ def test_default_action_is_least_harmful() -> None:
                     elif action.kind == PASS:
                         assert seat != v.defender
                     else:
-                        assert action.kind == ATTACK and not v.table and seat == v.attacker
+                        assert isinstance(action, Attack) and not v.table and seat == v.attacker
                         hand = s.view(seat).hand
                         plain = [c for c in hand if c.suit != s.trump_suit]
                         lowest = min(plain or hand, key=lambda c: c.rank)
-                        assert action.card.rank == lowest.rank  # type: ignore[attr-defined]
-                        assert (action.card.suit == s.trump_suit) == (not plain)  # type: ignore[attr-defined]
+                        assert action.card.rank == lowest.rank
+                        assert (action.card.suit == s.trump_suit) == (not plain)
                     assert action in s.legal_actions(seat)
                 seat, action = rng.choice(s.legal_moves())
                 s, _ = s.apply(seat, action)

@@ -95,7 +95,7 @@ async def test_done_for_this_bout_survives_new_cards_and_a_throw_in_clears_it(
         # carol may throw in 7D; before bob beats she says she is done for the whole bout
         assert t("act.auto_pass") in {b.label for b in latest_hand(fake, w.carol).buttons}
         await play(w, bot, table, w.carol, "p1")
-        assert table.auto_pass == {2: table.state.bout}  # type: ignore[union-attr]
+        assert table.state is not None and table.auto_pass == {2: table.state.bout}
         assert t("hand.auto_pass") in latest_hand(fake, w.carol).content
         await play(w, bot, table, w.bob, "defend 7S 8S")
         assert table.state is not None

@@ -16,6 +16,7 @@ from .helpers import valid_seat_counts
 CASES = [(name, n) for name, rules in PRESETS.items() for n in valid_seat_counts(rules)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("preset_name", "seats"), CASES)
 def test_every_level_plays_legally_in_every_preset(preset_name: str, seats: int) -> None:
     # play_game applies each choice with the checked API: an illegal action raises (R10-R16).

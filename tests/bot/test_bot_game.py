@@ -8,6 +8,8 @@ import json
 import random
 from pathlib import Path
 
+import pytest
+
 from bot.app import DurakBot
 from bot.tables.table import Table
 from tests.bot.helpers import (
@@ -101,6 +103,7 @@ async def play_one_game(
     return table
 
 
+@pytest.mark.slow
 async def test_whole_game_two_humans_one_ai(tmp_path: Path) -> None:
     async with world(tmp_path) as w, running_bot(w) as bot:
         fake = w.fake
@@ -130,6 +133,7 @@ async def test_whole_game_two_humans_one_ai(tmp_path: Path) -> None:
         assert fake.violations == []
 
 
+@pytest.mark.slow
 async def test_ai_players_are_told_what_the_table_shows(tmp_path: Path) -> None:
     """A Hard seat gets every seat's public label (the AI levels the table shows, "human" for
     people): it plays a seat shown as Easy by Easy's rules (docs/ai.md)."""

@@ -153,6 +153,7 @@ async def test_ai_decides_in_a_worker_process() -> None:
         await runner.close()
 
 
+@pytest.mark.slow
 async def test_a_killed_ai_worker_is_replaced(caplog: pytest.LogCaptureFixture) -> None:
     """A worker killed mid-decision: that decision is made in a thread (with a warning), the
     next one in a fresh worker; a player that raises in the worker is reported as an error
@@ -219,6 +220,7 @@ asyncio.run(main())
 """
 
 
+@pytest.mark.slow
 def test_ai_worker_ends_when_the_bot_is_killed() -> None:
     """A bot killed outright leaves no AI worker process behind (it watches its parent)."""
     proc = subprocess.run(

@@ -69,6 +69,7 @@ async def test_lobby_join_leave_ai_start_cancel_permissions(tmp_path: Path) -> N
         assert fake.violations == []
 
 
+@pytest.mark.slow
 async def test_leaderboard_stats_history_after_several_games(tmp_path: Path) -> None:
     async with world(tmp_path) as w, running_bot(w) as bot:
         fake = w.fake

@@ -112,6 +112,7 @@ async def test_extreme_many_open_attack_cards_still_fit() -> None:
     assert offered == {a.code for a in v.legal_actions} and len(offered) == 31
 
 
+@pytest.mark.slow
 def test_every_defence_is_one_click() -> None:
     """With several open attack cards each defence is one component (a button naming the pair,
     or an option of that card's select menu): no aiming first, in every preset's games. The

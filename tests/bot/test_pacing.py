@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from bot.ui.channel_limits import ChannelLimiter, DrawBudget
 
 
@@ -31,6 +33,7 @@ def test_no_bound_when_the_rate_is_zero() -> None:
     assert all(budget.take() == 0 for _ in range(1000))
 
 
+@pytest.mark.slow
 async def test_a_write_counts_from_its_completion() -> None:
     """Five writes in flight fill the window; the sixth waits until the window has passed
     since the first one *completed* (a late request is never bunched with the next ones)."""

@@ -255,6 +255,7 @@ async def test_images_switch_is_stored(tmp_path: Path) -> None:
             assert await bot.service.storage.guild_settings(w.guild) == {"images": "off"}
 
 
+@pytest.mark.slow
 async def test_the_picture_follows_the_text_at_its_own_pace(tmp_path: Path) -> None:
     """TABLE_PICTURE_INTERVAL_SECONDS: an edit soon after a new picture carries the new text
     and keeps the picture; the picture catches up once its interval has passed."""

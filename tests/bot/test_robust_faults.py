@@ -46,6 +46,7 @@ async def saved_row(db: Path, table_id: str) -> SavedTable:
     return next(r for r in rows if r.table_id == table_id)
 
 
+@pytest.mark.slow
 async def test_discord_429_500_and_gateway_drops(tmp_path: Path) -> None:
     async with world(tmp_path) as w, running_bot(w) as bot:
         fake = w.fake
@@ -118,6 +119,7 @@ async def test_discord_429_500_and_gateway_drops(tmp_path: Path) -> None:
         assert len(await bot.service.storage.channel_history(w.guild, w.channel)) == 1
 
 
+@pytest.mark.slow
 async def test_database_locked_game_goes_on_then_saved(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -186,6 +188,7 @@ class FlakyStorage:
         return game_id
 
 
+@pytest.mark.slow
 async def test_disk_full_game_finishes_then_recorded_once(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -237,6 +240,7 @@ def forged_ids(rng: random.Random, tables: list[Table]) -> str:
     )
 
 
+@pytest.mark.slow
 async def test_1000_random_and_forged_clicks(tmp_path: Path) -> None:
     async with world(tmp_path) as w, running_bot(w) as bot:
         fake = w.fake

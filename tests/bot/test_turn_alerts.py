@@ -123,6 +123,7 @@ def sent_bodies(fake: FakeDiscord, channel: int) -> list[dict[str, Any]]:
     ]
 
 
+@pytest.mark.slow
 async def test_one_mention_per_seat_and_bout_deleted_when_obsolete(tmp_path: Path) -> None:
     """(a) a human who must lead or defend and does not act is mentioned exactly once, the
     message pings only them and links the table; once they acted it is deleted. (b) in the same
@@ -223,6 +224,7 @@ async def test_dm_and_off_are_stored_and_followed(tmp_path: Path) -> None:
             assert len(dms(fake, w.alice, deleted=True)) == len(alice_bouts)
 
 
+@pytest.mark.slow
 async def test_ai_played_seats_are_never_notified(tmp_path: Path) -> None:
     """(f) an AI seat has nobody to notify, and a human seat an AI plays (its owner left, or
     is away) is not notified: its notification is deleted when the AI takes over."""
@@ -294,6 +296,7 @@ async def test_answering_within_the_delay_needs_no_ping(tmp_path: Path) -> None:
         assert len(notes(fake, w.channel, defender, deleted=True)) == 1
 
 
+@pytest.mark.slow
 async def test_fast_table_stays_within_channel_limits(tmp_path: Path) -> None:
     """(g) four players answering at once at one table, with the fake enforcing per-channel
     limits on edits, creates and deletes: notifications come and go, and Discord never answers

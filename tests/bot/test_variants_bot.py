@@ -7,6 +7,8 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import pytest
+
 from bot.text import t
 from bot.ui.cards import event_line
 from durak_core import Card
@@ -72,6 +74,7 @@ async def test_no_trump_game_shows_no_trump(tmp_path: Path) -> None:
         assert "· no trump" in hand.content and "★" not in hand.content
 
 
+@pytest.mark.slow
 async def test_a_whole_jokers_game(tmp_path: Path) -> None:
     async with world(tmp_path) as w, running_bot(w) as bot:
         fake = w.fake

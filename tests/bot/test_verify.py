@@ -108,6 +108,7 @@ def test_later_games_of_a_series_need_the_earlier_ones() -> None:
     assert verify_game(logs[1], [tampered]).reason == "earlier"
 
 
+@pytest.mark.slow
 async def test_verify_command_on_a_finished_game(tmp_path: Path) -> None:
     async with world(tmp_path) as w:
         ivan = w.fake.add_user("ivan", locale="ru")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 
 from durak_core import Action, GameState, IllegalActionError, RuleSet, replay
@@ -91,6 +92,7 @@ def test_leak_a_seats_view_ignores_everything_hidden_from_it(
         assert everyone.public_view() == s.public_view()
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(games())
 def test_public_view_holds_only_public_cards(game: tuple[RuleSet, int, int, int]) -> None:

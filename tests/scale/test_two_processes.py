@@ -22,6 +22,8 @@ from tests.storage.pg_server import drop_schema, fresh_schema, pg_server, warn_s
 
 ROOT = Path(__file__).resolve().parents[2]
 RUNNER = Path(__file__).with_name("runner.py")
+pytestmark = pytest.mark.slow  # two bot processes play a game each
+
 HAND_BUTTON = re.compile(r"^dkt:[0-9a-f]{8}:hand$")
 ACTION = re.compile(r"^dk:[0-9a-f]{8}:\d:\d+:")
 

@@ -11,6 +11,7 @@ import io
 import random
 from pathlib import Path
 
+import pytest
 from PIL import Image
 
 from bot.cogs.durak import save_images_setting

@@ -40,6 +40,7 @@ from collections import Counter
 from typing import Any
 
 from bot.cli.arena import wilson
+from bot.cli.progress import add_progress_flag, progress_bar, show_progress
 from durak_core import RuleSet, new_game
 from durak_core.ai import Budget, make_player
 from durak_core.ai.base import Player
@@ -160,6 +161,7 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--only", default=",".join(MATCHUPS))
+    add_progress_flag(ap)
     a = ap.parse_args(argv)
     names = [x for x in a.only.split(",") if x]
     bad = [x for x in names if len(x.split("-")) != 2 or not set(x.split("-")) <= set(SIDES)]
@@ -176,8 +178,12 @@ def main(argv: list[str]) -> int:
     }
     tasks = [(m, d, a.seed, a.iterations) for m in names for d in range(a.deals)]
     ctx = multiprocessing.get_context("spawn")
-    with ctx.Pool(a.jobs) as pool:
-        results = pool.map(_deal, tasks)
+    bar = progress_bar(len(tasks), desc="deals", unit="deal", enabled=show_progress(a.progress))
+    with ctx.Pool(a.jobs) as pool, bar:
+        results = []
+        for deal in pool.imap(_deal, tasks):  # in task order: results pair with tasks below
+            results.append(deal)
+            bar.update()
     for name in names:
         games = [g for (m, *_), deal in zip(tasks, results, strict=True) if m == name for g in deal]
         n = len(games)

@@ -20,6 +20,7 @@ import statistics
 import time
 
 import durak_core
+from bot.cli.progress import add_progress_flag, progress_bar, show_progress
 from durak_core import RuleSet, new_game
 from durak_core.ai.base import Budget
 from durak_core.ai.hard import HardPlayer
@@ -31,7 +32,9 @@ def main() -> None:
     p.add_argument("--games", type=int, default=12)
     p.add_argument("--think-ms", type=float, default=200.0)
     p.add_argument("--seed", type=int, default=5)
+    add_progress_flag(p)
     args = p.parse_args()
+    bar = progress_bar(args.games, desc="games", unit="game", enabled=show_progress(args.progress))
     rng = random.Random(args.seed)
     playouts: list[int] = []
     for g in range(args.games):
@@ -49,6 +52,8 @@ def main() -> None:
             s, events = s.apply(seat, action)
             for t in (0, 1):
                 seen[t].extend(visible_to(events, t))
+        bar.update()
+    bar.close()
     q1, median, q3 = statistics.quantiles(playouts, n=4)
     out = {
         "python": platform.python_version(),

@@ -19,6 +19,7 @@ import time
 from typing import Any
 
 from bot.cli.arena import format_report, run
+from bot.cli.progress import add_progress_flag, show_progress
 from durak_core import preset
 
 MATCHES: dict[str, tuple[list[str], str, float]] = {
@@ -45,7 +46,9 @@ def main(argv: list[str]) -> int:
         default="wall",
         help="Hard's budget in wall time, or in CPU time (same effort on a busy machine)",
     )
+    add_progress_flag(ap)
     a = ap.parse_args(argv)
+    progress = show_progress(a.progress)
     names = [x for x in a.only.split(",") if x] or list(MATCHES)
     out: dict[str, Any] = {
         "think_ms": a.think_ms,
@@ -65,6 +68,8 @@ def main(argv: list[str]) -> int:
             think_ms=a.think_ms,
             jobs=a.jobs,
             clock=a.clock,
+            progress=progress,
+            label=name,
         )
         first = rep["players"][0]
         if figure == "win_lower":

@@ -13,8 +13,8 @@ handing that response to HTTP (``bot_until_answer_sent_ms_*``: the bot's own wor
 round trip to the fake). ``*_play_*``: only the interactions answered after the tables were
 opened (the clicks of the timed phase; setup is 200 × /durak new + start, joins, "My hand").
 
-    python benchmarks/bot_load.py [--tables 200] [--seconds 60] [--think 0.5 2.0]
-    python benchmarks/bot_load.py --ladder [100 200 400 800] [--seconds 40]
+    python -m benchmarks.bot_load [--tables 200] [--seconds 60] [--think 0.5 2.0]
+    python -m benchmarks.bot_load --ladder [100 200 400 800] [--seconds 40]
 
 ``--ladder``: one run per table count, each with a fresh bot; the last line holds every step
 and ``capacity_tables``, the largest count whose bot p99 stayed within 100 ms with no 429.
@@ -49,12 +49,9 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT / "tests" / "bot"), str(ROOT / "tests"), str(ROOT)]
-
-from fake_discord import FakeDiscord, FakeMessage  # noqa: E402
-from fake_discord.pytest_plugin import started_fake  # noqa: E402
-from robust_harness import BotProcess  # noqa: E402
+from tests.bot.robust_harness import BotProcess
+from tests.fake_discord import FakeDiscord, FakeMessage
+from tests.fake_discord.pytest_plugin import started_fake
 
 from bot.settings import Settings  # noqa: E402
 

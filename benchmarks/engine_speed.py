@@ -20,6 +20,7 @@ import random
 import time
 from collections.abc import Callable
 
+from bot.cli.progress import add_progress_flag, progress_bar, say, show_progress
 from durak_core import RuleSet, new_game
 from durak_core.fast import apply_unchecked, legal_moves
 
@@ -74,6 +75,7 @@ def main() -> None:
     p.add_argument("--seats", default="2,4,6")
     p.add_argument("--repeat", type=int, default=3)
     p.add_argument("--clock", choices=("wall", "cpu"), default="wall")
+    add_progress_flag(p)
     args = p.parse_args()
     clock = time.perf_counter if args.clock == "wall" else time.process_time
     out: dict[str, object] = {
@@ -83,14 +85,22 @@ def main() -> None:
         "repeat": args.repeat,
         "clock": args.clock,
     }
-    for seats in (int(x) for x in args.seats.split(",")):
+    seat_counts = [int(x) for x in args.seats.split(",")]
+    # One step per timed run, drawn between runs: the bar never runs inside a measurement.
+    runs_in_all = len(seat_counts) * 2 * args.repeat
+    bar = progress_bar(runs_in_all, desc="runs", unit="run", enabled=show_progress(args.progress))
+    for seats in seat_counts:
         for name, play in (("public", play_public), ("fast", play_fast)):
-            runs = [measure(play, seats, args.seconds, clock) for _ in range(args.repeat)]
+            runs = []
+            for _ in range(args.repeat):
+                runs.append(measure(play, seats, args.seconds, clock))
+                bar.update()
             runs.sort(key=lambda r: r["games_per_s"])
             median = runs[len(runs) // 2]
             med = {k: round(v, 2 if k == "us_per_action" else 1) for k, v in median.items()}
             out[f"{seats}_seats_{name}"] = med
-            print(f"{seats} seats, {name}: {med}", flush=True)
+            say(f"{seats} seats, {name}: {med}")
+    bar.close()
     print(json.dumps(out))
 
 

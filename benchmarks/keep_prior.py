@@ -18,6 +18,7 @@ import multiprocessing
 import sys
 from collections import Counter
 
+from bot.cli.progress import add_progress_flag, progress_bar, show_progress
 from durak_core import RuleSet, new_game
 from durak_core.ai import make_player
 from durak_core.ai.keep import talon_phase
@@ -64,14 +65,17 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--games", type=int, default=1500)
     ap.add_argument("--seed", type=int, default=100_000)
     ap.add_argument("--jobs", type=int, default=2)
+    add_progress_flag(ap)
     args = ap.parse_args(argv)
     found: Counter[tuple[int, int]] = Counter()
     expected: Counter[tuple[int, int]] = Counter()
     seeds = [args.seed + i for i in range(args.games)]
-    with multiprocessing.Pool(args.jobs) as pool:
+    bar = progress_bar(len(seeds), desc="games", unit="game", enabled=show_progress(args.progress))
+    with multiprocessing.Pool(args.jobs) as pool, bar:
         for f, e in pool.imap_unordered(_game, seeds, chunksize=8):
             found.update(f)
             expected.update(e)
+            bar.update()
     values = sorted({v for _, v in expected})
     plain, strong = values[:9], values[9:]  # classic: nine plain ranks, then the trumps
     rows = []

@@ -23,15 +23,14 @@ import multiprocessing
 import random
 import sqlite3
 import statistics
-import sys
 import tempfile
 import time
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import TypedDict
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
+from bot.cli.progress import add_progress_flag, progress_bar, show_progress
 from bot.storage import (
     GameRecord,
     LeaderboardSort,
@@ -75,7 +74,7 @@ def make_record(rnd: random.Random, game_id: str, users: int, at: datetime) -> G
     )  # fmt: skip
 
 
-def bulk_load(path: Path, games: int, users: int, seed: int = 1) -> None:
+def bulk_load(path: Path, games: int, users: int, seed: int = 1, *, progress: bool = False) -> None:
     """Insert ``games`` games and consistent aggregates straight into the schema."""
     rnd = random.Random(seed)
     # Real-sized logs, drawn from a pool: generating 6 million random actions dominated.
@@ -84,7 +83,10 @@ def bulk_load(path: Path, games: int, users: int, seed: int = 1) -> None:
     game_rows: list[tuple[object, ...]] = []
     seat_rows: list[tuple[object, ...]] = []
     stats = {u: [0, 0, 0, 0, 0, 0] for u in range(1, users + 1)}  # g w l d cur best
+    bar = progress_bar(games, desc="building", unit="game", enabled=progress)
     for g in range(games):
+        if g % 1000 == 0:
+            bar.update(min(1000, games - g))
         at = T0 + timedelta(minutes=10 * g)
         ended = (at + timedelta(minutes=8)).isoformat(timespec="microseconds")
         n = rnd.randint(2, 6)
@@ -126,7 +128,8 @@ def bulk_load(path: Path, games: int, users: int, seed: int = 1) -> None:
              mu - 3 * sigma)
         )  # fmt: skip
         global_rows.append((key, "human", u, None, f"user{u}", g, w, lo, d, cur, best))
-    with sqlite3.connect(path, isolation_level=None) as conn:
+    bar.set_description("writing")
+    with bar, sqlite3.connect(path, isolation_level=None) as conn:
         # Bulk-load settings only for this throwaway file; storage reopens it in WAL.
         conn.execute("PRAGMA journal_mode = MEMORY")
         conn.execute("PRAGMA synchronous = OFF")
@@ -204,13 +207,15 @@ async def measure(url: str, games: int, users: int, runs: int) -> dict[str, obje
     return out
 
 
-async def pg_bulk_load(url: str, path: Path, games: int, users: int) -> None:
+async def pg_bulk_load(
+    url: str, path: Path, games: int, users: int, *, progress: bool = False
+) -> None:
     """The SQLite bulk load, copied row for row into PostgreSQL (COPY)."""
     import asyncpg
 
     async with await SqliteStorage.open(path):  # the SQLite schema to stage the rows in
         pass
-    bulk_load(path, games, users)
+    bulk_load(path, games, users, progress=progress)
     src = sqlite3.connect(path)
     conn = await asyncpg.connect(url)
     try:
@@ -229,14 +234,23 @@ async def pg_bulk_load(url: str, path: Path, games: int, users: int) -> None:
         src.close()
 
 
+class WorkerReport(TypedDict):
+    """What one recording process sends back."""
+
+    ids: int
+    seats: int
+    times: list[float]
+    repeats: int
+
+
 def _record_worker(
-    url: str, k: int, seconds: float, users: int, out: multiprocessing.Queue[object]
+    url: str, k: int, seconds: float, users: int, out: multiprocessing.Queue[WorkerReport]
 ) -> None:
     asyncio.run(_record_for(url, k, seconds, users, out))
 
 
 async def _record_for(
-    url: str, k: int, seconds: float, users: int, out: multiprocessing.Queue[object]
+    url: str, k: int, seconds: float, users: int, out: multiprocessing.Queue[WorkerReport]
 ) -> None:
     rnd = random.Random(k)
     s = await open_storage(url)
@@ -265,7 +279,7 @@ async def multi_process(url: str, processes: int, seconds: float, users: int) ->
     s = await open_storage(url)  # migrate once before the workers race
     await s.close()
     ctx = multiprocessing.get_context("spawn")
-    q: multiprocessing.Queue[object] = ctx.Queue()
+    q: multiprocessing.Queue[WorkerReport] = ctx.Queue()
     workers = [
         ctx.Process(target=_record_worker, args=(url, k, seconds, users, q))
         for k in range(processes)
@@ -277,8 +291,8 @@ async def multi_process(url: str, processes: int, seconds: float, users: int) ->
     for w in workers:
         w.join()
     wall = time.perf_counter() - t
-    sent = sum(int(r["ids"]) for r in results)  # type: ignore[index]
-    times = sorted(x for r in results for x in r["times"])  # type: ignore[index]
+    sent = sum(r["ids"] for r in results)
+    times = sorted(x for r in results for x in r["times"])
     s = await open_storage(url)
     try:
         stored, seat_rows, seat_games = await _totals(s)
@@ -289,7 +303,7 @@ async def multi_process(url: str, processes: int, seconds: float, users: int) ->
         "processes": processes,
         "seconds": seconds,
         "games_recorded": sent,
-        "re_records": sum(int(r["repeats"]) for r in results),  # type: ignore[index]
+        "re_records": sum(r["repeats"] for r in results),
         "games_per_s": round(sent / wall, 1),
         "record_p50_ms": round(times[len(times) // 2] * 1000, 2),
         "record_p99_ms": round(times[int(len(times) * 0.99)] * 1000, 2),
@@ -329,7 +343,9 @@ async def main() -> None:
     ap.add_argument("--database-url", help="an EMPTY database to fill (default: a temp SQLite)")
     ap.add_argument("--processes", type=int, help="multi-process recording mode")
     ap.add_argument("--seconds", type=float, default=60.0)
+    add_progress_flag(ap)
     args = ap.parse_args()
+    progress = show_progress(args.progress)
     with tempfile.TemporaryDirectory() as tmp:
         path = args.keep or Path(tmp) / "bench.sqlite3"
         path.unlink(missing_ok=True)
@@ -342,10 +358,10 @@ async def main() -> None:
                 path = Path(url.removeprefix("sqlite:///"))
                 async with await SqliteStorage.open(path):  # creates the schema
                     pass
-                bulk_load(path, args.games, args.users)
+                bulk_load(path, args.games, args.users, progress=progress)
             else:
                 await (await open_storage(url)).close()
-                await pg_bulk_load(url, path, args.games, args.users)
+                await pg_bulk_load(url, path, args.games, args.users, progress=progress)
             build_s = round(time.perf_counter() - t, 2)
             print(f"built {args.games} games / {args.users} users in {build_s} s", flush=True)
             result = await measure(url, args.games, args.users, args.runs)

@@ -63,9 +63,10 @@ player after each new card).
   channel (ephemeral hands are not channel messages) from ``/durak start`` until the channel is
   quiet after the game, per minute from ``/durak start`` to the last action.
 
-    python benchmarks/table_clicks.py [--games 4] [--quick] [--json] [--think 0.3] [--seed 1]
+    python -m benchmarks.table_clicks [--games 4] [--quick] [--json] [--think 0.3] [--seed 1]
 
-Human-readable lines go to stderr; the JSON is the last line of stdout.
+(from the repository root: it drives the bot with ``tests``' fake Discord). Human-readable lines
+and, on a terminal, a progress bar go to stderr; the JSON is the last line of stdout.
 """
 
 from __future__ import annotations
@@ -87,23 +88,18 @@ from pathlib import Path
 from typing import Any
 from unittest import mock
 
-ROOT = Path(__file__).resolve().parents[1]
-for _p in (ROOT / "tests" / "bot", ROOT / "tests", ROOT):
-    if str(_p) not in sys.path:
-        sys.path.insert(0, str(_p))
-
-from fake_discord import FakeDiscord, FakeMessage  # noqa: E402
-from helpers import World, running_bot, world  # noqa: E402
-
-import bot.tables.actions as service_module  # noqa: E402
-from bot.app import DurakBot  # noqa: E402
-from bot.cogs.durak import save_images_setting  # noqa: E402
-from bot.tables.table import Table  # noqa: E402
-from bot.text import t  # noqa: E402
-from bot.ui.turn_alerts import must_act  # noqa: E402
-from durak_core import Action, Card, SeatView  # noqa: E402
-from durak_core.actions import ATTACK, DEFEND, PASS, TAKE, TRANSFER, Defend  # noqa: E402
-from durak_core.events import ActionTaken, BoutEnded  # noqa: E402
+import bot.tables.actions as service_module
+from bot.app import DurakBot
+from bot.cli.progress import add_progress_flag, progress_bar, say, show_progress
+from bot.cogs.durak import save_images_setting
+from bot.tables.table import Table
+from bot.text import t
+from bot.ui.turn_alerts import must_act
+from durak_core import Action, Card, SeatView
+from durak_core.actions import ATTACK, DEFEND, PASS, TAKE, TRANSFER, Attack, Defend, Transfer
+from durak_core.events import ActionTaken, BoutEnded
+from tests.bot.helpers import World, running_bot, world
+from tests.fake_discord import FakeDiscord, FakeMessage
 
 SEATS = (2, 3, 4)
 PRESETS = ("classic", "transfer")
@@ -136,20 +132,20 @@ def choose(view: SeatView, *, defend_order: str = "table") -> Action | None:
     trump = view.trump
     kinds = {a.kind for a in legal}
     if view.seat == view.defender and (DEFEND in kinds or TRANSFER in kinds or TAKE in kinds):
-        transfers = [a for a in legal if a.kind == TRANSFER]
-        plain = [a for a in transfers if not _is_trump(a.card, trump)]  # type: ignore[attr-defined]
+        transfers = [a for a in legal if isinstance(a, Transfer)]
+        plain = [a for a in transfers if not _is_trump(a.card, trump)]
         if plain:
-            return min(plain, key=lambda a: low_key(a.card, trump))  # type: ignore[attr-defined]
+            return min(plain, key=lambda a: low_key(a.card, trump))
         plan = defence_plan(view, defend_order)
         if plan is not None:
             return plan
         return next((a for a in legal if a.kind == TAKE), None)
-    attacks = [a for a in legal if a.kind == ATTACK]
+    attacks = [a for a in legal if isinstance(a, Attack)]
     if attacks and not view.table:  # leading
-        return min(attacks, key=lambda a: low_key(a.card, trump))  # type: ignore[attr-defined]
-    plain = [a for a in attacks if not _is_trump(a.card, trump)]  # type: ignore[attr-defined]
-    if plain:  # throwing in
-        return min(plain, key=lambda a: low_key(a.card, trump))  # type: ignore[attr-defined]
+        return min(attacks, key=lambda a: low_key(a.card, trump))
+    plain_attacks = [a for a in attacks if not _is_trump(a.card, trump)]
+    if plain_attacks:  # throwing in
+        return min(plain_attacks, key=lambda a: low_key(a.card, trump))
     return next((a for a in legal if a.kind == PASS), None)
 
 
@@ -702,27 +698,40 @@ def main() -> None:
     ap.add_argument("--first", choices=("defender", "attackers"), default="defender")
     ap.add_argument("--seats", type=int, nargs="+", default=list(SEATS))
     ap.add_argument("--presets", nargs="+", default=list(PRESETS))
+    add_progress_flag(ap)
     args = ap.parse_args()
+    games = 1 if args.quick else args.games
+    bar = progress_bar(
+        len(args.seats) * len(args.presets) * games,
+        desc="games",
+        unit="game",
+        enabled=show_progress(args.progress, json_output=args.json),
+    )
 
     def log(line: str) -> None:
         if not args.json:
-            print(line, file=sys.stderr, flush=True)
+            say(line, file=sys.stderr)
 
-    report = asyncio.run(
-        run(
-            seats=tuple(args.seats),
-            presets=tuple(args.presets),
-            games=1 if args.quick else args.games,
-            seed=args.seed,
-            think=args.think,
-            edit_interval=args.edit_interval,
-            notify_delay=args.notify_delay,
-            images=args.images,
-            defend_order=args.defend_order,
-            first=args.first,
-            log=log,
+    def game_done(line: str) -> None:
+        log(line)
+        bar.update()
+
+    with bar:
+        report = asyncio.run(
+            run(
+                seats=tuple(args.seats),
+                presets=tuple(args.presets),
+                games=games,
+                seed=args.seed,
+                think=args.think,
+                edit_interval=args.edit_interval,
+                notify_delay=args.notify_delay,
+                images=args.images,
+                defend_order=args.defend_order,
+                first=args.first,
+                log=game_done,
+            )
         )
-    )
     check(report)
     for name, r in report["configs"].items():
         log(

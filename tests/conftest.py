@@ -6,4 +6,4 @@ import os
 # them). pytest reads this variable while collecting; this file is loaded before that.
 os.environ.setdefault("PY_IGNORE_IMPORTMISMATCH", "1")
 
-pytest_plugins = ["fake_discord.pytest_plugin"]
+pytest_plugins = ["tests.fake_discord.pytest_plugin"]

@@ -14,7 +14,8 @@ import discord
 import pytest
 from discord import app_commands
 from discord.ext import commands
-from fake_discord import (
+
+from tests.fake_discord import (
     DEFERRED_MESSAGE,
     MESSAGE,
     MODAL,
@@ -23,8 +24,8 @@ from fake_discord import (
     FakeDiscord,
     InteractionResult,
 )
-from fake_discord.pytest_plugin import started_fake
-from fake_discord.validation import validate_message
+from tests.fake_discord.pytest_plugin import started_fake
+from tests.fake_discord.validation import validate_message
 
 
 @dataclass

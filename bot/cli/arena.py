@@ -2,7 +2,9 @@
 
 Every deal is replayed once per seating: with n seats, player slot p sits at seat (p + r) mod n
 in rotation r, so luck of the deal cancels out. ``--games`` counts games (rounded up to whole
-deals of n rotations). Work is split over ``--jobs`` processes (spawn-safe).
+deals of n rotations). Work is split over ``--jobs`` processes (spawn-safe). On a terminal a
+progress bar with an ETA runs on stderr (``--progress``/``--no-progress``; never by default with
+``--json``, whose line stays the last one on stdout).
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ from typing import Any, cast
 from durak_core import RuleSet, parse_rules
 from durak_core.ai import LEVELS, Budget, Level, make_player
 from durak_core.ai.match import play_game
+
+from .progress import add_progress_flag, progress_bar, show_progress
 
 Z95 = 1.959963984540054
 #: ``--clock``: wall time, or the calling thread's CPU time. A strength run on a shared machine
@@ -118,7 +122,10 @@ def run(
     think_ms: float | None,
     jobs: int,
     clock: str = "wall",
+    progress: bool = False,
+    label: str = "arena",
 ) -> dict[str, Any]:
+    """Play the match; with ``progress``, a bar counts the games on stderr (``label`` names it)."""
     n = len(levels)
     deals = max(1, math.ceil(games / n))
     think = None if think_ms is None else think_ms / 1000
@@ -129,12 +136,18 @@ def run(
         labels.append(f"{lv}#{levels[:p].count(lv) + 1}" if dup else lv)
     tallies = [Tally(lb) for lb in labels]
     t0 = time.perf_counter()
-    if jobs > 1:
-        ctx = multiprocessing.get_context("spawn")
-        with ctx.Pool(jobs) as pool:
-            results = list(pool.imap_unordered(_task, tasks))
-    else:
-        results = [_task(t) for t in tasks]
+    results: list[list[Any]] = []
+    with progress_bar(deals * n, desc=label, unit="game", enabled=progress) as bar:
+        if jobs > 1:
+            ctx = multiprocessing.get_context("spawn")
+            with ctx.Pool(jobs) as pool:
+                for deal in pool.imap_unordered(_task, tasks):
+                    results.append(deal)
+                    bar.update(len(deal))
+        else:
+            for task in tasks:
+                results.append(_task(task))
+                bar.update(n)
     for deal in results:
         for game in deal:
             for p, (outcome, lat) in enumerate(game):
@@ -232,6 +245,7 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
         " thread's CPU time (the same search effort however busy the machine is)",
     )
     ap.add_argument("--json", action="store_true", help="also print the report as JSON")
+    add_progress_flag(ap)
     return ap.parse_args(list(argv))
 
 
@@ -257,6 +271,7 @@ def main(argv: Sequence[str]) -> int:
         think_ms=think,
         jobs=a.jobs,
         clock=a.clock,
+        progress=show_progress(a.progress, json_output=a.json),
     )
     print(format_report(rep))
     if a.json:

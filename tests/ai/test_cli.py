@@ -40,6 +40,7 @@ def test_arena_cpu_clock_budgets_hard_by_cpu_time(capsys: pytest.CaptureFixture[
     assert exc.value.code == 2 and "--clock" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_arena_mirrors_deals_across_processes() -> None:
     """Mirrored deals: the same player in every seat of a deal; two jobs give the same tally as
     one (deterministic players)."""

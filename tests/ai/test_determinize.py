@@ -4,6 +4,7 @@ every sampled state equals its real view, in every preset (incl. V14's hidden ca
 from __future__ import annotations
 
 import random
+from typing import TypedDict
 
 import pytest
 
@@ -57,6 +58,12 @@ def _dealt(det: Determinizer, view: SeatView, seat: int, cards: int, deals: int 
     return hits / deals
 
 
+class InferenceWeights(TypedDict, total=False):
+    lack_weight: float
+    strong_lack_weight: float
+    passed_over_weight: float
+
+
 @pytest.mark.parametrize(
     ("inference", "weights", "seed"),
     [
@@ -67,7 +74,7 @@ def _dealt(det: Determinizer, view: SeatView, seat: int, cards: int, deals: int 
     ],
 )
 def test_inferred_cards_are_dealt_less_often_to_that_seat(
-    inference: str, weights: dict[str, float], seed: int
+    inference: str, weights: InferenceWeights, seed: int
 ) -> None:
     """With a weight below 1, cards a seat is inferred to lack (``Memory.lacks``,
     ``Memory.passed_over``) reach that hand less often than in uniform deals, and every deal
@@ -101,7 +108,7 @@ def test_a_prior_deals_its_favoured_cards_to_that_seat_more_often() -> None:
             continue
         hidden = det0.hidden
         favoured = sum(1 << c for c in hidden[: len(hidden) // 2])
-        prior = [{}, {}]
+        prior: list[dict[int, float]] = [{}, {}]
         prior[other] = {c: 4.0 if favoured >> c & 1 else 0.25 for c in hidden}
         det1 = Determinizer(view, mem, random.Random(2), prior=prior)
         assert det1.weights is not None and det1.weights[other][hidden[0]] == 4.0

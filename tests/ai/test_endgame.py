@@ -42,6 +42,7 @@ def endgame_position(a: str, b: str, trump: str) -> tuple[GameState, int, CardTa
     return s, me, card_table(s.rules, Suit(s.trump_suit))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("a", "b", "trump"), small_positions(40, 1))
 def test_solver_value_equals_brute_force(a: str, b: str, trump: str) -> None:
     s, me, ct = endgame_position(a, b, trump)
@@ -51,6 +52,7 @@ def test_solver_value_equals_brute_force(a: str, b: str, trump: str) -> None:
     assert action in s.legal_actions(me)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("a", "b", "trump"), small_positions(40, 2))
 def test_prove_agrees_with_brute_force(a: str, b: str, trump: str) -> None:
     """The narrow-window full-depth pass gets the exact value, and a proven win or draw comes
@@ -80,6 +82,7 @@ def test_single_legal_action_needs_no_search() -> None:
     assert str(hard.choose(s.view(0), [])) == "attack 6S"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("a", "b", "trump"), small_positions(30, 3))
 def test_solver_against_a_seat_known_as_easy_equals_brute_force(a: str, b: str, trump: str) -> None:
     """With the other seat shown as Easy (deterministic, published rules) the solver follows
@@ -99,6 +102,7 @@ def test_solver_against_a_seat_known_as_easy_equals_brute_force(a: str, b: str, 
         assert brute_force(child, me, ct, easy) == value
 
 
+@pytest.mark.slow
 def test_hard_wins_a_lost_endgame_against_a_seat_shown_as_easy() -> None:
     """Positions lost against the best reply but won against Easy's published rules: Hard told
     that the other seat is Easy plays a move that wins against Easy."""
@@ -145,6 +149,7 @@ def _normal_game_until(seed: int, actions: int) -> tuple[GameState, list[list[Ev
     return s, hist
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [3, 11])
 def test_normal_endgame_reply_is_what_normal_plays(seed: int) -> None:
     """Hard predicts a seat shown as Normal in the endgame with ``endgame_reply`` on its own
@@ -169,6 +174,7 @@ def test_normal_endgame_reply_is_what_normal_plays(seed: int) -> None:
     assert compared
 
 
+@pytest.mark.slow
 def test_hard_sets_a_trap_for_a_seat_shown_as_normal() -> None:
     """A position (found by playing Normal-vs-Normal games) lost against the best replies, but
     Normal's fixed look-ahead misses the refutation: Hard told that the other seat is Normal

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from durak_core import PRESETS, GameState
-from durak_core.ai import LEVELS, Budget, make_player
+from durak_core.ai import LEVELS, Budget, Level, make_player
 
 from .helpers import random_positions
 
@@ -55,7 +55,7 @@ def reshuffle_hidden(s: GameState, seat: int, rng: random.Random) -> GameState:
 
 @pytest.mark.parametrize("preset_name", ["classic", "transfer", "changing-trump", "teams"])
 @pytest.mark.parametrize("level", LEVELS)
-def test_decision_ignores_hidden_cards(level: str, preset_name: str) -> None:
+def test_decision_ignores_hidden_cards(level: Level, preset_name: str) -> None:
     rules = PRESETS[preset_name]
     seats = 4 if preset_name == "teams" else 3
     rng = random.Random(7)
@@ -68,8 +68,8 @@ def test_decision_ignores_hidden_cards(level: str, preset_name: str) -> None:
         other = reshuffle_hidden(s, seat, rng)
         other_view = other.view(seat)
         assert other_view == view  # R24: nothing hidden shows in the view
-        a = make_player(level, 9, budget).choose(view, history)  # type: ignore[arg-type]
-        b = make_player(level, 9, budget).choose(other_view, history)  # type: ignore[arg-type]
+        a = make_player(level, 9, budget).choose(view, history)
+        b = make_player(level, 9, budget).choose(other_view, history)
         assert a is b
         checked += 1
         if checked >= 6:

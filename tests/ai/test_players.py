@@ -8,7 +8,7 @@ import pickle
 import pytest
 
 from durak_core import PRESETS, RuleSet, new_game
-from durak_core.ai import LEVELS, Budget, Player, make_player
+from durak_core.ai import LEVELS, Budget, Level, Player, make_player
 from durak_core.ai.match import play_game
 
 from .helpers import valid_seat_counts
@@ -16,6 +16,7 @@ from .helpers import valid_seat_counts
 CASES = [(name, n) for name, rules in PRESETS.items() for n in valid_seat_counts(rules)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("preset_name", "seats"), CASES)
 def test_every_level_plays_legally_in_every_preset(preset_name: str, seats: int) -> None:
     # play_game applies each choice with the checked API: an illegal action raises (R10-R16).
@@ -28,10 +29,10 @@ def test_every_level_plays_legally_in_every_preset(preset_name: str, seats: int)
 
 
 @pytest.mark.parametrize("level", LEVELS)
-def test_each_level_finishes_two_seat_games(level: str) -> None:
+def test_each_level_finishes_two_seat_games(level: Level) -> None:
     budget = Budget(None, iterations=6)
     for seed in range(2):
-        players = [make_player(level, seed, budget), make_player("easy", seed)]  # type: ignore[arg-type]
+        players = [make_player(level, seed, budget), make_player("easy", seed)]
         play_game(RuleSet(), players, seed=seed)
 
 
@@ -62,12 +63,12 @@ def test_same_view_history_and_seed_give_the_same_decision_even_after_other_call
 
 
 @pytest.mark.parametrize("level", LEVELS)
-def test_each_level_survives_pickling(level: str) -> None:
+def test_each_level_survives_pickling(level: Level) -> None:
     # The bot hands players to worker processes by pickle (Hard's class may be compiled).
     g = new_game(RuleSet(), 2, seed=11)
     view = g.view(g.starter)
     labels = ("human", "easy")
-    player = make_player(level, 5, Budget(None, iterations=8), seats=labels)  # type: ignore[arg-type]
+    player = make_player(level, 5, Budget(None, iterations=8), seats=labels)
     copy = pickle.loads(pickle.dumps(player, pickle.HIGHEST_PROTOCOL))
     assert type(copy) is type(player)
     assert getattr(copy, "seats", labels) == labels  # Hard keeps what the table shows

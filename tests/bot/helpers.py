@@ -8,14 +8,14 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from fake_discord import FakeDiscord, FakeMessage
-from fake_discord.pytest_plugin import started_fake
 from pydantic import SecretStr
 
 from bot.app import DurakBot
 from bot.settings import Settings
 from bot.tables.table import Table
 from durak_core import Action
+from tests.fake_discord import FakeDiscord, FakeMessage
+from tests.fake_discord.pytest_plugin import started_fake
 
 HAND_ID = re.compile(r"^dk:(?P<table>[0-9a-f]{8}):(?P<seat>\d):(?P<version>\d+):(?P<code>\d+)$")
 

@@ -8,7 +8,8 @@ are continued through clicks. Checked after every kill, from the SQLite file the
   its prefix and the same deal), and play continues to the end.
 
 ``run_harness`` is used by ``test_robust_restart.py`` (a few kills) and, for the statistics in
-docs/robustness.md, as a script: ``python tests/bot/robust_harness.py --kills 30 --games 6``.
+docs/robustness.md, from the repository root:
+``python -m tests.bot.robust_harness --kills 30 --games 6``.
 """
 
 from __future__ import annotations
@@ -26,15 +27,12 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from durak_core import GameState
+from tests.fake_discord import FakeDiscord, FakeMessage, InteractionResult
+from tests.fake_discord.pytest_plugin import started_fake
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
-sys.path[:0] = [str(ROOT / "tests"), str(ROOT)]
-
-from fake_discord import FakeDiscord, FakeMessage, InteractionResult  # noqa: E402
-from fake_discord.pytest_plugin import started_fake  # noqa: E402
-
-from durak_core import GameState  # noqa: E402
-
 ACTION_ID = re.compile(r"^dk:(?P<table>[0-9a-f]{8}):(?P<seat>\d):(?P<version>\d+):(?P<code>\d+)$")
 
 

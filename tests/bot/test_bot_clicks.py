@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from fake_discord import MESSAGE, UPDATE_MESSAGE, FakeDiscord, FakeMessage, InteractionResult
-from helpers import open_table, public_message, running_bot, world
-from test_bot_game import latest_hand, settled
+from tests.bot.helpers import open_table, public_message, running_bot, world
+from tests.bot.test_bot_game import latest_hand, settled
+from tests.fake_discord import MESSAGE, UPDATE_MESSAGE, FakeDiscord, FakeMessage, InteractionResult
 
 
 async def test_stale_double_forged_and_outsider_clicks(tmp_path: Path) -> None:

@@ -8,8 +8,11 @@ import json
 import random
 from pathlib import Path
 
-from fake_discord import UPDATE_MESSAGE, FakeDiscord, FakeMessage
-from helpers import (
+import pytest
+
+from bot.app import DurakBot
+from bot.tables.table import Table
+from tests.bot.helpers import (
     World,
     expected_codes,
     hand_codes,
@@ -18,9 +21,7 @@ from helpers import (
     table_of,
     world,
 )
-
-from bot.app import DurakBot
-from bot.tables.table import Table
+from tests.fake_discord import UPDATE_MESSAGE, FakeDiscord, FakeMessage
 
 
 def assert_no_private_card(fake: FakeDiscord, table: Table) -> None:
@@ -102,6 +103,7 @@ async def play_one_game(
     return table
 
 
+@pytest.mark.slow
 async def test_whole_game_two_humans_one_ai(tmp_path: Path) -> None:
     async with world(tmp_path) as w, running_bot(w) as bot:
         fake = w.fake
@@ -131,6 +133,7 @@ async def test_whole_game_two_humans_one_ai(tmp_path: Path) -> None:
         assert fake.violations == []
 
 
+@pytest.mark.slow
 async def test_ai_players_are_told_what_the_table_shows(tmp_path: Path) -> None:
     """A Hard seat gets every seat's public label (the AI levels the table shows, "human" for
     people): it plays a seat shown as Easy by Easy's rules (docs/ai.md)."""

@@ -13,14 +13,14 @@ import time
 from pathlib import Path
 
 import pytest
-from helpers import public_message, running_bot, world
-from test_bot_game import settled
-from test_robust_faults import start_game
 
 from bot.storage import SavedTable, SqliteStorage, StaleTableVersion
 from bot.tables.ai_runner import AiRunner
 from durak_core import GameState, new_game, preset, visible_to
 from durak_core.ai import Budget, make_player
+from tests.bot.helpers import public_message, running_bot, world
+from tests.bot.test_bot_game import settled
+from tests.bot.test_robust_faults import start_game
 
 
 def _uploads(body: object) -> list[str]:
@@ -40,7 +40,7 @@ async def test_hand_picture_uploaded_only_when_the_hand_changes(tmp_path: Path) 
         table = await start_game(w, bot, users, w.channel)
         await fake.wait_for(lambda: settled(bot, table, users))
         assert table.state is not None
-        mover = next(u for u in users if table.state.legal_actions(table.seat_of(u)))  # type: ignore[arg-type]
+        mover = next(u for u in users if table.state.legal_actions(table.seat_of(u)))
         other = w.bob if mover == w.alice else w.alice
         hands = {u: bot.notifier.links[(table.table_id, u)] for u in users}
         known = hands[other].message_id
@@ -67,6 +67,7 @@ async def test_hand_picture_uploaded_only_when_the_hand_changes(tmp_path: Path) 
         assert refresh, "the other player's hand was refreshed"
         # The other player's cards did not change: the refresh keeps the picture it showed.
         assert all(_uploads(r.body) == [] for r in refresh)
+        assert res.message is not None
         assert "hand.png" in fake.attachment_bytes(res.message)
         if other_message is not None:
             assert set(fake.attachment_bytes(other_message)) == {"hand.png"}
@@ -152,6 +153,7 @@ async def test_ai_decides_in_a_worker_process() -> None:
         await runner.close()
 
 
+@pytest.mark.slow
 async def test_a_killed_ai_worker_is_replaced(caplog: pytest.LogCaptureFixture) -> None:
     """A worker killed mid-decision: that decision is made in a thread (with a warning), the
     next one in a fresh worker; a player that raises in the worker is reported as an error
@@ -241,6 +243,7 @@ asyncio.run(main())
 """
 
 
+@pytest.mark.slow
 def test_ai_worker_ends_when_the_bot_is_killed() -> None:
     """A bot killed outright leaves no AI worker process behind (it watches its parent)."""
     proc = subprocess.run(

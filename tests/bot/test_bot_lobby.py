@@ -8,10 +8,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-from helpers import public_message, running_bot, table_of, world
-from test_bot_game import play_one_game
+import pytest
 
 from bot.text import t
+from tests.bot.helpers import public_message, running_bot, table_of, world
+from tests.bot.test_bot_game import play_one_game
 
 
 async def test_lobby_join_leave_ai_start_cancel_permissions(tmp_path: Path) -> None:
@@ -68,6 +69,7 @@ async def test_lobby_join_leave_ai_start_cancel_permissions(tmp_path: Path) -> N
         assert fake.violations == []
 
 
+@pytest.mark.slow
 async def test_leaderboard_stats_history_after_several_games(tmp_path: Path) -> None:
     async with world(tmp_path) as w, running_bot(w) as bot:
         fake = w.fake
@@ -125,7 +127,8 @@ async def test_leaderboard_stats_history_after_several_games(tmp_path: Path) -> 
             top = text.splitlines()[0]
             assert any(name in top for name in leaders), top
             assert t("board.wins", "en", n=most) in top, top  # "1 win", "2 wins"
-        res = await fake.click(w.carol, board.message, "dkb:rating:1")  # type: ignore[arg-type]
+        assert board.message is not None
+        res = await fake.click(w.carol, board.message, "dkb:rating:1")
         assert res.response_type == 7 and "rating" in res.embeds[0]["title"]
         history = await fake.slash(w.carol, w.channel, "durak", "history")
         assert history.embeds[0]["description"].count("game") == 3
@@ -147,10 +150,11 @@ def test_python_m_bot_without_token_exits_2_with_one_line(tmp_path: Path) -> Non
     assert len(lines) == 1 and "DISCORD_TOKEN" in lines[0], proc.stderr
 
 
-async def test_rejected_token_exits_2(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
-    from helpers import settings
-
+async def test_rejected_token_exits_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     from bot.app import run_bot
+    from tests.bot.helpers import settings
 
     async with world(tmp_path):
         code = await run_bot(settings(tmp_path / "x.sqlite3", discord_token="wrong-token"))

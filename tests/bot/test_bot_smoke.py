@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from helpers import running_bot, table_of, world
+from tests.bot.helpers import running_bot, table_of, world
 
 
 async def test_new_join_start(tmp_path: Path) -> None:
@@ -19,8 +19,7 @@ async def test_new_join_start(tmp_path: Path) -> None:
         assert len(table.seats) == 3
         r = await fake.click(w.alice, lobby, f"dkl:{table.table_id}:start")
         assert table.status == "running", r.content
-        await fake.wait_for(lambda: table.table_message_id is not None)
-        msg = fake.message(table.table_message_id)  # type: ignore[arg-type]
+        msg = fake.message(await fake.wait_for(lambda: table.table_message_id))
         hand = await fake.click(w.alice, msg, f"dkt:{table.table_id}:hand")
         assert hand.ephemeral
         assert table.state is not None

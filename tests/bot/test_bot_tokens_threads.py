@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from helpers import open_table, public_message, running_bot, table_of, world
-from test_bot_game import latest_hand, settled
+from tests.bot.helpers import open_table, public_message, running_bot, table_of, world
+from tests.bot.test_bot_game import latest_hand, settled
 
 
 async def test_expired_hand_token_asks_the_player_to_press_my_hand(tmp_path: Path) -> None:
@@ -17,6 +17,7 @@ async def test_expired_hand_token_asks_the_player_to_press_my_hand(tmp_path: Pat
         await fake.wait_for(lambda: settled(bot, table, [w.alice, w.bob]))
         assert table.state is not None
         starter = table.seats[table.state.attacker].user_id
+        assert starter is not None
         other = w.bob if starter == w.alice else w.alice
         other_name = "bob" if other == w.bob else "alice"
         stale_version = table.version
@@ -59,5 +60,5 @@ async def test_table_in_its_own_thread(tmp_path: Path) -> None:
         assert res.response_type in (4, 5)
         await fake.slash(w.bob, thread_id, "durak", "join")
         await fake.slash(w.alice, thread_id, "durak", "start")
-        await fake.wait_for(lambda: table.table_message_id is not None)
-        assert fake.message(table.table_message_id).channel_id == thread_id  # type: ignore[arg-type]
+        message_id = await fake.wait_for(lambda: table.table_message_id)
+        assert fake.message(message_id).channel_id == thread_id

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import random
 
+import discord
 import pytest
 
 from bot.ui.cards import card_text
 from bot.ui.hand_view import HandContext, render_hand
-from durak_core import PRESETS, Action, GameState, RulesError, RuleSet, new_game
-from durak_core.actions import DEFEND
+from durak_core import PRESETS, Action, Defend, GameState, RulesError, RuleSet, new_game
 
 TABLE = "0123abcd"
 
@@ -42,11 +42,11 @@ def _states(rules: RuleSet, seats: int, seed: int) -> list[GameState]:
     return out
 
 
-def _offered(msg_view: object) -> tuple[set[int], list[str]]:
+def _offered(msg_view: discord.ui.View) -> tuple[set[int], list[str]]:
     """Action codes reachable from the components, and the aim targets (``a<card>``)."""
     codes: set[int] = set()
     aims: list[str] = []
-    for row in msg_view.to_components():  # type: ignore[attr-defined]
+    for row in msg_view.to_components():
         assert len(row["components"]) <= 5
         for comp in row["components"]:
             cid = comp["custom_id"]
@@ -81,7 +81,7 @@ async def test_components_offer_exactly_the_legal_actions(preset: str, seats: in
             assert len(rows) <= 5
             offered = _offered(msg.view)[0]
             # aiming at another open attack card shows that card's defences
-            targets = {a.attack for a in v.legal_actions if a.kind == DEFEND}
+            targets = {a.attack for a in v.legal_actions if isinstance(a, Defend)}
             for target in targets:
                 focused = render_hand(v, HandContext(TABLE, v.version, names), focus=target)
                 assert len(focused.view.to_components()) <= 5
@@ -105,13 +105,14 @@ async def test_extreme_many_open_attack_cards_still_fit() -> None:
         g, _ = g.apply(0, f"attack {c}")
     v = g.view(1)
     offered: set[int] = set()
-    for target in [None, *{a.attack for a in v.legal_actions if a.kind == DEFEND}]:
+    for target in [None, *{a.attack for a in v.legal_actions if isinstance(a, Defend)}]:
         msg = render_hand(v, HandContext(TABLE, v.version, ["a", "b", "c"]), focus=target)
         assert len(msg.view.to_components()) <= 5
         offered |= _offered(msg.view)[0]
     assert offered == {a.code for a in v.legal_actions} and len(offered) == 31
 
 
+@pytest.mark.slow
 def test_every_defence_is_one_click() -> None:
     """With several open attack cards each defence is one component (a button naming the pair,
     or an option of that card's select menu): no aiming first, in every preset's games. The
@@ -122,8 +123,8 @@ def test_every_defence_is_one_click() -> None:
         for s in _states(PRESETS[name], seats, seed=len(name) * 11 + seats):
             for seat in range(seats):
                 v = s.view(seat)
-                defends = [a for a in v.legal_actions if a.kind == DEFEND]
-                if len({a.attack for a in defends}) < 2:  # type: ignore[attr-defined]
+                defends = [a for a in v.legal_actions if isinstance(a, Defend)]
+                if len({a.attack for a in defends}) < 2:
                     continue
                 views += 1
                 msg = render_hand(v, HandContext(TABLE, v.version, [f"p{i}" for i in range(seats)]))
@@ -139,7 +140,7 @@ def test_every_defence_is_one_click() -> None:
                     if b["type"] == 2
                 ]
                 for a in defends:  # the pair is named: which card goes on which
-                    card, attack = card_text(a.card), card_text(a.attack)  # type: ignore[attr-defined]
+                    card, attack = card_text(a.card), card_text(a.attack)
                     assert f"{card} on {attack}" in labels or any(
                         o.get("label") == f"{card} beats {attack}"
                         for row in msg.view.to_components()

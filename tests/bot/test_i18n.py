@@ -19,7 +19,6 @@ from typing import Any
 
 import discord
 import pytest
-from helpers import public_message, running_bot, table_of, world
 
 from bot.tables.table import Seat, Table
 from bot.text import CATALOGUES, EN, LANGUAGES, language, t
@@ -31,6 +30,7 @@ from bot.ui.rules_text import rules_summary, rules_text
 from bot.ui.table_embed import render_table
 from durak_core import PRESETS, Card, GameState, RuleSet, new_game, preset
 from durak_core.events import BoutEnded, Event
+from tests.bot.helpers import public_message, running_bot, table_of, world
 
 LANGS = ("en", "es", "de", "ru", "uk")
 
@@ -124,7 +124,7 @@ def test_names_and_descriptions_obey_discords_rules() -> None:
     for lang, catalogue in CATALOGUES.items():
         for key, text in catalogue.items():
             if key.startswith(("name.", "pname.")):
-                assert valid_name(text), (lang, key, text)
+                assert isinstance(text, str) and valid_name(text), (lang, key, text)
             if key.startswith(("cmd.", "opt.", "preset.", "lang.", "level.", "sort.")):
                 assert 1 <= len(text) <= 100, (lang, key, len(text))
     for locale in LOCALES:
@@ -230,16 +230,16 @@ def test_counts_on_the_table_hand_and_log(lang: str) -> None:
         hand = render_hand(v, HandContext(TABLE, v.version, NAMES, loc=lang))
         assert f"({shown})" in hand.content.split("\n")[0], hand.content
     for (defended, n), event in bouts.items():
-        line = event_line(event, NAMES, lang)
+        said = event_line(event, NAMES, lang)
         if not defended:
-            assert line == TAKEN[lang][n], line
+            assert said == TAKEN[lang][n], said
         else:
-            assert line is not None and CARDS[lang][n] in line, line
+            assert said is not None and CARDS[lang][n] in said, said
     if lang == "ru":
         assert event_line(bouts[True, 2], NAMES, lang) == "Отбился: 2 карты в бито"
     if lang == "en":
-        defended = "Bout defended: 2 cards to the discard pile"  # pairs: never a single card
-        assert event_line(bouts[True, 2], NAMES, lang) == defended
+        expected = "Bout defended: 2 cards to the discard pile"  # pairs: never a single card
+        assert event_line(bouts[True, 2], NAMES, lang) == expected
 
 
 @pytest.mark.parametrize("lang", LANGS)

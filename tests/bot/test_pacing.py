@@ -11,12 +11,13 @@ import functools
 import itertools
 from pathlib import Path
 
-from helpers import running_bot, table_of, world
+import pytest
 
 from bot.app import DurakBot
 from bot.tables.table import Table
 from bot.ui.channel_limits import ChannelLimiter, DrawBudget, RequestBudget
 from bot.ui.refresher import Coalescer
+from tests.bot.helpers import running_bot, table_of, world
 
 
 def test_at_most_rate_pictures_a_second() -> None:
@@ -41,6 +42,7 @@ def test_no_bound_when_the_rate_is_zero() -> None:
     assert all(budget.take() == 0 for _ in range(1000))
 
 
+@pytest.mark.slow
 async def test_a_write_counts_from_its_completion() -> None:
     """Five writes in flight fill the window; the sixth waits until the window has passed
     since the first one *completed* (a late request is never bunched with the next ones)."""
@@ -126,6 +128,7 @@ def all_shown(bot: DurakBot, tables: list[Table]) -> bool:
     return True
 
 
+@pytest.mark.slow  # six tables played by AIs, twice
 async def test_many_tables_stay_within_the_global_limit(tmp_path: Path) -> None:
     """Six tables whose AI seats play at once ask for far more table edits a second than the
     global limit allows: within ``DISCORD_REQUESTS_PER_SECOND`` the fake Discord never answers

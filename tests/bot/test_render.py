@@ -9,10 +9,9 @@ from __future__ import annotations
 import dataclasses
 import io
 import random
-import sys
 from pathlib import Path
 
-from helpers import public_message, running_bot, table_of, world
+import pytest
 from PIL import Image
 
 from bot.cogs.durak import save_images_setting
@@ -35,9 +34,8 @@ from bot.text import t
 from bot.ui.cards import action_line
 from bot.ui.table_picture import rank_labels, role_words, table_picture
 from durak_core import Card, GameState, PublicView, RuleSet, new_game, preset
-
-sys.path.insert(0, str(Path(__file__).parents[1]))  # tests/: the engine's leak-test helper
-from engine.test_properties import _reshuffle_hidden
+from tests.bot.helpers import public_message, running_bot, table_of, world
+from tests.engine.test_properties import _reshuffle_hidden
 
 RU = {11: "В", 12: "Д", 13: "К", 14: "Т"}
 
@@ -130,7 +128,7 @@ def test_every_seat_shows_its_count_role_and_turn() -> None:
                 {"awaiting": awaiting},
                 {"attacker": other_role},
             ):
-                img = draw(dataclasses.replace(v, **change))  # type: ignore[arg-type]
+                img = draw(dataclasses.replace(v, **change))
                 assert plate(img, n, seat) != plates[seat], (n, seat, change)
                 if "hand_sizes" in change or "awaiting" in change:
                     assert all(plate(img, n, o) == plates[o] for o in range(n) if o != seat)
@@ -230,6 +228,7 @@ async def test_pictures_attached_and_the_switch(tmp_path: Path) -> None:
         assert message.embeds[0]["image"]["url"] == "attachment://table.png"
         assert message.embeds[0]["fields"], "the text stays as the fallback"
         hand = await fake.click(w.alice, message, f"dkt:{table.table_id}:hand")
+        assert hand.message is not None
         assert set(fake.attachment_bytes(hand.message)) == {"hand.png"}
 
         denied = await fake.slash(w.bob, w.channel, "durak", "settings", options={"images": False})
@@ -243,6 +242,7 @@ async def test_pictures_attached_and_the_switch(tmp_path: Path) -> None:
         await fake.wait_for(lambda: not fake.attachment_bytes(public_message(w, table)))
         assert "image" not in public_message(w, table).embeds[0]
         plain = await fake.click(w.alice, public_message(w, table), f"dkt:{table.table_id}:hand")
+        assert plain.message is not None
         assert fake.attachment_bytes(plain.message) == {} and "Your hand" in plain.content
 
 
@@ -256,6 +256,7 @@ async def test_images_switch_is_stored(tmp_path: Path) -> None:
             assert await bot.service.storage.guild_settings(w.guild) == {"images": "off"}
 
 
+@pytest.mark.slow
 async def test_the_picture_follows_the_text_at_its_own_pace(tmp_path: Path) -> None:
     """TABLE_PICTURE_INTERVAL_SECONDS: an edit soon after a new picture carries the new text
     and keeps the picture; the picture catches up once its interval has passed."""
@@ -270,6 +271,7 @@ async def test_the_picture_follows_the_text_at_its_own_pace(tmp_path: Path) -> N
         if table.state.attacker == table.seat_of(w.alice):  # else the AI leads by itself
             hand = await fake.click(w.alice, public_message(w, table), f"dkt:{table.table_id}:hand")
             card = next(b.custom_id for b in hand.buttons if b.custom_id)
+            assert hand.message is not None
             await fake.click(w.alice, hand.message, card)
         await fake.wait_for(lambda: table.state is not None and bool(table.state.log))
         # the move is in the text at once; the picture is not redrawn before its interval

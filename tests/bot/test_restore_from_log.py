@@ -11,9 +11,9 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from helpers import World, open_table, public_message, running_bot, table_of, world
-from test_bot_game import settled
-from test_turn_alerts import act, movers
+from tests.bot.helpers import World, open_table, public_message, running_bot, table_of, world
+from tests.bot.test_bot_game import settled
+from tests.bot.test_turn_alerts import act, movers
 
 from bot.app import DurakBot
 from bot.tables import persistence

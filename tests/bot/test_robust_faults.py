@@ -12,16 +12,24 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fake_discord import UPDATE_MESSAGE, FakeMessage, InteractionResult
-from helpers import World, open_table, public_message, running_bot, settings, table_of, world
-from robust_harness import ACTION_ID
-from test_bot_clicks import _with_button, raw_click
-from test_bot_game import latest_hand, play_one_game, settled
 
 from bot.app import DurakBot
 from bot.storage import GameRecord, SavedTable, SqliteStorage
 from bot.tables.table import Table
 from durak_core import Action
+from tests.bot.helpers import (
+    World,
+    open_table,
+    public_message,
+    running_bot,
+    settings,
+    table_of,
+    world,
+)
+from tests.bot.robust_harness import ACTION_ID
+from tests.bot.test_bot_clicks import _with_button, raw_click
+from tests.bot.test_bot_game import latest_hand, play_one_game, settled
+from tests.fake_discord import UPDATE_MESSAGE, FakeMessage, InteractionResult
 
 
 async def start_game(w: World, bot: DurakBot, users: list[int], channel: int) -> Table:
@@ -38,6 +46,7 @@ async def saved_row(db: Path, table_id: str) -> SavedTable:
     return next(r for r in rows if r.table_id == table_id)
 
 
+@pytest.mark.slow
 async def test_discord_429_500_and_gateway_drops(tmp_path: Path) -> None:
     async with world(tmp_path) as w, running_bot(w) as bot:
         fake = w.fake
@@ -110,6 +119,7 @@ async def test_discord_429_500_and_gateway_drops(tmp_path: Path) -> None:
         assert len(await bot.service.storage.channel_history(w.guild, w.channel)) == 1
 
 
+@pytest.mark.slow
 async def test_database_locked_game_goes_on_then_saved(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -124,10 +134,11 @@ async def test_database_locked_game_goes_on_then_saved(
         try:
             for _ in range(4):
                 await fake.wait_for(lambda: settled(bot, table, [w.alice, w.bob]))
+                assert table.state is not None
                 mover = next(
                     u
                     for u in (w.alice, w.bob)
-                    if table.state.legal_actions(table.seat_of(u))  # type: ignore[union-attr,arg-type]
+                    if table.state.legal_actions(table.seat_of(u))
                 )
                 hand = latest_hand(fake, mover)
                 # an action, not a disabled selector (which button comes first depends on the deal)
@@ -177,6 +188,7 @@ class FlakyStorage:
         return game_id
 
 
+@pytest.mark.slow
 async def test_disk_full_game_finishes_then_recorded_once(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -188,7 +200,7 @@ async def test_disk_full_game_finishes_then_recorded_once(
             sync=True,
             sync_guild=w.guild,
             guild_ready_timeout=0.05,
-            storage=storage,  # type: ignore[arg-type]
+            storage=storage,
         )
         async with w.fake.run_client(bot):
             fake = w.fake
@@ -228,6 +240,7 @@ def forged_ids(rng: random.Random, tables: list[Table]) -> str:
     )
 
 
+@pytest.mark.slow
 async def test_1000_random_and_forged_clicks(tmp_path: Path) -> None:
     async with world(tmp_path) as w, running_bot(w) as bot:
         fake = w.fake
@@ -266,7 +279,8 @@ async def test_1000_random_and_forged_clicks(tmp_path: Path) -> None:
             changed = [t for t in tables if (t.state, t.version) != before[t.table_id]]
             assert len(changed) <= 1
             if changed and custom_id.endswith(":rematch"):
-                assert before[changed[0].table_id][0].finished  # type: ignore[union-attr]
+                finished = before[changed[0].table_id][0]
+                assert finished is not None and finished.finished
                 applied += 1  # a new game at a finished table: legal for its players
             elif changed and custom_id.endswith((":p1", ":p0")):  # "done for this bout"
                 t = changed[0]

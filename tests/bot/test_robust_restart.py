@@ -5,7 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from robust_harness import run_harness
+import pytest
+
+from tests.bot.robust_harness import run_harness
+
+pytestmark = pytest.mark.slow  # the bot killed and restarted as a process, 4 times
 
 
 async def test_sigkill_restarts_lose_nothing(tmp_path: Path) -> None:

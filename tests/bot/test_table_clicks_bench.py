@@ -3,32 +3,14 @@ through the hand buttons alone and its counts agree with each other and with the
 
 from __future__ import annotations
 
-import importlib.util
 import math
-import sys
-from pathlib import Path
-from types import ModuleType
 
-from durak_core import new_game, preset
-from durak_core.actions import ATTACK, DEFEND, TAKE
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def bench() -> ModuleType:
-    name = "table_clicks_bench"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, ROOT / "benchmarks" / "table_clicks.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
+from benchmarks import table_clicks as tc
+from durak_core import Attack, Defend, new_game, preset
+from durak_core.actions import ATTACK, TAKE
 
 
 async def test_one_two_seat_game_is_counted_consistently() -> None:
-    tc = bench()
     report = await tc.run(
         seats=(2,), presets=("classic",), games=1, seed=3, think=0.0, edit_interval=0.05
     )
@@ -61,11 +43,10 @@ async def test_one_two_seat_game_is_counted_consistently() -> None:
 
 
 def test_policy_leads_lowest_non_trump_and_beats_cheaply() -> None:
-    tc = bench()
     state = new_game(preset("classic"), 2, seed=11)
     view = state.view(state.attacker)
     lead = tc.choose(view)
-    assert lead is not None and lead.kind == ATTACK
+    assert isinstance(lead, Attack) and lead.kind == ATTACK
     trump = view.trump
     plain = [c for c in view.hand if c.suit != trump]
     best = min(plain or view.hand, key=lambda c: tc.low_key(c, trump))
@@ -74,8 +55,9 @@ def test_policy_leads_lowest_non_trump_and_beats_cheaply() -> None:
     state, _ = state.apply(state.attacker, lead)
     d = state.view(state.defender)
     answer = tc.choose(d)
-    beats = [a.card for a in d.legal_actions if a.kind == DEFEND]
+    beats = [a.card for a in d.legal_actions if isinstance(a, Defend)]
     if beats:
-        assert answer is not None and answer.card is min(beats, key=lambda c: tc.low_key(c, trump))
+        cheapest = min(beats, key=lambda c: tc.low_key(c, trump))
+        assert isinstance(answer, Defend) and answer.card is cheapest
     else:
         assert answer is not None and answer.kind == TAKE

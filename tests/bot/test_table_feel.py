@@ -7,10 +7,6 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from fake_discord import FakeMessage
-from helpers import World, open_table, public_message, running_bot, table_of, world
-from test_bot_game import latest_hand, settled
-
 from bot.app import DurakBot
 from bot.tables.actions import may_auto_pass, opening_notes
 from bot.tables.table import Table
@@ -20,6 +16,9 @@ from bot.ui.hand_view import HandContext, render_hand
 from bot.ui.table_embed import last_lines
 from durak_core import GameState, RuleSet, new_game, position
 from durak_core.actions import parse_action
+from tests.bot.helpers import World, open_table, public_message, running_bot, table_of, world
+from tests.bot.test_bot_game import latest_hand, settled
+from tests.fake_discord import FakeMessage
 
 
 def button(message: FakeMessage, *, code: str | None = None, label: str | None = None) -> str:
@@ -97,7 +96,7 @@ async def test_done_for_this_bout_survives_new_cards_and_a_throw_in_clears_it(
         # carol may throw in 7D; before bob beats she says she is done for the whole bout
         assert t("act.auto_pass") in {b.label for b in latest_hand(fake, w.carol).buttons}
         await play(w, bot, table, w.carol, "p1")
-        assert table.auto_pass == {2: table.state.bout}  # type: ignore[union-attr]
+        assert table.state is not None and table.auto_pass == {2: table.state.bout}
         assert t("hand.auto_pass") in latest_hand(fake, w.carol).content
         await play(w, bot, table, w.bob, "defend 7S 8S")
         assert table.state is not None

@@ -11,10 +11,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fake_discord import FakeDiscord, FakeMessage
-from helpers import HAND_ID, World, open_table, public_message, running_bot, world
-from test_bot_game import settled
-from test_robust_idle import Clock, bot_with_clock
 
 import bot.tables.actions as actions_module
 from bot.app import DurakBot
@@ -22,6 +18,10 @@ from bot.tables.table import Table
 from bot.text import t
 from durak_core import Action
 from durak_core.actions import ATTACK, DEFEND
+from tests.bot.helpers import HAND_ID, World, open_table, public_message, running_bot, world
+from tests.bot.test_bot_game import settled
+from tests.bot.test_robust_idle import Clock, bot_with_clock
+from tests.fake_discord import FakeDiscord, FakeMessage
 
 
 class FixedSeeds:
@@ -96,6 +96,7 @@ async def act(w: World, table: Table, user: int, rng: random.Random) -> None:
     assert by_kind, hand.content
     preferred = [k for k in (DEFEND, ATTACK) if k in by_kind and rng.random() < 0.8]
     kind = preferred[0] if preferred else rng.choice(sorted(by_kind))
+    assert hand.message is not None
     result = await w.fake.click(user, hand.message, rng.choice(by_kind[kind]))
     assert result.ephemeral and "⚠️" not in result.content, result.content
 
@@ -122,6 +123,7 @@ def sent_bodies(fake: FakeDiscord, channel: int) -> list[dict[str, Any]]:
     ]
 
 
+@pytest.mark.slow
 async def test_one_mention_per_seat_and_bout_deleted_when_obsolete(tmp_path: Path) -> None:
     """(a) a human who must lead or defend and does not act is mentioned exactly once, the
     message pings only them and links the table; once they acted it is deleted. (b) in the same
@@ -222,6 +224,7 @@ async def test_dm_and_off_are_stored_and_followed(tmp_path: Path) -> None:
             assert len(dms(fake, w.alice, deleted=True)) == len(alice_bouts)
 
 
+@pytest.mark.slow
 async def test_ai_played_seats_are_never_notified(tmp_path: Path) -> None:
     """(f) an AI seat has nobody to notify, and a human seat an AI plays (its owner left, or
     is away) is not notified: its notification is deleted when the AI takes over."""
@@ -252,7 +255,11 @@ async def test_ai_played_seats_are_never_notified(tmp_path: Path) -> None:
                     if note:  # bob is pinged, then leaves: an AI plays his seat
                         await fake.slash(w.bob, w.channel, "durak", "leave")
                         left = note[0]
-                        await fake.wait_for(lambda gone=left: fake.message(gone.id).deleted)
+
+                        def deleted(gone: FakeMessage = note[0]) -> bool:
+                            return fake.message(gone.id).deleted
+
+                        await fake.wait_for(deleted)
                         continue
                 active = movers(table, [w.alice] if left else users)
                 if not active:
@@ -289,6 +296,7 @@ async def test_answering_within_the_delay_needs_no_ping(tmp_path: Path) -> None:
         assert len(notes(fake, w.channel, defender, deleted=True)) == 1
 
 
+@pytest.mark.slow
 async def test_fast_table_stays_within_channel_limits(tmp_path: Path) -> None:
     """(g) four players answering at once at one table, with the fake enforcing per-channel
     limits on edits, creates and deletes: notifications come and go, and Discord never answers
@@ -313,9 +321,14 @@ async def test_fast_table_stays_within_channel_limits(tmp_path: Path) -> None:
                 need = must_act(table)
                 awaited = [u for s in need if (u := table.seats[s].user_id) is not None]
                 if awaited:  # act as soon as the ping is out: a create and a delete per move
+
+                    def ping_seen(a: list[int] = awaited) -> bool:
+                        return any(notes(fake, w.channel, u) for u in a) or not (
+                            bot.notifier.alerts.pending
+                        )
+
                     await fake.wait_for(
-                        lambda a=awaited: any(notes(fake, w.channel, u) for u in a)
-                        or not bot.notifier.alerts.pending,
+                        ping_seen,
                         10,
                         what="the ping",
                     )

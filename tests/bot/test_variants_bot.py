@@ -7,13 +7,14 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from helpers import public_message, running_bot, table_of, world
-from test_bot_game import play_one_game
+import pytest
 
 from bot.text import t
 from bot.ui.cards import event_line
 from durak_core import Card
 from durak_core.events import TrumpRevealed
+from tests.bot.helpers import public_message, running_bot, table_of, world
+from tests.bot.test_bot_game import play_one_game
 
 
 async def test_variant_preset_and_its_rules_in_russian(tmp_path: Path) -> None:
@@ -73,6 +74,7 @@ async def test_no_trump_game_shows_no_trump(tmp_path: Path) -> None:
         assert "· no trump" in hand.content and "★" not in hand.content
 
 
+@pytest.mark.slow
 async def test_a_whole_jokers_game(tmp_path: Path) -> None:
     async with world(tmp_path) as w, running_bot(w) as bot:
         fake = w.fake

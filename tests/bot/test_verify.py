@@ -9,12 +9,12 @@ import re
 from pathlib import Path
 
 import pytest
-from helpers import public_message, running_bot, table_of, world
-from test_bot_game import play_one_game
 
 from bot.text import t
 from durak_core import GameState, RuleSet, Series, new_game, preset
 from durak_core.verify import GameLog, verify_game
+from tests.bot.helpers import public_message, running_bot, table_of, world
+from tests.bot.test_bot_game import play_one_game
 
 
 def finished_game(rules: RuleSet, seats: int, seed: int, rng: random.Random,
@@ -108,6 +108,7 @@ def test_later_games_of_a_series_need_the_earlier_ones() -> None:
     assert verify_game(logs[1], [tampered]).reason == "earlier"
 
 
+@pytest.mark.slow
 async def test_verify_command_on_a_finished_game(tmp_path: Path) -> None:
     async with world(tmp_path) as w:
         ivan = w.fake.add_user("ivan", locale="ru")

@@ -31,7 +31,7 @@ def unchanged(
 ) -> None:
     before = g.to_json()
     with pytest.raises(error, match=match) as err:
-        g.apply(seat, action)  # type: ignore[arg-type]
+        g.apply(seat, action)
     assert isinstance(err.value, ValueError)
     assert g.to_json() == before
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 
 from durak_core import Action, GameState, IllegalActionError, RuleSet, replay
@@ -56,21 +57,21 @@ def _reshuffle_hidden(s: GameState, seat: int | None, rng: random.Random) -> Gam
         for c in cards_of(s.hands[p] & ~s.known[p]):
             slots.append(("hand", p))
             hidden.append(c.index)
-    for i, c in enumerate(s.talon):
-        if c != s.trump_card:  # every talon card but the face-up trump is hidden (V14 too)
+    for i, index in enumerate(s.talon):
+        if index != s.trump_card:  # every talon card but the face-up trump is hidden (V14 too)
             slots.append(("talon", i))
-            hidden.append(c)
+            hidden.append(index)
     rng.shuffle(hidden)
     hands = t.hands  # the copy's own list
     talon = list(s.talon)  # an immutable tuple: build a new one
     for p in range(s.n):
         if p != seat:
             hands[p] = s.known[p]
-    for (where, k), c in zip(slots, hidden, strict=True):
+    for (where, k), index in zip(slots, hidden, strict=True):
         if where == "hand":
-            hands[k] |= 1 << c
+            hands[k] |= 1 << index
         else:
-            talon[k] = c
+            talon[k] = index
     t.hands = hands
     t.talon = tuple(talon)
     if t.hidden_trump >= 0:  # V14: whatever now lies under the trump is the face-down card
@@ -95,6 +96,7 @@ def test_leak_a_seats_view_ignores_everything_hidden_from_it(
         assert everyone.public_view() == s.public_view()
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(games())
 def test_public_view_holds_only_public_cards(game: tuple[RuleSet, int, int, int]) -> None:

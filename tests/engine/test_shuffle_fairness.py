@@ -11,8 +11,9 @@ from __future__ import annotations
 import hashlib
 import math
 import random
+from collections.abc import Callable, Sequence
 
-from durak_core import RuleSet, new_game, seed_commitment
+from durak_core import Card, RuleSet, new_game, seed_commitment
 from durak_core.deck import SEED_BITS, seed_bytes, shuffled_deck
 
 SEEDS = 20_000
@@ -25,14 +26,16 @@ def chi2_bounds(df: int, z: float = Z) -> tuple[float, float]:
     return df * (m - z * s) ** 3, df * (m + z * s) ** 3
 
 
-def position_chi2(shuffle: object, n_seeds: int = SEEDS) -> tuple[float, int]:
+def position_chi2(
+    shuffle: Callable[[RuleSet, int], Sequence[Card]], n_seeds: int = SEEDS
+) -> tuple[float, int]:
     rules = RuleSet()
     deck = rules.deck()
     index = {c: i for i, c in enumerate(deck)}
     n = len(deck)
     counts = [[0] * n for _ in range(n)]
     for seed in range(n_seeds):
-        for pos, card in enumerate(shuffle(rules, seed)):  # type: ignore[operator]
+        for pos, card in enumerate(shuffle(rules, seed)):
             counts[index[card]][pos] += 1
     expected = n_seeds / n
     stat = sum((c - expected) ** 2 / expected for row in counts for c in row)
@@ -54,7 +57,7 @@ def test_card_positions_are_uniform_over_many_seeds() -> None:
 def test_a_biased_shuffle_is_caught() -> None:
     """The test has power: the classic off-by-one Fisher–Yates (j drawn from all n) fails."""
 
-    def naive(rules: RuleSet, seed: int) -> list[object]:
+    def naive(rules: RuleSet, seed: int) -> list[Card]:
         rng = random.Random(seed)
         cards = list(rules.deck())
         for i in range(len(cards)):

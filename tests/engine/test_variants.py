@@ -67,6 +67,7 @@ def test_v2_decks_of_24_and_52() -> None:
     assert len(g52.talon) == 52 - 12
     # with 52 cards the lowest trump is the 2 (R8 via V2)
     trump = g52.public_view().trump
+    assert trump is not None
     lowest = Card.of(2, trump)
     holder = [t for t in range(2) if lowest in g52.view(t).hand]
     if holder:

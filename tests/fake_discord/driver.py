@@ -8,7 +8,7 @@ import logging
 import secrets
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from contextlib import asynccontextmanager, contextmanager
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 import discord
 import yarl
@@ -451,7 +451,7 @@ class FakeDiscord:
 
     async def wait_for(
         self,
-        predicate: Callable[[], T],
+        predicate: Callable[[], T | Literal[False] | None],
         timeout: float = 5.0,
         *,
         what: str = "",

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import discord
-from fake_discord import FakeDiscord
-from fake_discord.gateway import shard_of
+
+from tests.fake_discord import FakeDiscord
+from tests.fake_discord.gateway import shard_of
 
 
 def two_guilds(fake: FakeDiscord) -> tuple[int, int]:
@@ -26,7 +27,9 @@ async def test_two_sharded_clients_split_the_guilds(fake_discord: FakeDiscord) -
             guild_ready_timeout=0.05,
         )  # fmt: skip
 
-        async def on_guild_update(before: discord.Guild, after: discord.Guild, s=shard) -> None:
+        async def on_guild_update(
+            before: discord.Guild, after: discord.Guild, s: int = shard
+        ) -> None:
             seen[s].append(after.id)
 
         client.event(on_guild_update)

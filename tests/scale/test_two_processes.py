@@ -14,17 +14,16 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from fake_discord import FakeDiscord, FakeMessage
-from fake_discord.gateway import shard_of
 
 from bot.storage import PostgresStorage
-
-# The PostgreSQL server helper lives beside the storage tests.
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "storage"))
-from pg_server import drop_schema, fresh_schema, pg_server, warn_skipped
+from tests.fake_discord import FakeDiscord, FakeMessage
+from tests.fake_discord.gateway import shard_of
+from tests.storage.pg_server import drop_schema, fresh_schema, pg_server, warn_skipped
 
 ROOT = Path(__file__).resolve().parents[2]
 RUNNER = Path(__file__).with_name("runner.py")
+pytestmark = pytest.mark.slow  # two bot processes play a game each
+
 HAND_BUTTON = re.compile(r"^dkt:[0-9a-f]{8}:hand$")
 ACTION = re.compile(r"^dk:[0-9a-f]{8}:\d:\d+:")
 

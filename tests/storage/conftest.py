@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
-from pg_server import drop_schema, fresh_schema, pg_server, warn_skipped
 
 from bot.storage import (
     GameRecord,
@@ -22,6 +21,7 @@ from bot.storage import (
     open_storage,
     sqlite_url,
 )
+from tests.storage.pg_server import drop_schema, fresh_schema, pg_server, warn_skipped
 
 T = TypeVar("T")
 T0 = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)

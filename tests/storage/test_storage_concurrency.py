@@ -135,6 +135,7 @@ async def test_racing_table_saves_keep_the_newest(storage_url: str) -> None:
             await s.close()
 
 
+@pytest.mark.slow
 async def test_several_processes_on_one_database(storage_url: str) -> None:
     await (await open_storage(storage_url)).close()
     script = textwrap.dedent(

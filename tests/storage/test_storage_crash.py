@@ -11,9 +11,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from storage_helpers import count_rows
 
 from bot.storage import GameRecord, PostgresStorage, SqliteStorage, Storage
+from tests.storage.storage_helpers import count_rows
 
 MakeGame = Callable[..., GameRecord]
 ROOT = Path(__file__).resolve().parents[2]

@@ -94,7 +94,7 @@ async def test_partial_upgrade_then_latest(pg_url: str) -> None:
 async def test_failing_migration_rolls_back_whole_version(
     pg_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    broken = pg_mig.Migration(2, "broken", ("ALTER TABLE guild_stats ADD COLUMN x INT", "nope"))
+    broken = sqlite_mig.Migration(2, "broken", ("ALTER TABLE guild_stats ADD COLUMN x INT", "nope"))
     monkeypatch.setattr(pg_mig, "PG_MIGRATIONS", (pg_mig.PG_MIGRATIONS[0], broken))
     monkeypatch.setattr(pg_mig, "PG_LATEST_VERSION", 2)
     with pytest.raises(MigrationError, match="v2"):

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from storage_helpers import count_rows
 
 from bot.storage import (
     GameNotFound,
@@ -15,6 +14,7 @@ from bot.storage import (
     StorageError,
     UnknownPlayer,
 )
+from tests.storage.storage_helpers import count_rows
 
 MakeGame = Callable[..., GameRecord]
 

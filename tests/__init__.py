@@ -1,0 +1,1 @@
+"""The test suite, a package: its modules import each other as ``tests.bot.helpers`` etc."""

@@ -49,11 +49,10 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
+from bot.settings import Settings
 from tests.bot.robust_harness import BotProcess
 from tests.fake_discord import FakeDiscord, FakeMessage
 from tests.fake_discord.pytest_plugin import started_fake
-
-from bot.settings import Settings  # noqa: E402
 
 #: ``bot_steady_*``: interactions answered this long after the timed phase began, i.e. after
 #: the opening burst (every human presses "My hand" at the same moment).

@@ -11,9 +11,6 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from tests.bot.helpers import World, open_table, public_message, running_bot, table_of, world
-from tests.bot.test_bot_game import settled
-from tests.bot.test_turn_alerts import act, movers
 
 from bot.app import DurakBot
 from bot.tables import persistence
@@ -21,6 +18,9 @@ from bot.tables.persistence import restore_state
 from bot.tables.table import Table
 from durak_core import GameState, StateFormatError, new_game
 from durak_core.rules import RuleSet
+from tests.bot.helpers import World, open_table, public_message, running_bot, table_of, world
+from tests.bot.test_bot_game import settled
+from tests.bot.test_turn_alerts import act, movers
 
 
 def saved_row(db: Path, table_id: str) -> str:

@@ -65,14 +65,14 @@ class Settings(BaseSettings):
     #: Minimum seconds between two refreshes of a player's hand while its buttons stay the
     #: same (other players' moves the player need not answer); a change of what the player
     #: may do, and the end of a game, refresh the hand at once.
-    hand_idle_refresh_seconds: float = Field(default=2.0, ge=0, le=30)
+    hand_idle_refresh_seconds: float = Field(default=4.0, ge=0, le=30)
     #: Minimum seconds between two new pictures of one table message: drawing and uploading
     #: the picture is the bot's largest cost, so it follows the text (edited every
     #: TABLE_EDIT_INTERVAL_SECONDS) at this pace; the game's end is drawn at once.
     table_picture_interval_seconds: float = Field(default=3.0, ge=0, le=60)
     #: New table pictures a second across all tables of this process (0 = no bound): bounds
     #: the pictures' CPU however many tables run; past it, pictures lag the text a little more.
-    table_pictures_per_second: float = Field(default=25.0, ge=0, le=1000)
+    table_pictures_per_second: float = Field(default=12.0, ge=0, le=1000)
     #: Seconds a human may take to act before being told it is their turn (a mention or a DM,
     #: each user's choice in `/durak settings notify:`); at most half the table's turn timer.
     turn_notify_delay_seconds: float = Field(default=15.0, ge=0, le=600)

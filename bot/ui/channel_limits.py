@@ -65,11 +65,11 @@ class RequestBudget:
         try:
             yield
         finally:
-            stamp[0] = asyncio.get_running_loop().time()
-            self._arm()
+            stamp[0] = time.monotonic()
+            self._arm(stamp[0] + self.per)
 
     def _room(self) -> bool:
-        cutoff = asyncio.get_running_loop().time() - self.per
+        cutoff = time.monotonic() - self.per
         if any(s[0] <= cutoff for s in self._window):
             self._window = deque(s for s in self._window if s[0] > cutoff)
         return len(self._window) < self.limit
@@ -81,7 +81,6 @@ class RequestBudget:
             return stamp
         waiter: asyncio.Future[list[float]] = asyncio.get_running_loop().create_future()
         self._waiters.append(waiter)
-        self._arm()
         try:
             return await waiter
         except asyncio.CancelledError:
@@ -102,22 +101,20 @@ class RequestBudget:
             stamp = [math.inf]
             self._window.append(stamp)
             waiter.set_result(stamp)
-        self._arm()
+        if self._waiters:  # full: look again when the oldest finished request leaves
+            done = [s[0] for s in self._window if s[0] != math.inf]
+            if done:
+                self._arm(min(done) + self.per)
 
-    def _arm(self) -> None:
-        """While requests wait: a timer for when the oldest completed request leaves the
-        window (requests still in flight re-arm it when they complete)."""
+    def _arm(self, at: float) -> None:
         if not self._waiters:
             return
-        done = [s[0] for s in self._window if s[0] != math.inf]
-        if not done:
+        if self._timer is not None and self._timer.when() <= at:
             return
-        at = min(done) + self.per
         if self._timer is not None:
-            if self._timer.when() <= at:
-                return
             self._timer.cancel()
-        self._timer = asyncio.get_running_loop().call_at(at, self._grant)
+        loop = asyncio.get_running_loop()
+        self._timer = loop.call_at(loop.time() + max(0.0, at - time.monotonic()), self._grant)
 
 
 class ChannelLimiter:

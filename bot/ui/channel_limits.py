@@ -40,81 +40,34 @@ MIN_LIMITED_INTERVAL = 0.5
 
 
 class RequestBudget:
-    """Discord's global rate limit for the whole process: at most ``rate * per`` requests in
-    any ``per`` seconds, counted like the per-channel windows — a request counts from the
-    moment it is allowed until it has completed, and then at its completion time — so however
-    late a busy loop sends some, Discord never counts more in a second than this budget did.
-    Waiting requests are let through in the order they asked, by a timer (no polling however
-    many wait). ``rate`` 0: no bound."""
+    """Requests a second for the whole process (Discord's global rate limit): each request
+    reserves the next free slot, ``1 / rate`` s after the previous one, in the order asked
+    (no polling, however many wait); an idle budget lets ``burst`` go at once. So in any second
+    at most ``rate + burst - 1`` requests start. ``rate`` 0: no bound."""
 
-    def __init__(self, rate: float, *, per: float = 1.0) -> None:
+    def __init__(
+        self, rate: float, *, burst: float = 5.0, clock: Callable[[], float] = time.monotonic
+    ) -> None:
         self.rate = rate
-        self.per = per
-        self.limit = max(1, math.floor(rate * per))
-        self._window: deque[list[float]] = deque()  # in flight: [inf]; done: [completion]
-        self._waiters: deque[asyncio.Future[list[float]]] = deque()
-        self._timer: asyncio.TimerHandle | None = None
+        self.burst = burst
+        self._clock = clock
+        self._next = -math.inf  # the slot the next request takes (before the burst allowance)
 
-    @contextlib.asynccontextmanager
-    async def request(self) -> AsyncIterator[None]:
-        """Wait for room, then make the request inside the block."""
+    def reserve(self) -> float:
+        """Take the next slot: the seconds to wait before starting the request (GCRA: the
+        slot after the last one taken, less the burst allowance)."""
         if self.rate <= 0:
-            yield
-            return
-        stamp = await self._admit()
-        try:
-            yield
-        finally:
-            stamp[0] = time.monotonic()
-            self._arm(stamp[0] + self.per)
+            return 0.0
+        now = self._clock()
+        slot = max(self._next, now)
+        self._next = slot + 1 / self.rate
+        wait = slot - now - (self.burst - 1) / self.rate
+        return wait if wait > 1e-9 else 0.0  # float sums of 1 / rate: no wait of 1e-15 s
 
-    def _room(self) -> bool:
-        cutoff = time.monotonic() - self.per
-        if any(s[0] <= cutoff for s in self._window):
-            self._window = deque(s for s in self._window if s[0] > cutoff)
-        return len(self._window) < self.limit
-
-    async def _admit(self) -> list[float]:
-        if not self._waiters and self._room():
-            stamp = [math.inf]
-            self._window.append(stamp)
-            return stamp
-        waiter: asyncio.Future[list[float]] = asyncio.get_running_loop().create_future()
-        self._waiters.append(waiter)
-        try:
-            return await waiter
-        except asyncio.CancelledError:
-            if waiter.done() and not waiter.cancelled():  # granted, then cancelled: give back
-                waiter.result()[0] = -math.inf
-                self._grant()
-            else:
-                self._waiters.remove(waiter)
-            raise
-
-    def _grant(self) -> None:
-        """Let waiters through while there is room (each gets its place in the window)."""
-        self._timer = None
-        while self._waiters and self._room():
-            waiter = self._waiters.popleft()
-            if waiter.done():
-                continue
-            stamp = [math.inf]
-            self._window.append(stamp)
-            waiter.set_result(stamp)
-        if self._waiters:  # full: look again when the oldest finished request leaves
-            done = [s[0] for s in self._window if s[0] != math.inf]
-            if done:
-                self._arm(min(done) + self.per)
-
-    def _arm(self, at: float) -> None:
-        if not self._waiters:
-            return
-        if self._timer is not None and self._timer.when() <= at:
-            return
-        if self._timer is not None:
-            self._timer.cancel()
-        loop = asyncio.get_running_loop()
-        self._timer = loop.call_at(loop.time() + max(0.0, at - time.monotonic()), self._grant)
+    async def acquire(self) -> None:
+        wait = self.reserve()
+        if wait > 0:
+            await asyncio.sleep(wait)
 
 
 class ChannelLimiter:
@@ -135,8 +88,8 @@ class ChannelLimiter:
         """Wait until one more write of ``lane`` in this channel stays within the limits, then
         make it inside the block (render what it sends there: it may have waited)."""
         if self.interval < MIN_LIMITED_INTERVAL:
-            async with self.budget.request():
-                yield
+            await self.budget.acquire()
+            yield
             return
         window = WINDOW_INTERVALS * self.interval
         times = self._writes.setdefault((channel_id, lane), deque())
@@ -152,8 +105,8 @@ class ChannelLimiter:
         stamp = [math.inf]  # in flight: it counts until it has completed
         times.append(stamp)
         try:
-            async with self.budget.request():
-                yield
+            await self.budget.acquire()
+            yield
         finally:
             stamp[0] = time.monotonic()
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import itertools
 from pathlib import Path
 
 import pytest
@@ -98,39 +99,21 @@ async def test_lazy_marks_collapse_and_an_urgent_one_cuts_the_wait() -> None:
     await pacer.close()
 
 
-async def test_the_request_budget_counts_requests_until_a_second_after_they_complete() -> None:
-    """Discord's global limit: at most ``rate * per`` requests are in flight or completed
-    within the last ``per`` seconds at any moment (so Discord, which counts them on arrival,
-    never sees more), in the order asked, and a request that waited starts as soon as the
-    oldest completed one has aged out."""
-    budget = RequestBudget(50, per=0.2)  # 10 per 0.2 s
-    loop = asyncio.get_running_loop()
-    started: list[tuple[int, float]] = []
-    finished: list[float] = []
-    worst = 0
-
-    async def one(i: int) -> None:
-        nonlocal worst
-        async with budget.request():
-            now = loop.time()
-            started.append((i, now))
-            window = sum(1 for f in finished if f > now - 0.2) + (len(started) - len(finished))
-            worst = max(worst, window)
-            await asyncio.sleep(0.03 if i % 3 else 0.12)  # some requests are slow
-        finished.append(loop.time())
-
-    t0 = loop.time()
-    tasks = []
-    for i in range(40):
-        tasks.append(asyncio.create_task(one(i)))
-        await asyncio.sleep(0)  # asked in this order
-    await asyncio.gather(*tasks)
-    assert worst <= 10
-    assert [i for i, _ in started] == list(range(40))  # in the order asked
-    assert len([1 for _, at in started if at - t0 < 0.01]) == 10  # the first ten at once
-    assert loop.time() - t0 < 1.6  # 40 at 10 per 0.2 s, plus the slow ones: no stalls
-    async with RequestBudget(0).request():  # no bound: never waits
-        pass
+def test_the_request_budget_spaces_requests_in_the_order_asked() -> None:
+    """Discord's global limit: a burst goes at once, then one request per ``1 / rate`` s in
+    the order asked, so no second ever holds more than ``rate + burst - 1`` starts."""
+    now = [10.0]
+    budget = RequestBudget(20, burst=5, clock=lambda: now[0])
+    starts = [now[0] + budget.reserve() for _ in range(100)]  # 100 asked at one instant
+    assert starts[:5] == [10.0] * 5
+    assert starts == sorted(starts)
+    gaps = {round(b - a, 9) for a, b in itertools.pairwise(starts[4:])}
+    assert gaps == {0.05}
+    for first in starts:  # every one-second window from any start
+        assert sum(first <= s < first + 1 for s in starts) <= 20 + 5 - 1
+    now[0] = 100.0  # idle again: a new burst
+    assert [round(budget.reserve(), 9) for _ in range(6)] == [0.0] * 5 + [0.05]
+    assert RequestBudget(0).reserve() == 0.0  # no bound
 
 
 def all_shown(bot: DurakBot, tables: list[Table]) -> bool:

@@ -54,34 +54,18 @@ class EditRateLimiter:
         return None
 
 
-class GlobalRateLimiter:
+class GlobalRateLimiter(EditRateLimiter):
     """Discord's global rate limit: at most ``limit`` requests per ``per`` seconds per bot
     token, over every route but the interaction endpoints (``/interactions/…`` and
-    ``/webhooks/…``, answers and their edits through interaction tokens)."""
+    ``/webhooks/…``, answers and their edits through interaction tokens). On by default."""
 
     def __init__(self, clock: FakeClock) -> None:
-        self._clock = clock
-        self.enabled = True
-        self.limit = 50
-        self.per = 1.0
-        self._requests: deque[float] = deque()
+        super().__init__(clock)
+        self.configure(enabled=True, limit=50, per=1.0)
 
-    def configure(self, *, enabled: bool, limit: int = 50, per: float = 1.0) -> None:
-        self.enabled, self.limit, self.per = enabled, limit, per
-        self._requests.clear()
-
-    def check(self) -> float | None:
+    def check_request(self) -> float | None:
         """Record a request; None if allowed, or how long to wait if over the limit."""
-        if not self.enabled:
-            return None
-        now = self._clock.now()
-        window = self._requests
-        while window and now - window[0] >= self.per:
-            window.popleft()
-        if len(window) >= self.limit:
-            return max(0.001, self.per - (now - window[0]))
-        window.append(now)
-        return None
+        return self.check(0)  # one window for the whole token
 
 
 def rate_limit_headers(retry_after: float, bucket: str, limit: int, now: float) -> dict[str, str]:

@@ -531,7 +531,7 @@ def _pre_checks(fake: FakeDiscord, request: web.Request, api_path: str) -> web.R
     if not token_routes and request.headers.get("Authorization") != f"Bot {fake.token}":
         return json_response(error_body(0, "401: Unauthorized"), 401)
     if not token_routes:
-        retry_after = fake.global_limiter.check()
+        retry_after = fake.global_limiter.check_request()
         if retry_after is not None:
             body = {
                 "message": "You are being rate limited.",

@@ -179,6 +179,22 @@ class DurakCog(commands.GroupCog, group_name=ls("name.durak"), group_description
             params["why"] = why_text(str(params.get("rule", "")), loc)
         await self._say(interaction, rej.key, **params)
 
+    async def cog_app_command_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        """Every slash command's failure gets an answer: a refusal in the user's language, or
+        "something went wrong" (logged) when storage or anything else failed."""
+        cause = error.original if isinstance(error, app_commands.CommandInvokeError) else error
+        await self._failed(interaction, cause)
+
+    async def _failed(self, interaction: discord.Interaction, cause: BaseException) -> None:
+        if isinstance(cause, Rejected):
+            await self._reject(interaction, cause)
+            return
+        name = getattr(interaction.command, "name", None) or "button"
+        log.error("/durak %s failed", name, exc_info=cause)
+        await self._say(interaction, "err.internal")
+
     @app_commands.command(name=ls("name.new"), description=_s("cmd.new"))
     @app_commands.rename(**{name: ls(f"pname.{name}") for name in NEW_OPTIONS})
     @app_commands.describe(**{name: _s(f"opt.{name}") for name in NEW_OPTIONS})
@@ -398,14 +414,9 @@ class DurakCog(commands.GroupCog, group_name=ls("name.durak"), group_description
         if interaction.guild_id is None:
             await self._say(interaction, "err.guild_only")
             return
-        try:
-            board = await self.bot.service.storage.leaderboard(
-                interaction.guild_id, cast(LeaderboardSort, sort), page=max(page, 1)
-            )
-        except StorageError:
-            log.exception("leaderboard failed")
-            await self._say(interaction, "err.internal")
-            return
+        board = await self.bot.service.storage.leaderboard(
+            interaction.guild_id, cast(LeaderboardSort, sort), page=max(page, 1)
+        )
         embed, view = render_board(board, sort, _loc(interaction))
         if edit:
             await interaction.response.edit_message(embed=embed, view=view)
@@ -419,12 +430,7 @@ class DurakCog(commands.GroupCog, group_name=ls("name.durak"), group_description
         self, interaction: discord.Interaction, user: discord.User | None = None
     ) -> None:
         who = user or interaction.user
-        try:
-            stats = await self.bot.service.storage.user_stats(who.id, interaction.guild_id)
-        except StorageError:
-            log.exception("stats failed")
-            await self._say(interaction, "err.internal")
-            return
+        stats = await self.bot.service.storage.user_stats(who.id, interaction.guild_id)
         name = stats.display_name or who.display_name
         await interaction.response.send_message(
             embed=render_stats(stats, name, _loc(interaction)), ephemeral=True
@@ -664,7 +670,10 @@ class DurakCog(commands.GroupCog, group_name=ls("name.durak"), group_description
         await self._update_hand(interaction, table, seat)
 
     async def on_board_page(self, interaction: discord.Interaction, sort: str, page: int) -> None:
-        await self._board(interaction, sort, page, edit=True)
+        try:
+            await self._board(interaction, sort, page, edit=True)
+        except StorageError as exc:  # buttons are not app commands: no cog error handler
+            await self._failed(interaction, exc)
 
 
 OK_KEYS = {

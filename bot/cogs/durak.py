@@ -268,24 +268,21 @@ class DurakCog(commands.GroupCog, group_name=ls("name.durak"), group_description
                 channel, thread_id = created, created.id
             except discord.HTTPException:
                 log.warning("could not create a thread in %s", interaction.channel_id)
-        try:
-            table = await self.bot.service.create(
-                guild_id=interaction.guild_id,
-                channel_id=thread_id or interaction.channel.id,
-                host_id=interaction.user.id,
-                host_name=interaction.user.display_name,
-                rules=rules,
-                max_seats=seats,
-                turn_timer=timer,
-                thread_id=thread_id,
-            )
-            table.language = public
-            table.anyone_adds_ai = anyone_adds_ai
-            for _ in range(min(ai_seats, seats - 1)):
-                await self._add_ai(table, interaction.user.id, cast(AiLevel, ai_level))
-        except Rejected as rej:
-            await self._reject(interaction, rej)
-            return
+        # A refusal (Rejected) goes to cog_app_command_error, like every command's.
+        table = await self.bot.service.create(
+            guild_id=interaction.guild_id,
+            channel_id=thread_id or interaction.channel.id,
+            host_id=interaction.user.id,
+            host_name=interaction.user.display_name,
+            rules=rules,
+            max_seats=seats,
+            turn_timer=timer,
+            thread_id=thread_id,
+        )
+        table.language = public
+        table.anyone_adds_ai = anyone_adds_ai
+        for _ in range(min(ai_seats, seats - 1)):
+            await self._add_ai(table, interaction.user.id, cast(AiLevel, ai_level))
         embed, view = render_lobby(table)
         version = table.version
         if thread_id is not None:
@@ -311,11 +308,7 @@ class DurakCog(commands.GroupCog, group_name=ls("name.durak"), group_description
         if table is None or not (table.active or table.status == "finished"):
             await self._say(interaction, "err.no_table")
             return
-        try:
-            await self._run_lobby_op(interaction, table, op)
-        except Rejected as rej:
-            await self._reject(interaction, rej)
-            return
+        await self._run_lobby_op(interaction, table, op)  # a refusal: cog_app_command_error
         await self._say(interaction, OK_KEYS[op])
 
     async def _run_lobby_op(self, interaction: discord.Interaction, table: Table, op: str) -> None:

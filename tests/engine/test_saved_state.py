@@ -248,7 +248,10 @@ def test_copy_carries_every_field() -> None:
         if name in working:
             assert getattr(t, name) == getattr(s, name) and getattr(t, name) is not getattr(s, name)
         elif name != "_legal":
-            assert getattr(t, name) is getattr(s, name), name
+            value = getattr(s, name)
+            assert getattr(t, name) == value, name
+            if isinstance(value, tuple):  # immutable: shared, not copied (a compiled int is
+                assert getattr(t, name) is value, name  # boxed anew on each read: no `is`)
     assert t == s and t is not s
     assert {n for n in FIELDS if type(getattr(s, n)) is list} - {"_legal"} == working
 

@@ -5,8 +5,8 @@ An empty tuple means the state is consistent. The property tests run it after ev
 
 from __future__ import annotations
 
+from .after_bout import game_over
 from .cards import cards_of
-from .engine import _game_over
 from .state import GameState
 
 
@@ -68,12 +68,12 @@ def check(s: GameState) -> tuple[str, ...]:
     if len(set(s.out)) != len(s.out):
         bad("a seat went out twice")
     if s.finished:
-        if not _game_over(s):
+        if not game_over(s):
             bad("R20: finished while several teams hold cards")
         if s.att:
             bad("finished with cards on the table")
     else:
-        if _game_over(s):
+        if game_over(s):
             bad("R20: the game should have ended")
         for role, seat in (("main attacker", s.attacker), ("defender", s.defender)):
             if not s.active >> seat & 1:

@@ -26,6 +26,9 @@ from typing import Any, Final
 from .cards import ACE, BLACK_JOKER, COPY_STRIDE, RED_JOKER, Card, Suit, card_index, mask_of
 from .errors import RulesError
 
+#: R3: 2 to 6 players. The engine's seat tables (:mod:`durak_core.tables`) are sized for it.
+MIN_SEATS: Final = 2
+MAX_SEATS: Final = 6
 DECK_SIZES: Final = (24, 36, 52)
 HAND_SIZES: Final = (4, 5, 6, 7)
 _LOWEST_RANK: Final = {24: 9, 36: 6, 52: 2}
@@ -109,8 +112,8 @@ class RuleSet:
 
     def check_seats(self, seats: int) -> None:
         """Raise :class:`RulesError` unless this rule set can seat ``seats`` players."""
-        if not isinstance(seats, int) or not 2 <= seats <= 6:
-            raise RulesError(f"R3: Durak is for 2 to 6 players, not {seats}")
+        if not isinstance(seats, int) or not MIN_SEATS <= seats <= MAX_SEATS:
+            raise RulesError(f"R3: Durak is for {MIN_SEATS} to {MAX_SEATS} players, not {seats}")
         cards = len(self.deck())
         if seats * self.hand_size > cards:
             raise RulesError(

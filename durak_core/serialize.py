@@ -26,10 +26,11 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from .actions import Action, parse_action
 from .cards import Card, cards_of
-from .engine import _attackers_mask, _set_trump, apply, new_game
+from .engine import apply, new_game
 from .errors import DurakError, ReplayError, StateFormatError
 from .rules import RuleSet
 from .state import GameState
+from .tables import set_roles, set_trump, throwers_now
 
 SCHEMA_VERSION = 1
 
@@ -152,7 +153,7 @@ def state_from_model(m: StateModel, *, check: bool = True) -> GameState:
     s.rules = rules
     s.n = n
     s.teams = rules.teams_of(n)
-    _set_trump(s, Card.parse(m.trump_card))
+    set_trump(s, Card.parse(m.trump_card))
     s.hidden_trump = -1 if m.hidden_trump is None else Card.parse(m.hidden_trump).index
     if len(m.hands) != n or len(m.known) != n or len(m.emptied) != n:
         raise StateFormatError("per-seat lists do not match the number of seats")
@@ -190,7 +191,7 @@ def state_from_model(m: StateModel, *, check: bool = True) -> GameState:
     for seat in (s.attacker, s.defender, s.dealer, s.starter):
         if not 0 <= seat < n:
             raise StateFormatError(f"seat {seat} out of range")
-    s.attackers = 0 if s.finished else _attackers_mask(s)
+    s.attackers = 0 if s.finished else throwers_now(s)
     problems = s.status() if check else ()
     if problems:
         raise StateFormatError("inconsistent state: " + "; ".join(problems))
@@ -368,10 +369,8 @@ def position(
         finished=False,
         log=[],
     )
-    from .engine import _set_roles
-
     s = state_from_model(model.model_copy(update={"defender": (attacker + 1) % n}), check=False)
-    _set_roles(s, attacker)
+    set_roles(s, attacker)
     problems = s.status()
     if problems:
         raise StateFormatError("impossible position: " + "; ".join(problems))

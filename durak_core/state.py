@@ -21,9 +21,9 @@ from .rules import RuleSet
 if TYPE_CHECKING:
     from .actions import Action
     from .cards import Card
-    from .engine import _Kernel
     from .events import Event
     from .result import GameResult
+    from .tables import Tables
     from .views import PublicView, SeatView
 
 Move = tuple[int, "Action"]
@@ -84,7 +84,7 @@ class GameState:
     _log_tail: LogTail  # (previous tail, move) or None: O(1) per applied action
     finished: bool
     _legal: list[Any] | None  # the engine's cache: per seat its actions, then every move
-    _k: _Kernel  # the engine's tables for this rule set and seat count (engine._Kernel)
+    _k: Tables  # the engine's tables for this rule set and seat count (tables.tables_for)
 
     def copy(self) -> GameState:
         """An independent copy (the fast path mutates one in place; the engine's ``apply``
@@ -241,7 +241,7 @@ class GameState:
         for k, v in d.items():
             setattr(self, k, v)
         self._legal = None
-        self._k = _engine._kernel(self.rules, self.n)
+        self._k = _tables_for(self.rules, self.n)
 
 
 def _declared_fields() -> tuple[str, ...]:
@@ -270,3 +270,4 @@ def with_item(values: tuple[int, ...], index: int, value: int) -> tuple[int, ...
 
 
 from . import engine as _engine  # noqa: E402  (the engine imports GameState; see module doc)
+from .tables import tables_for as _tables_for  # noqa: E402

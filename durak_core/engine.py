@@ -34,7 +34,6 @@ from collections.abc import Sequence
 from typing import Final, cast
 
 from .actions import NUM_ACTION_CODES, Action, parse_action
-from .after_bout import game_over as _game_over  # noqa: F401 - for invariants.py
 from .bits import lowest_bit
 from .cards import COPY_STRIDE, SUIT_BLOCKS, Card
 from .deck import deal, dealer_from_seed, shuffled_indices

@@ -19,10 +19,11 @@ durak_core.errors.CardNotationError: R2: '1H' is not a card (expected rank 2-10,
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from enum import IntEnum
 from typing import Any, Final
 
+from .bits import set_bits
 from .errors import CardNotationError
 
 
@@ -226,14 +227,6 @@ def mask_of(cards: Iterable[Card]) -> int:
     return m
 
 
-def indices(mask: int) -> Iterator[int]:
-    """The set bits of ``mask``, lowest first."""
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
-
-
 #: The four 13-bit suit blocks of the ordinary first-copy cards (indices 0..51).
 SUIT_BLOCKS: Final = tuple(0x1FFF << (13 * k) for k in range(4))
 #: Mask of the ordinary first-copy cards (no jokers, no second copies).
@@ -253,7 +246,7 @@ class Runs(dict[int, tuple[Any, ...]]):
 
     def __missing__(self, mask: int) -> tuple[Any, ...]:
         items = self.source
-        value = self[mask] = tuple(items[i] for i in indices(mask))
+        value = self[mask] = tuple(items[i] for i in set_bits(mask))
         return value
 
 
@@ -263,7 +256,7 @@ _CARD_RUNS: Final = Runs(_CARDS)
 def cards_of(mask: int) -> tuple[Card, ...]:
     """The cards of ``mask``, lowest index first."""
     if mask & ~PLAIN_CARDS:  # jokers (V15) or second copies (V16)
-        return tuple(_CARDS[i] for i in indices(mask))
+        return tuple(_CARDS[i] for i in set_bits(mask))
     low = mask & -mask
     rest = mask ^ low
     if not rest & (rest - 1):  # at most two cards (a usual draw or bout): directly

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from .actions import ATTACKS, EXCHANGE_ACTION, PASS_ACTION, TAKE_ACTION, TRANSFERS, Action, defend_i
-from .bits import append_each, set_bits
+from .bits import append_each
 from .cards import NUM_CARD_IDS
 from .legality import (
     ALLOWED,
@@ -84,10 +84,11 @@ def list_legal(
         return out
     seats &= s.active
     if s._k.trump_exchange:  # V8: a seat's exchange comes first, at any time
-        for seat in set_bits(seats):
-            if exchange_check(s, seat) == ALLOWED:
-                out.append(spelling[seat].exchange)
-            _list_bout_actions(s, 1 << seat, spelling, out)
+        for seat in range(s.n):
+            if seats >> seat & 1:
+                if exchange_check(s, seat) == ALLOWED:
+                    out.append(spelling[seat].exchange)
+                _list_bout_actions(s, 1 << seat, spelling, out)
     else:
         _list_bout_actions(s, seats, spelling, out)
     return out
@@ -98,10 +99,10 @@ def _list_bout_actions(
 ) -> None:
     """The bout's actions (all but V8's exchange) of the seats in ``seats``."""
     defender = s.defender
-    if s.att:  # only throwers and the defender can act in an open bout: ask no one else
-        seats &= s.attackers | 1 << defender
-    for seat in set_bits(seats):
-        if turn_check(s, seat) != ALLOWED:
+    if s.att:  # in an open bout only the defender and throwers who have not passed can act
+        seats &= (s.attackers & ~s.passed) | 1 << defender
+    for seat in range(s.n):  # (seats are few: a plain loop beats walking the mask's bits)
+        if not seats >> seat & 1 or turn_check(s, seat) != ALLOWED:
             continue
         spell = spelling[seat]
         if seat == defender:  # the defender's actions; the others are refused to it anyway

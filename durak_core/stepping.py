@@ -11,7 +11,6 @@ from typing import Final
 
 from .actions import ATTACK, DEFEND, EXCHANGE, PASS, TAKE, TRANSFER, Action
 from .after_bout import end_bout
-from .bits import set_bits
 from .cards import Card
 from .events import Event, TrumpExchanged
 from .legality import exchange_card
@@ -98,4 +97,5 @@ def _bout_is_over(s: GameState) -> bool:
         return True
     hands = s.hands
     ranks = s.ranks
-    return not any(hands[seat] & ranks for seat in set_bits(s.attackers & ~s.passed))
+    still_in = s.attackers & ~s.passed
+    return not any(still_in >> seat & 1 and hands[seat] & ranks for seat in range(s.n))

@@ -72,9 +72,9 @@ class _Truth:
     def next(self) -> GameState:
         s = self.state.copy()
         if self.rng is not None and s.talon:
-            bottom, rest = s.talon[:1], s.talon[1:]  # the face-up trump stays at the bottom
+            rest = list(s.talon[1:])  # the face-up trump stays at the bottom
             self.rng.shuffle(rest)
-            s.talon = bottom + rest
+            s.talon = (s.talon[0], *rest)
         return s
 
 

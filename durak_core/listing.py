@@ -27,7 +27,6 @@ from .legality import (
     take_check,
     transfer_cards,
     transfer_check,
-    turn_check,
 )
 from .rules import MAX_SEATS
 from .state import GameState
@@ -97,12 +96,18 @@ def list_legal(
 def _list_bout_actions(
     s: GameState, seats: int, spelling: tuple[Spelling, ...], out: list[Any]
 ) -> None:
-    """The bout's actions (all but V8's exchange) of the seats in ``seats``."""
+    """The bout's actions (all but V8's exchange) of the seats in ``seats`` (active seats).
+
+    The seats :func:`~durak_core.legality.turn_check` refuses are filtered out up front, and so
+    are throwers who passed (R15), so the loop asks no check that must refuse."""
     defender = s.defender
-    if s.att:  # in an open bout only the defender and throwers who have not passed can act
+    is_open = bool(s.att)
+    if is_open:  # in an open bout only the defender and throwers who have not passed can act
         seats &= (s.attackers & ~s.passed) | 1 << defender
+    else:  # R10: nobody acts before the main attacker opens the bout
+        seats &= 1 << s.attacker
     for seat in range(s.n):  # (seats are few: a plain loop beats walking the mask's bits)
-        if not seats >> seat & 1 or turn_check(s, seat) != ALLOWED:
+        if not seats >> seat & 1:
             continue
         spell = spelling[seat]
         if seat == defender:  # the defender's actions; the others are refused to it anyway
@@ -121,7 +126,11 @@ def _list_bout_actions(
             if take_check(s, seat) == ALLOWED:
                 out.append(spell.take)
         else:
-            if attack_check(s, seat, -1) == ALLOWED:
-                append_each(out, spell.attacks, attack_cards(s, seat))
-            if pass_check(s, seat) == ALLOWED:
-                out.append(spell.pass_)
+            cards = attack_cards(s, seat)
+            # nothing to throw in: no attack, and no pass (R15: passed already); before the
+            # opening card no pass either (R10)
+            if cards:
+                if attack_check(s, seat, -1) == ALLOWED:
+                    append_each(out, spell.attacks, cards)
+                if is_open and pass_check(s, seat) == ALLOWED:
+                    out.append(spell.pass_)

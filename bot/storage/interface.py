@@ -1,4 +1,4 @@
-"""The repository interface every storage backend implements (SQLite now, PostgreSQL later).
+"""The repository interface every storage backend implements (SQLite and PostgreSQL).
 
 The bot depends on this Protocol only; backends differ in SQL, not in behaviour.
 """

@@ -9,8 +9,8 @@ waits for it, and a bounded retry turns a lasting lock into ``StorageBusy``.
 Table saves (``save_table``, one after every action of every table) take another way: a second,
 plain ``sqlite3`` connection used on the event loop itself. Such a write is a few tens of
 microseconds (WAL, no fsync); the trip to aiosqlite's thread and back cost far more under
-load (the thread and the loop's callback queue each wait for a busy loop): at 200 busy tables
-the save a click waits for took p50 9 / p99 128 ms that way, 1.7 / 18 ms this way. That
+load (the thread and the loop's callback queue each wait for a busy loop; figures in
+docs/performance.md, "Storage" and "Bot under load"). That
 connection never waits on a lock (``busy_timeout`` 0: a lock is retried asynchronously, with
 backoff) and never checkpoints (which writes the database file and syncs it); the aiosqlite
 connection checkpoints in its thread at most every ``CHECKPOINT_SECONDS`` after saves.

@@ -197,5 +197,5 @@ class Table:
         return [
             i
             for i in range(len(self.seats))
-            if self.ai_controlled(i) and self.state.legal_actions(i)
+            if self.ai_controlled(i) and self.legal_actions(i)
         ]

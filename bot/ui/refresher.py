@@ -349,6 +349,12 @@ class DiscordNotifier:
         if table.version != version:
             msgs.public.mark()
 
+    async def _edit(self, table: Table, message_id: int, **fields: Any) -> None:
+        """Edit one of the table's channel messages within the channel's and the process's
+        write limits (the running table's message renders inside the limits itself)."""
+        async with self.limits.write(table.channel_id):
+            await edit_channel_message(self.client, table.channel_id, message_id, **fields)
+
     async def _refresh_public(self, table: Table) -> None:
         msgs = self._messages(table)
         if msgs.shown_public == table.version and table.status == "lobby":
@@ -358,10 +364,7 @@ class DiscordNotifier:
                 return
             embed, view = render_lobby(table)
             version = table.version
-            async with self.limits.write(table.channel_id):
-                await edit_channel_message(
-                    self.client, table.channel_id, table.lobby_message_id, embed=embed, view=view
-                )
+            await self._edit(table, table.lobby_message_id, embed=embed, view=view)
             msgs.shown_public = version
             return
         if table.table_message_id is None or table.state is None:
@@ -427,14 +430,7 @@ class DiscordNotifier:
             if table.game_number == 1 and table.lobby_message_id is not None:
                 embed, view = render_lobby_done(table, "lobby.started")
                 with contextlib.suppress(discord.HTTPException):
-                    async with self.limits.write(table.channel_id):
-                        await edit_channel_message(
-                            self.client,
-                            table.channel_id,
-                            table.lobby_message_id,
-                            embed=embed,
-                            view=view,
-                        )
+                    await self._edit(table, table.lobby_message_id, embed=embed, view=view)
             old = table.table_message_id
             embed, view, files, picture = await self.table_message(table)
             msgs = self._messages(table)
@@ -445,8 +441,7 @@ class DiscordNotifier:
             msgs.picture, msgs.picture_at = picture, time.monotonic()
             if old is not None:  # the finished game's message keeps its result, loses buttons
                 with contextlib.suppress(discord.HTTPException):
-                    async with self.limits.write(table.channel_id):
-                        await edit_channel_message(self.client, table.channel_id, old, view=None)
+                    await self._edit(table, old, view=None)
             if self.save_ids is not None:
                 await self.save_ids(table)
         except discord.HTTPException:
@@ -462,25 +457,12 @@ class DiscordNotifier:
         embed, view = render_lobby_done(table, "lobby.cancelled")
         with contextlib.suppress(discord.HTTPException):
             if table.lobby_message_id is not None and table.table_message_id is None:
-                async with self.limits.write(table.channel_id):
-                    await edit_channel_message(
-                        self.client,
-                        table.channel_id,
-                        table.lobby_message_id,
-                        embed=embed,
-                        view=view,
-                    )
+                await self._edit(table, table.lobby_message_id, embed=embed, view=view)
             if table.table_message_id is not None:
                 embed, view = render_closed(table.language)
-                async with self.limits.write(table.channel_id):
-                    await edit_channel_message(
-                        self.client,
-                        table.channel_id,
-                        table.table_message_id,
-                        embed=embed,
-                        view=view,
-                        attachments=[],
-                    )
+                await self._edit(
+                    table, table.table_message_id, embed=embed, view=view, attachments=[]
+                )
         for key in [k for k in self.links if k[0] == table.table_id]:
             del self.links[key]
 

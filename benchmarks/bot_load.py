@@ -46,6 +46,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -99,6 +100,17 @@ def pct(values: list[float], q: float) -> float:
 def ms_percentiles(name: str, seconds: list[float]) -> dict[str, float]:
     """``{name}_p50`` and ``{name}_p99`` of durations in seconds, in milliseconds."""
     return {f"{name}_p{q}": round(pct(seconds, q / 100) * 1000, 1) for q in (50, 99)}
+
+
+def peak_per_second(times: Iterable[float]) -> int:
+    """The most of ``times`` that fall in any one-second window."""
+    ordered = sorted(times)
+    peak, first = 0, 0
+    for last, at in enumerate(ordered):
+        while at - ordered[first] >= 1.0:
+            first += 1
+        peak = max(peak, last - first + 1)
+    return peak
 
 
 def cpu_seconds(pid: int) -> float:
@@ -327,6 +339,13 @@ async def run(
                     for r in fake.requests[requests_before:]
                 ).most_common(8)
             },
+            # Discord's global limit counts these per second (interaction routes are exempt):
+            # the busiest second of the timed phase, which must stay within the limit.
+            "global_requests_peak_per_s": peak_per_second(
+                r.at
+                for r in fake.requests[requests_before:]
+                if not r.path.startswith(("/interactions/", "/webhooks/"))
+            ),
             "table_pictures_per_s": round(
                 sum(
                     1

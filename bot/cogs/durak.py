@@ -23,6 +23,7 @@ from bot.text.translator import DurakTranslator, ls
 from bot.ui.hand_view import AUTO_PASS_OFF, AUTO_PASS_ON, table_hand
 from bot.ui.leaderboard import render_board, render_history, render_stats
 from bot.ui.lobby import render_lobby, render_lobby_done
+from bot.ui.message_writes import update_clicked_message
 from bot.ui.refresher import updates_until
 from bot.ui.rules_text import reason_text, rules_text, why_text
 from bot.ui.turn_alerts import NOTIFY_MODES
@@ -157,8 +158,8 @@ class DurakCog(commands.GroupCog, group_name=ls("name.durak"), group_description
         else:
             # The clicked hand keeps its picture when it would be the same one again.
             shown = self.bot.notifier.shown_picture(table, user, message.id)
-            await interaction.response.edit_message(
-                content=hand.content, view=hand.view, **await hand.attachments(shown)
+            await update_clicked_message(
+                interaction, content=hand.content, view=hand.view, **await hand.attachments(shown)
             )
             answered = message.id
         self.bot.notifier.remember(

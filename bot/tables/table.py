@@ -11,8 +11,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Literal
 
-from durak_core import Action, Card, Event, GameState, PublicView, RuleSet, Series
+from durak_core import Action, Card, Event, GameState, PublicView, RuleSet, SeatView, Series
 from durak_core.ai import Player
+from durak_core.views import seat_view
 
 TableStatus = Literal["lobby", "running", "finished", "abandoned"]
 AiLevel = Literal["random", "easy", "normal", "hard"]
@@ -116,6 +117,12 @@ class Table:
         if cached is None or cached[0] is not state:
             cached = self._public = (state, state.public_view())
         return cached[1]
+
+    def seat_view(self, seat: int) -> SeatView:
+        """``state.view(seat)``, sharing the public part computed once per state."""
+        state = self.state
+        assert state is not None
+        return seat_view(state, seat, self.public_view())
 
     # -- seats -------------------------------------------------------------------------------
 

@@ -10,6 +10,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+import aiohttp
 import discord
 from discord.ext import commands
 
@@ -19,6 +20,7 @@ from bot.storage import Storage, open_storage
 from bot.tables.actions import TableService
 from bot.text import t
 from bot.ui.buttons import DYNAMIC_ITEMS, is_ours, matches_template
+from bot.ui.channel_limits import global_limit_wait
 from bot.ui.refresher import DiscordNotifier
 
 log = logging.getLogger(__name__)
@@ -42,10 +44,13 @@ class DurakBot(commands.Bot):
     ) -> None:
         intents = discord.Intents.none()
         intents.guilds = True  # channels and threads; members/messages/presences not needed
+        trace = aiohttp.TraceConfig()
+        trace.on_request_end.append(self._saw_response)
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,
             help_command=None,
+            http_trace=trace,
             **options,
         )
         self.settings = settings
@@ -56,6 +61,20 @@ class DurakBot(commands.Bot):
         self.clicks: Any = None
         #: How long a click with an id not in our formats may wait for another handler.
         self.unanswered_grace = UNANSWERED_GRACE_SECONDS
+
+    async def _saw_response(
+        self,
+        session: aiohttp.ClientSession,
+        context: object,
+        params: aiohttp.TraceRequestEndParams,
+    ) -> None:
+        """Every answer from Discord: a refusal for the token's global limit makes the request
+        budget hold and slow down (discord.py retries the request itself)."""
+        wait = global_limit_wait(params.response.status, params.response.headers)
+        notifier: DiscordNotifier | None = getattr(self, "notifier", None)
+        if wait is not None and notifier is not None:
+            log.warning("Discord's global rate limit: every channel write waits %.1f s", wait)
+            notifier.limits.budget.slow_down(wait)
 
     async def setup_hook(self) -> None:
         from bot.cogs.durak import DurakCog

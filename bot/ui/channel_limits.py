@@ -22,7 +22,7 @@ import math
 import random
 import time
 from collections import deque
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Literal
 
 #: "edit": editing a message; "post": creating or deleting one.
@@ -48,16 +48,46 @@ class RequestBudget:
     A loop too busy to wake each request at its slot would start several late ones at once,
     and with them the ones whose slots are due: so the starts themselves are counted too, at
     most ``rate`` in any second (Discord sees a late burst as such, and its window is not ours:
-    ``rate`` below Discord's 50 is the margin for that)."""
+    ``rate`` below Discord's 50 is the margin for that).
+
+    Should Discord still answer a global 429 (its window sees our requests later, and bunched,
+    or another process shares the token), :meth:`slow_down` holds every start for the wait it
+    asked and lowers the rate by a quarter (down to a quarter of ``rate``) until
+    ``SLOW_SECONDS`` pass without another one: discord.py releases all the requests it held at
+    once, and without the pause they would be refused again."""
+
+    #: How long the rate stays lowered after Discord's last global 429.
+    SLOW_SECONDS = 60.0
 
     def __init__(
         self, rate: float, *, burst: float = 5.0, clock: Callable[[], float] = time.monotonic
     ) -> None:
-        self.rate = rate
+        self.rate = rate  # the rate asked for; ``current_rate`` is the one in force
         self.burst = burst
         self._clock = clock
         self._next = -math.inf  # the slot the next request takes (before the burst allowance)
         self._starts: deque[float] = deque()  # when the requests of the last second started
+        self._held_until = -math.inf  # no start before this (Discord's wait after a 429)
+        self._slow = 1.0  # the share of ``rate`` in force
+        self._slow_until = -math.inf
+
+    @property
+    def current_rate(self) -> float:
+        if self._slow < 1.0 and self._clock() >= self._slow_until:
+            self._slow = 1.0
+        return self.rate * self._slow
+
+    def slow_down(self, wait: float) -> None:
+        """Discord refused a request for the global limit and asked to wait ``wait`` s."""
+        if self.rate <= 0:
+            return
+        now = self._clock()
+        # Every refusal cuts, also of requests that started before the last cut: discord.py
+        # retries refused requests outside the budget, so a gentler back-off never catches up.
+        self._slow = max(0.25, self._slow * 0.75)
+        self._held_until = max(self._held_until, now + wait)
+        self._next = max(self._next, self._held_until)
+        self._slow_until = now + self.SLOW_SECONDS
 
     def reserve(self) -> float:
         """Take the next slot: the seconds to wait before starting the request (GCRA: the
@@ -65,9 +95,10 @@ class RequestBudget:
         if self.rate <= 0:
             return 0.0
         now = self._clock()
+        rate = self.current_rate
         slot = max(self._next, now)
-        self._next = slot + 1 / self.rate
-        wait = slot - now - (self.burst - 1) / self.rate
+        self._next = slot + 1 / rate
+        wait = slot - now - (self.burst - 1) / rate
         return wait if wait > 1e-9 else 0.0  # float sums of 1 / rate: no wait of 1e-15 s
 
     def start_wait(self) -> float:
@@ -76,10 +107,12 @@ class RequestBudget:
         if self.rate <= 0:
             return 0.0
         now = self._clock()
+        if now < self._held_until:
+            return self._held_until - now
         starts = self._starts
         while starts and now - starts[0] >= 1.0:
             starts.popleft()
-        if len(starts) >= self.rate:
+        if len(starts) >= self.current_rate:
             return 1.0 - (now - starts[0])
         starts.append(now)
         return 0.0
@@ -157,3 +190,17 @@ class DrawBudget:
             return 0.0
         # Spread the tables that wait, so they do not all come back at the same moment.
         return (1 - self._tokens) / self.rate + random.random()
+
+
+def global_limit_wait(status: int, headers: Mapping[str, str]) -> float | None:
+    """The wait Discord asks for when a response refuses a request for the token's global
+    limit (429 with ``X-RateLimit-Global``, or the scope ``global``); None for any other."""
+    if status != 429:
+        return None
+    scope = headers.get("X-RateLimit-Scope", "")
+    if headers.get("X-RateLimit-Global", "").lower() != "true" and scope != "global":
+        return None
+    try:
+        return max(0.0, float(headers.get("Retry-After", "1")))
+    except ValueError:
+        return 1.0

@@ -15,7 +15,7 @@ import pytest
 
 from bot.app import DurakBot
 from bot.tables.table import Table
-from bot.ui.channel_limits import ChannelLimiter, DrawBudget, RequestBudget
+from bot.ui.channel_limits import ChannelLimiter, DrawBudget, RequestBudget, global_limit_wait
 from bot.ui.refresher import Coalescer
 from tests.bot.helpers import running_bot, table_of, world
 
@@ -139,6 +139,39 @@ def test_a_late_loop_never_starts_more_than_rate_requests_in_a_second() -> None:
     assert RequestBudget(0).start_wait() == 0.0  # no bound
 
 
+def test_a_global_429_holds_every_start_and_lowers_the_rate_for_a_while() -> None:
+    """Discord refused a request for the global limit anyway: nothing starts before the wait
+    it asked for, then the rate is a quarter lower (each further refusal another quarter, down
+    to a quarter of it) until a minute passes without one."""
+    now = [10.0]
+    budget = RequestBudget(20, burst=5, clock=lambda: now[0])
+    budget.slow_down(1.5)
+    assert budget.start_wait() == pytest.approx(1.5)
+    assert budget.reserve() == pytest.approx(1.5 - 4 / 15)  # a slot at 11.5 at the earliest
+    assert budget.current_rate == 15.0
+    budget.slow_down(0.5)  # a shorter wait asked later: the longer hold stands
+    assert budget.current_rate == 11.25 and budget.start_wait() == pytest.approx(1.5)
+    now[0] = 11.5
+    started = 0
+    while now[0] < 12.5:  # one second after the wait: at most the lowered rate starts
+        if budget.start_wait() == 0.0:
+            started += 1
+        now[0] += 0.001
+    assert started == 12  # 11.25 a second: at most 12 start in one
+    for _ in range(10):
+        budget.slow_down(0.0)
+    assert budget.current_rate == 5.0  # never below a quarter
+    now[0] += RequestBudget.SLOW_SECONDS
+    assert budget.current_rate == 20.0
+
+
+def test_only_a_global_refusal_counts() -> None:
+    assert global_limit_wait(429, {"X-RateLimit-Global": "true", "Retry-After": "2"}) == 2.0
+    assert global_limit_wait(429, {"X-RateLimit-Scope": "global", "Retry-After": "1"}) == 1.0
+    assert global_limit_wait(429, {"X-RateLimit-Scope": "user", "Retry-After": "1"}) is None
+    assert global_limit_wait(200, {"X-RateLimit-Global": "true"}) is None
+
+
 def all_shown(bot: DurakBot, tables: list[Table]) -> bool:
     """No AI move pending, and every table message shows its table's current version."""
     if not bot.notifier.idle():
@@ -179,3 +212,34 @@ async def test_many_tables_stay_within_the_global_limit(tmp_path: Path) -> None:
                 assert w.fake.rate_limit_count == 0
             else:
                 assert w.fake.rate_limit_count > 0
+
+
+@pytest.mark.slow  # six tables played by AIs
+async def test_a_budget_above_discords_limit_slows_down_after_its_first_refusals(
+    tmp_path: Path,
+) -> None:
+    """A bot whose ``DISCORD_REQUESTS_PER_SECOND`` is above what Discord grants it (here 12
+    against 6 a second) is refused a few times, then keeps below the limit: each global 429
+    holds every channel write for the wait Discord asks and lowers the rate, and every table
+    message catches up. Without the back-off (tried: ``slow_down`` made a no-op) the refusals
+    go on, discord.py gives up on some edits, and the tables do not catch up in a minute."""
+    async with world(tmp_path) as w:
+        w.fake.set_global_rate_limit(limit=6, per=1.0)
+        async with running_bot(
+            w, discord_requests_per_second=12.0, ai_delay_seconds=0.1
+        ) as bot:
+            tables = []
+            for i in range(20):
+                channel = w.fake.add_channel(w.guild, f"t{i}")
+                options = {"ai_seats": 3, "ai_level": "easy"}
+                await w.fake.slash(w.alice, channel, "durak", "new", options=options)
+                await w.fake.slash(w.alice, channel, "durak", "start")
+                tables.append(table_of(bot, channel))
+            await w.fake.wait_for(
+                functools.partial(all_shown, bot, tables), 60, what="every table message"
+            )
+            assert bot.notifier.limits.budget.current_rate < 12.0
+        writes = [r for r in w.fake.requests if r.path.startswith("/channels/")]
+        refused = [r for r in writes if r.status == 429]
+        assert refused, "the budget was never above the limit: the test proves nothing"
+        assert len(refused) <= 12 < len(writes)

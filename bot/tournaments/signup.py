@@ -3,10 +3,11 @@ raises a :class:`SignupError` and changes nothing.
 
 >>> s = Signup(TournamentSettings("Cup", Format.SWISS, table_size=3))
 >>> s = join(join(s, 11, rating=20.0), 12, rating=25.0)
->>> start(s)
-Traceback (most recent call last):
-...
-bot.tournaments.errors.SignupError: a Swiss at 3-seat tables needs at least 3 entrants; 2 have joined
+>>> try:
+...     start(s)
+... except SignupError as e:
+...     print(e.code, e.params["need"], e)
+too_few 3 a Swiss at 3-seat tables needs at least 3 entrants; 2 have joined
 >>> [e.player for e in seed_order(join(s, 13, rating=25.0).entrants)]
 [12, 13, 11]
 """

@@ -1,8 +1,8 @@
 """A tournament's settings, validated once when they are made.
 
 >>> s = TournamentSettings("Friday cup", Format.SWISS, table_size=4, match=MatchLength.games(1))
->>> s.rounds_for(16), s.max_rounds(16)
-(4, 5)
+>>> s.rounds_for(16), s.rounds_for(17), s.max_rounds(16)
+(2, 3, 5)
 >>> TournamentSettings("Cup", Format.SINGLE_ELIMINATION, table_size=4)
 Traceback (most recent call last):
 ...
@@ -143,13 +143,17 @@ class TournamentSettings:
 
     def rounds_for(self, entrants: int) -> int:
         """The number of rounds for ``entrants`` players. Single elimination: the bracket's
-        depth. Swiss: the chosen number, else ceil(log2(entrants)) (enough rounds for one
-        player to stay unbeaten at 2-seat tables), never more than :meth:`max_rounds`."""
-        depth = max(1, (entrants - 1).bit_length())
+        depth, ceil(log2(entrants)). Swiss: the chosen number, else the fewest rounds after
+        which only one player can have won every round, ceil(log_n(entrants)) at n-seat tables
+        (the winners of a round meet at the top tables of the next), at most
+        :meth:`max_rounds`."""
         if self.format is Format.SINGLE_ELIMINATION:
-            return depth
+            return max(1, (entrants - 1).bit_length())
         if self.rounds is not None:
             return self.rounds
+        depth, reach = 1, self.table_size
+        while reach < entrants:
+            depth, reach = depth + 1, reach * self.table_size
         return min(depth, self.max_rounds(entrants))
 
 

@@ -136,9 +136,11 @@ def pending(b: Bracket) -> tuple[BracketMatch, ...]:
 
 def record_winner(b: Bracket, round: int, number: int, winner: int) -> Bracket:
     """The winner of a played match goes on to the next round."""
-    match = b.matches(round)[number - 1] if 1 <= number <= 2 ** (b.rounds - round) else None
-    if match is None:
-        raise ResultError("no_match", f"round {round} has no match {number}")
+    matches = b.matches(round)
+    if not 1 <= number <= len(matches):
+        raise ResultError("no_match", f"round {round} has no match {number}", round=round,
+                          number=number)
+    match = matches[number - 1]
     if match.winner is not None:
         raise ResultError("decided", f"round {round} match {number} is already decided")
     if not match.ready:

@@ -20,12 +20,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from functools import cache
 
 from .errors import ResultError, SignupError
-from .results import Place
+from .results import Place, PlayedGame, TableResult
+from .settings import MatchLength
 from .signup import Entrant, seed_order
 
 
+@cache
 def slot_seeds(size: int) -> tuple[int, ...]:
     """Seed numbers (1-based) in bracket order, for a power-of-two ``size``."""
     order = [1]
@@ -149,6 +152,48 @@ def record_winner(b: Bracket, round: int, number: int, winner: int) -> Bracket:
         raise ResultError("not_in_match", f"{winner} does not play round {round} match "
                           f"{number}", player=winner)
     return _settle(_with_winner(b, round - 1, number - 1, winner))
+
+
+def record_result(b: Bracket, result: TableResult, length: MatchLength) -> Bracket:
+    """A played match (``result.round``, ``result.table`` = the match number): its sole first
+    place goes on. The match must be over, and decided (:meth:`TableResult.is_over`)."""
+    if not result.is_over(length, decisive=True):
+        raise ResultError("match_open", f"round {result.round} match {result.table} is not "
+                          "decided yet", round=result.round, table=result.table)
+    matches = b.matches(result.round)
+    match = matches[result.table - 1] if 1 <= result.table <= len(matches) else None
+    if match is None or result.seats != match.players:
+        raise ResultError("wrong_table", f"round {result.round} match {result.table} is not "
+                          "played by these seats", round=result.round, table=result.table)
+    winner = result.seats[[p.first for p in result.places()].index(1)]
+    assert winner is not None
+    return record_winner(b, result.round, result.table, winner)
+
+
+@dataclass(frozen=True, slots=True)
+class Withdrawal:
+    """A player who left (e.g. the server) after the start, as the bot stores it."""
+
+    player: int
+
+
+def replay_bracket(
+    entrants: Sequence[Entrant], events: Sequence[PlayedGame | Withdrawal], length: MatchLength
+) -> Bracket:
+    """The bracket from its stored games and withdrawals, in the order they happened: a match
+    counts once its games decide it. Equal to the bracket built step by step."""
+    b = new_bracket(entrants)
+    games: dict[tuple[int, int], list[PlayedGame]] = {}
+    for event in events:
+        if isinstance(event, Withdrawal):
+            b = withdraw(b, event.player)
+            continue
+        played = games.setdefault((event.round, event.table), [])
+        played.append(event)
+        result = TableResult.of(played)
+        if result.is_over(length, decisive=True):
+            b = record_result(b, result, length)
+    return b
 
 
 def withdraw(b: Bracket, player: int) -> Bracket:

@@ -11,15 +11,19 @@ from hypothesis import strategies as st
 
 from bot.tournaments.bracket import (
     Bracket,
+    Withdrawal,
     new_bracket,
     pending,
     places,
+    record_result,
     record_winner,
+    replay_bracket,
     slot_seeds,
     withdraw,
 )
 from bot.tournaments.errors import ResultError, SignupError
-from bot.tournaments.results import Place
+from bot.tournaments.results import Place, PlayedGame, TableResult
+from bot.tournaments.settings import MatchLength
 from bot.tournaments.signup import Entrant, seed_order
 
 
@@ -32,16 +36,15 @@ def check_tree(b: Bracket, seeds: tuple[int, ...]) -> None:
     is fed by two matches of the round before (or two leaves), and feeds exactly one match."""
     assert b.size >= len(seeds) > b.size // 2
     assert sorted(slot_seeds(b.size)) == list(range(1, b.size + 1))
-    assert [len(b.matches(r)) for r in range(1, b.rounds + 1)] == [
-        b.size >> r for r in range(1, b.rounds + 1)
-    ]
-    for r in range(1, b.rounds + 1):
-        seen = [p for m in b.matches(r) for p in m.players if p is not None]
+    rounds = [b.matches(r) for r in range(1, b.rounds + 1)]
+    assert [len(matches) for matches in rounds] == [b.size >> r for r in range(1, b.rounds + 1)]
+    for r, matches in enumerate(rounds):
+        seen = [p for m in matches for p in m.players if p is not None]
         assert len(seen) == len(set(seen))  # nobody twice in a round
-        for m in b.matches(r):
+        for m in matches:
             assert m.winner is None or m.winner in m.players
-            if r > 1:
-                feeders = b.matches(r - 1)[2 * m.number - 2 : 2 * m.number]
+            if r:
+                feeders = rounds[r - 1][2 * m.number - 2 : 2 * m.number]
                 assert m.players == tuple(f.winner for f in feeders)
 
 
@@ -114,3 +117,45 @@ def test_a_withdrawn_player_forfeits() -> None:
     assert b.champion() == 3
     with pytest.raises(ResultError, match="not in this bracket"):
         withdraw(b, 99)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(2, 40), st.integers(0, 2**32), st.sampled_from(
+    [MatchLength.games(1), MatchLength.games(2), MatchLength.losses(2)]))
+def test_replay_from_stored_games_equals_the_bracket_built_step_by_step(
+    count: int, seed: int, length: MatchLength
+) -> None:
+    rng = random.Random(seed)
+    entrants = field(count, rng)
+    b = new_bracket(entrants)
+    events: list[PlayedGame | Withdrawal] = []
+    while pending(b):
+        m = rng.choice(pending(b))
+        if rng.random() < 0.05:
+            quitter = rng.choice([p for p in m.players if p is not None])
+            events.append(Withdrawal(quitter))
+            b = withdraw(b, quitter)
+            continue
+        seats = m.players
+        games: list[PlayedGame] = []
+        while not games or not TableResult.of(games).is_over(length, decisive=True):
+            order = rng.sample((0, 1), 2)
+            draw = rng.random() < 0.2  # R20
+            games.append(PlayedGame(m.round, m.number, seats, tuple(order) if draw
+                                    else (order[0],), None if draw else order[1]))
+        events.extend(games)
+        b = record_result(b, TableResult.of(games), length)
+    assert b.champion() is not None
+    assert replay_bracket(entrants, events, length) == b
+
+
+def test_record_result_needs_a_decided_match_of_the_bracket() -> None:
+    b = new_bracket([Entrant(1, 0.0, 0), Entrant(2, 0.0, 1)])
+    draw = TableResult.of([PlayedGame(1, 1, (1, 2), (0, 1), None)])
+    with pytest.raises(ResultError, match="not decided yet"):
+        record_result(b, draw, MatchLength.games(1))
+    elsewhere = TableResult.of([PlayedGame(1, 2, (1, 2), (0,), 1)])
+    with pytest.raises(ResultError, match="not played by these seats"):
+        record_result(b, elsewhere, MatchLength.games(1))
+    won = TableResult.of([PlayedGame(1, 1, (1, 2), (1,), 0)])
+    assert record_result(b, won, MatchLength.games(1)).champion() == 2

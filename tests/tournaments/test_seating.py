@@ -77,7 +77,7 @@ def check_swap_stable(tables: list[list[int]], met: Sequence[int]) -> None:
        st.integers(0, 2**32))
 def test_small_fields_no_repeat_whenever_one_exists(count: int, n: int, ai_fill: bool,
                                                      density: float, seed: int) -> None:
-    sizes, byes = table_sizes(count, n, ai_fill)
+    sizes, _ = table_sizes(count, n, ai_fill)
     if not sizes:
         return
     m = sum(sizes)

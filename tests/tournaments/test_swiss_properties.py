@@ -100,3 +100,19 @@ def test_swiss_rounds(count: int, n: int, ai_fill: bool, rounds: int, seed: int,
     assert stored == tuple(history)
     assert standings(field, n, stored) == after
     assert [line.round for line in after.lines] == list(range(1, len(history) + 1))
+
+
+def test_a_full_field_of_64_at_every_table_size() -> None:
+    # The largest field, 5 rounds (as in benchmarks/tournament.py, issue #18) at every table
+    # size: the search stays within its step budget, so this stays quick.
+    for n in range(2, 7):
+        s = TournamentSettings("64", Format.SWISS, table_size=n, rounds=5)
+        rng = random.Random(n)
+        field = entrants(64, rng)
+        history: list[RoundRecord] = []
+        for _ in range(5):
+            before = standings(field, n, history)
+            p = pair_round(s, field, history)
+            check_round(s, field, history, p, set(), before)
+            history.append(play_round(p, rng))
+        assert len(standings(field, n, history).rows) == 64

@@ -10,8 +10,8 @@ budget of steps; when it proves (or, past the budget, cannot show) that no such 
 a greedy seating is improved by swaps that remove repeats, then by swaps that move a better
 player to an earlier table without adding one.
 
-Afterwards, either way: no swap of a player at a table with a better-ranked player at a later
-table keeps the number of repeated pairs from rising (tested; see tests/tournaments).
+Either way the result respects the ranking: trading a player for a better-ranked one from a
+later table would always add a repeated pair (tests/tournaments/test_seating.py).
 """
 
 from __future__ import annotations
@@ -62,6 +62,7 @@ def _search(sizes: Sequence[int], met: Sequence[int], budget: int) -> list[list[
     steps = 0
 
     def feasible(remaining: int) -> bool:
+        # Necessary: everyone left has enough others left they have not met to fill a table.
         smallest = min(k for k, c in zip(kinds, counts, strict=True) if c)
         return all(
             (remaining & ~met[p]).bit_count() >= smallest for p in bits(remaining)

@@ -6,9 +6,8 @@ import random
 
 from bot.tournaments.results import PlayedGame, TableResult
 from bot.tournaments.rounds import Pairing, RoundRecord, SeatedTable
-from bot.tournaments.settings import TournamentSettings
+from bot.tournaments.settings import MatchLength
 from bot.tournaments.signup import Entrant
-from bot.tournaments.swiss import pair_round
 
 
 def entrants(count: int, rng: random.Random) -> list[Entrant]:
@@ -25,17 +24,17 @@ def random_game(rnd: int, table: SeatedTable, rng: random.Random) -> PlayedGame:
     return PlayedGame(rnd, table.number, table.seats, tuple(order[:-1]), order[-1])
 
 
-def play_round(pairing: Pairing, rng: random.Random, games: int = 1) -> RoundRecord:
-    results = tuple(
-        TableResult.of([random_game(pairing.round, t, rng) for _ in range(games)])
-        for t in pairing.tables
-    )
+def play_match(rnd: int, table: SeatedTable, length: MatchLength,
+               rng: random.Random) -> TableResult:
+    games = [random_game(rnd, table, rng)]
+    while not TableResult.of(games).is_over(length):
+        games.append(random_game(rnd, table, rng))
+    return TableResult.of(games)
+
+
+ONE_GAME = MatchLength.games(1)
+
+
+def play_round(pairing: Pairing, rng: random.Random, length: MatchLength = ONE_GAME) -> RoundRecord:
+    results = tuple(play_match(pairing.round, t, length, rng) for t in pairing.tables)
     return RoundRecord(pairing, results)
-
-
-def play(settings: TournamentSettings, field: list[Entrant], rounds: int,
-         rng: random.Random) -> list[RoundRecord]:
-    history: list[RoundRecord] = []
-    for _ in range(rounds):
-        history.append(play_round(pair_round(settings, field, history), rng))
-    return history

@@ -64,11 +64,14 @@ def check_round(
                         assert repeats(swapped, met) > found
 
 
+LENGTHS = [MatchLength.games(1), MatchLength.games(3), MatchLength.losses(2)]
+
+
 @settings(max_examples=40, deadline=None)
 @given(st.integers(2, 64), st.integers(2, 6), st.booleans(), st.integers(1, 6),
-       st.integers(0, 2**32), st.booleans())
+       st.integers(0, 2**32), st.booleans(), st.sampled_from(LENGTHS))
 def test_swiss_rounds(count: int, n: int, ai_fill: bool, rounds: int, seed: int,
-                      withdraw: bool) -> None:
+                      withdraw: bool, length: MatchLength) -> None:
     if count < (2 if ai_fill else n):
         return
     s = TournamentSettings("P", Format.SWISS, table_size=n, ai_fill=ai_fill,
@@ -84,7 +87,7 @@ def test_swiss_rounds(count: int, n: int, ai_fill: bool, rounds: int, seed: int,
         before = standings(field, n, history)
         p = pair_round(s, field, history, frozenset(withdrawn))
         check_round(s, field, history, p, withdrawn, before)
-        history.append(play_round(p, rng))
+        history.append(play_round(p, rng, length))
     after = standings(field, n, history)
     # Points: every table hands out n(n-1)/2, AI seats' share left out, and each bye its own.
     ai_points = sum(sl.points for line in after.lines for t in line.tables for sl in t.seats
@@ -93,10 +96,12 @@ def test_swiss_rounds(count: int, n: int, ai_fill: bool, rounds: int, seed: int,
     tables = sum(len(r.pairing.tables) for r in history)
     assert sum(r.points for r in after.rows) == (
         tables * Fraction(n * (n - 1), 2) - ai_points + byes * bye_points(n))
-    # Standings recomputed from the stored games, in any order of tables, equal the shown ones.
-    games: list[PlayedGame] = [g for r in history for t in r.results for g in t.games]
-    rng.shuffle(games)
-    stored = rounds_from_games([r.pairing for r in history], games, MatchLength.games(1))
+    # Standings recomputed from the stored games, the tables in any order (each table's games
+    # in the order played), equal the shown ones.
+    tables_games = [list(t.games) for r in history for t in r.results]
+    rng.shuffle(tables_games)
+    games: list[PlayedGame] = [g for t in tables_games for g in t]
+    stored = rounds_from_games([r.pairing for r in history], games, length)
     assert stored == tuple(history)
     assert standings(field, n, stored) == after
     assert [line.round for line in after.lines] == list(range(1, len(history) + 1))

@@ -1,0 +1,82 @@
+"""Tournaments: the pure core that the bot drives (docs/tournaments.md).
+
+No Discord, no I/O, no clock, no random source: settings and sign-up are values, a Swiss round's
+seating and the standings are functions of the stored results, and a single-elimination bracket
+is a value rebuilt from its stored games. Every refusal is a :class:`TournamentError` (a
+``ValueError``) with a ``code`` for the bot's catalogue.
+"""
+
+from .bracket import (
+    Bracket,
+    BracketMatch,
+    Withdrawal,
+    new_bracket,
+    pending,
+    places,
+    record_result,
+    record_winner,
+    replay_bracket,
+    withdraw,
+)
+from .errors import PairingError, ResultError, SettingsError, SignupError, TournamentError
+from .results import Place, PlayedGame, Seat, TableResult, bye_points
+from .rounds import Pairing, RoundRecord, SeatedTable, rounds_from_games
+from .settings import Format, MatchKind, MatchLength, TournamentSettings, check_deadline
+from .signup import Entrant, Signup, check_start, join, leave, seed_order, start
+from .standings import (
+    RoundEntry,
+    RoundLine,
+    SeatLine,
+    StandingRow,
+    Standings,
+    TableLine,
+    standings,
+)
+from .swiss import pair_round
+
+__all__ = [
+    "Bracket",
+    "BracketMatch",
+    "Entrant",
+    "Format",
+    "MatchKind",
+    "MatchLength",
+    "Pairing",
+    "PairingError",
+    "Place",
+    "PlayedGame",
+    "ResultError",
+    "RoundEntry",
+    "RoundLine",
+    "RoundRecord",
+    "Seat",
+    "SeatLine",
+    "SeatedTable",
+    "SettingsError",
+    "Signup",
+    "SignupError",
+    "StandingRow",
+    "Standings",
+    "TableLine",
+    "TableResult",
+    "TournamentError",
+    "TournamentSettings",
+    "Withdrawal",
+    "bye_points",
+    "check_deadline",
+    "check_start",
+    "join",
+    "leave",
+    "new_bracket",
+    "pair_round",
+    "pending",
+    "places",
+    "record_result",
+    "record_winner",
+    "replay_bracket",
+    "rounds_from_games",
+    "seed_order",
+    "standings",
+    "start",
+    "withdraw",
+]

@@ -1,0 +1,164 @@
+"""A tournament's settings, validated once when they are made.
+
+>>> s = TournamentSettings("Friday cup", Format.SWISS, table_size=4, match=MatchLength.games(1))
+>>> s.rounds_for(16), s.rounds_for(17), s.max_rounds(16)
+(2, 3, 5)
+>>> TournamentSettings("Cup", Format.SINGLE_ELIMINATION, table_size=4)
+Traceback (most recent call last):
+...
+bot.tournaments.errors.SettingsError: single elimination needs 2-seat tables, not 4
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import StrEnum
+from typing import Final
+
+from .errors import SettingsError
+
+MIN_SEATS: Final = 2
+MAX_SEATS: Final = 6  # R3
+MAX_ENTRANTS: Final = 64
+MAX_ROUNDS: Final = 15
+MAX_GAMES_PER_MATCH: Final = 9
+MAX_LOSSES_PER_MATCH: Final = 5
+MAX_NAME_LENGTH: Final = 80  # it titles the sign-up message and labels a select option
+
+
+class Format(StrEnum):
+    SINGLE_ELIMINATION = "single_elimination"
+    SWISS = "swiss"
+
+
+class MatchKind(StrEnum):
+    GAMES = "games"  # a fixed number of games
+    LOSSES = "losses"  # V17: until one player has been the Durak N times
+
+
+@dataclass(frozen=True, slots=True)
+class MatchLength:
+    """How long the match at one table lasts: ``count`` games, or until one player has been the
+    Durak ``count`` times (V17)."""
+
+    kind: MatchKind
+    count: int
+
+    def __post_init__(self) -> None:
+        top = MAX_GAMES_PER_MATCH if self.kind is MatchKind.GAMES else MAX_LOSSES_PER_MATCH
+        if not 1 <= self.count <= top:
+            what = "games per match" if self.kind is MatchKind.GAMES else "losses per match"
+            raise SettingsError(
+                "match_length", f"{what} must be 1 to {top}, not {self.count}",
+                kind=str(self.kind), count=self.count, maximum=top,
+            )
+
+    @classmethod
+    def games(cls, count: int) -> MatchLength:
+        return cls(MatchKind.GAMES, count)
+
+    @classmethod
+    def losses(cls, count: int) -> MatchLength:
+        return cls(MatchKind.LOSSES, count)
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentSettings:
+    """``rounds``: Swiss only; None means the default for the entrant count (:meth:`rounds_for`).
+    ``ai_fill``: Swiss only; AI seats fill the places an uneven entrant count leaves, instead of
+    byes. The rule preset and the turn timer are the bot's table options, not held here."""
+
+    name: str
+    format: Format
+    table_size: int = 2
+    match: MatchLength = field(default_factory=lambda: MatchLength.games(1))
+    rounds: int | None = None
+    player_limit: int = MAX_ENTRANTS
+    ai_fill: bool = False
+
+    def __post_init__(self) -> None:
+        name = self.name.strip()
+        if not name or len(name) > MAX_NAME_LENGTH:
+            raise SettingsError(
+                "name", f"the name must have 1 to {MAX_NAME_LENGTH} characters",
+                maximum=MAX_NAME_LENGTH,
+            )
+        object.__setattr__(self, "name", name)
+        if not MIN_SEATS <= self.table_size <= MAX_SEATS:
+            raise SettingsError(
+                "table_size", f"tables have 2 to 6 seats (R3), not {self.table_size}",
+                size=self.table_size,
+            )
+        if not 2 <= self.player_limit <= MAX_ENTRANTS:
+            raise SettingsError(
+                "player_limit", f"the player limit must be 2 to {MAX_ENTRANTS}, not "
+                f"{self.player_limit}", limit=self.player_limit, maximum=MAX_ENTRANTS,
+            )
+        if self.format is Format.SINGLE_ELIMINATION:
+            self._check_elimination()
+        else:
+            self._check_swiss()
+
+    def _check_elimination(self) -> None:
+        if self.table_size != 2:
+            raise SettingsError(
+                "elimination_seats",
+                f"single elimination needs 2-seat tables, not {self.table_size}",
+                size=self.table_size,
+            )
+        if self.rounds is not None:
+            raise SettingsError(
+                "elimination_rounds", "single elimination has as many rounds as its bracket; "
+                "rounds cannot be set",
+            )
+        if self.ai_fill:
+            raise SettingsError(
+                "elimination_ai", "single elimination gives byes to the top seeds; AI seats "
+                "fill places only in Swiss",
+            )
+
+    def _check_swiss(self) -> None:
+        if self.rounds is not None and not 1 <= self.rounds <= MAX_ROUNDS:
+            raise SettingsError(
+                "rounds", f"rounds must be 1 to {MAX_ROUNDS}, not {self.rounds}",
+                rounds=self.rounds, maximum=MAX_ROUNDS,
+            )
+        if self.player_limit < self.table_size and not self.ai_fill:
+            raise SettingsError(
+                "limit_below_table", f"a limit of {self.player_limit} cannot fill a "
+                f"{self.table_size}-seat table without AI seats",
+                limit=self.player_limit, size=self.table_size,
+            )
+
+    def min_entrants(self) -> int:
+        """The fewest entrants that can start: one full table, or two humans when AI seats may
+        fill the rest."""
+        return 2 if self.ai_fill else self.table_size
+
+    def max_rounds(self, entrants: int) -> int:
+        """Swiss: the most rounds that still make sense, as many as a player can play while
+        meeting new opponents (each round seats them with ``table_size - 1``); at least 1."""
+        return max(1, min(MAX_ROUNDS, (entrants - 1) // (self.table_size - 1)))
+
+    def rounds_for(self, entrants: int) -> int:
+        """The number of rounds for ``entrants`` players. Single elimination: the bracket's
+        depth, ceil(log2(entrants)). Swiss: the chosen number, else the fewest rounds after
+        which only one player can have won every round, ceil(log_n(entrants)) at n-seat tables
+        (the winners of a round meet at the top tables of the next), at most
+        :meth:`max_rounds`."""
+        if self.format is Format.SINGLE_ELIMINATION:
+            return max(1, (entrants - 1).bit_length())
+        if self.rounds is not None:
+            return self.rounds
+        depth, reach = 1, self.table_size
+        while reach < entrants:
+            depth, reach = depth + 1, reach * self.table_size
+        return min(depth, self.max_rounds(entrants))
+
+
+def check_deadline(deadline: datetime | None, now: datetime) -> None:
+    """A sign-up deadline must lie in the future (None: the organiser starts by hand). ``now``
+    is the caller's clock; this module has none."""
+    if deadline is not None and deadline <= now:
+        raise SettingsError("deadline_past", "the sign-up deadline has already passed")

@@ -1,0 +1,143 @@
+"""Swiss standings: a pure function of the entrants and the round records, so that the
+standings shown always equal a recomputation from the stored games.
+
+Order: points; then Buchholz; then the number of matches won outright (first place, not
+shared); then the fewest matches finished last (the Durak's place, not shared); players equal on
+all four share a rank, and are listed by seed (:func:`seed_order`).
+
+Buchholz measures the strength of the opposition: for every round a player played, the mean of
+the current points of their human opponents at that table, summed over the rounds. At 2-seat
+tables this is the classic Buchholz, the sum of the opponents' points; taking the mean per round
+keeps a 6-seat table from counting five times, and a table with AI seats from counting less.
+A bye, or a table of AIs only, adds nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from .errors import ResultError
+from .results import Place, Seat, bye_points
+from .rounds import RoundRecord
+from .signup import Entrant, seed_order
+
+
+@dataclass(frozen=True, slots=True)
+class RoundEntry:
+    """One round of one player: a table (place and points) or a bye (table and place None)."""
+
+    round: int
+    table: int | None
+    place: Place | None
+    points: Fraction
+
+
+@dataclass(frozen=True, slots=True)
+class StandingRow:
+    rank: int  # shared by players equal on every tie-break
+    player: int
+    points: Fraction
+    buchholz: Fraction
+    firsts: int
+    lasts: int
+    byes: int
+    entries: tuple[RoundEntry, ...]  # the player's record, round by round
+
+    @property
+    def played(self) -> int:
+        return sum(e.table is not None for e in self.entries)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatLine:
+    seat: Seat  # None: an AI seat
+    place: Place
+    points: Fraction
+
+
+@dataclass(frozen=True, slots=True)
+class TableLine:
+    table: int
+    seats: tuple[SeatLine, ...]  # by place, best first
+
+
+@dataclass(frozen=True, slots=True)
+class RoundLine:
+    """A round in one line of the final summary: each table's places, the byes, and the tables
+    still playing."""
+
+    round: int
+    tables: tuple[TableLine, ...]
+    byes: tuple[int, ...]
+    pending: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Standings:
+    rows: tuple[StandingRow, ...]
+    lines: tuple[RoundLine, ...]
+
+    def rank_order(self) -> tuple[int, ...]:
+        return tuple(r.player for r in self.rows)
+
+
+def standings(
+    entrants: Sequence[Entrant], table_size: int, rounds: Sequence[RoundRecord]
+) -> Standings:
+    seeds = seed_order(entrants)
+    known = {e.player for e in seeds}
+    entries: dict[int, list[RoundEntry]] = {p: [] for p in known}
+    opponents: dict[int, list[tuple[int, ...]]] = {p: [] for p in known}
+    firsts = dict.fromkeys(known, 0)
+    lasts = dict.fromkeys(known, 0)
+    lines = []
+    for record in rounds:
+        rnd = record.round
+        for p in record.pairing.players:
+            if p not in known:
+                raise ResultError("not_entrant", f"{p} is not an entrant", player=p)
+        for p in record.pairing.byes:
+            entries[p].append(RoundEntry(rnd, None, None, bye_points(table_size)))
+        table_lines = []
+        for result in sorted(record.results, key=lambda r: r.table):
+            places = result.places()
+            n = len(result.seats)
+            seat_lines = []
+            for seat, place in zip(result.seats, places, strict=True):
+                pts = place.points(n)
+                seat_lines.append(SeatLine(seat, place, pts))
+                if seat is None:
+                    continue
+                entries[seat].append(RoundEntry(rnd, result.table, place, pts))
+                opponents[seat].append(tuple(o for o in result.seats if o not in (None, seat)))
+                firsts[seat] += place == Place(1, 1)
+                lasts[seat] += place.first == n
+            seat_lines.sort(key=lambda s: s.place)
+            table_lines.append(TableLine(result.table, tuple(seat_lines)))
+        lines.append(RoundLine(rnd, tuple(table_lines), record.pairing.byes,
+                               record.pending_tables()))
+    points = {p: sum((e.points for e in entries[p]), Fraction(0)) for p in known}
+    buchholz = {
+        p: sum(
+            (Fraction(sum((points[o] for o in opp), Fraction(0)), len(opp))
+             for opp in opponents[p] if opp),
+            Fraction(0),
+        )
+        for p in known
+    }
+
+    def key(p: int) -> tuple[Fraction, Fraction, int, int]:
+        return (-points[p], -buchholz[p], -firsts[p], lasts[p])
+
+    order = sorted((e.player for e in seeds), key=key)  # stable: seed order within ties
+    keys = [key(p) for p in order]
+    rows = []
+    for i, p in enumerate(order):
+        rank = 1 + next(j for j, k in enumerate(keys) if k == keys[i])
+        rows.append(StandingRow(
+            rank, p, points[p], buchholz[p], firsts[p], lasts[p],
+            sum(e.table is None for e in entries[p]), tuple(entries[p]),
+        ))
+    return Standings(tuple(rows), tuple(lines))

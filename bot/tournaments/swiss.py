@@ -1,0 +1,87 @@
+"""Swiss pairing at tables of any size (2–6).
+
+Each round the active players are ranked by the standings (points, then the tie-breaks of
+:mod:`bot.tournaments.standings`), so players are seated by score groups, filled top down: the
+best player sits at table 1 with the next best, and a group that does not fill its tables
+floats its last players down to sit with the best of the next group. Opponents already met are
+avoided while that can be avoided (:mod:`bot.tournaments.seating`).
+
+An entrant count that does not fill whole tables leaves a remainder: without AI seats, that many
+players get a bye (earning :func:`bye_points`): those with the fewest byes so far, the lowest
+ranked of them, so nobody gets a second bye while someone active has had none. With AI seats
+allowed, nobody sits out: there are ceil(players / table size) tables, as evenly filled as
+possible (the fuller tables first), and AI seats take the empty places.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .errors import PairingError
+from .rounds import Pairing, RoundRecord, SeatedTable
+from .seating import seat
+from .settings import Format, TournamentSettings
+from .signup import Entrant
+from .standings import standings
+
+
+def table_sizes(players: int, table_size: int, ai_fill: bool) -> tuple[list[int], int]:
+    """The players seated per table (larger first), and how many get a bye."""
+    if not ai_fill:
+        return [table_size] * (players // table_size), players % table_size
+    tables = -(-players // table_size)
+    base, extra = divmod(players, tables)
+    return [base + 1] * extra + [base] * (tables - extra), 0
+
+
+def met_masks(order: Sequence[int], history: Sequence[RoundRecord]) -> list[int]:
+    """``met[i]``: the bit mask of the players (as indices into ``order``) that ``order[i]`` has
+    sat at a table with in an earlier round."""
+    index = {p: i for i, p in enumerate(order)}
+    met = [0] * len(order)
+    for record in history:
+        for table in record.pairing.tables:
+            seated = [index[p] for p in table.players if p in index]
+            mask = sum(1 << i for i in seated)
+            for i in seated:
+                met[i] |= mask & ~(1 << i)
+    return met
+
+
+def pair_round(
+    settings: TournamentSettings,
+    entrants: Sequence[Entrant],
+    history: Sequence[RoundRecord],
+    withdrawn: frozenset[int] = frozenset(),
+) -> Pairing:
+    """The next round's tables and byes, from the rounds played so far (each complete)."""
+    if settings.format is not Format.SWISS:
+        raise PairingError("not_swiss", "only a Swiss tournament is paired round by round")
+    for record in history:
+        if not record.complete:
+            raise PairingError("round_open", f"round {record.round} is still being played",
+                               round=record.round, tables=len(record.pending_tables()))
+    rnd = len(history) + 1
+    if rnd > settings.rounds_for(len(entrants)):
+        raise PairingError("finished", "every round has been played", round=rnd)
+    n = settings.table_size
+    table = standings(entrants, n, history)
+    order = [p for p in table.rank_order() if p not in withdrawn]
+    need = 2 if settings.ai_fill else n
+    if len(order) < need:
+        raise PairingError("too_few_active", f"{len(order)} active players cannot fill a "
+                           f"{n}-seat table", count=len(order), size=n)
+    sizes, bye_count = table_sizes(len(order), n, settings.ai_fill)
+    byes_had = {row.player: row.byes for row in table.rows}
+    rank = {p: i for i, p in enumerate(order)}
+    byes = sorted(order, key=lambda p: (byes_had[p], -rank[p]))[:bye_count]
+    seated = [p for p in order if p not in byes]
+    tables = seat(sizes, met_masks(seated, history))
+    return Pairing(
+        rnd,
+        tuple(
+            SeatedTable(i + 1, (*(seated[p] for p in t), *(None,) * (n - len(t))))
+            for i, t in enumerate(tables)
+        ),
+        tuple(sorted(byes, key=rank.__getitem__)),
+    )

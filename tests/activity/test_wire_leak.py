@@ -119,7 +119,7 @@ async def test_no_frame_holds_a_hidden_card_over_a_whole_game(tmp_path: Path) ->
             movers = [
                 u
                 for u in (w.alice, w.bob, w.carol)
-                if table.state.legal_actions(table.seat_of(u))  # type: ignore[arg-type]
+                if table.state.legal_actions(table.seat_of(u))
             ]
             assert movers, "nobody can act, yet the game is running"
             user = rng.choice(movers)
@@ -127,14 +127,16 @@ async def test_no_frame_holds_a_hidden_card_over_a_whole_game(tmp_path: Path) ->
                 shown = browsers[user].last_table()
                 assert shown is not None
                 choice = rng.choice(shown["game"]["actions"])
-                errors = len(browsers[user].errors())
-                version = table.version
-                await browsers[user].act(choice["code"], shown["version"])
+                browser = browsers[user]
+                errors, version = len(browser.errors()), table.version
+                await browser.act(choice["code"], shown["version"])
                 await fake.wait_for(
-                    lambda: table.version > version or len(browsers[user].errors()) > errors,
+                    lambda b=browser, n=errors, v=version: (  # type: ignore[misc]
+                        table.version > v or len(b.errors()) > n
+                    ),
                     what="the browser's action",
                 )
-                assert len(browsers[user].errors()) == errors, browsers[user].errors()[-1]
+                assert len(browser.errors()) == errors, browser.errors()[-1]
             else:
                 hands = [m for m in fake.ephemeral_messages(user) if "Your hand" in m.content]
                 hand = hands[-1]

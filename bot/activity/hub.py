@@ -5,6 +5,10 @@ told of every change, from any source (chat buttons, AI seats, the turn timer, b
 the table's lock. It builds each connection's frame there and then, so a frame always shows one
 consistent version, and hands it to the connection's sender task; a slow browser skips versions
 rather than queueing them (only the newest table frame waits to be sent).
+
+Opening a table is the one change the service announces to nobody (the chat answers the command
+itself), so the hub also looks, once every ``poll_seconds``, whether a channel with browsers has
+another table than the one they were last shown (a new lobby, or none after a cancel).
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ import asyncio
 import contextlib
 import logging
 from collections import deque
+from collections.abc import Callable
 
 from aiohttp import web
 
@@ -71,12 +76,23 @@ class Connection:
                 await self._sender
 
 
-class ActivityHub:
-    def __init__(self) -> None:
-        self._by_channel: dict[int, set[Connection]] = {}
+#: How often the hub looks for tables opened or closed in a channel with browsers.
+POLL_SECONDS = 1.0
 
-    def add(self, conn: Connection) -> None:
-        self._by_channel.setdefault(conn.session.channel_id, set()).add(conn)
+
+class ActivityHub:
+    def __init__(self, *, poll_seconds: float = POLL_SECONDS) -> None:
+        self._by_channel: dict[int, set[Connection]] = {}
+        #: The table each channel's browsers were last shown (None: no table).
+        self._shown: dict[int, str | None] = {}
+        self.poll_seconds = poll_seconds
+        self._watcher: asyncio.Task[None] | None = None
+
+    def add(self, conn: Connection, table: Table | None) -> None:
+        """A browser that has just been sent ``table`` (its channel's table, or None)."""
+        channel = conn.session.channel_id
+        self._by_channel.setdefault(channel, set()).add(conn)
+        self._shown[channel] = None if table is None else table.table_id
 
     def remove(self, conn: Connection) -> None:
         conns = self._by_channel.get(conn.session.channel_id)
@@ -84,6 +100,7 @@ class ActivityHub:
             conns.discard(conn)
             if not conns:
                 del self._by_channel[conn.session.channel_id]
+                self._shown.pop(conn.session.channel_id, None)
 
     def connections(self, channel_id: int | None = None) -> list[Connection]:
         if channel_id is not None:
@@ -109,6 +126,7 @@ class ActivityHub:
         conns = self._by_channel.get(table.channel_id)
         if not conns:
             return
+        self._shown[table.channel_id] = table.table_id
         frames: dict[int | None, str] = {}  # one frame per seat, one for all spectators
         for conn in conns:
             seat = table.seat_of(conn.user_id)
@@ -117,7 +135,42 @@ class ActivityHub:
                 frame = frames[seat] = table_frame(table, conn.user_id)
             conn.offer_table(frame)
 
+    # -- tables opened (or gone) while browsers watch -----------------------------------
+
+    def watch(self, lookup: Callable[[int], Table | None]) -> None:
+        """Start looking for channels whose table changed without a notification (again, at
+        the current ``poll_seconds``, if it looks already)."""
+        if self._watcher is not None:
+            self._watcher.cancel()
+        self._watcher = asyncio.create_task(self._watch(lookup), name="activity-hub-watch")
+
+    async def _watch(self, lookup: Callable[[int], Table | None]) -> None:
+        while True:
+            await asyncio.sleep(self.poll_seconds)
+            try:
+                self.catch_up(lookup)
+            except Exception:  # one odd table must not stop the others' updates
+                log.exception("activity hub: catching up failed")
+
+    def catch_up(self, lookup: Callable[[int], Table | None]) -> None:
+        for channel, conns in list(self._by_channel.items()):
+            table = lookup(channel)
+            table_id = None if table is None else table.table_id
+            if self._shown.get(channel) == table_id:
+                continue
+            if table is None:
+                self._shown[channel] = None
+                frame = table_frame(None, 0)
+                for conn in conns:
+                    conn.offer_table(frame)
+            elif not table.lock.locked():  # mid-change: its notification follows anyway
+                self.broadcast(table)
+
     async def close(self) -> None:
+        if self._watcher is not None:
+            self._watcher.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._watcher
         for conn in self.connections():
             await conn.stop()
             with contextlib.suppress(Exception):

@@ -15,6 +15,7 @@ says the client is not built), lobby operations over the socket, the launch butt
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import re
 from typing import TYPE_CHECKING
@@ -113,6 +114,7 @@ class ActivityServer:
             self._runner, self.settings.activity_listen_host, self.settings.activity_listen_port
         )
         await site.start()
+        self.hub.watch(service.registry.in_channel)
         self.port = int(self._runner.addresses[0][1])
         log.info(
             "activity server on %s:%d for https://%s (map / to it in the Developer Portal)",
@@ -207,6 +209,8 @@ class ActivityServer:
         except TimeoutError:
             await ws.close(code=CLOSE_UNAUTHORIZED, message=b"no hello")
             return None
+        if msg.type in (WSMsgType.CLOSE, WSMsgType.CLOSING, WSMsgType.CLOSED, WSMsgType.ERROR):
+            return None  # gone before saying hello
         try:
             if msg.type != WSMsgType.TEXT:
                 raise BadFrame("not text")
@@ -217,7 +221,8 @@ class ActivityServer:
         except (BadFrame, BadToken) as exc:
             log.info("activity socket refused: %s", exc)
             text = t("err.activity_session", locale)
-            await ws.send_str(error_frame("err.activity_session", text))
+            with contextlib.suppress(ConnectionError):  # it may be gone already
+                await ws.send_str(error_frame("err.activity_session", text))
             await ws.close(code=CLOSE_UNAUTHORIZED, message=b"unauthorized")
             return None
 
@@ -244,11 +249,11 @@ class ActivityServer:
         table = self.service.registry.in_channel(session.channel_id)
         if table is None:
             conn.offer_table(table_frame(None, session.user_id))
-            self.hub.add(conn)
+            self.hub.add(conn, None)
         else:
             async with table.lock:  # one consistent version; later changes follow in order
-                self.hub.add(conn)
                 conn.offer_table(table_frame(table, session.user_id))
+                self.hub.add(conn, table)
         try:
             async for msg in ws:
                 if msg.type != WSMsgType.TEXT:

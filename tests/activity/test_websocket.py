@@ -165,3 +165,27 @@ async def test_a_browser_action_takes_the_chat_path_and_forgeries_change_nothing
         assert codes == expected_codes(table, other_seat, hands[-1])
         for b in (*browsers.values(), spectator):
             await b.close()
+
+
+async def test_a_waiting_browser_sees_the_table_open_fill_and_close(tmp_path: Path) -> None:
+    async with world(tmp_path) as w, activity_bot(w) as site:
+        fake = w.fake
+        instance = fake.activity.open_instance(w.channel, [w.bob])
+        browser = await open_browser(w, site, w.bob, instance)
+        assert browser.last_table() is None
+        await fake.slash(w.alice, w.channel, "durak", "new")  # announced to nobody: looked up
+        await fake.wait_for(lambda: browser.last_table() is not None, what="the new lobby")
+        lobby = browser.last_table()
+        assert lobby is not None and lobby["status"] == "lobby" and lobby["you"] is None
+        assert [p["name"] for p in lobby["players"]] == ["alice"] and lobby["game"] is None
+        await fake.slash(w.bob, w.channel, "durak", "join")
+        await fake.wait_for(
+            lambda: (browser.last_table() or {}).get("you") == 1, what="bob seated"
+        )
+        await fake.slash(w.alice, w.channel, "durak", "cancel")
+        await fake.wait_for(
+            lambda: any(t and t["status"] == "abandoned" for t in browser.tables()),
+            what="the cancel",
+        )
+        await fake.wait_for(lambda: browser.last_table() is None, what="no table any more")
+        await browser.close()

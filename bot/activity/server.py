@@ -14,7 +14,6 @@ says the client is not built), lobby operations over the socket, the launch butt
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 import re
@@ -301,8 +300,6 @@ class ActivityServer:
             )
         except Rejected as rej:
             conn.send(self._rejection(session, rej, frame.ref))
-        except asyncio.CancelledError:
-            raise
         except Exception:  # the chat answers err.internal too: the table is unchanged
             log.exception("activity action of %s failed", session.user_id)
             conn.send(self._error(session, "err.internal", ref=frame.ref))

@@ -8,7 +8,7 @@ import gc
 import logging
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import aiohttp
 import discord
@@ -17,11 +17,14 @@ from discord.ext import commands
 import durak_core
 from bot.settings import Settings
 from bot.storage import Storage, open_storage
-from bot.tables.actions import TableService
+from bot.tables.actions import Notifier, TableService
 from bot.text import t
 from bot.ui.buttons import DYNAMIC_ITEMS, is_ours, matches_template
 from bot.ui.channel_limits import global_limit_wait
 from bot.ui.refresher import DiscordNotifier
+
+if TYPE_CHECKING:
+    from bot.activity.server import ActivityServer
 
 log = logging.getLogger(__name__)
 
@@ -61,6 +64,8 @@ class DurakBot(commands.Bot):
         self.clicks: Any = None
         #: How long a click with an id not in our formats may wait for another handler.
         self.unanswered_grace = UNANSWERED_GRACE_SECONDS
+        #: The Activity's web server (docs/activity.md), when ACTIVITY_ENABLED.
+        self.activity_server: ActivityServer | None = None
 
     async def _saw_response(
         self,
@@ -98,10 +103,17 @@ class DurakBot(commands.Bot):
             pictures_per_second=self.settings.table_pictures_per_second,
         )
         self.notifier.alerts.prefs.storage = storage
+        notifier: Notifier = self.notifier
+        if self.settings.activity_enabled:  # browsers hear of every change the chat does
+            from bot.activity.listeners import TableListeners
+            from bot.activity.server import ActivityServer
+
+            self.activity_server = ActivityServer(self.settings)
+            notifier = TableListeners(self.notifier, self.activity_server.hub)
         if self._clock is None:
-            self.service = TableService(storage, self.settings, self.notifier)
+            self.service = TableService(storage, self.settings, notifier)
         else:
-            self.service = TableService(storage, self.settings, self.notifier, self._clock)
+            self.service = TableService(storage, self.settings, notifier, self._clock)
         self.notifier.save_ids = self.service.save_locked
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         cog = DurakCog(self)
@@ -113,6 +125,8 @@ class DurakBot(commands.Bot):
         for table in await self.service.restore():
             log.info("restored table %s (%s)", table.table_id, table.status)
             self.notifier.table_changed(table, actor=None)
+        if self.activity_server is not None:
+            await self.activity_server.start(self.service)
 
     async def sync_commands(self, guild_id: int | None) -> int:
         """Register the commands: in one guild (instant) or globally (may take an hour)."""
@@ -151,6 +165,8 @@ class DurakBot(commands.Bot):
             )
 
     async def close(self) -> None:
+        if self.activity_server is not None:
+            await self.activity_server.stop()
         if hasattr(self, "service"):
             await self.service.close()
             await self.notifier.close()

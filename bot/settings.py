@@ -79,6 +79,17 @@ class Settings(BaseSettings):
     #: Minutes without any human action after which a table is closed and saved as
     #: abandoned (0 = never).
     abandon_after_minutes: float = Field(default=30, ge=0, le=7 * 24 * 60)
+    #: Serve the Discord Activity (the card table in an iframe, docs/activity.md): a web
+    #: server in the bot process. Off unless set; needs the three settings below.
+    activity_enabled: bool = False
+    #: The application's OAuth2 client id and secret (Developer Portal → OAuth2).
+    discord_client_id: int | None = None
+    discord_client_secret: SecretStr | None = None
+    #: Where the Activity's web server listens (behind an HTTPS reverse proxy); port 0 = any.
+    activity_listen_host: str = "127.0.0.1"
+    activity_listen_port: int = Field(default=8080, ge=0, le=65535)
+    #: The public HTTPS host the portal's URL mapping ``/`` points to (no scheme, no path).
+    activity_public_host: str | None = Field(default=None, pattern=r"^[A-Za-z0-9.-]+(:\d+)?$")
 
     @field_validator("shard_ids", mode="before")
     @classmethod
@@ -99,6 +110,22 @@ class Settings(BaseSettings):
         if self.shard_ids is not None and self.shard_count is None:
             raise ValueError("SHARD_IDS needs SHARD_COUNT")
         self.shard_scope  # noqa: B018 - validates the ids against the count
+        return self
+
+    @model_validator(mode="after")
+    def _activity_complete(self) -> Self:
+        if self.activity_enabled:
+            missing = [
+                name
+                for name, value in (
+                    ("DISCORD_CLIENT_ID", self.discord_client_id),
+                    ("DISCORD_CLIENT_SECRET", self.discord_client_secret),
+                    ("ACTIVITY_PUBLIC_HOST", self.activity_public_host),
+                )
+                if value is None
+            ]
+            if missing:
+                raise ValueError("ACTIVITY_ENABLED needs " + ", ".join(missing))
         return self
 
     @property

@@ -535,4 +535,18 @@ DE: Catalogue = {
     "btn.ai_host": "Nur ich füge KI hinzu",
     "lobby.ai_anyone": "Alle Spieler am Tisch dürfen KI-Spieler hinzufügen oder entfernen.",
     "lobby.ai_host_only": "Nur der Gastgeber fügt KI-Spieler hinzu oder entfernt sie.",
+    # The Activity (docs/activity.md)
+    "activity.not_built": "Der Kartentisch ist auf diesem Server noch nicht eingerichtet; spiel "
+    "solange mit den Buttons im Kanal.",
+    "err.activity_session": "Dein Platz am Tisch konnte nicht bestätigt werden; schließ die "
+    "Aktivität und öffne sie erneut.",
+    "err.activity_auth": "Discord hat nicht bestätigt, wer du bist; schließ die Aktivität und "
+    "öffne sie erneut.",
+    "err.activity_instance": "Diese Aktivität läuft nicht dort, wo du bist; starte sie erneut "
+    "aus dem Kanal.",
+    "err.activity_frame": "Der Tisch hat diese Anfrage nicht verstanden; nichts wurde geändert.",
+    "err.activity_stale": "Der Tisch hat sich geändert, bevor dein Zug ankam; so sieht der Tisch "
+    "jetzt aus.",
+    "err.activity_unavailable": "Discord ist gerade nicht erreichbar; versuch es gleich noch "
+    "einmal.",
 }

@@ -538,4 +538,17 @@ EN: Catalogue = {
     "btn.ai_host": "Only I add AI",
     "lobby.ai_anyone": "Every seated player may add or remove AI players.",
     "lobby.ai_host_only": "Only the host adds or removes AI players.",
+    # The Activity (docs/activity.md)
+    "activity.not_built": "The card table is not built on this server yet; play with the buttons "
+    "in the channel meanwhile.",
+    "err.activity_session": "Your place at the table could not be confirmed; close the Activity "
+    "and open it again.",
+    "err.activity_auth": "Discord did not confirm who you are; close the Activity and open it "
+    "again.",
+    "err.activity_instance": "This Activity is not running where you are; start it again from "
+    "the channel.",
+    "err.activity_frame": "The table did not understand that request; nothing was changed.",
+    "err.activity_stale": "The table changed before your move went through; here is the table "
+    "now.",
+    "err.activity_unavailable": "Discord cannot be reached right now; try again in a moment.",
 }

@@ -556,4 +556,16 @@ ES: Catalogue = {
     "btn.ai_host": "Solo yo añado IA",
     "lobby.ai_anyone": "Todos los jugadores sentados pueden añadir o quitar IA.",
     "lobby.ai_host_only": "Solo el anfitrión añade o quita IA.",
+    # The Activity (docs/activity.md)
+    "activity.not_built": "La mesa de cartas aún no está instalada en este servidor; mientras "
+    "tanto, juega con los botones del canal.",
+    "err.activity_session": "No se pudo confirmar tu sitio en la mesa; cierra la actividad y "
+    "vuelve a abrirla.",
+    "err.activity_auth": "Discord no confirmó quién eres; cierra la actividad y vuelve a abrirla.",
+    "err.activity_instance": "Esta actividad no está en marcha donde estás; iníciala de nuevo "
+    "desde el canal.",
+    "err.activity_frame": "La mesa no entendió esa petición; no ha cambiado nada.",
+    "err.activity_stale": "La mesa cambió antes de que llegara tu jugada; así está la mesa ahora.",
+    "err.activity_unavailable": "Ahora mismo no se puede contactar con Discord; inténtalo de "
+    "nuevo en un momento.",
 }

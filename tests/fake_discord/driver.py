@@ -16,6 +16,7 @@ from aiohttp import web
 from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
+from .activity import ActivityState
 from .clock import FakeClock
 from .faults import EditRateLimiter, GlobalRateLimiter, ScriptedFailure
 from .gateway import Gateway
@@ -77,12 +78,15 @@ class FakeDiscord:
         self._client_tasks: set[asyncio.Task[None]] = set()
         self._errors = _ErrorCollector()
         self._watch_loggers = tuple(watch_loggers)
+        #: OAuth2 grants and activity instances (docs/fake_discord.md, "Activities").
+        self.activity = ActivityState(self)
 
     # -- lifecycle -----------------------------------------------------------------------
 
     async def start(self) -> None:
         app = web.Application(middlewares=[make_middleware(self)])
         app.add_routes(RestApi(self).routes())
+        app.add_routes(self.activity.routes())
         app.add_routes([web.get("/", self.gateway.handle)])
         app.on_shutdown.append(lambda _app: self.gateway.close_all())
         self._runner = web.AppRunner(app, handle_signals=False, access_log=None)

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
+from .activity import TOKEN_ROUTE
 from .faults import EditRateLimiter, rate_limit_headers
 from .http_util import API_PREFIX, FAKE_BODY, ApiError, json_response, read_body, unknown
 from .model import EPHEMERAL, JSON, LOADING, FakeChannel, FakeInteraction, FakeMessage, Violation
@@ -143,6 +144,8 @@ class RestApi:
     # -- users, application, gateway -----------------------------------------------------
 
     async def get_me(self, request: web.Request) -> web.Response:
+        if request.headers.get("Authorization", "").startswith("Bearer "):
+            return self.fake.activity.bearer_user(request)  # an Activity's user (OAuth2)
         return json_response(user_payload(self.store.bot))
 
     async def get_user(self, request: web.Request) -> web.Response:
@@ -530,6 +533,11 @@ def make_middleware(fake: FakeDiscord) -> Any:
 
 def _pre_checks(fake: FakeDiscord, request: web.Request, api_path: str) -> web.Response | None:
     token_routes = api_path.startswith(("/interactions/", "/webhooks/"))
+    # OAuth2: the token exchange checks the client's credentials, /users/@me a user's Bearer.
+    if api_path == TOKEN_ROUTE or (
+        api_path == "/users/@me" and request.headers.get("Authorization", "").startswith("Bearer ")
+    ):
+        return None
     if not token_routes and request.headers.get("Authorization") != f"Bot {fake.token}":
         return json_response(error_body(0, "401: Unauthorized"), 401)
     if not token_routes:

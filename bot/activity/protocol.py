@@ -1,0 +1,85 @@
+"""The frames a browser may send, parsed strictly, and the server's non-table frames
+(docs/activity.md, "Protocol"). The table frame itself is built in :mod:`.table_frames`.
+
+A client frame names nothing the server must trust: no user, seat, instance or table. A frame
+with any other field (``seat``, ``user_id``, ...) is refused as a whole, so a client that tries
+to claim something learns that it cannot.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from .table_frames import PROTOCOL_VERSION
+
+#: Largest frame a browser may send (an action is a few dozen bytes).
+MAX_CLIENT_FRAME = 2048
+
+
+class _Frame(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+    v: Literal[1]
+
+
+class Hello(_Frame):
+    """The first frame: the session token from ``POST /api/token`` (or a welcome's resume)."""
+
+    type: Literal["hello"]
+    token: str = Field(max_length=1024)
+
+
+class Act(_Frame):
+    """An action: its engine code and the table version the user chose it at. ``ref`` is
+    echoed in an error frame so the client knows which of its actions was refused."""
+
+    type: Literal["act"]
+    code: int = Field(ge=0)
+    version: int = Field(ge=0)
+    ref: str | None = Field(default=None, max_length=64)
+
+
+ClientFrame = Annotated[Hello | Act, Field(discriminator="type")]
+_CLIENT_FRAME: TypeAdapter[Hello | Act] = TypeAdapter(ClientFrame)
+
+
+class BadFrame(Exception):
+    pass
+
+
+def parse_client_frame(text: str) -> Hello | Act:
+    if len(text) > MAX_CLIENT_FRAME:
+        raise BadFrame("too long")
+    try:
+        return _CLIENT_FRAME.validate_python(json.loads(text))
+    except (ValueError, ValidationError) as exc:  # JSONDecodeError is a ValueError
+        raise BadFrame(str(exc).splitlines()[0]) from None
+
+
+def welcome_frame(
+    *, user_id: int, channel_id: int, instance_id: str, resume: str, resume_expires_in: float
+) -> str:
+    """Sent once a hello is accepted: who the server knows the user to be, and a fresh
+    single-use token to reconnect with (a WebSocket that drops needs no new authorization)."""
+    return json.dumps(
+        {
+            "v": PROTOCOL_VERSION,
+            "type": "welcome",
+            "user_id": str(user_id),
+            "channel_id": str(channel_id),
+            "instance_id": instance_id,
+            "resume": resume,
+            "resume_expires_in": round(resume_expires_in),
+        }
+    )
+
+
+def error_frame(reason: str, text: str, ref: str | None = None) -> str:
+    """``reason``: the catalogue key (stable, for the client's logic); ``text``: the message
+    in the user's language."""
+    return json.dumps(
+        {"v": PROTOCOL_VERSION, "type": "error", "reason": reason, "text": text, "ref": ref}
+    )

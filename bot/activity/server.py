@@ -1,0 +1,313 @@
+"""The Activity's web server, in the bot process: ``POST /api/token`` and ``GET /ws``.
+
+Off unless ``ACTIVITY_ENABLED`` (bot/settings.py). It listens on plain HTTP behind a
+TLS-terminating reverse proxy (docs/activity.md). Identity comes only from Discord: the SDK's
+code is exchanged here, ``/users/@me`` names the user, the bot token confirms the activity
+instance, its channel and that the user is connected to it. The browser then holds the server's
+own session token (:mod:`.session_tokens`) and nothing it sends names a user, seat or instance.
+An action goes through :meth:`TableService.act`, the same locked, re-validated path as a chat
+button.
+
+To come (docs/activity.md, "Not yet"): the TypeScript client and its static files (``/`` only
+says the client is not built), lobby operations over the socket, the launch button.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import re
+from typing import TYPE_CHECKING
+
+from aiohttp import WSMsgType, web
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from bot.tables.actions import Rejected
+from bot.text import t
+from bot.ui.rules_text import why_text
+from durak_core import Action
+from durak_core.errors import ActionNotationError
+
+from .discord_api import DiscordApi, DiscordRefused
+from .hub import ActivityHub, Connection
+from .protocol import (
+    MAX_CLIENT_FRAME,
+    Act,
+    BadFrame,
+    Hello,
+    error_frame,
+    parse_client_frame,
+    welcome_frame,
+)
+from .session_tokens import BadToken, Session, SessionSigner
+from .table_frames import table_frame
+
+if TYPE_CHECKING:
+    from bot.settings import Settings
+    from bot.tables.actions import TableService
+
+log = logging.getLogger(__name__)
+
+#: Seconds a new WebSocket has to say hello with its session token.
+HELLO_SECONDS = 10.0
+#: WebSocket close codes (4000-4999 are the application's).
+CLOSE_UNAUTHORIZED, CLOSE_BAD_FRAME = 4001, 4002
+#: Activity instance ids are short and URL-safe (``i-<launch>-gc-<guild>-<channel>``).
+INSTANCE_ID = r"^[A-Za-z0-9_-]{1,128}$"
+
+
+class TokenRequest(BaseModel):
+    """The body of ``POST /api/token``: the SDK's code and ``sdk.instanceId``, nothing else."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+    code: str = Field(min_length=1, max_length=256)
+    instance_id: str = Field(pattern=INSTANCE_ID)
+
+
+def _request_locale(request: web.Request) -> str:
+    """Only the language of an error shown before Discord named the user."""
+    header = request.headers.get("Accept-Language", "")
+    first = re.split(r"[,;]", header, maxsplit=1)[0].strip()
+    return first or "en-US"
+
+
+def _refusal(status: int, key: str, locale: str) -> web.Response:
+    return web.json_response({"error": key, "message": t(key, locale)}, status=status)
+
+
+class ActivityServer:
+    def __init__(self, settings: Settings, *, signer: SessionSigner | None = None) -> None:
+        assert settings.discord_client_id is not None
+        assert settings.discord_client_secret is not None
+        self.settings = settings
+        self.discord = DiscordApi(
+            settings.discord_client_id,
+            settings.discord_client_secret.get_secret_value(),
+            settings.discord_token.get_secret_value(),
+        )
+        self.signer = signer or SessionSigner()
+        self.hub = ActivityHub()
+        self.service: TableService | None = None
+        self._runner: web.AppRunner | None = None
+        #: The port it listens on once started (``ACTIVITY_LISTEN_PORT=0``: a free one).
+        self.port = 0
+        self._sockets: set[web.WebSocketResponse] = set()
+
+    def app(self) -> web.Application:
+        app = web.Application()
+        app.add_routes(
+            [
+                web.post("/api/token", self.token),
+                web.get("/ws", self.websocket),
+                web.get("/", self.index),
+            ]
+        )
+        return app
+
+    async def start(self, service: TableService) -> None:
+        self.service = service
+        self._runner = web.AppRunner(self.app(), handle_signals=False, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(
+            self._runner, self.settings.activity_listen_host, self.settings.activity_listen_port
+        )
+        await site.start()
+        self.hub.watch(service.registry.in_channel)
+        self.port = int(self._runner.addresses[0][1])
+        log.info(
+            "activity server on %s:%d for https://%s (map / to it in the Developer Portal)",
+            self.settings.activity_listen_host,
+            self.port,
+            self.settings.activity_public_host,
+        )
+
+    async def stop(self) -> None:
+        await self.hub.close()
+        for ws in list(self._sockets):
+            await ws.close(code=1001, message=b"server shutting down")
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+        await self.discord.close()
+
+    # -- HTTP --------------------------------------------------------------------------
+
+    async def index(self, request: web.Request) -> web.Response:
+        # To come: the built client's files. Until then, say so rather than show a blank frame.
+        text = t("activity.not_built", _request_locale(request))
+        return web.Response(status=503, text=text, content_type="text/plain")
+
+    async def token(self, request: web.Request) -> web.Response:
+        """Exchange the SDK's code; answer the access token (for the SDK's ``authenticate``)
+        and the server's session token for the WebSocket."""
+        locale = _request_locale(request)
+        try:
+            body = TokenRequest.model_validate_json(await request.read())
+        except ValidationError:
+            return _refusal(400, "err.activity_frame", locale)
+        try:
+            access_token = await self.discord.exchange_code(body.code)
+            user = await self.discord.user(access_token)
+        except DiscordRefused as exc:
+            log.info("activity sign-in refused: %s", exc)
+            if exc.status == 0 or exc.status >= 500:
+                return _refusal(503, "err.activity_unavailable", locale)
+            return _refusal(401, "err.activity_auth", locale)
+        try:
+            instance = await self.discord.instance(body.instance_id)
+        except DiscordRefused as exc:
+            log.info("activity instance %s refused for %s: %s", body.instance_id, user.id, exc)
+            if exc.status == 0 or exc.status >= 500:
+                return _refusal(503, "err.activity_unavailable", user.locale)
+            return _refusal(403, "err.activity_instance", user.locale)
+        if instance.instance_id != body.instance_id or user.id not in instance.users:
+            log.info("user %s is not in activity instance %s", user.id, body.instance_id)
+            return _refusal(403, "err.activity_instance", user.locale)
+        session = self.signer.issue(
+            user_id=user.id,
+            instance_id=instance.instance_id,
+            channel_id=instance.channel_id,
+            guild_id=instance.guild_id,
+            locale=user.locale,
+        )
+        return web.json_response(
+            {
+                "access_token": access_token,
+                "session": session,
+                "session_expires_in": round(self.signer.lifetime),
+                "user": {
+                    "id": str(user.id),
+                    "username": user.username,
+                    "global_name": user.global_name,
+                    "avatar": user.avatar,
+                    "locale": user.locale,
+                },
+                "channel_id": str(instance.channel_id),
+            }
+        )
+
+    # -- the WebSocket ---------------------------------------------------------------------
+
+    async def websocket(self, request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse(heartbeat=30.0, max_msg_size=MAX_CLIENT_FRAME * 2)
+        await ws.prepare(request)
+        self._sockets.add(ws)
+        try:
+            session = await self._hello(ws, _request_locale(request))
+            if session is not None:
+                await self._serve(ws, session)
+        finally:
+            self._sockets.discard(ws)
+        return ws
+
+    async def _hello(self, ws: web.WebSocketResponse, locale: str) -> Session | None:
+        """The first frame must carry a genuine, unexpired, unused session token."""
+        try:
+            msg = await ws.receive(timeout=HELLO_SECONDS)
+        except TimeoutError:
+            await ws.close(code=CLOSE_UNAUTHORIZED, message=b"no hello")
+            return None
+        if msg.type in (WSMsgType.CLOSE, WSMsgType.CLOSING, WSMsgType.CLOSED, WSMsgType.ERROR):
+            return None  # gone before saying hello
+        try:
+            if msg.type != WSMsgType.TEXT:
+                raise BadFrame("not text")
+            frame = parse_client_frame(msg.data)
+            if not isinstance(frame, Hello):
+                raise BadFrame("hello first")
+            return self.signer.consume(frame.token)
+        except (BadFrame, BadToken) as exc:
+            log.info("activity socket refused: %s", exc)
+            text = t("err.activity_session", locale)
+            with contextlib.suppress(ConnectionError):  # it may be gone already
+                await ws.send_str(error_frame("err.activity_session", text))
+            await ws.close(code=CLOSE_UNAUTHORIZED, message=b"unauthorized")
+            return None
+
+    async def _serve(self, ws: web.WebSocketResponse, session: Session) -> None:
+        assert self.service is not None
+        conn = Connection(ws, session)
+        resume = self.signer.issue(
+            user_id=session.user_id,
+            instance_id=session.instance_id,
+            channel_id=session.channel_id,
+            guild_id=session.guild_id,
+            locale=session.locale,
+        )
+        conn.send(
+            welcome_frame(
+                user_id=session.user_id,
+                channel_id=session.channel_id,
+                instance_id=session.instance_id,
+                resume=resume,
+                resume_expires_in=self.signer.lifetime,
+            )
+        )
+        conn.start()
+        table = self.service.registry.in_channel(session.channel_id)
+        if table is None:
+            conn.offer_table(table_frame(None, session.user_id))
+            self.hub.add(conn, None)
+        else:
+            async with table.lock:  # one consistent version; later changes follow in order
+                conn.offer_table(table_frame(table, session.user_id))
+                self.hub.add(conn, table)
+        try:
+            async for msg in ws:
+                if msg.type != WSMsgType.TEXT:
+                    continue
+                try:
+                    frame = parse_client_frame(msg.data)
+                except BadFrame as exc:
+                    log.info("activity frame from %s refused: %s", session.user_id, exc)
+                    conn.send(self._error(session, "err.activity_frame"))
+                    continue
+                if isinstance(frame, Act):
+                    await self._act(conn, frame)
+                else:  # a second hello: the socket is authenticated already
+                    conn.send(self._error(session, "err.activity_frame"))
+        finally:
+            self.hub.remove(conn)
+            await conn.stop()
+
+    @staticmethod
+    def _error(
+        session: Session, key: str, params: dict[str, object] | None = None, ref: str | None = None
+    ) -> str:
+        return error_frame(key, t(key, session.locale, **(params or {})), ref)
+
+    async def _act(self, conn: Connection, frame: Act) -> None:
+        """The browser's action, for the seat its user holds, through the chat's path."""
+        assert self.service is not None
+        session = conn.session
+        table = self.service.registry.in_channel(session.channel_id)
+        if table is None or not table.active:
+            conn.send(self._error(session, "err.not_running", ref=frame.ref))
+            return
+        seat = table.seat_of(session.user_id)
+        if seat is None:
+            conn.send(self._error(session, "err.not_seated", ref=frame.ref))
+            return
+        try:
+            action = Action.from_code(frame.code)
+        except ActionNotationError:
+            conn.send(self._error(session, "err.activity_frame", ref=frame.ref))
+            return
+        try:
+            await self.service.act(
+                table, seat, action, version=frame.version, user_id=session.user_id
+            )
+        except Rejected as rej:
+            conn.send(self._rejection(session, rej, frame.ref))
+        except Exception:  # the chat answers err.internal too: the table is unchanged
+            log.exception("activity action of %s failed", session.user_id)
+            conn.send(self._error(session, "err.internal", ref=frame.ref))
+
+    def _rejection(self, session: Session, rej: Rejected, ref: str | None) -> str:
+        params = dict(rej.params)
+        key = rej.key
+        if key == "err.illegal":
+            params["why"] = why_text(str(params.get("rule", "")), session.locale)
+        text_key = "err.activity_stale" if key == "err.stale" else key
+        return error_frame(key, t(text_key, session.locale, **params), ref)

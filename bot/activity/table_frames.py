@@ -1,0 +1,108 @@
+"""A table as one user may see it, as a JSON frame (docs/activity.md, "Protocol").
+
+Built only from engine views (R23–R25): the seat's ``SeatView`` for the user sitting there,
+the ``PublicView`` for everyone else. Cards are durak_core notation (``10D``, ``QS``, ``JKR``),
+actions their engine codes (``Action.from_code``) with their notation for reading.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any
+
+from bot.tables.table import Table
+from durak_core import Card, PublicView, SeatView
+
+#: Bumped on any change a client must know about (fields removed or changing meaning).
+PROTOCOL_VERSION = 1
+
+
+def _cards(cards: Iterable[Card]) -> list[str]:
+    return [str(c) for c in sorted(cards, key=lambda c: c.index)]
+
+
+def _seats(mask: frozenset[int] | tuple[int, ...]) -> list[int]:
+    return sorted(mask)
+
+
+def public_part(view: PublicView) -> dict[str, Any]:
+    """The public view's fields (R23): what every viewer of the table may know."""
+    result = view.result
+    return {
+        "seats": view.seats,
+        "teams": list(view.teams),
+        "dealer": view.dealer,
+        "trump": None if view.trump is None else view.trump.letter,
+        "trump_card": str(view.trump_card),
+        "trump_in_talon": view.trump_in_talon,
+        "trump_will_change": view.trump_will_change,
+        "talon_size": view.talon_size,
+        "discard_size": view.discard_size,
+        "discarded": _cards(view.discarded),
+        "hand_sizes": list(view.hand_sizes),
+        "known": [_cards(k) for k in view.known],
+        "table": [[str(a), None if d is None else str(d)] for a, d in view.table],
+        "bout": view.bout,
+        "attacker": view.attacker,
+        "defender": view.defender,
+        "attackers": _seats(view.attackers),
+        "limit": view.limit,
+        "taken": view.taken,
+        "passed": _seats(view.passed),
+        "active": list(view.active),
+        "finishing_order": list(view.finishing_order),
+        "awaiting": list(view.awaiting),
+        "finished": view.finished,
+        "result": None
+        if result is None
+        else {
+            "finishing_order": list(result.finishing_order),
+            "durak": result.durak,
+            "losers": list(result.losers),
+            "winners": list(result.winners),
+        },
+    }
+
+
+def seat_part(view: SeatView) -> dict[str, Any]:
+    """What only the seat's owner may know (R24): the hand and the legal actions."""
+    return {
+        "hand": _cards(view.hand),
+        "actions": [{"code": a.code, "text": str(a)} for a in view.legal_actions],
+    }
+
+
+def table_frame(table: Table | None, user_id: int) -> str:
+    """The ``table`` frame for ``user_id``: their seat's view if they sit at the table and a
+    game runs (or has just ended), the public view otherwise, ``null`` without a table."""
+    if table is None:
+        return json.dumps({"v": PROTOCOL_VERSION, "type": "table", "table": None})
+    seat = table.seat_of(user_id)
+    body: dict[str, Any] = {
+        "id": table.table_id,
+        "status": table.status,
+        "version": table.version,
+        "language": table.language or "en",
+        "host": str(table.host_id),
+        "max_seats": table.max_seats,
+        "you": seat,
+        "players": [
+            {
+                "name": s.name,
+                "user_id": None if s.user_id is None else str(s.user_id),
+                "ai": s.ai_level,
+                "playing": table.player_of(i)[0],
+            }
+            for i, s in enumerate(table.seats)
+        ],
+        "game": None,
+    }
+    if table.state is not None and table.status in ("running", "finished"):
+        game = public_part(table.public_view())
+        if seat is not None:
+            game.update(seat_part(table.seat_view(seat)))
+        else:
+            game.update({"hand": None, "actions": []})
+        body["game"] = game
+    return json.dumps({"v": PROTOCOL_VERSION, "type": "table", "table": body})

@@ -1,0 +1,170 @@
+"""The browser side of the Activity tests: sign in through the fake Discord and hold a real
+aiohttp WebSocket, recording every frame (no browser: the TypeScript client is to come)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+import aiohttp
+
+from bot.activity.listeners import TableListeners
+from bot.app import DurakBot
+from bot.tables.table import Table
+from durak_core import GameState
+from tests.bot.helpers import World, running_bot
+
+CLIENT_SECRET = "fake-client-secret"
+
+
+def activity_settings(w: World) -> dict[str, object]:
+    return {
+        "activity_enabled": True,
+        "discord_client_id": w.fake.application_id,
+        "discord_client_secret": w.fake.activity.client_secret,
+        "activity_listen_port": 0,
+        "activity_public_host": "durak.example.org",
+    }
+
+
+@dataclass
+class Site:
+    """The running bot with its Activity server, and an HTTP client for the browsers."""
+
+    bot: DurakBot
+    http: aiohttp.ClientSession
+
+    @property
+    def url(self) -> str:
+        server = self.bot.activity_server
+        assert server is not None
+        return f"http://127.0.0.1:{server.port}"
+
+
+@asynccontextmanager
+async def activity_bot(w: World, **overrides: object) -> AsyncIterator[Site]:
+    async with running_bot(w, **(activity_settings(w) | overrides)) as bot:
+        server = bot.activity_server
+        assert server is not None and server.port
+        server.hub.poll_seconds = 0.05  # tables opened from the chat show up sooner
+        server.hub.watch(bot.service.registry.in_channel)
+        async with aiohttp.ClientSession() as client:
+            yield Site(bot, client)
+
+
+async def post_token(site: Site, body: object) -> tuple[int, Any]:
+    async with site.http.post(site.url + "/api/token", json=body) as response:
+        return response.status, await response.json()
+
+
+async def sign_in(w: World, site: Site, user: int, instance: str) -> str:
+    """What the client does: ``authorize`` (the fake issues the code), then ``POST /api/token``;
+    the server's session token."""
+    code = w.fake.activity.issue_code(user)
+    status, body = await post_token(site, {"code": code, "instance_id": instance})
+    assert status == 200, body
+    token: str = body["session"]
+    return token
+
+
+@dataclass
+class Browser:
+    """One WebSocket as a browser holds it; ``frames`` is every frame received, parsed."""
+
+    ws: aiohttp.ClientWebSocketResponse
+    frames: list[dict[str, Any]] = field(default_factory=list)
+    raw: list[str] = field(default_factory=list)
+    close_code: int | None = None
+    _reader: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self._reader = asyncio.create_task(self._read())
+
+    async def _read(self) -> None:
+        async for msg in self.ws:
+            if msg.type == aiohttp.WSMsgType.TEXT:
+                self.raw.append(msg.data)
+                self.frames.append(json.loads(msg.data))
+        self.close_code = self.ws.close_code
+
+    async def send(self, frame: dict[str, Any]) -> None:
+        await self.ws.send_str(json.dumps(frame))
+
+    async def act(self, code: int, version: int, **extra: object) -> None:
+        await self.send({"v": 1, "type": "act", "code": code, "version": version, **extra})
+
+    def tables(self) -> list[dict[str, Any]]:
+        return [f["table"] for f in self.frames if f["type"] == "table"]
+
+    def last_table(self) -> dict[str, Any] | None:
+        tables = self.tables()
+        return tables[-1] if tables else None
+
+    def errors(self) -> list[dict[str, Any]]:
+        return [f for f in self.frames if f["type"] == "error"]
+
+    @property
+    def closed(self) -> bool:
+        return self._reader is not None and self._reader.done()
+
+    async def close(self) -> None:
+        await self.ws.close()
+        if self._reader is not None:
+            with contextlib.suppress(Exception):
+                await self._reader
+
+
+async def connect(site: Site, token: str | None, *, hello: bool = True) -> Browser:
+    ws = await site.http.ws_connect(site.url + "/ws")
+    browser = Browser(ws)
+    browser.start()
+    if hello:
+        await browser.send({"v": 1, "type": "hello", "token": token})
+    return browser
+
+
+async def open_browser(w: World, site: Site, user: int, instance: str) -> Browser:
+    """Sign in and connect; returns once the welcome and the first table frame arrived."""
+    browser = await connect(site, await sign_in(w, site, user, instance))
+    await w.fake.wait_for(
+        lambda: [f["type"] for f in browser.frames][:1] == ["welcome"] and browser.tables(),
+        what=f"user {user}'s welcome and table",
+    )
+    return browser
+
+
+class History:
+    """Every state the table passed through, by table version, recorded under the table lock
+    by a listener beside the chat and the browsers: what each frame must be checked against."""
+
+    def __init__(self, table: Table | None = None) -> None:
+        self.states: dict[int, GameState | None] = {}
+        self.seats: dict[int, list[int | None]] = {}
+        if table is not None:
+            self.record(table)
+
+    def record(self, table: Table) -> None:
+        self.states[table.version] = table.state
+        self.seats[table.version] = [s.user_id for s in table.seats]
+
+    def table_changed(self, table: Table, *, actor: int | None) -> None:
+        self.record(table)
+
+    def game_started(self, table: Table) -> None:
+        self.record(table)
+
+    def table_closed(self, table: Table) -> None:
+        self.record(table)
+
+
+def listen(bot: DurakBot, listener: History) -> None:
+    notifier = bot.service.notifier
+    assert isinstance(notifier, TableListeners)
+    notifier.listeners.append(listener)
+
+

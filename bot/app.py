@@ -16,7 +16,7 @@ from discord.ext import commands
 import durak_core
 from bot.settings import Settings
 from bot.storage import Storage, open_storage
-from bot.tables.actions import TableService
+from bot.tables.service import TableService
 from bot.text import t
 from bot.ui.buttons import DYNAMIC_ITEMS, is_ours, matches_template
 from bot.ui.refresher import DiscordNotifier

@@ -15,7 +15,7 @@ from discord.app_commands import locale_str
 from discord.ext import commands
 
 from bot.storage import GameNotFound, GameRecord, LeaderboardSort, StorageError
-from bot.tables.actions import Rejected
+from bot.tables.refusals import Rejected
 from bot.tables.table import MAX_SEATS, MIN_SEATS, AiLevel, Table
 from bot.text import LANGUAGES, t
 from bot.text import language as lang_of
@@ -269,7 +269,7 @@ class DurakCog(commands.GroupCog, group_name=ls("name.durak"), group_description
             except discord.HTTPException:
                 log.warning("could not create a thread in %s", interaction.channel_id)
         # A refusal (Rejected) goes to cog_app_command_error, like every command's.
-        table = await self.bot.service.create(
+        table = await self.bot.service.lobby.create(
             guild_id=interaction.guild_id,
             channel_id=thread_id or interaction.channel.id,
             host_id=interaction.user.id,
@@ -298,7 +298,7 @@ class DurakCog(commands.GroupCog, group_name=ls("name.durak"), group_description
     async def _add_ai(self, table: Table, user_id: int, level: AiLevel) -> None:
         n = sum(1 for s in table.seats if s.is_ai) + 1
         loc = table.language
-        await self.bot.service.add_ai(
+        await self.bot.service.lobby.add_ai(
             table, user_id, level, t("ai.name", loc, n=n, level=t(f"level.{level}", loc))
         )
 
@@ -317,20 +317,20 @@ class DurakCog(commands.GroupCog, group_name=ls("name.durak"), group_description
         if op == "join":
             seat = table.seat_of(user.id)
             if table.status == "running" and seat is not None and table.stand_in(seat):
-                await service.back(table, user.id)  # joining again takes the seat back
+                await service.lobby.back(table, user.id)  # joining again takes the seat back
             else:
-                await service.join(table, user.id, user.display_name)
+                await service.lobby.join(table, user.id, user.display_name)
         elif op == "leave":
-            await service.leave(table, user.id)
+            await service.lobby.leave(table, user.id)
         elif op == "start":
-            await service.start(table, user.id)
+            await service.lobby.start(table, user.id)
         elif op == "cancel":
             may = bool(interaction.permissions.manage_messages)
-            await service.cancel(table, user.id, may_manage=may)
+            await service.lobby.cancel(table, user.id, may_manage=may)
         elif op == "ai-remove":
-            await service.remove_ai(table, user.id)
+            await service.lobby.remove_ai(table, user.id)
         elif op in ("ai-open", "ai-host"):
-            await service.set_anyone_adds_ai(table, user.id, op == "ai-open")
+            await service.lobby.set_anyone_adds_ai(table, user.id, op == "ai-open")
         elif op in ("ai-easy", "ai-normal", "ai-hard"):
             await self._add_ai(table, user.id, cast(AiLevel, op[3:]))
         else:  # the regex admits only the ops above; anything else is refused, never mapped
@@ -362,7 +362,7 @@ class DurakCog(commands.GroupCog, group_name=ls("name.durak"), group_description
     async def _take_seat_back(self, interaction: discord.Interaction, table: Table) -> None:
         """The owner of a seat an AI plays (after leaving, or idle) plays it again."""
         try:
-            await self.bot.service.back(table, interaction.user.id)
+            await self.bot.service.lobby.back(table, interaction.user.id)
         except Rejected as rej:
             await self._reject(interaction, rej)
             return
@@ -566,7 +566,7 @@ class DurakCog(commands.GroupCog, group_name=ls("name.durak"), group_description
             await self._take_seat_back(interaction, table)
         elif op == "rematch":
             try:
-                await self.bot.service.rematch(table, interaction.user.id)
+                await self.bot.service.lobby.rematch(table, interaction.user.id)
             except Rejected as rej:
                 await self._reject(interaction, rej)
                 return
@@ -624,7 +624,7 @@ class DurakCog(commands.GroupCog, group_name=ls("name.durak"), group_description
         self, interaction: discord.Interaction, table: Table, seat: int, version: int, on: bool
     ) -> None:
         try:
-            await self.bot.service.set_auto_pass(
+            await self.bot.service.play.set_auto_pass(
                 table, seat, on, version=version, user_id=interaction.user.id
             )
         except Rejected as rej:
@@ -654,7 +654,7 @@ class DurakCog(commands.GroupCog, group_name=ls("name.durak"), group_description
             await self._say(interaction, "err.forged")
             return
         try:
-            await self.bot.service.act(
+            await self.bot.service.play.act(
                 table, seat, action, version=version, user_id=interaction.user.id
             )
         except Rejected as rej:

@@ -152,6 +152,16 @@ class Table:
     def seat_name(self, seat: int) -> str:
         return self.seats[seat].name
 
+    def note(self, key: str, seat: int, card: Card | None = None) -> None:
+        """Add a line to the public log after the events so far."""
+        self.notes.append(Note(len(self.events), key, seat, card))
+
+    def return_to_owner(self, seat: int) -> None:
+        """The owner plays ``seat`` again (back from idle or from leaving): no AI stands in."""
+        self.away.discard(seat)
+        self.expiries.pop(seat, None)
+        self.ai_players.pop(seat, None)
+
     def player_of(self, seat: int) -> tuple[SeatPlayer, AiLevel | None]:
         """Who plays ``seat`` now, and at which AI level: its owner ("human"), an AI seat
         ("ai"), or an AI standing in for an idle ("away") or departed ("left") owner."""

@@ -3,7 +3,7 @@ log's notes, the lobby's AI option, seats taken over for good) round-trips throu
 
 from __future__ import annotations
 
-from bot.tables.actions import opening_notes
+from bot.tables.lobby import opening_notes
 from bot.tables.persistence import from_saved, to_saved
 from bot.tables.table import Seat, Table
 from durak_core import Card, RuleSet, Series, new_game

@@ -123,7 +123,7 @@ async def test_discord_429_500_and_gateway_drops(tmp_path: Path) -> None:
 async def test_database_locked_game_goes_on_then_saved(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    caplog.set_level(logging.WARNING, logger="bot.tables.actions")
+    caplog.set_level(logging.WARNING, logger="bot.tables.save_queue")
     async with world(tmp_path) as w, running_bot(w) as bot:
         fake = w.fake
         table = await start_game(w, bot, [w.alice, w.bob], w.channel)
@@ -192,7 +192,7 @@ class FlakyStorage:
 async def test_disk_full_game_finishes_then_recorded_once(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    caplog.set_level(logging.ERROR, logger="bot.tables.actions")
+    caplog.set_level(logging.ERROR, logger="bot.tables.save_queue")
     async with world(tmp_path) as w:
         storage = FlakyStorage(await SqliteStorage.open(w.db))
         bot = DurakBot(

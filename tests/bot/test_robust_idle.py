@@ -11,8 +11,8 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from bot.app import DurakBot
-from bot.tables.actions import default_action
 from bot.tables.table import Table
+from bot.tables.timeout_moves import default_action
 from durak_core import RuleSet, new_game
 from durak_core.actions import ATTACK, PASS, TAKE, Attack
 from tests.bot.helpers import World, public_message, settings, table_of, world

@@ -15,8 +15,8 @@ from discord.app_commands import locale_str
 from discord.ext import commands
 
 from bot.storage import GameNotFound, GameRecord, LeaderboardSort, StorageError
-from bot.tables.refusals import Rejected
-from bot.tables.table import MAX_SEATS, MIN_SEATS, AiLevel, Table
+from bot.tables.refusals import Refusal, Rejected
+from bot.tables.table import MAX_SEATS, MIN_SEATS, Table
 from bot.text import LANGUAGES, t
 from bot.text import language as lang_of
 from bot.text.translator import DurakTranslator, ls
@@ -27,6 +27,7 @@ from bot.ui.refresher import updates_until
 from bot.ui.rules_text import reason_text, rules_text, why_text
 from bot.ui.turn_alerts import NOTIFY_MODES
 from durak_core import PRESETS, Action, Card, RulesError, RuleSet, preset
+from durak_core.ai import Level
 from durak_core.cards import NUM_CARD_IDS
 from durak_core.errors import ActionNotationError
 from durak_core.verify import GameLog, Verdict, verify_game
@@ -282,7 +283,7 @@ class DurakCog(commands.GroupCog, group_name=ls("name.durak"), group_description
         table.language = public
         table.anyone_adds_ai = anyone_adds_ai
         for _ in range(min(ai_seats, seats - 1)):
-            await self._add_ai(table, interaction.user.id, cast(AiLevel, ai_level))
+            await self._add_ai(table, interaction.user.id, Level(ai_level))
         embed, view = render_lobby(table)
         version = table.version
         if thread_id is not None:
@@ -295,7 +296,7 @@ class DurakCog(commands.GroupCog, group_name=ls("name.durak"), group_description
         await self.bot.service.save_locked(table)
         self.bot.notifier.shown(table, version)
 
-    async def _add_ai(self, table: Table, user_id: int, level: AiLevel) -> None:
+    async def _add_ai(self, table: Table, user_id: int, level: Level) -> None:
         n = sum(1 for s in table.seats if s.is_ai) + 1
         loc = table.language
         await self.bot.service.lobby.add_ai(
@@ -332,9 +333,9 @@ class DurakCog(commands.GroupCog, group_name=ls("name.durak"), group_description
         elif op in ("ai-open", "ai-host"):
             await service.lobby.set_anyone_adds_ai(table, user.id, op == "ai-open")
         elif op in ("ai-easy", "ai-normal", "ai-hard"):
-            await self._add_ai(table, user.id, cast(AiLevel, op[3:]))
+            await self._add_ai(table, user.id, Level(op[3:]))
         else:  # the regex admits only the ops above; anything else is refused, never mapped
-            raise Rejected("err.forged")
+            raise Rejected(Refusal.FORGED)
 
     @app_commands.command(name=ls("name.join"), description=_s("cmd.join"))
     async def join(self, interaction: discord.Interaction) -> None:

@@ -28,7 +28,7 @@ from durak_core.ai import Budget, Player
 from durak_core.ai.easy import EasyPlayer
 
 from .ai_workers import AiWorkers, WorkerDied
-from .refusals import Rejected
+from .refusals import Refusal, Rejected
 from .table import STAND_IN_LEVEL, Table
 
 log = logging.getLogger(__name__)
@@ -130,7 +130,7 @@ class AiRunner:
             try:
                 await self.service.act(table, seat, action, version=version, user_id=None)
             except Rejected as rej:
-                if rej.key != "err.stale":
+                if rej.kind is not Refusal.STALE:
                     log.warning(
                         "AI seat %s of table %s chose %s: %s",
                         seat,

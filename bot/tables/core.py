@@ -10,6 +10,7 @@ import time
 from collections.abc import Callable
 from typing import Protocol
 
+from bot.domain import TableStatus
 from bot.settings import Settings
 from bot.storage import Storage
 from durak_core import Series
@@ -85,7 +86,7 @@ class TableCore:
 
     def arm_timer(self, table: Table) -> None:
         """Under the lock, after a change: a new deadline if a human is awaited, else none."""
-        if table.status != "running" or table.turn_timer <= 0 or not timed_seats(table):
+        if table.status != TableStatus.RUNNING or table.turn_timer <= 0 or not timed_seats(table):
             table.deadline = None
             return
         table.deadline = self.clock() + table.turn_timer
@@ -93,7 +94,7 @@ class TableCore:
 
     async def close_table(self, table: Table) -> None:
         """Under the lock: save the table as abandoned and close its messages."""
-        table.status = "abandoned"
+        table.status = TableStatus.ABANDONED
         table.deadline = None
         await self.saves.save(table)
         self.registry.remove(table)
@@ -105,7 +106,7 @@ class TableCore:
         state, series = table.state, table.series
         assert state is not None and series is not None and state.result is not None
         series.record(state.result, state.dealer)
-        table.status = "finished"
+        table.status = TableStatus.FINISHED
         table.deadline = None
         record = game_record(table, state)
         series_args = _series_args(table, series) if series.finished else None

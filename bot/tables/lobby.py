@@ -6,11 +6,13 @@ from __future__ import annotations
 import secrets
 from datetime import UTC, datetime
 
+from bot.domain import TableStatus
 from durak_core import PublicView, RuleSet, Series, new_game
+from durak_core.ai import Level
 
 from .core import TableCore
-from .refusals import Rejected
-from .table import MIN_SEATS, STAND_IN_LEVEL, AiLevel, Note, Seat, Table
+from .refusals import Refusal, Rejected
+from .table import MIN_SEATS, STAND_IN_LEVEL, Note, Seat, Table
 
 
 class Lobby:
@@ -32,7 +34,7 @@ class Lobby:
         core = self.core
         existing = core.registry.in_channel(channel_id)
         if existing is not None and existing.active:
-            raise Rejected("err.table_exists", {"table": existing.table_id})
+            raise Rejected(Refusal.TABLE_EXISTS, {"table": existing.table_id})
         if existing is not None:  # a finished table waiting for a rematch gives way
             core.registry.remove(existing)
             await core.storage.delete_table(existing.table_id)
@@ -57,9 +59,9 @@ class Lobby:
         async with table.lock:
             _need_lobby(table)
             if table.seat_of(user_id) is not None:
-                raise Rejected("err.already_seated")
+                raise Rejected(Refusal.ALREADY_SEATED)
             if table.is_full:
-                raise Rejected("err.table_full", {"n": table.max_seats})
+                raise Rejected(Refusal.TABLE_FULL, {"n": table.max_seats})
             table.seats.append(Seat(name=name, user_id=user_id))
             self.core.human_acted(table)
             await self.core.changed(table, actor=user_id)
@@ -67,14 +69,14 @@ class Lobby:
     async def leave(self, table: Table, user_id: int) -> None:
         async with table.lock:
             seat = table.seat_of(user_id)
-            if table.status == "running" and seat is not None:
+            if table.status == TableStatus.RUNNING and seat is not None:
                 await self._leave_game(table, seat, user_id)
                 return
             _need_lobby(table)
             if seat is None:
-                raise Rejected("err.not_seated")
+                raise Rejected(Refusal.NOT_SEATED)
             if user_id == table.host_id:
-                raise Rejected("err.host_cannot_leave")
+                raise Rejected(Refusal.HOST_CANNOT_LEAVE)
             del table.seats[seat]
             await self.core.changed(table, actor=user_id)
 
@@ -83,7 +85,7 @@ class Lobby:
         say so at once) until the owner comes back with "I'm back" / `/durak back`; the result
         stays the owner's (the seat keeps its user id in the game record)."""
         if seat in table.left:
-            raise Rejected("err.already_left")
+            raise Rejected(Refusal.ALREADY_LEFT)
         table.left.add(seat)
         table.away.discard(seat)
         table.expiries.pop(seat, None)
@@ -99,11 +101,11 @@ class Lobby:
         async with table.lock:
             seat = table.seat_of(user_id)
             if seat is None:
-                raise Rejected("err.not_seated")
-            if table.status != "running":
-                raise Rejected("err.not_running")
+                raise Rejected(Refusal.NOT_SEATED)
+            if table.status != TableStatus.RUNNING:
+                raise Rejected(Refusal.NOT_RUNNING)
             if not table.stand_in(seat):
-                raise Rejected("err.not_away")
+                raise Rejected(Refusal.NOT_AWAY)
             if seat in table.left:
                 table.left.discard(seat)
                 table.note("back", seat)
@@ -111,12 +113,12 @@ class Lobby:
             self.core.human_acted(table)
             await self.core.changed(table, actor=None)
 
-    async def add_ai(self, table: Table, user_id: int, level: AiLevel, name: str) -> None:
+    async def add_ai(self, table: Table, user_id: int, level: Level, name: str) -> None:
         async with table.lock:
             _need_lobby(table)
             _may_seat_ai(table, user_id)
             if table.is_full:
-                raise Rejected("err.table_full", {"n": table.max_seats})
+                raise Rejected(Refusal.TABLE_FULL, {"n": table.max_seats})
             table.seats.append(Seat(name=name, ai_level=level))
             await self.core.changed(table, actor=user_id)
 
@@ -125,7 +127,7 @@ class Lobby:
         async with table.lock:
             _need_lobby(table)
             if user_id != table.host_id:
-                raise Rejected("err.not_host")
+                raise Rejected(Refusal.NOT_HOST)
             table.anyone_adds_ai = on
             await self.core.changed(table, actor=user_id)
 
@@ -138,20 +140,20 @@ class Lobby:
                     del table.seats[i]
                     break
             else:
-                raise Rejected("err.no_ai_seat")
+                raise Rejected(Refusal.NO_AI_SEAT)
             await self.core.changed(table, actor=user_id)
 
     async def start(self, table: Table, user_id: int) -> None:
         async with table.lock:
             _need_lobby(table)
             if user_id != table.host_id:
-                raise Rejected("err.not_host")
+                raise Rejected(Refusal.NOT_HOST)
             if len(table.seats) < MIN_SEATS:
-                raise Rejected("err.too_few", {"n": MIN_SEATS})
+                raise Rejected(Refusal.TOO_FEW, {"n": MIN_SEATS})
             try:
                 table.rules.check_seats(len(table.seats))
             except Exception as exc:
-                raise Rejected("err.rules_seats", {"reason": str(exc)}) from None
+                raise Rejected(Refusal.RULES_SEATS, {"reason": str(exc)}) from None
             table.series = Series(table.rules, len(table.seats))
             self.deal(table)
             self.core.human_acted(table)
@@ -159,10 +161,10 @@ class Lobby:
 
     async def rematch(self, table: Table, user_id: int) -> None:
         async with table.lock:
-            if table.status != "finished" or table.series is None:
-                raise Rejected("err.no_rematch")
+            if table.status != TableStatus.FINISHED or table.series is None:
+                raise Rejected(Refusal.NO_REMATCH)
             if table.seat_of(user_id) is None:
-                raise Rejected("err.not_seated")
+                raise Rejected(Refusal.NOT_SEATED)
             if table.series.finished:  # V17: a finished series starts over
                 table.series_number += 1
                 table.series = Series(table.rules, len(table.seats))
@@ -172,10 +174,10 @@ class Lobby:
 
     async def cancel(self, table: Table, user_id: int, *, may_manage: bool) -> None:
         async with table.lock:
-            if not table.active and table.status != "finished":
-                raise Rejected("err.no_table")
+            if not table.active and table.status != TableStatus.FINISHED:
+                raise Rejected(Refusal.NO_TABLE)
             if user_id != table.host_id and not may_manage:
-                raise Rejected("err.cancel_denied")
+                raise Rejected(Refusal.CANCEL_DENIED)
             await self.core.close_table(table)
 
     def deal(self, table: Table) -> None:
@@ -199,20 +201,20 @@ class Lobby:
             table.seats[seat] = Seat(name=old.name, ai_level=STAND_IN_LEVEL, replaced=True)
         table.left, table.away, table.expiries = set(), set(), {}
         table.started_at = datetime.now(UTC)
-        table.status = "running"
+        table.status = TableStatus.RUNNING
         table.notes = opening_notes(table.public_view(), table.series.first_game)
 
 
 def _need_lobby(table: Table) -> None:
-    if table.status != "lobby":
-        raise Rejected("err.not_lobby")
+    if table.status != TableStatus.LOBBY:
+        raise Rejected(Refusal.NOT_LOBBY)
 
 
 def _may_seat_ai(table: Table, user_id: int) -> None:
     if table.seat_of(user_id) is None:
-        raise Rejected("err.not_seated")
+        raise Rejected(Refusal.NOT_SEATED)
     if user_id != table.host_id and not table.anyone_adds_ai:
-        raise Rejected("err.ai_host_only")
+        raise Rejected(Refusal.AI_HOST_ONLY)
 
 
 def opening_notes(view: PublicView, first_game: bool) -> list[Note]:

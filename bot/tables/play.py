@@ -6,13 +6,14 @@ Every action is checked under the table's lock, then applied, saved and announce
 
 from __future__ import annotations
 
+from bot.domain import TableStatus
 from bot.settings import Settings
 from durak_core import Action, SeatView
 from durak_core.actions import ATTACK, PASS_ACTION
 from durak_core.explain import why_illegal
 
 from .core import TableCore
-from .refusals import Rejected
+from .refusals import Refusal, Rejected
 from .table import Table
 
 
@@ -38,18 +39,18 @@ class Play:
         actor saw (None: the caller checked under the lock already). ``user_id``: the human
         acting (None for AI seats and the timer), who must hold ``seat``."""
         async with table.lock:
-            if table.status != "running" or table.state is None:
-                raise Rejected("err.not_running")
+            if table.status != TableStatus.RUNNING or table.state is None:
+                raise Rejected(Refusal.NOT_RUNNING)
             if not 0 <= seat < len(table.seats):
-                raise Rejected("err.not_seated")
+                raise Rejected(Refusal.NOT_SEATED)
             if user_id is not None and table.seats[seat].user_id != user_id:
-                raise Rejected("err.not_your_seat")
+                raise Rejected(Refusal.NOT_YOUR_SEAT)
             if version is not None and version != table.version:
-                raise Rejected("err.stale")
+                raise Rejected(Refusal.STALE)
             state = table.state
             if not state.can(seat, action):
                 rule, why = why_illegal(state, seat, action)
-                raise Rejected("err.illegal", {"rule": rule, "why": why})
+                raise Rejected(Refusal.ILLEGAL, {"rule": rule, "why": why})
             if action.kind == ATTACK:  # a throw-in takes back "done for this bout"
                 table.auto_pass.pop(seat, None)
             apply_action(table, seat, action, timed_out=timed_out)
@@ -68,19 +69,19 @@ class Play:
         """ "Done for this bout" (``on``) or taking it back: only an attacker of the running
         bout (R9) sets it; the table then passes for it whenever passing is legal."""
         async with table.lock:
-            if table.status != "running" or table.state is None:
-                raise Rejected("err.not_running")
+            if table.status != TableStatus.RUNNING or table.state is None:
+                raise Rejected(Refusal.NOT_RUNNING)
             if table.seats[seat].user_id != user_id:
-                raise Rejected("err.not_your_seat")
+                raise Rejected(Refusal.NOT_YOUR_SEAT)
             if version is not None and version != table.version:
-                raise Rejected("err.stale")
+                raise Rejected(Refusal.STALE)
             if on:
                 if not may_auto_pass(table.state.view(seat)):
-                    raise Rejected("err.no_auto_pass")
+                    raise Rejected(Refusal.NO_AUTO_PASS)
                 table.auto_pass[seat] = table.state.bout
                 auto_passes(table)
             elif table.auto_pass.pop(seat, None) is None:
-                raise Rejected("err.stale")
+                raise Rejected(Refusal.STALE)
             self.core.human_acted(table)
             if table.state.finished:
                 await self.core.finish_game(table)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import logging
 
+from bot.domain import TableStatus
+
 from .core import TableCore
 from .persistence import from_saved
 from .table import Table
@@ -15,7 +17,9 @@ async def restore_tables(core: TableCore) -> list[Table]:
     """Load the saved tables, register them and resume the running ones (fresh deadlines,
     AI seats moving)."""
     tables: list[Table] = []
-    saved_tables = await core.storage.load_tables(("lobby", "running", "finished"))
+    saved_tables = await core.storage.load_tables(
+        (TableStatus.LOBBY, TableStatus.RUNNING, TableStatus.FINISHED)
+    )
     for saved in reversed(saved_tables):  # newest first: it wins its channel
         try:
             table = from_saved(saved)
@@ -28,7 +32,7 @@ async def restore_tables(core: TableCore) -> list[Table]:
         tables.append(table)
         if not table.last_human_action:
             table.last_human_action = core.clock()
-        if table.status == "running":
+        if table.status == TableStatus.RUNNING:
             async with table.lock:
                 core.arm_timer(table)  # a fresh deadline: downtime is not the player's
             core.ai.schedule(table)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bot.domain import TableStatus
 from durak_core import Action, GameState, PublicView
 from durak_core.actions import ATTACK, PASS, TAKE
 
@@ -33,7 +34,7 @@ def default_action(state: GameState, seat: int, public: PublicView | None = None
 def timed_seats(table: Table) -> list[int]:
     """Awaited human-played seats for which the timer has something to do."""
     state = table.state
-    if state is None or table.status != "running" or state.finished:
+    if state is None or table.status != TableStatus.RUNNING or state.finished:
         return []
     public = table.public_view()
     return [

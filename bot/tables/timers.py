@@ -10,6 +10,8 @@ from __future__ import annotations
 import asyncio
 import logging
 
+from bot.domain import TableStatus
+
 from .core import TableCore
 from .play import apply_action
 from .table import Table
@@ -65,7 +67,7 @@ class Timers:
             table.deadline = None
             done: set[int] = set()
             changed = False
-            while table.state is not None and table.status == "running":
+            while table.state is not None and table.status == TableStatus.RUNNING:
                 seats = [s for s in timed_seats(table) if s not in done]
                 if not seats:
                     break

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from bot.app import DurakBot
+from bot.domain import TableStatus
 from bot.storage import GameRecord, SavedTable, SqliteStorage
 from bot.tables.table import Table
 from durak_core import Action
@@ -42,7 +43,7 @@ async def start_game(w: World, bot: DurakBot, users: list[int], channel: int) ->
 
 async def saved_row(db: Path, table_id: str) -> SavedTable:
     async with await SqliteStorage.open(db) as other:
-        rows = await other.load_tables(("lobby", "running", "finished", "abandoned"))
+        rows = await other.load_tables(tuple(TableStatus))
     return next(r for r in rows if r.table_id == table_id)
 
 

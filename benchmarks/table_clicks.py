@@ -91,7 +91,7 @@ from unittest import mock
 import bot.tables.lobby as lobby_module
 from bot.app import DurakBot
 from bot.cli.progress import add_progress_flag, progress_bar, say, show_progress
-from bot.cogs.durak import save_images_setting
+from bot.cogs.guild_settings import save_images_setting
 from bot.tables.table import Table
 from bot.text import t
 from bot.ui.turn_alerts import must_act

@@ -14,6 +14,7 @@ import discord
 from discord.ext import commands
 
 import durak_core
+from bot.cogs.durak import DurakCog
 from bot.settings import Settings
 from bot.storage import Storage, open_storage
 from bot.tables.service import TableService
@@ -58,8 +59,6 @@ class DurakBot(commands.Bot):
         self.unanswered_grace = UNANSWERED_GRACE_SECONDS
 
     async def setup_hook(self) -> None:
-        from bot.cogs.durak import DurakCog
-
         # The AI thinks with ~4x the playouts when the engine is compiled (docs/performance.md).
         log.info("durak_core compiled: %s", "yes" if durak_core.COMPILED else "no")
 

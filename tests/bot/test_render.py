@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from bot.cogs.durak import save_images_setting
+from bot.cogs.guild_settings import save_images_setting
 from bot.render import (
     CARD_H,
     CARD_W,

@@ -21,11 +21,11 @@ from .server_commands import ServerCommands
 
 
 @app_commands.guild_only()
-class DurakCog(
-    LobbyCommands,
-    PlayCommands,
-    RecordsCommands,
+class DurakCog(  # the commands are listed base first: lobby, play, records, server
     ServerCommands,
+    RecordsCommands,
+    PlayCommands,
+    LobbyCommands,
     commands.GroupCog,
     group_name=ls("name.durak"),
     group_description=ls("cmd.group"),

@@ -227,7 +227,7 @@ _KILLED_BOT = """
 import asyncio, os, signal
 from bot.tables.ai_runner import AiRunner
 from durak_core import new_game, preset, visible_to
-from durak_core.ai import Budget, make_player
+from durak_core.ai import Budget, Level, make_player
 
 
 async def main():

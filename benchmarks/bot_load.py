@@ -46,12 +46,13 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 from bot.settings import Settings
 from tests.bot.robust_harness import BotProcess
-from tests.fake_discord import FakeDiscord, FakeMessage
+from tests.fake_discord import FakeDiscord, FakeMessage, RecordedRequest
 from tests.fake_discord.pytest_plugin import started_fake
 
 #: ``bot_steady_*``: interactions answered this long after the timed phase began, i.e. after
@@ -99,6 +100,23 @@ def pct(values: list[float], q: float) -> float:
 def ms_percentiles(name: str, seconds: list[float]) -> dict[str, float]:
     """``{name}_p50`` and ``{name}_p99`` of durations in seconds, in milliseconds."""
     return {f"{name}_p{q}": round(pct(seconds, q / 100) * 1000, 1) for q in (50, 99)}
+
+
+def busiest_second(times: Iterable[float]) -> tuple[int, float]:
+    """The most of ``times`` that fall in any one-second window, and where that window starts."""
+    ordered = sorted(times)
+    peak, at, first = 0, 0.0, 0
+    for last, now in enumerate(ordered):
+        while now - ordered[first] >= 1.0:
+            first += 1
+        if last - first + 1 > peak:
+            peak, at = last - first + 1, ordered[first]
+    return peak, at
+
+
+def route_of(request: RecordedRequest) -> str:
+    """``PATCH /channels/*/messages/*``: the request's route with its ids and tokens starred."""
+    return f"{request.method} {re.sub(r'[0-9]{5,}|aW50[^/]*', '*', request.path)}"
 
 
 def cpu_seconds(pid: int) -> float:
@@ -248,6 +266,12 @@ async def run(
 
             await asyncio.gather(*(human(tb, u) for tb in tables for u in tb.humans))
             elapsed = time.monotonic() - start
+            limited = [
+                r
+                for r in fake.requests[requests_before:]
+                if not r.path.startswith(("/interactions/", "/webhooks/"))
+            ]
+            peak, peak_at = busiest_second(r.at for r in limited)
             bot_cpu = cpu_seconds(bot.proc.pid) - cpu_before
             workers_cpu = children_cpu_seconds(bot.proc.pid) - workers_before
             play_interactions = len(latencies) - setup_latencies
@@ -323,10 +347,16 @@ async def run(
             "requests_per_s_by_route": {
                 route: round(n / elapsed, 1)
                 for route, n in Counter(
-                    f"{r.method} {re.sub(r'[0-9]{5,}|aW50[^/]*', '*', r.path)}"
+                    route_of(r)
                     for r in fake.requests[requests_before:]
                 ).most_common(8)
             },
+            # Discord's global limit counts these per second (interaction routes are exempt):
+            # the busiest second of the timed phase, which must stay within the limit.
+            "global_requests_peak_per_s": peak,
+            "global_requests_peak_routes": dict(
+                Counter(route_of(r) for r in limited if peak_at <= r.at < peak_at + 1.0)
+            ),
             "table_pictures_per_s": round(
                 sum(
                     1
@@ -341,7 +371,7 @@ async def run(
             ),
             "responses_429_by_route": dict(
                 Counter(
-                    f"{r.method} {re.sub(r'[0-9]{5,}|aW50[^/]*', '*', r.path)}"
+                    route_of(r)
                     for r in fake.requests
                     if r.status == 429
                 )

@@ -18,6 +18,7 @@ True
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Sequence
 from functools import cache, lru_cache
 from typing import Any, Final, Literal
@@ -131,7 +132,93 @@ def state_to_model(s: GameState) -> StateModel:
 
 
 def state_to_json(s: GameState) -> str:
-    return state_to_model(s).model_dump_json()
+    """``state_to_model(s).model_dump_json()``, written directly: the bot saves a table after
+    every action, and building and validating the model cost most of that. Card and move texts
+    hold no character JSON escapes, so their arrays are joined as text; the deal's fields come
+    from a cache. A test checks the text against the model's at every moment of many games."""
+    return "".join(
+        (
+            _deal_json(s.rules, s.n, s.dealer, s.starter, s.first_game, s.seed, s.order),
+            '"trump_card":"',
+            _card(s.trump_card),
+            '","hidden_trump":',
+            "null" if s.hidden_trump < 0 else f'"{_card(s.hidden_trump)}"',
+            ',"hands":[',
+            ",".join([_cards_json(h) for h in s.hands]),
+            '],"known":[',
+            ",".join([_cards_json(k) for k in s.known]),
+            '],"talon":',
+            _talon_json(s.talon),
+            ',"discard":',
+            _cards_json(s.discard),
+            ',"table":[',
+            ",".join([_pair_json(a, d) for a, d in zip(s.att, s.dfn, strict=True)]),
+            f'],"attacker":{s.attacker},"defender":{s.defender},"limit":{s.limit}',
+            f',"taken":{_bool(s.taken)},"passed":{_ints(_seats(s.passed, s.n))}',
+            f',"active":{_ints(_seats(s.active, s.n))},"out":{_ints(s.out)}',
+            f',"emptied":{_ints(s.emptied)},"discarded_once":{_bool(s.discarded_once)}',
+            f',"bout":{s.bout},"version":{s.version},"finished":{_bool(s.finished)},"log":[',
+            ",".join([_move_json(seat, action) for seat, action in s.log]),
+            "]}",
+        )
+    )
+
+
+def _bool(value: bool) -> str:
+    return "true" if value else "false"
+
+
+def _ints(values: Iterable[int]) -> str:
+    return "[" + ",".join([str(v) for v in values]) + "]"
+
+
+def _strings(texts: Sequence[str]) -> str:
+    """A JSON array of texts that need no escapes (cards, moves)."""
+    return '["' + '","'.join(texts) + '"]' if texts else "[]"
+
+
+@lru_cache(maxsize=65536)
+def _cards_json(mask: int) -> str:
+    return _strings(_cards(mask))
+
+
+@lru_cache(maxsize=4096)
+def _talon_json(talon: tuple[int, ...]) -> str:
+    return _strings([_card(i) for i in reversed(talon)])
+
+
+@cache
+def _pair_json(attack: int, defence: int) -> str:
+    return f'["{_card(attack)}",' + (f'"{_card(defence)}"]' if defence >= 0 else "null]")
+
+
+@lru_cache(maxsize=8192)
+def _move_json(seat: int, action: Action) -> str:
+    return f'"{_move(seat, action)}"'
+
+
+@lru_cache(maxsize=1024)
+def _deal_json(
+    rules: RuleSet,
+    n: int,
+    dealer: int,
+    starter: int,
+    first_game: bool,
+    seed: int | None,
+    order: tuple[int, ...],
+) -> str:
+    """The JSON object's opening up to its first field that play changes, with a comma."""
+    head = {
+        "schema_version": SCHEMA_VERSION,
+        "rules": rules.options(),
+        "seats": n,
+        "dealer": dealer,
+        "starter": starter,
+        "first_game": first_game,
+        "seed": None if seed is None else format(seed, "x"),
+        "order": [_card(i) for i in order],
+    }
+    return json.dumps(head, separators=(",", ":"), ensure_ascii=False)[:-1] + ","
 
 
 def parse_move(text: str) -> tuple[int, Action]:

@@ -12,8 +12,8 @@ hidden from a seat and comparing its views.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, fields
+from typing import Any, Final
 
 from .actions import Action
 from .cards import Card, Suit, cards_of
@@ -126,14 +126,26 @@ def public_view(s: GameState) -> PublicView:
     return PublicView(**_public_fields(s))
 
 
-def seat_view(s: GameState, seat: object) -> SeatView:
+def seat_view(s: GameState, seat: object, public: PublicView | None = None) -> SeatView:
     """``seat``'s view; any other value than a seat number (``True`` included, as in
-    :func:`~durak_core.engine.apply`) raises :class:`SeatError`."""
+    :func:`~durak_core.engine.apply`) raises :class:`SeatError`. ``public``: ``s``'s public
+    view, if the caller keeps it, whose fields the seat's view then shares (a table shows
+    one state to every seat)."""
     if type(seat) is not int or not 0 <= seat < s.n:
         raise SeatError(f"R3: there is no seat {seat!r} at this {s.n}-seat table")
+    if public is not None and public.version != s.version:
+        raise ValueError("the public view is of another state")
+    shared = (
+        _public_fields(s)
+        if public is None
+        else {name: getattr(public, name) for name in _PUBLIC_FIELDS}
+    )
     return SeatView(
-        **_public_fields(s),
+        **shared,
         seat=seat,
         hand=cards_of(s.hands[seat]),
         legal_actions=legal_actions(s, seat),
     )
+
+
+_PUBLIC_FIELDS: Final = tuple(f.name for f in fields(PublicView))

@@ -20,6 +20,7 @@ from bot.tables.table import Table
 from bot.text import language as lang_of
 from bot.text import t
 from bot.ui.hand_view import table_hand
+from bot.ui.message_writes import update_clicked_message
 from bot.ui.refresher import updates_until
 from bot.ui.rules_text import reason_text, why_text
 from durak_core import Card
@@ -147,8 +148,8 @@ class CogBase(commands.Cog):
         else:
             # The clicked hand keeps its picture when it would be the same one again.
             shown = self.bot.notifier.shown_picture(table, user, message.id)
-            await interaction.response.edit_message(
-                content=hand.content, view=hand.view, **await hand.attachments(shown)
+            await update_clicked_message(
+                interaction, content=hand.content, view=hand.view, **await hand.attachments(shown)
             )
             answered = message.id
         self.bot.notifier.remember(

@@ -117,7 +117,7 @@ class AiRunner:
                 if not seats or table.state is None:
                     return
                 seat, version = seats[0], table.version
-                view = table.state.view(seat)
+                view = table.seat_view(seat)
                 history = visible_to(table.events, seat)
                 player = self._player(table, seat)
             try:

@@ -12,8 +12,9 @@ from datetime import datetime
 from typing import Literal
 
 from bot.domain import ACTIVE_STATUSES, TableStatus
-from durak_core import Action, Card, Event, GameState, PublicView, RuleSet, Series
+from durak_core import Action, Card, Event, GameState, PublicView, RuleSet, SeatView, Series
 from durak_core.ai import Level, Player
+from durak_core.views import seat_view
 
 #: Who plays a seat now (not stored: derived from the seat and the table's away/left sets).
 SeatPlayer = Literal["human", "ai", "away", "left"]
@@ -115,6 +116,12 @@ class Table:
         if cached is None or cached[0] is not state:
             cached = self._public = (state, state.public_view())
         return cached[1]
+
+    def seat_view(self, seat: int) -> SeatView:
+        """``state.view(seat)``, sharing the public part computed once per state."""
+        state = self.state
+        assert state is not None
+        return seat_view(state, seat, self.public_view())
 
     # -- seats -------------------------------------------------------------------------------
 

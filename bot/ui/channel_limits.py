@@ -43,7 +43,12 @@ class RequestBudget:
     """Requests a second for the whole process (Discord's global rate limit): each request
     reserves the next free slot, ``1 / rate`` s after the previous one, in the order asked
     (no polling, however many wait); an idle budget lets ``burst`` go at once. So in any second
-    at most ``rate + burst - 1`` requests start. ``rate`` 0: no bound."""
+    at most ``rate + burst - 1`` slots fall. ``rate`` 0: no bound.
+
+    A loop too busy to wake each request at its slot would start several late ones at once,
+    and with them the ones whose slots are due: so the starts themselves are counted too, at
+    most ``rate`` in any second (Discord sees a late burst as such, and its window is not ours:
+    ``rate`` below Discord's 50 is the margin for that)."""
 
     def __init__(
         self, rate: float, *, burst: float = 5.0, clock: Callable[[], float] = time.monotonic
@@ -52,6 +57,7 @@ class RequestBudget:
         self.burst = burst
         self._clock = clock
         self._next = -math.inf  # the slot the next request takes (before the burst allowance)
+        self._starts: deque[float] = deque()  # when the requests of the last second started
 
     def reserve(self) -> float:
         """Take the next slot: the seconds to wait before starting the request (GCRA: the
@@ -64,9 +70,25 @@ class RequestBudget:
         wait = slot - now - (self.burst - 1) / self.rate
         return wait if wait > 1e-9 else 0.0  # float sums of 1 / rate: no wait of 1e-15 s
 
+    def start_wait(self) -> float:
+        """0.0 if a request may start now (and count its start), else the seconds until the
+        oldest start of the last second leaves the window."""
+        if self.rate <= 0:
+            return 0.0
+        now = self._clock()
+        starts = self._starts
+        while starts and now - starts[0] >= 1.0:
+            starts.popleft()
+        if len(starts) >= self.rate:
+            return 1.0 - (now - starts[0])
+        starts.append(now)
+        return 0.0
+
     async def acquire(self) -> None:
         wait = self.reserve()
         if wait > 0:
+            await asyncio.sleep(wait)
+        while (wait := self.start_wait()) > 0:
             await asyncio.sleep(wait)
 
 

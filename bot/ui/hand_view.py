@@ -138,7 +138,7 @@ def table_hand(
         loc=loc,
         images=images,
     )
-    return render_hand(table.state.view(seat), ctx, focus=focus, notice=notice)
+    return render_hand(table.seat_view(seat), ctx, focus=focus, notice=notice)
 
 
 #: Custom-id codes of the "done for this bout" toggle (on / take back).

@@ -1,12 +1,13 @@
 """Edits of messages the bot keeps in step (table, lobby, hands), sent without building
 discord.py's ``Message`` objects from the answers.
 
-``PartialMessage.edit`` and ``Interaction.edit_original_response`` parse Discord's answer into
-a full ``Message`` (author, embeds, components, attachments) and store the view for dispatch;
-the refresher needs neither (its buttons are dynamic items, registered once, and only a hand's
-message id is kept), and under load that parsing was a tenth of the bot's interpreter time
-(docs/performance.md, "Bot under load"). The request itself is discord.py's: the same payload,
-rate limits and errors (``discord.HTTPException``, ``discord.NotFound``).
+``PartialMessage.edit``, ``Interaction.edit_original_response`` and
+``InteractionResponse.edit_message`` parse Discord's answer into a full ``Message`` (author,
+embeds, components, attachments) and store the view for dispatch; the bot needs neither (its
+buttons are dynamic items, registered once, and only a hand's message id is kept), and under
+load that parsing was a tenth of the bot's interpreter time (docs/performance.md, "Bot under
+load"). The request itself is discord.py's: the same payload, rate limits and errors
+(``discord.HTTPException``, ``discord.NotFound``).
 """
 
 from __future__ import annotations
@@ -15,9 +16,11 @@ from collections.abc import Sequence
 from typing import Any
 
 import discord
-from discord.http import handle_message_parameters
+from discord.enums import InteractionResponseType
+from discord.errors import InteractionResponded
+from discord.http import Route, handle_message_parameters
 from discord.utils import MISSING
-from discord.webhook.async_ import async_context
+from discord.webhook.async_ import async_context, interaction_message_response_params
 
 
 async def edit_channel_message(
@@ -63,3 +66,43 @@ async def edit_interaction_answer(
             files=params.files,
         )
     return int(data["id"])
+
+
+async def update_clicked_message(
+    interaction: discord.Interaction,
+    *,
+    content: str,
+    view: discord.ui.View,
+    attachments: Sequence[discord.File] = MISSING,
+) -> None:
+    """Answer a component click by editing the clicked message (callback type 7: a hand
+    updated in place), as ``InteractionResponse.edit_message`` does, but without asking for
+    the answer's message (``with_response``): Discord then answers 204 with no body."""
+    response: Any = interaction.response
+    if response.is_done():
+        raise InteractionResponded(interaction)
+    state: Any = interaction._state
+    params = interaction_message_response_params(
+        type=InteractionResponseType.message_update.value,
+        content=content,
+        view=view,
+        attachments=attachments,
+        previous_allowed_mentions=state.allowed_mentions,
+    )
+    route = Route(
+        "POST",
+        "/interactions/{webhook_id}/{webhook_token}/callback",
+        webhook_id=interaction.id,
+        webhook_token=interaction.token,
+    )
+    http = state.http
+    await async_context.get().request(
+        route,
+        session=interaction._session,
+        proxy=http.proxy,
+        proxy_auth=http.proxy_auth,
+        payload=None if params.files else params.payload,
+        multipart=params.multipart if params.files else None,
+        files=params.files or None,
+    )
+    response._response_type = InteractionResponseType.message_update

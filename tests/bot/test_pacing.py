@@ -116,6 +116,29 @@ def test_the_request_budget_spaces_requests_in_the_order_asked() -> None:
     assert RequestBudget(0).reserve() == 0.0  # no bound
 
 
+def test_a_late_loop_never_starts_more_than_rate_requests_in_a_second() -> None:
+    """A loop that wakes every waiting request a second late (a CPU-bound moment) would start
+    all their slots at once, and the ones due next right after: the starts themselves stay
+    within ``rate`` in any second, whatever the slots said."""
+    now = [10.0]
+    budget = RequestBudget(20, burst=5, clock=lambda: now[0])
+    slots = [now[0] + budget.reserve() for _ in range(60)]  # three seconds' worth, asked at once
+    now[0] = 11.5  # the loop wakes them only now: 35 slots are due at once
+    started: list[float] = []
+    pending = list(slots)
+    while pending:
+        due = [s for s in pending if s <= now[0]]
+        for slot in due:
+            if budget.start_wait() == 0.0:
+                started.append(now[0])
+                pending.remove(slot)
+        now[0] += 0.01
+    assert len(started) == 60
+    for first in started:  # every one-second window from any start
+        assert sum(first <= s < first + 1 for s in started) <= 20
+    assert RequestBudget(0).start_wait() == 0.0  # no bound
+
+
 def all_shown(bot: DurakBot, tables: list[Table]) -> bool:
     """No AI move pending, and every table message shows its table's current version."""
     if not bot.notifier.idle():

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
 
 from durak_core import (
     DurakError,
@@ -25,9 +26,11 @@ from durak_core import (
     replay_json,
 )
 from durak_core.actions import PASS
+from durak_core.serialize import state_to_json, state_to_model
 from durak_core.state import FIELDS
 
 from .helpers import deal_exact
+from .strategies import games, random_playthrough
 
 Saved = dict[str, Any]
 
@@ -270,3 +273,12 @@ def test_v11_no_trump_is_none_in_the_state_and_its_views() -> None:
     assert plain.trump is not None and plain.trump == plain.view(0).trump
     bare = new_game(RuleSet(no_trump=True), 2, seed=4)
     assert bare.trump is None and bare.view(0).trump is None and bare.public_view().trump is None
+
+
+@settings(max_examples=40, deadline=None)
+@given(games())
+def test_the_direct_json_is_the_models_json(game: tuple[RuleSet, int, int, int]) -> None:
+    """``to_json`` writes the snapshot directly (it runs on every saved action): the text is
+    the schema's own, ``StateModel``'s, at every moment of games of every preset."""
+    for s in random_playthrough(*game):
+        assert state_to_json(s) == state_to_model(s).model_dump_json()

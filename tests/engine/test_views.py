@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
-from durak_core import Card, visible_to
+import pytest
+from hypothesis import given, settings
+
+from durak_core import Card, RuleSet, visible_to
 from durak_core.events import CardsDrawn, CardsReceived
+from durak_core.views import seat_view
 
 from .helpers import deal_exact, play
+from .strategies import games, random_playthrough
 
 HANDS = ["6S 7S 8C 9D 7H JS", "7D 8S QS 6C KH 9C", "10D 6D 10C 7C 10S AS"]
 
@@ -54,3 +59,21 @@ def test_awaiting_is_judged_from_public_facts() -> None:
     assert g.public_view().awaiting == (1,)
     g = play(g, "1 defend 7S 8S")
     assert g.public_view().awaiting == (0, 2)
+
+
+@settings(max_examples=20, deadline=None)
+@given(games())
+def test_a_seat_view_sharing_the_public_view_is_the_seat_view(
+    game: tuple[RuleSet, int, int, int],
+) -> None:
+    """A table computes the public view once per state and builds each seat's view on it
+    (``seat_view(s, seat, public)``): the same view as ``s.view(seat)``, at every moment."""
+    previous = None
+    for s in random_playthrough(*game):
+        public = s.public_view()
+        for seat in range(s.n):
+            assert seat_view(s, seat, public) == s.view(seat)
+        if previous is not None:  # a public view of another moment is refused
+            with pytest.raises(ValueError):
+                seat_view(s, 0, previous)
+        previous = public

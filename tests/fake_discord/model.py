@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import json
+import time
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -268,3 +269,4 @@ class RecordedRequest:
     path: str
     status: int
     body: JSON | list[Any] | None
+    at: float = field(default_factory=time.monotonic)  # when the fake answered it

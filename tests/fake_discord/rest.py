@@ -261,6 +261,8 @@ class RestApi:
         store.touch()
         if message is not None:
             await self.fake.announce("MESSAGE_UPDATE" if rtype == 7 else "MESSAGE_CREATE", message)
+        if request.query.get("with_response", "").lower() not in ("true", "1"):
+            return web.Response(status=204)  # Discord's default: no body
         return json_response({"interaction": summary, "resource": resource})
 
     # -- interaction webhooks (followups, @original) -------------------------------------

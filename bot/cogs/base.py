@@ -47,11 +47,7 @@ class CogBase(commands.Cog):
 
     async def _say(self, interaction: discord.Interaction, key: str, **params: object) -> None:
         """An ephemeral line: the answer to anything refused, and short confirmations."""
-        text = t(key, loc_of(interaction), **params)
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
-        else:
-            await interaction.response.send_message(text, ephemeral=True)
+        await _reply(interaction, t(key, loc_of(interaction), **params))
 
     def _table_here(self, interaction: discord.Interaction) -> Table | None:
         if interaction.channel_id is None:
@@ -79,15 +75,12 @@ class CogBase(commands.Cog):
             await self._say(interaction, "err.internal")
             return
         text = refusal_text(cause, loc_of(interaction))
-        table = self.bot.service.registry.get(hand.table_id) if hand is not None else None
-        shown_in_hand = cause.kind in HAND_NOTICES and table is not None and table.state is not None
-        if hand is not None and table is not None and shown_in_hand:
-            await self._update_hand(interaction, table, hand.seat, notice=text)
-            return
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
-        else:
-            await interaction.response.send_message(text, ephemeral=True)
+        if hand is not None and cause.kind in HAND_NOTICES:
+            table = self.bot.service.registry.get(hand.table_id)
+            if table is not None and table.state is not None:
+                await self._update_hand(interaction, table, hand.seat, notice=text)
+                return
+        await _reply(interaction, text)
 
     # -- hand messages ------------------------------------------------------------------------
 
@@ -155,6 +148,14 @@ class CogBase(commands.Cog):
         self.bot.notifier.remember(
             table, user, interaction, hand, focus=focus, message_id=answered
         )
+
+
+async def _reply(interaction: discord.Interaction, text: str) -> None:
+    """An ephemeral answer, or a follow-up when the interaction was answered already."""
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True)
+    else:
+        await interaction.response.send_message(text, ephemeral=True)
 
 
 class HandRef:

@@ -20,7 +20,7 @@ from collections import Counter
 
 from bot.cli.progress import add_progress_flag, progress_bar, show_progress
 from durak_core import RuleSet, new_game
-from durak_core.ai import make_player
+from durak_core.ai import Level, make_player
 from durak_core.ai.keep import talon_phase
 from durak_core.ai.memory import remember
 from durak_core.ai.schedule import next_actor
@@ -32,7 +32,7 @@ Tally = tuple[Counter[tuple[int, int]], Counter[tuple[int, int]]]
 def _game(seed: int) -> Tally:
     s = new_game(RuleSet(), 2, seed=seed)
     full = len(s.talon)
-    players = [make_player("normal", seed=seed), make_player("normal", seed=seed + 1)]
+    players = [make_player(Level.NORMAL, seed=seed), make_player(Level.NORMAL, seed=seed + 1)]
     histories: list[list[Event]] = [[], []]
     found: Counter[tuple[int, int]] = Counter()
     expected: Counter[tuple[int, int]] = Counter()

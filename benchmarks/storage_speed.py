@@ -38,6 +38,7 @@ from bot.storage import (
     SavedTable,
     SeatRecord,
     SqliteStorage,
+    TableStatus,
     backend_of,
     open_storage,
     sqlite_url,
@@ -178,7 +179,7 @@ async def measure(url: str, games: int, users: int, runs: int) -> dict[str, obje
     tables = [
         SavedTable(
             table_id=f"table-{i % 20}", guild_id=GUILD, channel_id=i % 20, table_message_id=i,
-            state_json=state, meta=meta, status="running", version=i,
+            state_json=state, meta=meta, status=TableStatus.RUNNING, version=i,
         )
         for i in range(runs)
     ]  # fmt: skip

@@ -10,8 +10,8 @@ their channel, each a new ``/durak new``). Card pictures are off (``--images`` t
 they change no count.
 
 **Fixed deals.** The bot draws each game's seed with ``secrets.randbits(256)`` inside
-``TableService._deal``. The benchmark wraps ``_deal`` on its own service instance: for the
-duration of that (synchronous) call the ``secrets`` name of ``bot.tables.actions`` is replaced by
+``Lobby.deal``. The benchmark wraps ``deal`` on its own service's lobby: for the
+duration of that (synchronous) call the ``secrets`` name of ``bot.tables.lobby`` is replaced by
 a stand-in whose ``randbits`` returns the seed of that game, SHA-256 of
 ``"<seed>:<seats>:<preset>:<game>"``. Only this process is patched; the bot code is unchanged.
 
@@ -88,10 +88,10 @@ from pathlib import Path
 from typing import Any
 from unittest import mock
 
-import bot.tables.actions as service_module
+import bot.tables.lobby as lobby_module
 from bot.app import DurakBot
 from bot.cli.progress import add_progress_flag, progress_bar, say, show_progress
-from bot.cogs.durak import save_images_setting
+from bot.cogs.guild_settings import save_images_setting
 from bot.tables.table import Table
 from bot.text import t
 from bot.ui.turn_alerts import must_act
@@ -207,19 +207,19 @@ def _seed(base: int, seats: int, preset: str, game: int) -> int:
 @contextmanager
 def fixed_deals(bot: DurakBot, seeds: dict[int, int]) -> Iterator[None]:
     """Deal each table the seed ``seeds[channel]`` instead of a fresh ``secrets.randbits``."""
-    service = bot.service
-    deal: Callable[[Table], None] = service._deal
+    lobby = bot.service.lobby
+    deal: Callable[[Table], None] = lobby.deal
 
     def seeded(table: Table) -> None:
         stand_in = types.SimpleNamespace(randbits=lambda _bits: seeds[table.channel_id])
-        with mock.patch.object(service_module, "secrets", stand_in):
+        with mock.patch.object(lobby_module, "secrets", stand_in):
             deal(table)
 
-    service._deal = seeded  # type: ignore[method-assign]
+    lobby.deal = seeded  # type: ignore[method-assign]
     try:
         yield
     finally:
-        del service._deal
+        del lobby.deal
 
 
 def hand_message(fake: FakeDiscord, user: int, table_id: str) -> FakeMessage | None:

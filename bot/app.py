@@ -15,9 +15,11 @@ import discord
 from discord.ext import commands
 
 import durak_core
+from bot.cogs.durak import DurakCog
 from bot.settings import Settings
 from bot.storage import Storage, open_storage
-from bot.tables.actions import Notifier, TableService
+from bot.tables.core import Notifier
+from bot.tables.service import TableService
 from bot.text import t
 from bot.ui.buttons import DYNAMIC_ITEMS, is_ours, matches_template
 from bot.ui.channel_limits import global_limit_wait
@@ -82,8 +84,6 @@ class DurakBot(commands.Bot):
             notifier.limits.budget.slow_down(wait)
 
     async def setup_hook(self) -> None:
-        from bot.cogs.durak import DurakCog
-
         # The AI thinks with ~4x the playouts when the engine is compiled (docs/performance.md).
         log.info("durak_core compiled: %s", "yes" if durak_core.COMPILED else "no")
 

@@ -19,7 +19,7 @@ import discord
 from PIL import Image
 
 from bot.render import render_scene_png
-from bot.tables.actions import TableService
+from bot.tables.play import apply_action, auto_passes
 from bot.tables.table import Seat, Table
 from bot.ui.hand_view import HandMessage, table_hand
 from bot.ui.refresher import TOKEN_LIFETIME, TOKEN_MARGIN
@@ -69,19 +69,17 @@ class Game:
         names = [s.name for s in self.table.seats]
         for move in moves:
             name, action = move.split(": ")
-            TableService._apply(
-                self.table, names.index(name), parse_action(action), timed_out=False
-            )
+            apply_action(self.table, names.index(name), parse_action(action), timed_out=False)
             self.table.version += 1
         if self.table.state is not None and self.table.state.finished:
             self.table.status, self.table.deadline = "finished", None
         return self
 
     def done_for_bout(self, seat: int) -> Game:
-        """The seat pressed "Done for this bout" (as ``TableService.set_auto_pass`` does)."""
+        """The seat pressed "Done for this bout" (as ``Play.set_auto_pass`` does)."""
         assert self.table.state is not None
         self.table.auto_pass[seat] = self.table.state.bout
-        TableService._auto_passes(self.table)
+        auto_passes(self.table)
         self.table.version += 1
         return self
 

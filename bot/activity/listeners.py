@@ -12,7 +12,7 @@ log = logging.getLogger(__name__)
 
 
 class Notifier(Protocol):
-    """``bot.tables.actions.Notifier``, restated so this module needs only the table."""
+    """``bot.tables.core.Notifier``, restated so this module needs only the table."""
 
     def table_changed(self, table: Table, *, actor: int | None) -> None: ...
 

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 from aiohttp import WSMsgType, web
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from bot.tables.actions import Rejected
+from bot.tables.refusals import Rejected
 from bot.text import t
 from bot.ui.rules_text import why_text
 from durak_core import Action
@@ -44,7 +44,7 @@ from .table_frames import table_frame
 
 if TYPE_CHECKING:
     from bot.settings import Settings
-    from bot.tables.actions import TableService
+    from bot.tables.service import TableService
 
 log = logging.getLogger(__name__)
 
@@ -295,7 +295,7 @@ class ActivityServer:
             conn.send(self._error(session, "err.activity_frame", ref=frame.ref))
             return
         try:
-            await self.service.act(
+            await self.service.play.act(
                 table, seat, action, version=frame.version, user_id=session.user_id
             )
         except Rejected as rej:

@@ -18,7 +18,7 @@ import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any
 
 from durak_core import RuleSet, parse_rules
 from durak_core.ai import LEVELS, Budget, Level, make_player
@@ -92,7 +92,7 @@ def _task(args: tuple[list[str], dict[str, Any], int, int, float | None, str]) -
         for seat in range(n):
             p = slot_at[seat]
             budget = Budget(think, clock=clock) if think is not None else None
-            level = cast(Level, levels[p])
+            level = Level(levels[p])
             seed = base_seed * 7919 + deal * 31 + p
             players.append(make_player(level, seed=seed, budget=budget, seats=labels))
         rec = play_game(rules, players, seed=base_seed * 1_000_003 + deal, clock=clock)

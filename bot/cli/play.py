@@ -9,7 +9,6 @@ import secrets
 import sys
 import time
 from collections.abc import Callable, Sequence
-from typing import cast
 
 from durak_core import (
     Action,
@@ -181,7 +180,7 @@ def main(argv: Sequence[str], ask: Callable[[str], str] = input) -> int:
     names = ["You"]
     shown = ["human", *levels]  # every seat's label, as the names below show it
     for i, lv in enumerate(levels, 1):
-        players.append(make_player(cast(Level, lv), seed=seed + i, budget=budget, seats=shown))
+        players.append(make_player(Level(lv), seed=seed + i, budget=budget, seats=shown))
         names.append(f"{lv.capitalize()}({i})")
     state = new_game(rules, len(players), seed=seed)
     print(f"Durak, {rules.describe()}; deal seed {seed}. You are seat 0.")

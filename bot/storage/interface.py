@@ -45,7 +45,7 @@ class Storage(Protocol):
     async def save_table(self, t: SavedTable) -> None: ...
 
     async def load_tables(
-        self, statuses: Sequence[TableStatus] = ("lobby", "running")
+        self, statuses: Sequence[TableStatus] = (TableStatus.LOBBY, TableStatus.RUNNING)
     ) -> list[SavedTable]: ...
 
     async def delete_table(self, table_id: str) -> bool: ...
@@ -90,7 +90,7 @@ class Storage(Protocol):
 
 # Argument checks shared by every backend, so all reject bad input the same way.
 
-_STATUSES: frozenset[str] = frozenset({"lobby", "running", "finished", "abandoned"})
+_STATUSES: frozenset[str] = frozenset(TableStatus)
 _SORTS: frozenset[str] = frozenset({"wins", "win_rate", "rating"})
 
 

@@ -13,11 +13,12 @@ from typing import Literal
 import orjson
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from bot.domain import TableStatus as TableStatus  # re-exported: the storage API names it
+
 MIN_SEATS = 2
 MAX_SEATS = 6
 _HEX = re.compile(r"^[0-9a-fA-F]+$")
 
-TableStatus = Literal["lobby", "running", "finished", "abandoned"]
 SeatResult = Literal["win", "loss", "draw", "played"]
 
 

@@ -322,7 +322,7 @@ class PostgresStorage(SettingsStore):
         await self._transaction(body, write=True)
 
     async def load_tables(
-        self, statuses: Sequence[TableStatus] = ("lobby", "running")
+        self, statuses: Sequence[TableStatus] = (TableStatus.LOBBY, TableStatus.RUNNING)
     ) -> list[SavedTable]:
         check_statuses(statuses)
         if not statuses:

@@ -414,7 +414,7 @@ class SqliteStorage(SettingsStore):
             await self._conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
 
     async def load_tables(
-        self, statuses: Sequence[TableStatus] = ("lobby", "running")
+        self, statuses: Sequence[TableStatus] = (TableStatus.LOBBY, TableStatus.RUNNING)
     ) -> list[SavedTable]:
         check_statuses(statuses)
         if not statuses:

@@ -20,17 +20,16 @@ import contextlib
 import logging
 import secrets
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import Protocol
 
+from bot.settings import Settings
 from durak_core import Action, Event, SeatView, visible_to
 from durak_core.ai import Budget, Player
 from durak_core.ai.easy import EasyPlayer
 
 from .ai_workers import AiWorkers, WorkerDied
+from .refusals import Refusal, Rejected
 from .table import STAND_IN_LEVEL, Table
-
-if TYPE_CHECKING:
-    from .actions import TableService
 
 log = logging.getLogger(__name__)
 
@@ -46,8 +45,19 @@ def choose(player: Player, view: SeatView, history: Sequence[Event]) -> Action:
     return player.choose(view, history)
 
 
+class ActionPath(Protocol):
+    """Where the runner submits its seats' actions: the same path as humans' clicks."""
+
+    @property
+    def settings(self) -> Settings: ...
+
+    async def act(
+        self, table: Table, seat: int, action: Action, *, version: int | None, user_id: int | None
+    ) -> None: ...
+
+
 class AiRunner:
-    def __init__(self, service: TableService, *, delay: float, processes: int = 0) -> None:
+    def __init__(self, service: ActionPath, *, delay: float, processes: int = 0) -> None:
         self.service = service
         self.delay = delay
         self.processes = processes
@@ -100,8 +110,6 @@ class AiRunner:
         return player
 
     async def _run(self, table: Table) -> None:
-        from .actions import Rejected
-
         while True:
             await asyncio.sleep(0 if table.only_ai_left else self.delay)
             async with table.lock:
@@ -122,7 +130,7 @@ class AiRunner:
             try:
                 await self.service.act(table, seat, action, version=version, user_id=None)
             except Rejected as rej:
-                if rej.key != "err.stale":
+                if rej.kind is not Refusal.STALE:
                     log.warning(
                         "AI seat %s of table %s chose %s: %s",
                         seat,

@@ -6,10 +6,12 @@ import logging
 from datetime import datetime
 from typing import Any, cast
 
+from bot.domain import TableStatus
 from bot.storage import SavedTable
 from durak_core import Card, Event, GameState, RuleSet, Series, new_game, replay_json
+from durak_core.ai import LEVELS, Level
 
-from .table import AI_LEVELS, AiLevel, Note, Seat, Table
+from .table import Note, Seat, Table
 
 log = logging.getLogger(__name__)
 
@@ -68,12 +70,12 @@ def to_saved(table: Table) -> SavedTable:
 
 def _seat(raw: dict[str, Any]) -> Seat:
     level = raw.get("ai_level")
-    if level is not None and level not in AI_LEVELS:
+    if level is not None and level not in LEVELS:
         raise ValueError(f"unknown AI level {level!r}")
     return Seat(
         name=str(raw["name"]),
         user_id=None if raw.get("user_id") is None else int(raw["user_id"]),
-        ai_level=cast(AiLevel | None, level),
+        ai_level=None if level is None else Level(level),
         replaced=bool(raw.get("replaced", False)),
     )
 
@@ -91,7 +93,7 @@ def from_saved(saved: SavedTable) -> Table:
         max_seats=int(meta["max_seats"]),
         turn_timer=int(meta["turn_timer"]),
         seats=seats,
-        status=saved.status,
+        status=TableStatus(saved.status),
         thread_id=saved.thread_id,
         lobby_message_id=saved.lobby_message_id,
         table_message_id=saved.table_message_id,

@@ -11,16 +11,15 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Literal
 
+from bot.domain import ACTIVE_STATUSES, TableStatus
 from durak_core import Action, Card, Event, GameState, PublicView, RuleSet, SeatView, Series
-from durak_core.ai import Player
+from durak_core.ai import Level, Player
 from durak_core.views import seat_view
 
-TableStatus = Literal["lobby", "running", "finished", "abandoned"]
-AiLevel = Literal["random", "easy", "normal", "hard"]
+#: Who plays a seat now (not stored: derived from the seat and the table's away/left sets).
 SeatPlayer = Literal["human", "ai", "away", "left"]
-AI_LEVELS: tuple[AiLevel, ...] = ("random", "easy", "normal", "hard")
 #: The level that plays a human's seat while its owner is away or has left (shown by name).
-STAND_IN_LEVEL: AiLevel = "normal"
+STAND_IN_LEVEL = Level.NORMAL
 MIN_SEATS = 2
 MAX_SEATS = 6
 
@@ -43,7 +42,7 @@ class Seat:
 
     name: str
     user_id: int | None = None
-    ai_level: AiLevel | None = None
+    ai_level: Level | None = None
     #: An AI seat that was a human's until its owner left a game (named after the owner).
     replaced: bool = False
 
@@ -64,7 +63,7 @@ class Table:
     max_seats: int
     turn_timer: int  # seconds; 0 = no timer
     seats: list[Seat] = field(default_factory=list)
-    status: TableStatus = "lobby"
+    status: TableStatus = TableStatus.LOBBY
     thread_id: int | None = None
     lobby_message_id: int | None = None
     table_message_id: int | None = None
@@ -143,7 +142,7 @@ class Table:
     @property
     def active(self) -> bool:
         """Lobby or running: the channel's one table."""
-        return self.status in ("lobby", "running")
+        return self.status in ACTIVE_STATUSES
 
     @property
     def series_id(self) -> str:
@@ -154,12 +153,22 @@ class Table:
         """The number of the current (or just finished) game within the series."""
         if self.series is None:
             return 1
-        return self.series.games + (0 if self.status == "finished" else 1)
+        return self.series.games + (0 if self.status == TableStatus.FINISHED else 1)
 
     def seat_name(self, seat: int) -> str:
         return self.seats[seat].name
 
-    def player_of(self, seat: int) -> tuple[SeatPlayer, AiLevel | None]:
+    def note(self, key: str, seat: int, card: Card | None = None) -> None:
+        """Add a line to the public log after the events so far."""
+        self.notes.append(Note(len(self.events), key, seat, card))
+
+    def return_to_owner(self, seat: int) -> None:
+        """The owner plays ``seat`` again (back from idle or from leaving): no AI stands in."""
+        self.away.discard(seat)
+        self.expiries.pop(seat, None)
+        self.ai_players.pop(seat, None)
+
+    def player_of(self, seat: int) -> tuple[SeatPlayer, Level | None]:
         """Who plays ``seat`` now, and at which AI level: its owner ("human"), an AI seat
         ("ai"), or an AI standing in for an idle ("away") or departed ("left") owner."""
         level = self.seats[seat].ai_level
@@ -199,7 +208,7 @@ class Table:
 
     def ai_seats_to_act(self) -> list[int]:
         """AI-controlled seats that have a legal action now."""
-        if self.status != "running" or self.state is None or self.state.finished:
+        if self.status != TableStatus.RUNNING or self.state is None or self.state.finished:
             return []
         return [
             i

@@ -17,12 +17,54 @@ Formats (all well under Discord's 100 characters)::
 from __future__ import annotations
 
 import re
+from enum import StrEnum
 from typing import Any, Protocol
 
 import discord
 
+from durak_core.ai import Level
+
 TABLE_RE = r"(?P<table>[0-9a-f]{8})"
 HAND_RE = TABLE_RE + r":(?P<seat>[0-5]):(?P<version>[0-9]{1,9})"
+
+
+class TableOp(StrEnum):
+    """The table message's buttons (``dkt:<table>:<op>``; kept in posted messages)."""
+
+    HAND = "hand"
+    RULES = "rules"
+    REMATCH = "rematch"
+    BACK = "back"
+
+
+class LobbyOp(StrEnum):
+    """The lobby's buttons (``dkl:<table>:<op>``; kept in posted messages)."""
+
+    JOIN = "join"
+    LEAVE = "leave"
+    START = "start"
+    CANCEL = "cancel"
+    AI_EASY = "ai-easy"
+    AI_NORMAL = "ai-normal"
+    AI_HARD = "ai-hard"
+    AI_REMOVE = "ai-remove"
+    #: The host's switch: every seated player may add and remove AI seats, or the host only.
+    AI_OPEN = "ai-open"
+    AI_HOST = "ai-host"
+
+    @classmethod
+    def add_ai(cls, level: Level) -> LobbyOp:
+        return cls(f"ai-{level}")
+
+    @property
+    def ai_level(self) -> Level | None:
+        """The level an "add AI" button seats (None for the other ops)."""
+        level = self.value.removeprefix("ai-")
+        return Level(level) if level in Level.__members__.values() else None
+
+
+def _one_of(ops: type[StrEnum]) -> str:
+    return "(?P<op>" + "|".join(re.escape(op) for op in ops) + ")"
 
 
 class ClickHandler(Protocol):
@@ -37,11 +79,11 @@ class ClickHandler(Protocol):
     ) -> None: ...
 
     async def on_table_button(
-        self, interaction: discord.Interaction, table: str, op: str
+        self, interaction: discord.Interaction, table: str, op: TableOp
     ) -> None: ...
 
     async def on_lobby_button(
-        self, interaction: discord.Interaction, table: str, op: str
+        self, interaction: discord.Interaction, table: str, op: LobbyOp
     ) -> None: ...
 
     async def on_board_page(
@@ -147,12 +189,12 @@ class HandSelect(
 
 class TableButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"dkt:" + TABLE_RE + r":(?P<op>hand|rules|rematch|back)",
+    template=r"dkt:" + TABLE_RE + ":" + _one_of(TableOp),
 ):
     def __init__(
         self,
         table: str,
-        op: str,
+        op: TableOp,
         *,
         label: str = "?",
         style: discord.ButtonStyle = discord.ButtonStyle.secondary,
@@ -168,7 +210,7 @@ class TableButton(
         match: re.Match[str],
         /,
     ) -> TableButton:
-        return cls(match["table"], match["op"])
+        return cls(match["table"], TableOp(match["op"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await handler(interaction).on_table_button(interaction, self.table, self.op)
@@ -176,14 +218,12 @@ class TableButton(
 
 class LobbyButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"dkl:"
-    + TABLE_RE
-    + r":(?P<op>join|leave|ai-easy|ai-normal|ai-hard|ai-remove|ai-open|ai-host|start|cancel)",
+    template=r"dkl:" + TABLE_RE + ":" + _one_of(LobbyOp),
 ):
     def __init__(
         self,
         table: str,
-        op: str,
+        op: LobbyOp,
         *,
         label: str = "?",
         style: discord.ButtonStyle = discord.ButtonStyle.secondary,
@@ -202,7 +242,7 @@ class LobbyButton(
         match: re.Match[str],
         /,
     ) -> LobbyButton:
-        return cls(match["table"], match["op"])
+        return cls(match["table"], LobbyOp(match["op"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await handler(interaction).on_lobby_button(interaction, self.table, self.op)

@@ -22,7 +22,7 @@ from typing import Any
 import discord
 
 from bot.render import render_hand_png
-from bot.tables.actions import may_auto_pass
+from bot.tables.play import may_auto_pass
 from bot.tables.table import Table
 from bot.text import t
 from durak_core import Action, Card, SeatView

@@ -6,11 +6,12 @@ import discord
 
 from bot.tables.table import Table
 from bot.text import t
+from durak_core.ai import Level
 
-from .buttons import LobbyButton
+from .buttons import LobbyButton, LobbyOp
 from .rules_text import rules_summary, rules_text
 
-AI_BUTTON_LEVELS = ("easy", "normal", "hard")
+AI_BUTTON_LEVELS = (Level.EASY, Level.NORMAL, Level.HARD)
 
 __all__ = ["AI_BUTTON_LEVELS", "render_lobby", "render_lobby_done", "rules_text"]
 
@@ -42,25 +43,28 @@ def render_lobby(table: Table) -> tuple[discord.Embed, discord.ui.View]:
     view = discord.ui.View(timeout=None)
     tid = table.table_id
     view.add_item(
-        LobbyButton(tid, "join", label=t("btn.join", loc), style=discord.ButtonStyle.success, row=0)
+        LobbyButton(
+            tid, LobbyOp.JOIN, label=t("btn.join", loc), style=discord.ButtonStyle.success, row=0
+        )
     )
-    view.add_item(LobbyButton(tid, "leave", label=t("btn.leave", loc), row=0))
+    view.add_item(LobbyButton(tid, LobbyOp.LEAVE, label=t("btn.leave", loc), row=0))
     view.add_item(
         LobbyButton(
-            tid, "start", label=t("btn.start", loc), style=discord.ButtonStyle.primary, row=0
+            tid, LobbyOp.START, label=t("btn.start", loc), style=discord.ButtonStyle.primary, row=0
         )
     )
     view.add_item(
         LobbyButton(
-            tid, "cancel", label=t("btn.cancel", loc), style=discord.ButtonStyle.danger, row=0
+            tid, LobbyOp.CANCEL, label=t("btn.cancel", loc), style=discord.ButtonStyle.danger, row=0
         )
     )
     for level in AI_BUTTON_LEVELS:
         label = t("btn.add_ai", loc, level=t(f"level.{level}", loc))
-        view.add_item(LobbyButton(tid, f"ai-{level}", label=label, row=1))
-    view.add_item(LobbyButton(tid, "ai-remove", label=t("btn.remove_ai", loc), row=1))
+        view.add_item(LobbyButton(tid, LobbyOp.add_ai(level), label=label, row=1))
+    view.add_item(LobbyButton(tid, LobbyOp.AI_REMOVE, label=t("btn.remove_ai", loc), row=1))
     # The host's switch: who may seat and unseat AI players.
-    op, key = ("ai-host", "btn.ai_host") if table.anyone_adds_ai else ("ai-open", "btn.ai_open")
+    op = LobbyOp.AI_HOST if table.anyone_adds_ai else LobbyOp.AI_OPEN
+    key = "btn.ai_host" if table.anyone_adds_ai else "btn.ai_open"
     view.add_item(LobbyButton(tid, op, label=t(key, loc), row=2))
     return embed, view
 

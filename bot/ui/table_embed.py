@@ -11,12 +11,13 @@ from collections.abc import Sequence
 
 import discord
 
+from bot.domain import TableStatus
 from bot.render.table import seat_role
 from bot.tables.table import STAND_IN_LEVEL, Note, Table
 from bot.text import t
 from durak_core import PublicView, seed_commitment
 
-from .buttons import TableButton
+from .buttons import TableButton, TableOp
 from .cards import card_text, event_line
 from .rules_text import rules_summary
 from .table_picture import TABLE_IMAGE
@@ -125,17 +126,20 @@ def render_table(
     view = discord.ui.View(timeout=None)
     view.add_item(
         TableButton(
-            table.table_id, "hand", label=t("btn.my_hand", loc), style=discord.ButtonStyle.primary
+            table.table_id,
+            TableOp.HAND,
+            label=t("btn.my_hand", loc),
+            style=discord.ButtonStyle.primary,
         )
     )
-    view.add_item(TableButton(table.table_id, "rules", label=t("btn.rules", loc)))
-    if table.status == "running" and (table.away or table.left):  # seats an AI plays for now
-        view.add_item(TableButton(table.table_id, "back", label=t("btn.back", loc)))
-    if table.status == "finished":
+    view.add_item(TableButton(table.table_id, TableOp.RULES, label=t("btn.rules", loc)))
+    if table.status == TableStatus.RUNNING and (table.away or table.left):  # an AI stands in
+        view.add_item(TableButton(table.table_id, TableOp.BACK, label=t("btn.back", loc)))
+    if table.status == TableStatus.FINISHED:
         view.add_item(
             TableButton(
                 table.table_id,
-                "rematch",
+                TableOp.REMATCH,
                 label=t("btn.rematch", loc),
                 style=discord.ButtonStyle.success,
             )

@@ -19,6 +19,7 @@ from typing import Any, Literal
 
 import discord
 
+from bot.domain import TableStatus
 from bot.storage import Storage
 from bot.tables.table import Table
 from bot.text import t
@@ -43,7 +44,7 @@ CLOSE_SECONDS = 2.0
 def must_act(table: Table) -> dict[int, Role]:
     """Human-played seats the game waits for to lead or to defend (a transferred attack
     included), judged from the public view; throw-ins are never awaited this way."""
-    if table.status != "running" or table.state is None:
+    if table.status != TableStatus.RUNNING or table.state is None:
         return {}
     view = table.public_view()
     if view.finished:

@@ -14,15 +14,25 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Literal
+from enum import StrEnum
 
 from .base import Budget, Clock, Player
 from .easy import EasyPlayer
 from .normal import NormalPlayer
 from .random_player import RandomPlayer
 
-Level = Literal["random", "easy", "normal", "hard"]
-LEVELS: tuple[Level, ...] = ("random", "easy", "normal", "hard")
+
+class Level(StrEnum):
+    """An AI player's level. A ``StrEnum``: the bot stores it by value ("normal") in saved tables
+    and game records, and a level equals its name (``Level.HARD == "hard"``)."""
+
+    RANDOM = "random"
+    EASY = "easy"
+    NORMAL = "normal"
+    HARD = "hard"
+
+
+LEVELS: tuple[Level, ...] = tuple(Level)
 
 
 def make_player(
@@ -38,13 +48,13 @@ def make_player(
     endgame traps against a seat shown as ``"normal"`` (docs/ai.md)."""
     if isinstance(seats, str) or not all(isinstance(x, str) for x in seats):
         raise TypeError("seats must be a sequence of labels, one per seat")
-    if level == "random":
+    if level == Level.RANDOM:
         return RandomPlayer(seed)
-    if level == "easy":
+    if level == Level.EASY:
         return EasyPlayer(seed)
-    if level == "normal":
+    if level == Level.NORMAL:
         return NormalPlayer(seed)
-    if level == "hard":
+    if level == Level.HARD:
         from .hard import HardPlayer
 
         return HardPlayer(seed, budget or Budget(), seats)

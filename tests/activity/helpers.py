@@ -163,7 +163,7 @@ class History:
 
 
 def listen(bot: DurakBot, listener: History) -> None:
-    notifier = bot.service.notifier
+    notifier = bot.service.core.notifier
     assert isinstance(notifier, TableListeners)
     notifier.listeners.append(listener)
 

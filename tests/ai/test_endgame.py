@@ -8,7 +8,7 @@ import random
 import pytest
 
 from durak_core import Event, GameState, RuleSet, Suit, new_game, position, visible_to
-from durak_core.ai import Budget, make_player
+from durak_core.ai import Budget, Level, make_player
 from durak_core.ai.cardinfo import CardTable, card_table
 from durak_core.ai.endgame import EndgameSolver, brute_force
 from durak_core.ai.normal import endgame_reply
@@ -72,13 +72,13 @@ def test_hard_takes_a_forced_win() -> None:
     """Talon empty, two seats: Hard sees all cards. Leading the 6 of spades lets the defender
     beat it and go out (R18); leading the unbeatable ace of spades wins."""
     s = position(RuleSet(), ["6S AS", "7S"], trump="6H", attacker=0)
-    hard = make_player("hard", 1, Budget(None, iterations=50))
+    hard = make_player(Level.HARD, 1, Budget(None, iterations=50))
     assert str(hard.choose(s.view(0), [])) == "attack AS"
 
 
 def test_single_legal_action_needs_no_search() -> None:
     s = position(RuleSet(), ["6S", "7S 8S"], trump="6H", attacker=0)
-    hard = make_player("hard", 1, Budget(None, iterations=10**9))
+    hard = make_player(Level.HARD, 1, Budget(None, iterations=10**9))
     assert str(hard.choose(s.view(0), [])) == "attack 6S"
 
 
@@ -116,7 +116,7 @@ def test_hard_wins_a_lost_endgame_against_a_seat_shown_as_easy() -> None:
             continue
         labels = ["hard", "hard"]
         labels[1 - me] = "easy"
-        told = make_player("hard", 1, Budget(None, iterations=50), seats=labels)
+        told = make_player(Level.HARD, 1, Budget(None, iterations=50), seats=labels)
         action = told.choose(s.view(me), [])
         child = s.copy()
         apply_unchecked(child, me, action)
@@ -128,8 +128,8 @@ def test_hard_wins_a_lost_endgame_against_a_seat_shown_as_easy() -> None:
 def test_seat_labels_are_checked() -> None:
     s = position(RuleSet(), ["6S AS", "7S"], trump="6H", attacker=0)
     with pytest.raises(TypeError):
-        make_player("hard", 1, seats="easy")
-    hard = make_player("hard", 1, Budget(None, iterations=5), seats=["easy", "easy", "easy"])
+        make_player(Level.HARD, 1, seats="easy")
+    hard = make_player(Level.HARD, 1, Budget(None, iterations=5), seats=["easy", "easy", "easy"])
     with pytest.raises(ValueError, match="3 labels for a 2-seat game"):
         hard.choose(s.view(0), [])
 
@@ -138,7 +138,7 @@ def _normal_game_until(seed: int, actions: int) -> tuple[GameState, list[list[Ev
     """A Normal-vs-Normal game (classic, two seats) after ``actions`` actions, with each seat's
     observed history."""
     s = new_game(RuleSet(), 2, seed=seed)
-    normals = [make_player("normal", 1), make_player("normal", 2)]
+    normals = [make_player(Level.NORMAL, 1), make_player(Level.NORMAL, 2)]
     hist: list[list[Event]] = [[], []]
     while len(s.log) < actions and not s.finished:
         seat = next_actor(s)
@@ -157,7 +157,7 @@ def test_normal_endgame_reply_is_what_normal_plays(seed: int) -> None:
     the move NormalPlayer makes from its view and history (or None when Normal falls back to
     its heuristics)."""
     s, hist = _normal_game_until(seed, 0)
-    normals = [make_player("normal", 1), make_player("normal", 2)]
+    normals = [make_player(Level.NORMAL, 1), make_player(Level.NORMAL, 2)]
     compared = 0
     while not s.finished:
         seat = next_actor(s)
@@ -184,8 +184,8 @@ def test_hard_sets_a_trap_for_a_seat_shown_as_normal() -> None:
     assert me == 0 and not s.talon
     ct = card_table(s.rules, Suit(s.trump_suit))
     assert EndgameSolver(me, ct).prove(s.copy())[0] == -1.0
-    hard = make_player("hard", 1, Budget(None, iterations=300), seats=["normal", "normal"])
-    players = [hard, make_player("normal", 2)]
+    hard = make_player(Level.HARD, 1, Budget(None, iterations=300), seats=["normal", "normal"])
+    players = [hard, make_player(Level.NORMAL, 2)]
     modes = []
     while not s.finished:
         seat = next_actor(s)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from durak_core import RuleSet, position
-from durak_core.ai import Budget, make_player
+from durak_core.ai import Budget, Level, make_player
 from durak_core.ai.determinize import Determinizer
 from durak_core.ai.hard import HardPlayer
 from durak_core.ai.memory import remember
@@ -14,7 +14,7 @@ from tests.engine.helpers import deal_exact, play
 
 def test_easy_attacks_low_and_defends_with_the_smallest_winning_card() -> None:
     g = deal_exact(["7S 9S KS 6D AH 10C", "8S QS AS 7D 8D 6H"], trump="9H")
-    easy = make_player("easy", 1)
+    easy = make_player(Level.EASY, 1)
     # R8: seat 1 holds the lowest trump (6H) and starts; Easy leads its lowest plain card.
     assert g.starter == 1
     assert str(easy.choose(g.view(1), [])) == "attack 7D"
@@ -37,8 +37,8 @@ def test_normal_keeps_high_trumps_while_the_talon_lasts() -> None:
         talon="6C 10C 6D 9S 10S JS QS KS AS 7S 8S",
     )
     s, _ = s.apply(0, "attack 6S")
-    assert str(make_player("normal", 1).choose(s.view(1), [])) == "take"
-    assert str(make_player("easy", 1).choose(s.view(1), [])) == "defend 6S AH"
+    assert str(make_player(Level.NORMAL, 1).choose(s.view(1), [])) == "take"
+    assert str(make_player(Level.EASY, 1).choose(s.view(1), [])) == "defend 6S AH"
 
 
 def test_normal_infers_what_a_taker_lacks() -> None:

@@ -91,8 +91,8 @@ def test_hard_told_the_table_ignores_hidden_cards(preset_name: str) -> None:
         if len(view.legal_actions) < 2:
             continue
         other = reshuffle_hidden(s, seat, rng)
-        a = make_player("hard", 9, budget, seats=labels).choose(view, history)
-        b = make_player("hard", 9, budget, seats=labels).choose(other.view(seat), history)
+        a = make_player(Level.HARD, 9, budget, seats=labels).choose(view, history)
+        b = make_player(Level.HARD, 9, budget, seats=labels).choose(other.view(seat), history)
         assert a is b
         checked += 1
         if checked >= 6:

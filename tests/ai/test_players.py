@@ -32,7 +32,7 @@ def test_every_level_plays_legally_in_every_preset(preset_name: str, seats: int)
 def test_each_level_finishes_two_seat_games(level: Level) -> None:
     budget = Budget(None, iterations=6)
     for seed in range(2):
-        players = [make_player(level, seed, budget), make_player("easy", seed)]
+        players = [make_player(level, seed, budget), make_player(Level.EASY, seed)]
         play_game(RuleSet(), players, seed=seed)
 
 
@@ -55,8 +55,8 @@ def test_same_view_history_and_seed_give_the_same_decision_even_after_other_call
     g = new_game(RuleSet(), 3, seed=11)
     v = g.view(g.starter)
     budget = Budget(None, iterations=30)
-    fresh = make_player("hard", 5, budget).choose(v, [])
-    used = make_player("hard", 5, budget)
+    fresh = make_player(Level.HARD, 5, budget).choose(v, [])
+    used = make_player(Level.HARD, 5, budget)
     other = new_game(RuleSet(), 2, seed=2)
     used.choose(other.view(other.starter), [])
     assert used.choose(v, []) is fresh

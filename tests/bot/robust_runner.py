@@ -58,10 +58,11 @@ def time_phases(path: str) -> None:
     """Where a click's time goes, one line per call (name, seconds): ``act`` (a human's
     action: table lock, apply, save), ``save`` (the wait for the write holding one change) and
     ``batch`` (a group-commit write of SQLite, with the number of tables it wrote)."""
-    from bot.tables.actions import TableService
+    from bot.tables.play import Play
+    from bot.tables.save_queue import SaveQueue
 
     out = open(path, "a", buffering=1)  # noqa: SIM115 - open for the life of the process
-    act, save = TableService.act, TableService._save
+    act, save = Play.act, SaveQueue.save
 
     async def timed_act(self: Any, *args: Any, **kwargs: Any) -> None:
         t0 = time.perf_counter()
@@ -86,8 +87,8 @@ def time_phases(path: str) -> None:
         out.write(f"batch {time.perf_counter() - t0:.6f} {len(tables)}\n")
         return result
 
-    TableService.act = timed_act  # type: ignore[method-assign]
-    TableService._save = timed_save  # type: ignore[method-assign]
+    Play.act = timed_act  # type: ignore[method-assign]
+    SaveQueue.save = timed_save  # type: ignore[method-assign]
     SqliteStorage._upsert = timed_upsert  # type: ignore[method-assign]
     atexit.register(out.close)
 

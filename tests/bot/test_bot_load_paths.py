@@ -14,10 +14,11 @@ from pathlib import Path
 
 import pytest
 
+from bot.domain import TableStatus
 from bot.storage import SavedTable, SqliteStorage, StaleTableVersion
 from bot.tables.ai_runner import AiRunner
 from durak_core import GameState, new_game, preset, visible_to
-from durak_core.ai import Budget, make_player
+from durak_core.ai import Budget, Level, make_player
 from tests.bot.helpers import public_message, running_bot, world
 from tests.bot.test_bot_game import settled
 from tests.bot.test_robust_faults import start_game
@@ -86,7 +87,7 @@ def _saved(table_id: str, version: int) -> SavedTable:
         table_message_id=None,
         state_json="",
         meta={"v": version},
-        status="running",
+        status=TableStatus.RUNNING,
         version=version,
     )
 
@@ -119,7 +120,7 @@ async def test_concurrent_saves_share_transactions_and_keep_the_guard(tmp_path: 
             raise AssertionError("an older version than the stored one was saved")
         except StaleTableVersion as exc:
             assert exc.stored == 7
-        stored = {t.table_id: t.version for t in await storage.load_tables(("running",))}
+        stored = {t.table_id: t.version for t in await storage.load_tables((TableStatus.RUNNING,))}
         assert len(stored) == 50 and stored["t0"] == 7
     finally:
         await storage.close()
@@ -141,7 +142,7 @@ async def test_ai_decides_in_a_worker_process() -> None:
     try:
         state = new_game(preset("classic"), 3, seed=4)
         seat = next(s for s in range(3) if state.legal_actions(s))
-        player = make_player("hard", seed=9, budget=Budget(seconds=0.05, iterations=20))
+        player = make_player(Level.HARD, seed=9, budget=Budget(seconds=0.05, iterations=20))
         view = state.view(seat)
         action = await runner._decide(player, view, visible_to([], seat))
         assert action in view.legal_actions
@@ -160,9 +161,9 @@ async def test_a_killed_ai_worker_is_replaced(caplog: pytest.LogCaptureFixture) 
     and the worker goes on."""
     runner, state, seat = _runner_and_position(1)
     view, history = state.view(seat), visible_to([], seat)
-    slow = make_player("hard", seed=9, budget=Budget(seconds=2.0, clock=time.perf_counter))
+    slow = make_player(Level.HARD, seed=9, budget=Budget(seconds=2.0, clock=time.perf_counter))
     try:
-        normal = make_player("normal", seed=1, budget=Budget(seconds=0.05, iterations=20))
+        normal = make_player(Level.NORMAL, seed=1, budget=Budget(seconds=0.05, iterations=20))
         await runner._decide(normal, view, history)  # starts the worker
         assert runner._workers is not None
         (first,) = runner._workers.pids
@@ -177,7 +178,7 @@ async def test_a_killed_ai_worker_is_replaced(caplog: pytest.LogCaptureFixture) 
         idle = 1 - seat  # a seat with no legal action: the player raises in the worker
         with pytest.raises(RuntimeError, match="needs a seat with legal actions"):
             await runner._workers.decide(
-                make_player("easy", seed=1), state.view(idle), visible_to([], idle)
+                make_player(Level.EASY, seed=1), state.view(idle), visible_to([], idle)
             )
         assert runner._workers.pids == [second]  # an error answer keeps the worker
     finally:
@@ -190,7 +191,7 @@ async def test_forced_moves_and_easy_are_decided_without_a_worker() -> None:
     worker: no worker process is started for them, and the decision is the player's own."""
     runner, state, seat = _runner_and_position(1)
     view, history = state.view(seat), visible_to([], seat)
-    easy = make_player("easy", seed=1)
+    easy = make_player(Level.EASY, seed=1)
     try:
         assert len(view.legal_actions) > 1
         assert await runner._decide(easy, view, history) == easy.choose(view, history)
@@ -201,7 +202,7 @@ async def test_forced_moves_and_easy_are_decided_without_a_worker() -> None:
                 forced = state.view(mover)
             else:
                 state, _ = state.apply(mover, easy.choose(state.view(mover), ()))
-        hard = make_player("hard", seed=9, budget=Budget(seconds=5.0))
+        hard = make_player(Level.HARD, seed=9, budget=Budget(seconds=5.0))
         assert await runner._decide(hard, forced, ()) == forced.legal_actions[0]
         assert runner._workers is None  # neither needed a worker
     finally:
@@ -213,7 +214,7 @@ async def test_ai_workers_decide_side_by_side() -> None:
     a free one instead of starting more."""
     runner, state, seat = _runner_and_position(2)
     view, history = state.view(seat), visible_to([], seat)
-    player = make_player("hard", seed=9, budget=Budget(seconds=0.3, clock=time.perf_counter))
+    player = make_player(Level.HARD, seed=9, budget=Budget(seconds=0.3, clock=time.perf_counter))
     try:
         actions = await asyncio.gather(*(runner._decide(player, view, history) for _ in range(3)))
         assert all(a in view.legal_actions for a in actions)
@@ -226,14 +227,14 @@ _KILLED_BOT = """
 import asyncio, os, signal
 from bot.tables.ai_runner import AiRunner
 from durak_core import new_game, preset, visible_to
-from durak_core.ai import Budget, make_player
+from durak_core.ai import Budget, Level, make_player
 
 
 async def main():
     runner = AiRunner(object(), delay=0, processes=1)
     state = new_game(preset("classic"), 2, seed=4)
     seat = next(s for s in range(2) if state.legal_actions(s))
-    normal = make_player("normal", seed=1, budget=Budget(seconds=0.05, iterations=20))
+    normal = make_player(Level.NORMAL, seed=1, budget=Budget(seconds=0.05, iterations=20))
     await runner._decide(normal, state.view(seat), visible_to([], seat))
     print(*runner._workers.pids, flush=True)
     os.kill(os.getpid(), signal.SIGKILL)  # no shutdown: like a crash or the OOM killer

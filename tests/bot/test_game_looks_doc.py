@@ -16,7 +16,7 @@ from PIL import Image
 from bot.render import HEIGHT, WIDTH
 from bot.render.cards import card_size
 from bot.render.scene import HAND_CARD, HAND_PER_ROW, HAND_STEP
-from bot.tables.actions import may_auto_pass
+from bot.tables.play import may_auto_pass
 
 DOCS = Path(__file__).parents[2] / "docs"
 

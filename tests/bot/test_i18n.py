@@ -20,6 +20,7 @@ from typing import Any
 import discord
 import pytest
 
+from bot.domain import TableStatus
 from bot.tables.table import Seat, Table
 from bot.text import CATALOGUES, EN, LANGUAGES, language, t
 from bot.text.catalogue import Message, plural_categories
@@ -221,7 +222,7 @@ def test_counts_on_the_table_hand_and_log(lang: str) -> None:
     for n, (state, seat) in holding.items():
         shown = CARDS[lang][n]
         table = Table(TABLE, 1, 1, 1, RuleSet(), 3, 0, seats=[Seat(name) for name in NAMES])
-        table.status, table.state, table.seed, table.language = "running", state, 7, lang
+        table.status, table.state, table.seed, table.language = TableStatus.RUNNING, state, 7, lang
         fields = render_table(table)[0].to_dict().get("fields", [])
         players = next(f["value"] for f in fields if f["name"] == t("table.players", lang))
         line = players.split("\n")[seat]

@@ -3,10 +3,12 @@ log's notes, the lobby's AI option, seats taken over for good) round-trips throu
 
 from __future__ import annotations
 
-from bot.tables.actions import opening_notes
+from bot.domain import TableStatus
+from bot.tables.lobby import opening_notes
 from bot.tables.persistence import from_saved, to_saved
 from bot.tables.table import Seat, Table
 from durak_core import Card, RuleSet, Series, new_game
+from durak_core.ai import Level
 
 
 def test_table_feel_state_round_trips() -> None:
@@ -14,10 +16,10 @@ def test_table_feel_state_round_trips() -> None:
     table.seats = [
         Seat("alice", user_id=3),
         Seat("bob", user_id=4),
-        Seat("AI 1 (hard)", ai_level="hard"),
-        Seat("carol", ai_level="normal", replaced=True),
+        Seat("AI 1 (hard)", ai_level=Level.HARD),
+        Seat("carol", ai_level=Level.NORMAL, replaced=True),
     ]
-    table.status, table.seed = "running", 99
+    table.status, table.seed = TableStatus.RUNNING, 99
     table.series = Series(table.rules, 4)
     table.state = new_game(table.rules, 4, seed=99)
     table.notes = opening_notes(table.public_view(), first_game=True)

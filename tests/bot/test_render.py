@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from bot.cogs.durak import save_images_setting
+from bot.cogs.guild_settings import save_images_setting
 from bot.render import (
     CARD_H,
     CARD_W,
@@ -34,6 +34,7 @@ from bot.text import t
 from bot.ui.cards import action_line
 from bot.ui.table_picture import rank_labels, role_words, table_picture
 from durak_core import Card, GameState, PublicView, RuleSet, new_game, preset
+from durak_core.ai import Level
 from tests.bot.helpers import public_message, running_bot, table_of, world
 from tests.engine.test_properties import _reshuffle_hidden
 
@@ -199,7 +200,7 @@ def test_the_scene_is_the_picture() -> None:
 
 def test_table_key_holds_badges_and_language() -> None:
     table = Table("t1", 1, 2, 3, preset("classic"), 3, 0, language="en")
-    table.seats = [Seat("Ann", user_id=1), Seat("AI 1", ai_level="hard"), Seat("Bo", user_id=2)]
+    table.seats = [Seat("Ann", user_id=1), Seat("AI 1", ai_level=Level.HARD), Seat("Bo", user_id=2)]
     table.state = new_game(table.rules, 3, seed=1)
     key = table_picture(table)
     assert [s.badge for s in key.seats] == ["", "", ""]  # "AI 1 (hard)" says it already
@@ -210,7 +211,7 @@ def test_table_key_holds_badges_and_language() -> None:
     assert table_picture(table).seats[2].badge == t("picture.badge.left", "en")
     table.language = "ru"
     assert table_picture(table).seats[2].badge == t("picture.badge.left", "ru") == "ушёл · бот"
-    table.seats[1] = Seat("Ann", ai_level="normal", replaced=True)  # left in an earlier game
+    table.seats[1] = Seat("Ann", ai_level=Level.NORMAL, replaced=True)  # left in an earlier game
     assert table_picture(table).seats[1].badge == t("picture.badge.left", "ru")
     assert table_picture(table) == table_picture(table)
 

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from bot.app import DurakBot
+from bot.domain import TableStatus
 from bot.storage import GameRecord, SavedTable, SqliteStorage
 from bot.tables.table import Table
 from durak_core import Action
@@ -42,7 +43,7 @@ async def start_game(w: World, bot: DurakBot, users: list[int], channel: int) ->
 
 async def saved_row(db: Path, table_id: str) -> SavedTable:
     async with await SqliteStorage.open(db) as other:
-        rows = await other.load_tables(("lobby", "running", "finished", "abandoned"))
+        rows = await other.load_tables(tuple(TableStatus))
     return next(r for r in rows if r.table_id == table_id)
 
 
@@ -123,7 +124,7 @@ async def test_discord_429_500_and_gateway_drops(tmp_path: Path) -> None:
 async def test_database_locked_game_goes_on_then_saved(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    caplog.set_level(logging.WARNING, logger="bot.tables.actions")
+    caplog.set_level(logging.WARNING, logger="bot.tables.save_queue")
     async with world(tmp_path) as w, running_bot(w) as bot:
         fake = w.fake
         table = await start_game(w, bot, [w.alice, w.bob], w.channel)
@@ -192,7 +193,7 @@ class FlakyStorage:
 async def test_disk_full_game_finishes_then_recorded_once(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    caplog.set_level(logging.ERROR, logger="bot.tables.actions")
+    caplog.set_level(logging.ERROR, logger="bot.tables.save_queue")
     async with world(tmp_path) as w:
         storage = FlakyStorage(await SqliteStorage.open(w.db))
         bot = DurakBot(

@@ -11,8 +11,9 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from bot.app import DurakBot
-from bot.tables.actions import default_action
+from bot.domain import TableStatus
 from bot.tables.table import Table
+from bot.tables.timeout_moves import default_action
 from durak_core import RuleSet, new_game
 from durak_core.actions import ATTACK, PASS, TAKE, Attack
 from tests.bot.helpers import World, public_message, settings, table_of, world
@@ -173,7 +174,7 @@ async def test_idle_table_is_abandoned(tmp_path: Path) -> None:
         await bot.service.tick()
         assert table.status == "abandoned"
         assert bot.service.registry.in_channel(w.channel) is None
-        saved = await bot.service.storage.load_tables(("abandoned",))
+        saved = await bot.service.storage.load_tables((TableStatus.ABANDONED,))
         assert [s.table_id for s in saved] == [table.table_id]
         await w.fake.wait_for(
             lambda: "cancelled" in str(public_message(w, table).embeds), what="the closed table"

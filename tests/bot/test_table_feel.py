@@ -8,7 +8,8 @@ import asyncio
 from pathlib import Path
 
 from bot.app import DurakBot
-from bot.tables.actions import may_auto_pass, opening_notes
+from bot.tables.lobby import opening_notes
+from bot.tables.play import may_auto_pass
 from bot.tables.table import Table
 from bot.text import t
 from bot.ui.cards import card_text
@@ -36,7 +37,7 @@ async def seat_position(bot: DurakBot, table: Table, state: GameState) -> None:
     what these tests are about, the bot's handling of that bout is."""
     async with table.lock:
         table.state, table.events, table.notes = state, [], []
-        await bot.service._changed(table, actor=None)
+        await bot.service.core.changed(table, actor=None)
 
 
 async def settle(w: World, bot: DurakBot, table: Table, users: list[int]) -> None:

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-import bot.tables.actions as actions_module
+import bot.tables.lobby as lobby_module
 from bot.app import DurakBot
 from bot.tables.table import Table
 from bot.text import t
@@ -36,7 +36,7 @@ class FixedSeeds:
 
 @pytest.fixture(autouse=True)
 def fixed_deals(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(actions_module, "secrets", FixedSeeds(11))
+    monkeypatch.setattr(lobby_module, "secrets", FixedSeeds(11))
 
 
 def must_act(table: Table) -> dict[int, str]:

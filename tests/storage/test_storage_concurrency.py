@@ -21,6 +21,7 @@ from bot.storage import (
     StaleTableVersion,
     Storage,
     StorageBusy,
+    TableStatus,
     open_storage,
 )
 
@@ -31,7 +32,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def _table(table_id: str, version: int) -> SavedTable:
     return SavedTable(
         table_id=table_id, guild_id=1, channel_id=2, state_json=f'{{"v": {version}}}',
-        status="running", version=version,
+        status=TableStatus.RUNNING, version=version,
     )  # fmt: skip
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import aiosqlite
 import pytest
 
-from bot.storage import GameRecord, MigrationError, SavedTable, SqliteStorage
+from bot.storage import GameRecord, MigrationError, SavedTable, SqliteStorage, TableStatus
 from bot.storage import migrations as mig
 
 MakeGame = Callable[..., GameRecord]
@@ -86,7 +86,7 @@ async def test_upgrade_from_every_earlier_version(
         everywhere = await s.user_stats(1, None)
         await s.save_table(
             SavedTable(table_id="t", guild_id=1, channel_id=2, state_json="{}",
-                       status="running", version=1)
+                       status=TableStatus.RUNNING, version=1)
         )  # fmt: skip
         assert [t.table_id for t in await s.load_tables()] == ["t"]
     # Rows written by the older version keep counting.

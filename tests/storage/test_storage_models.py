@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from bot.storage import GameRecord, SavedTable, SeatRecord
+from bot.storage import GameRecord, SavedTable, SeatRecord, TableStatus
 
 MakeGame = Callable[..., GameRecord]
 
@@ -120,7 +120,7 @@ def test_times_are_normalised_to_utc(make_game: MakeGame) -> None:
 def test_saved_table_meta_must_be_json() -> None:
     with pytest.raises(ValidationError, match="JSON"):
         SavedTable(
-            table_id="t", guild_id=1, channel_id=2, state_json="{}", status="running",
+            table_id="t", guild_id=1, channel_id=2, state_json="{}", status=TableStatus.RUNNING,
             version=0, meta={"x": {1, 2}},
         )  # fmt: skip
     with pytest.raises(ValidationError):

@@ -12,6 +12,7 @@ from bot.storage import (
     SqliteStorage,
     StaleTableVersion,
     Storage,
+    TableStatus,
     open_storage,
 )
 
@@ -44,7 +45,7 @@ async def test_restart_resumes_running_tables(storage_url: str) -> None:
         tables = {t.table_id: t for t in await s.load_tables()}
         assert set(tables) == {"a", "b"}
         assert tables["b"] == _table("b", version=2)
-        finished = await s.load_tables(["finished", "abandoned"])
+        finished = await s.load_tables([TableStatus.FINISHED, TableStatus.ABANDONED])
         assert [t.table_id for t in finished] == ["done"]
         assert await s.load_tables([]) == []
     finally:

@@ -1,0 +1,29 @@
+"""What the cog needs of the bot, as a protocol: the cog never imports ``bot.app`` (which adds
+the cog), so the two do not import each other."""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+import discord
+from discord import app_commands
+
+from bot.tables.service import TableService
+from bot.ui.refresher import DiscordNotifier
+
+
+class DurakClient(Protocol):
+    """What the cog needs of the bot (``bot.app.DurakBot``), so the cog does not import it."""
+
+    @property
+    def service(self) -> TableService: ...
+
+    @property
+    def notifier(self) -> DiscordNotifier: ...
+
+    @property
+    def tree(self) -> app_commands.CommandTree[Any]: ...
+
+    async def is_owner(self, user: discord.abc.User, /) -> bool: ...
+
+    async def sync_commands(self, guild_id: int | None) -> int: ...

@@ -1,0 +1,240 @@
+"""Opening a table and its lobby: ``/durak new``, ``join``, ``leave``, ``start``, ``cancel``,
+``back``, and the lobby's buttons."""
+
+from __future__ import annotations
+
+from typing import Literal, cast
+
+import discord
+from discord import app_commands
+
+from bot.domain import TableStatus
+from bot.tables.refusals import Refusal, Rejected
+from bot.tables.table import MAX_SEATS, MIN_SEATS, Table
+from bot.text import t
+from bot.text.translator import ls
+from bot.ui.buttons import LobbyOp
+from bot.ui.lobby import render_lobby, render_lobby_done
+from bot.ui.rules_text import reason_text
+from durak_core import RulesError
+from durak_core.ai import Level
+
+from .base import CogBase, click, loc_of, log, parse_op
+from .guild_settings import load_guild_settings
+from .new_table import LANGUAGE_CHOICES, LEVEL_CHOICES, NEW_OPTIONS, PRESET_CHOICES, NewTable
+
+#: The confirmation of each lobby operation done by a slash command.
+OK_KEYS = {
+    LobbyOp.JOIN: "ok.joined",
+    LobbyOp.AI_REMOVE: "ok.ai_removed",
+    LobbyOp.AI_OPEN: "ok.ai_open",
+    LobbyOp.AI_HOST: "ok.ai_host",
+    LobbyOp.LEAVE: "ok.left",
+    LobbyOp.START: "ok.started",
+    LobbyOp.CANCEL: "ok.cancelled",
+    LobbyOp.AI_EASY: "ok.ai_added",
+    LobbyOp.AI_NORMAL: "ok.ai_added",
+    LobbyOp.AI_HARD: "ok.ai_added",
+}
+
+
+class LobbyCommands(CogBase):
+    @app_commands.command(name=ls("name.new"), description=ls("cmd.new"))
+    @app_commands.rename(**{name: ls(f"pname.{name}") for name in NEW_OPTIONS})
+    @app_commands.describe(**{name: ls(f"opt.{name}") for name in NEW_OPTIONS})
+    @app_commands.choices(preset=PRESET_CHOICES, language=LANGUAGE_CHOICES, ai_level=LEVEL_CHOICES)
+    async def new(
+        self,
+        interaction: discord.Interaction,
+        preset: str = "classic",
+        transfer: bool | None = None,
+        deck: Literal[24, 36, 52] | None = None,
+        first_five: bool | None = None,
+        neighbours: bool | None = None,
+        teams: bool | None = None,
+        seats: app_commands.Range[int, MIN_SEATS, MAX_SEATS] = MAX_SEATS,
+        timer: app_commands.Range[int, 0, 600] | None = None,
+        ai_seats: app_commands.Range[int, 0, MAX_SEATS - 1] = 0,
+        ai_level: str = Level.NORMAL.value,
+        thread: bool = False,
+        language: str | None = None,
+        no_trump: bool | None = None,
+        crazy: bool | None = None,
+        diamonds_apart: bool | None = None,
+        changing_trump: bool | None = None,
+        jokers: bool | None = None,
+        double_deck: bool | None = None,
+        anyone_adds_ai: bool = False,
+    ) -> None:
+        asked = NewTable(
+            preset, transfer, deck, first_five, neighbours, teams, seats, timer, ai_seats,
+            ai_level, thread, language, no_trump, crazy, diamonds_apart, changing_trump, jokers,
+            double_deck, anyone_adds_ai,
+        )  # fmt: skip
+        await self._open_table(interaction, asked)
+
+    async def _open_table(self, interaction: discord.Interaction, asked: NewTable) -> None:
+        if interaction.guild_id is None or interaction.channel is None:
+            await self._say(interaction, "err.guild_only")
+            return
+        await load_guild_settings(self.bot, interaction.guild_id)
+        if await self._refer_to_existing(interaction):
+            return
+        try:
+            rules = asked.rules()
+        except RulesError as exc:
+            reason = reason_text(str(exc), None, loc_of(interaction))
+            await self._say(interaction, "err.bad_rules", reason=reason)
+            return
+        public = asked.public_language(interaction.guild_locale)
+        channel, thread_id = await self._table_channel(interaction, asked.thread, public)
+        table = await self.bot.service.lobby.create(
+            guild_id=interaction.guild_id,
+            channel_id=thread_id or interaction.channel.id,
+            host_id=interaction.user.id,
+            host_name=interaction.user.display_name,
+            rules=rules,
+            max_seats=asked.seats,
+            turn_timer=asked.timer,
+            thread_id=thread_id,
+        )
+        table.language = public
+        table.anyone_adds_ai = asked.anyone_adds_ai
+        for _ in range(asked.ai_count):
+            await self._add_ai(table, interaction.user.id, asked.level)
+        await self._post_lobby(interaction, table, channel, thread_id)
+
+    async def _refer_to_existing(self, interaction: discord.Interaction) -> bool:
+        """If this channel has a table, answer with a link to it (True)."""
+        existing = self._table_here(interaction)
+        if existing is None or not existing.active:
+            return False
+        mid = existing.table_message_id or existing.lobby_message_id
+        # The first /durak new may still be posting its lobby: link the channel meanwhile.
+        link = f"https://discord.com/channels/{interaction.guild_id}/{existing.channel_id}"
+        if mid is not None:
+            link += f"/{mid}"
+        await self._say(interaction, "err.table_exists_link", link=link)
+        return True
+
+    async def _table_channel(
+        self, interaction: discord.Interaction, thread: bool, public: str
+    ) -> tuple[discord.abc.Messageable, int | None]:
+        """Where the table lives: a new public thread if asked for (and possible), else here."""
+        here = cast(discord.abc.Messageable, interaction.channel)
+        if not (thread and isinstance(interaction.channel, discord.TextChannel)):
+            return here, None
+        try:
+            created = await interaction.channel.create_thread(
+                name=t("table.thread", public, name=interaction.user.display_name)[:100],
+                type=discord.ChannelType.public_thread,
+            )
+        except discord.HTTPException:
+            log.warning("could not create a thread in %s", interaction.channel_id)
+            return here, None
+        return created, created.id
+
+    async def _post_lobby(
+        self,
+        interaction: discord.Interaction,
+        table: Table,
+        channel: discord.abc.Messageable,
+        thread_id: int | None,
+    ) -> None:
+        embed, view = render_lobby(table)
+        version = table.version
+        if thread_id is not None:
+            message = await channel.send(embed=embed, view=view)
+            await self._say(interaction, "ok.created", where=f"<#{thread_id}>")
+        else:
+            await interaction.response.send_message(embed=embed, view=view)
+            message = await interaction.original_response()
+        table.lobby_message_id = message.id
+        await self.bot.service.save_locked(table)
+        self.bot.notifier.shown(table, version)
+
+    async def _add_ai(self, table: Table, user_id: int, level: Level) -> None:
+        n = sum(1 for s in table.seats if s.is_ai) + 1
+        loc = table.language
+        await self.bot.service.lobby.add_ai(
+            table, user_id, level, t("ai.name", loc, n=n, level=t(f"level.{level}", loc))
+        )
+
+    async def _lobby_op(self, interaction: discord.Interaction, op: LobbyOp) -> None:
+        """join / leave / start / cancel from a slash command: answer, the lobby refreshes."""
+        table = self._table_here(interaction)
+        if table is None or not (table.active or table.status == TableStatus.FINISHED):
+            await self._say(interaction, "err.no_table")
+            return
+        await self._run_lobby_op(interaction, table, op)
+        await self._say(interaction, OK_KEYS[op])
+
+    async def _run_lobby_op(
+        self, interaction: discord.Interaction, table: Table, op: LobbyOp
+    ) -> None:
+        user = interaction.user
+        lobby = self.bot.service.lobby
+        level = op.ai_level
+        if level is not None:
+            await self._add_ai(table, user.id, level)
+        elif op is LobbyOp.JOIN:
+            seat = table.seat_of(user.id)
+            if table.status == TableStatus.RUNNING and seat is not None and table.stand_in(seat):
+                await lobby.back(table, user.id)  # joining again takes the seat back
+            else:
+                await lobby.join(table, user.id, user.display_name)
+        elif op is LobbyOp.LEAVE:
+            await lobby.leave(table, user.id)
+        elif op is LobbyOp.START:
+            await lobby.start(table, user.id)
+        elif op is LobbyOp.CANCEL:
+            may = bool(interaction.permissions.manage_messages)
+            await lobby.cancel(table, user.id, may_manage=may)
+        elif op is LobbyOp.AI_REMOVE:
+            await lobby.remove_ai(table, user.id)
+        elif op in (LobbyOp.AI_OPEN, LobbyOp.AI_HOST):
+            await lobby.set_anyone_adds_ai(table, user.id, op is LobbyOp.AI_OPEN)
+        else:  # every op is handled above; a new one is refused until it is, never mapped
+            raise Rejected(Refusal.FORGED)
+
+    @app_commands.command(name=ls("name.join"), description=ls("cmd.join"))
+    async def join(self, interaction: discord.Interaction) -> None:
+        await self._lobby_op(interaction, LobbyOp.JOIN)
+
+    @app_commands.command(name=ls("name.leave"), description=ls("cmd.leave"))
+    async def leave(self, interaction: discord.Interaction) -> None:
+        await self._lobby_op(interaction, LobbyOp.LEAVE)
+
+    @app_commands.command(name=ls("name.start"), description=ls("cmd.start"))
+    async def start(self, interaction: discord.Interaction) -> None:
+        await self._lobby_op(interaction, LobbyOp.START)
+
+    @app_commands.command(name=ls("name.cancel"), description=ls("cmd.cancel"))
+    async def cancel(self, interaction: discord.Interaction) -> None:
+        await self._lobby_op(interaction, LobbyOp.CANCEL)
+
+    @app_commands.command(name=ls("name.back"), description=ls("cmd.back"))
+    async def back(self, interaction: discord.Interaction) -> None:
+        table = await self._table_or_say(interaction)
+        if table is not None:
+            await self._take_seat_back(interaction, table)
+
+    @click
+    async def on_lobby_button(
+        self, interaction: discord.Interaction, table_id: str, op: str
+    ) -> None:
+        table = self.bot.service.registry.get(table_id)
+        if table is None or table.status != TableStatus.LOBBY:
+            await self._say(interaction, "err.gone")
+            return
+        await self._run_lobby_op(interaction, table, parse_op(LobbyOp, op))
+        version = table.version
+        if table.status == TableStatus.LOBBY:
+            embed, view = render_lobby(table)
+        else:
+            key = "lobby.started" if table.status == TableStatus.RUNNING else "lobby.cancelled"
+            embed, view = render_lobby_done(table, key)
+        await interaction.response.edit_message(embed=embed, view=view)
+        if table.status == TableStatus.LOBBY:
+            self.bot.notifier.shown(table, version)
+

@@ -10,15 +10,13 @@ the language's CLDR rule: ``t("table.cards", "ru", n=2)`` → «2 карты».
 
 from __future__ import annotations
 
-from .catalogue import Catalogue, pick
-from .de import DE
-from .en import EN
-from .es import ES
-from .ru import RU
-from .uk import UK
+from .catalogue import Catalogue, load_catalogue, pick
 
-CATALOGUES: dict[str, Catalogue] = {"en": EN, "es": ES, "de": DE, "ru": RU, "uk": UK}
+CATALOGUES: dict[str, Catalogue] = {
+    lang: load_catalogue(lang) for lang in ("en", "es", "de", "ru", "uk")
+}
 LANGUAGES: tuple[str, ...] = tuple(CATALOGUES)
+EN = CATALOGUES["en"]
 DEFAULT_LANGUAGE = "en"
 
 

@@ -1,4 +1,7 @@
-"""What a catalogue holds, and how a count picks the form of a plural message.
+"""What a catalogue holds, where it is kept, and how a count picks the form of a plural message.
+
+Each language's catalogue is a TOML file, ``catalogues/<lang>.toml``: data that translators
+edit without touching code, loaded once at import and checked for its shape.
 
 A message is a ``str.format`` template, or — when its words depend on a count — a dict from
 CLDR plural categories (``"zero"``, ``"one"``, ``"two"``, ``"few"``, ``"many"``, ``"other"``)
@@ -8,8 +11,10 @@ maps a number to one of them, so no message special-cases ``n == 1`` (docs/i18n.
 
 from __future__ import annotations
 
+import tomllib
 from decimal import Decimal
 from functools import cache
+from importlib.resources import files
 from typing import TypeAlias
 
 from babel import Locale
@@ -22,6 +27,17 @@ Catalogue: TypeAlias = dict[str, Message]
 
 #: The parameter a plural message selects its form by.
 COUNT = "n"
+
+
+def load_catalogue(lang: str) -> Catalogue:
+    """``catalogues/<lang>.toml``: every value a template, or a table of plural templates."""
+    name = f"catalogues/{lang}.toml"
+    data = tomllib.loads(files(__package__).joinpath(name).read_text(encoding="utf-8"))
+    for key, message in data.items():
+        plural = isinstance(message, dict) and all(isinstance(v, str) for v in message.values())
+        if not (isinstance(message, str) or plural):
+            raise ValueError(f"{name}: {key!r} is neither a text nor a table of plural texts")
+    return data
 
 
 @cache

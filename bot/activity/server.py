@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 from aiohttp import WSMsgType, web
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from bot.tables.refusals import Rejected
+from bot.tables.refusals import Refusal, Rejected
 from bot.text import t
 from bot.ui.rules_text import why_text
 from durak_core import Action
@@ -306,8 +306,7 @@ class ActivityServer:
 
     def _rejection(self, session: Session, rej: Rejected, ref: str | None) -> str:
         params = dict(rej.params)
-        key = rej.key
-        if key == "err.illegal":
+        if rej.kind is Refusal.ILLEGAL:
             params["why"] = why_text(str(params.get("rule", "")), session.locale)
-        text_key = "err.activity_stale" if key == "err.stale" else key
-        return error_frame(key, t(text_key, session.locale, **params), ref)
+        text_key = "err.activity_stale" if rej.kind is Refusal.STALE else rej.key
+        return error_frame(rej.key, t(text_key, session.locale, **params), ref)

@@ -11,6 +11,7 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
+from bot.domain import TableStatus
 from bot.tables.table import Table
 from durak_core import Card, PublicView, SeatView
 
@@ -98,7 +99,7 @@ def table_frame(table: Table | None, user_id: int) -> str:
         ],
         "game": None,
     }
-    if table.state is not None and table.status in ("running", "finished"):
+    if table.state is not None and table.status in (TableStatus.RUNNING, TableStatus.FINISHED):
         game = public_part(table.public_view())
         if seat is not None:
             game.update(seat_part(table.seat_view(seat)))

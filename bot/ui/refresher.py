@@ -20,6 +20,7 @@ from typing import Any
 
 import discord
 
+from bot.domain import TableStatus
 from bot.tables.table import Table
 from durak_core import Action, Card
 
@@ -197,7 +198,7 @@ class DiscordNotifier:
 
     def table_changed(self, table: Table, *, actor: int | None) -> None:
         self._messages(table).public.mark()
-        if table.status in ("running", "finished"):
+        if table.status in (TableStatus.RUNNING, TableStatus.FINISHED):
             for user in table.humans:
                 if user != actor:
                     self._hand(table, user).mark(lazy=self._same_buttons(table, user))
@@ -357,9 +358,9 @@ class DiscordNotifier:
 
     async def _refresh_public(self, table: Table) -> None:
         msgs = self._messages(table)
-        if msgs.shown_public == table.version and table.status == "lobby":
+        if msgs.shown_public == table.version and table.status == TableStatus.LOBBY:
             return
-        if table.status == "lobby":
+        if table.status == TableStatus.LOBBY:
             if table.lobby_message_id is None:
                 return
             embed, view = render_lobby(table)

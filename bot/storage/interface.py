@@ -12,7 +12,6 @@ from .errors import InvalidQuery
 from .models import (
     GameRecord,
     GameSummary,
-    HeadToHead,
     LeaderboardPage,
     PlayerStats,
     SavedTable,
@@ -62,15 +61,9 @@ class Storage(Protocol):
 
     async def user_stats(self, user_id: int, guild_id: int | None) -> PlayerStats: ...
 
-    async def recent_games(
-        self, user_id: int, guild_id: int | None, limit: int = 10
-    ) -> list[GameSummary]: ...
-
     async def channel_history(
         self, guild_id: int, channel_id: int, limit: int = 10
     ) -> list[GameSummary]: ...
-
-    async def head_to_head(self, guild_id: int, user_a: int, user_b: int) -> HeadToHead: ...
 
     async def get_game(self, game_id: str) -> GameRecord: ...
 

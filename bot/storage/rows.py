@@ -17,7 +17,6 @@ from .models import (
     PlayerStats,
     SavedTable,
     SeatRecord,
-    SeatResult,
     TableStatus,
 )
 
@@ -25,11 +24,6 @@ from .models import (
 def dumps(value: object) -> str:
     """Compact JSON text (orjson: every saved action writes a table's metadata)."""
     return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
-
-
-def ts(value: datetime) -> str:
-    # Fixed-width UTC ISO text sorts chronologically as a string.
-    return value.astimezone(UTC).isoformat(timespec="microseconds")
 
 
 def parse_ts(value: str | datetime) -> datetime:
@@ -41,22 +35,19 @@ def parse_ts(value: str | datetime) -> datetime:
 
 SEAT_COLUMNS = "game_id, seat, kind, user_id, ai_level, display_name, team"
 
-#: Saving a table (both backends): the columns in insert order, then the upsert with the
-#: lost-update guard (an older version never overwrites a newer one).
+#: A saved table's columns, in the order of :func:`table_values`.
 SAVED_TABLE_COLUMNS = (
     "table_id, guild_id, channel_id, thread_id, lobby_message_id, table_message_id,"
     " state_json, meta_json, status, version, updated_at"
 )
-SAVED_TABLE_UPSERT = (
-    " ON CONFLICT (table_id) DO UPDATE SET guild_id = excluded.guild_id,"
-    " channel_id = excluded.channel_id, thread_id = excluded.thread_id,"
-    " lobby_message_id = excluded.lobby_message_id,"
-    " table_message_id = excluded.table_message_id,"
-    " state_json = excluded.state_json, meta_json = excluded.meta_json,"
-    " status = excluded.status, version = excluded.version,"
-    " updated_at = excluded.updated_at"
-    " WHERE excluded.version >= saved_tables.version"
-)
+
+
+def table_values(t: SavedTable, updated_at: object) -> tuple[object, ...]:
+    """The row of ``t`` (``SAVED_TABLE_COLUMNS``); ``updated_at`` as the dialect binds times."""
+    return (
+        t.table_id, t.guild_id, t.channel_id, t.thread_id, t.lobby_message_id,
+        t.table_message_id, t.state_json, dumps(t.meta), t.status, t.version, updated_at,
+    )  # fmt: skip
 
 
 def seat_from_row(row: sqlite3.Row) -> SeatRecord:
@@ -100,15 +91,8 @@ def _game_fields(row: Any) -> dict[str, Any]:
     }
 
 
-def summary_from_row(
-    row: sqlite3.Row,
-    seats: list[SeatRecord],
-    user_seat: int | None = None,
-    user_result: SeatResult | None = None,
-) -> GameSummary:
-    return GameSummary(
-        **_game_fields(row), seats=seats, user_seat=user_seat, user_result=user_result
-    )
+def summary_from_row(row: sqlite3.Row, seats: list[SeatRecord]) -> GameSummary:
+    return GameSummary(**_game_fields(row), seats=seats)
 
 
 def table_from_row(row: sqlite3.Row) -> SavedTable:

@@ -30,8 +30,13 @@ async def retry_transient(
     busy: Callable[[BaseException], str],
 ) -> T:
     """Re-run ``op`` while it raises what ``transient`` accepts, waiting a random time up to
-    ``first_wait``, doubling, at most ``max_wait``; past ``budget_seconds`` raise
-    ``StorageBusy(busy(last error))``. Anything else ``op`` raises is raised at once."""
+    ``first_wait``, doubling, at most ``max_wait``; ``budget_seconds`` after the first failure
+    raise ``StorageBusy(busy(last error))``. Anything else ``op`` raises is raised at once."""
+    try:  # the common case, without tenacity's bookkeeping (every storage call comes here)
+        return await op()
+    except Exception as exc:
+        if not transient(exc):
+            raise
     retrying = AsyncRetrying(
         retry=retry_if_exception(transient),
         stop=stop_after_delay(budget_seconds),

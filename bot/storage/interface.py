@@ -1,6 +1,7 @@
 """The repository interface every storage backend implements (SQLite and PostgreSQL).
 
-The bot depends on this Protocol only; backends differ in SQL, not in behaviour.
+The bot depends on this Protocol only. Both backends run the same schema and queries
+(``migrations.py``, ``queries.py``); they differ in how they run a transaction and save a table.
 """
 
 from __future__ import annotations

@@ -22,11 +22,19 @@ from .errors import StaleTableVersion
 from .migrations import migrate
 from .models import SavedTable
 from .queries import SqlStorage, save_tables_sql, stored_versions_sql
-from .retry import retry_transient
+from .retry import Retry
 from .rows import table_values
 from .sharding import ShardScope
 
 T = TypeVar("T")
+
+#: Deadlocks, serialisation failures, lost connections: the whole transaction again.
+_RETRY = Retry(
+    pg_transient,
+    first_wait=0.005,
+    max_wait=0.5,
+    busy="database unavailable or contended for {budget:g}s: {error}",
+)
 
 
 class PostgresStorage(SqlStorage):
@@ -52,7 +60,7 @@ class PostgresStorage(SqlStorage):
         shards: ShardScope | None = None,
     ) -> PostgresStorage:
         """Connect (``postgresql://user@host:port/db``) and migrate to latest."""
-        pool = await _retry(
+        pool = await _RETRY.run(
             lambda: asyncpg.create_pool(url, min_size=min_size, max_size=max_size),
             retry_seconds,
         )
@@ -74,7 +82,7 @@ class PostgresStorage(SqlStorage):
                 async with conn.transaction(write=write):
                     return await body(conn)
 
-        return await _retry(attempt, self._retry_seconds)
+        return await _RETRY.run(attempt, self._retry_seconds)
 
     async def save_table(self, t: SavedTable) -> None:
         async def body(conn: Connection) -> None:
@@ -86,15 +94,3 @@ class PostgresStorage(SqlStorage):
                 raise StaleTableVersion(t.table_id, t.version, found[0][1] if found else -1)
 
         await self._transaction(body, write=True)
-
-
-async def _retry(op: Callable[[], Awaitable[T]], budget_seconds: float) -> T:
-    """Re-run ``op`` after a transient failure, up to the budget."""
-    return await retry_transient(
-        op,
-        transient=pg_transient,
-        budget_seconds=budget_seconds,
-        first_wait=0.005,
-        max_wait=0.5,
-        busy=lambda exc: f"database unavailable or contended for {budget_seconds:g}s: {exc}",
-    )

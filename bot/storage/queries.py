@@ -37,7 +37,6 @@ from .interface import (
 from .models import (
     GameRecord,
     GameSummary,
-    LeaderboardEntry,
     LeaderboardPage,
     PlayerStats,
     SavedTable,
@@ -46,10 +45,12 @@ from .models import (
 )
 from .outcome import DEFAULT_RATING, Rating, rate_game, seat_outcomes
 from .rows import (
+    ENTRY_COLUMNS,
     SAVED_TABLE_COLUMNS,
     SEAT_COLUMNS,
     SUMMARY_COLUMNS,
     dumps,
+    entry_from_row,
     game_from_row,
     group_seats,
     stats_from_row,
@@ -363,30 +364,13 @@ class SqlStorage(SettingsStore):
             count = await conn.fetchrow(f"SELECT COUNT(*) FROM guild_stats WHERE {where}", *params)
             total = int(count[0]) if count else 0
             rows = await conn.fetch(
-                "SELECT kind, user_id, ai_level, display_name, games, wins, losses, draws,"
-                f" rating, best_streak FROM guild_stats WHERE {where}"
+                f"SELECT {', '.join(ENTRY_COLUMNS)} FROM guild_stats WHERE {where}"
                 f" ORDER BY {_LEADERBOARD_ORDER[sort]} LIMIT ? OFFSET ?",
                 *params,
                 page_size,
                 offset,
             )
-            entries = [
-                LeaderboardEntry(
-                    rank=offset + i + 1,
-                    kind=r["kind"],
-                    user_id=r["user_id"],
-                    ai_level=r["ai_level"],
-                    display_name=r["display_name"],
-                    games=r["games"],
-                    wins=r["wins"],
-                    losses=r["losses"],
-                    draws=r["draws"],
-                    win_rate=r["wins"] / r["games"],
-                    rating=r["rating"],
-                    best_streak=r["best_streak"],
-                )
-                for i, r in enumerate(rows)
-            ]
+            entries = [entry_from_row(r, offset + i + 1) for i, r in enumerate(rows)]
             pages = math.ceil(total / page_size)
             return LeaderboardPage(entries=entries, page=page, pages=pages, total=total)
 

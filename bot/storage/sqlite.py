@@ -1,5 +1,8 @@
 """SQLite implementation of :class:`bot.storage.interface.Storage` on aiosqlite.
 
+The schema and the queries are the shared ones (``migrations.py``, ``queries.py``); this
+module holds how SQLite runs them, and its own way of saving tables.
+
 One connection per storage object; an ``asyncio.Lock`` serialises its
 transactions (aiosqlite shares one connection between tasks, so interleaved
 transactions would mix). Across processes or storage objects SQLite's own
@@ -7,13 +10,13 @@ write lock applies: ``BEGIN IMMEDIATE`` takes it up front, ``busy_timeout``
 waits for it, and a bounded retry turns a lasting lock into ``StorageBusy``.
 
 Table saves (``save_table``, one after every action of every table) take another way: a second,
-plain ``sqlite3`` connection used on the event loop itself. Such a write is a few tens of
-microseconds (WAL, no fsync); the trip to aiosqlite's thread and back cost far more under
-load (the thread and the loop's callback queue each wait for a busy loop; figures in
-docs/performance.md, "Storage" and "Bot under load"). That
-connection never waits on a lock (``busy_timeout`` 0: a lock is retried asynchronously, with
-backoff) and never checkpoints (which writes the database file and syncs it); the aiosqlite
-connection checkpoints in its thread at most every ``CHECKPOINT_SECONDS`` after saves.
+plain ``sqlite3`` connection used on the event loop itself. Such a write is short (WAL, no
+fsync); the trip to aiosqlite's thread and back cost far more under load (the thread and the
+loop's callback queue each wait for a busy loop; figures in docs/performance.md, "Storage"
+and "Bot under load"). That connection never waits on a lock (``busy_timeout`` 0: a lock is
+retried asynchronously, with backoff) and never checkpoints (which writes the database file
+and syncs it); the aiosqlite connection checkpoints in its thread at most every
+``CHECKPOINT_SECONDS`` after saves.
 """
 
 from __future__ import annotations
@@ -36,7 +39,7 @@ from .errors import StaleTableVersion
 from .migrations import migrate
 from .models import SavedTable
 from .queries import SqlStorage, refused_saves, save_tables_sql, stored_versions_sql
-from .retry import retry_transient
+from .retry import Retry
 from .rows import table_values
 from .sharding import ShardScope
 
@@ -90,9 +93,9 @@ class SqliteStorage(SqlStorage):
             await conn.execute("PRAGMA foreign_keys = ON")
             # WAL lets readers run beside the writer; NORMAL sync keeps commits atomic
             # and crash-safe, risking only the last commits on power loss.
-            await _retry(lambda: conn.execute("PRAGMA journal_mode = WAL"), retry_seconds)
+            await _RETRY.run(lambda: conn.execute("PRAGMA journal_mode = WAL"), retry_seconds)
             await conn.execute("PRAGMA synchronous = NORMAL")
-            await _retry(lambda: migrate(SqliteConnection(conn)), retry_seconds)
+            await _RETRY.run(lambda: migrate(SqliteConnection(conn)), retry_seconds)
             writer = sqlite3.connect(path, isolation_level=None)
         except BaseException:
             await conn.close()
@@ -119,7 +122,7 @@ class SqliteStorage(SqlStorage):
                 return await body(self._db)
 
         async with self._lock:
-            return await _retry(attempt, self._retry_seconds)
+            return await _RETRY.run(attempt, self._retry_seconds)
 
     # -- saved tables -------------------------------------------------------------
 
@@ -195,7 +198,7 @@ class SqliteStorage(SqlStorage):
             return _upsert_tables(self._writer, tables)
 
         async with self._lock:
-            stale = await _retry(write, self._retry_seconds)
+            stale = await _RETRY.run(write, self._retry_seconds)
         self._after_write()
         return stale
 
@@ -221,6 +224,10 @@ class SqliteStorage(SqlStorage):
             await self._conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
 
 
+#: A lock held by another connection: waited for in ``busy_timeout``, then retried.
+_RETRY = Retry(
+    is_busy, first_wait=0.002, max_wait=0.1, busy="database stayed locked for {budget:g}s"
+)
 #: Rows per upsert statement (11 parameters each; SQLite allows 32,766 since 3.32).
 UPSERT_ROWS = 500
 #: At most this often, after table saves, the WAL is copied into the database file.
@@ -241,15 +248,3 @@ def _upsert_tables(conn: sqlite3.Connection, tables: Sequence[SavedTable]) -> di
         return {}
     found = conn.execute(stored_versions_sql(len(tables)), [t.table_id for t in tables])
     return refused_saves(tables, found.fetchall())
-
-
-async def _retry(op: Callable[[], Awaitable[T]], budget_seconds: float) -> T:
-    """Re-run ``op`` while SQLite reports a lock, up to the budget."""
-    return await retry_transient(
-        op,
-        transient=is_busy,
-        budget_seconds=budget_seconds,
-        first_wait=0.002,
-        max_wait=0.1,
-        busy=lambda _: f"database stayed locked for {budget_seconds:g}s",
-    )

@@ -33,6 +33,22 @@ class Migration:
         return tuple(dialect.ddl(s) for s in self.statements)
 
 
+# Who a player is and what they did, kept per guild (guild_stats) and across guilds
+# (global_stats). The exact text matters: SQLite keeps it, and the tests compare it with the
+# schema earlier releases made.
+_PLAYER_TALLIES = """kind TEXT NOT NULL CHECK (kind IN ('human', 'ai')),
+                user_id {id},
+                ai_level TEXT,
+                display_name TEXT NOT NULL,
+                games INTEGER NOT NULL DEFAULT 0,
+                wins INTEGER NOT NULL DEFAULT 0,
+                losses INTEGER NOT NULL DEFAULT 0,
+                draws INTEGER NOT NULL DEFAULT 0,
+                series_won INTEGER NOT NULL DEFAULT 0,
+                series_lost INTEGER NOT NULL DEFAULT 0,
+                current_streak INTEGER NOT NULL DEFAULT 0,
+                best_streak INTEGER NOT NULL DEFAULT 0"""
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(
         1,
@@ -77,35 +93,17 @@ MIGRATIONS: tuple[Migration, ...] = (
             """CREATE TABLE guild_stats (
                 guild_id {id} NOT NULL,
                 player_key {key} NOT NULL,
-                kind TEXT NOT NULL CHECK (kind IN ('human', 'ai')),
-                user_id {id},
-                ai_level TEXT,
-                display_name TEXT NOT NULL,
-                games INTEGER NOT NULL DEFAULT 0,
-                wins INTEGER NOT NULL DEFAULT 0,
-                losses INTEGER NOT NULL DEFAULT 0,
-                draws INTEGER NOT NULL DEFAULT 0,
-                series_won INTEGER NOT NULL DEFAULT 0,
-                series_lost INTEGER NOT NULL DEFAULT 0,
-                current_streak INTEGER NOT NULL DEFAULT 0,
-                best_streak INTEGER NOT NULL DEFAULT 0,
+                """
+            + _PLAYER_TALLIES
+            + """,
                 PRIMARY KEY (guild_id, player_key)
             )""",
             "CREATE INDEX guild_stats_wins ON guild_stats (guild_id, kind, wins DESC)",
             """CREATE TABLE global_stats (
                 player_key {key} PRIMARY KEY,
-                kind TEXT NOT NULL CHECK (kind IN ('human', 'ai')),
-                user_id {id},
-                ai_level TEXT,
-                display_name TEXT NOT NULL,
-                games INTEGER NOT NULL DEFAULT 0,
-                wins INTEGER NOT NULL DEFAULT 0,
-                losses INTEGER NOT NULL DEFAULT 0,
-                draws INTEGER NOT NULL DEFAULT 0,
-                series_won INTEGER NOT NULL DEFAULT 0,
-                series_lost INTEGER NOT NULL DEFAULT 0,
-                current_streak INTEGER NOT NULL DEFAULT 0,
-                best_streak INTEGER NOT NULL DEFAULT 0
+                """
+            + _PLAYER_TALLIES
+            + """
             )""",
             """CREATE TABLE series_results (
                 series_id {key} PRIMARY KEY,

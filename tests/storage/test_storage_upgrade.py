@@ -110,10 +110,12 @@ async def _check_old_data_and_new_writes(s: Storage, make_game: MakeGame) -> Non
 
 
 def _sqlite_schema(path: Path) -> list[tuple[str, str, str]]:
+    """Each table's and index's CREATE statement (as SQLite keeps it), whitespace aside."""
     with sqlite3.connect(path) as conn:
-        return conn.execute(
+        rows = conn.execute(
             "SELECT type, name, sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY name"
         ).fetchall()
+    return [(kind, name, " ".join(sql.split())) for kind, name, sql in rows]
 
 
 def _build_legacy_sqlite(path: Path) -> None:
@@ -124,6 +126,11 @@ def _build_legacy_sqlite(path: Path) -> None:
             conn.execute(stmt)
 
 
+def _sqlite_versions(path: Path) -> list[int]:
+    with sqlite3.connect(path) as conn:
+        return [r[0] for r in conn.execute("SELECT version FROM schema_migrations ORDER BY 1")]
+
+
 async def test_sqlite_database_of_the_previous_release_opens_in_place(
     db_path: Path, make_game: MakeGame
 ) -> None:
@@ -132,10 +139,7 @@ async def test_sqlite_database_of_the_previous_release_opens_in_place(
     async with await SqliteStorage.open(db_path) as s:
         await _check_old_data_and_new_writes(s, make_game)
     assert _sqlite_schema(db_path) == legacy  # nothing was migrated
-    with sqlite3.connect(db_path) as conn:
-        assert [r[0] for r in conn.execute("SELECT version FROM schema_migrations")] == [
-            1, 2, 3, 4, 5,
-        ]  # fmt: skip
+    assert _sqlite_versions(db_path) == [1, 2, 3, 4, 5]
 
 
 async def test_sqlite_fresh_schema_is_the_previous_releases(tmp_path: Path) -> None:
@@ -143,46 +147,53 @@ async def test_sqlite_fresh_schema_is_the_previous_releases(tmp_path: Path) -> N
     _build_legacy_sqlite(legacy)
     async with await SqliteStorage.open(fresh):
         pass
-    # The same statements, to the letter: SQLite keeps each table's CREATE text.
+    # The same statements, word for word.
     assert _sqlite_schema(fresh) == _sqlite_schema(legacy)
-    assert mig.LATEST_VERSION == 5
+    assert _sqlite_versions(fresh) == list(range(1, mig.LATEST_VERSION + 1)) == [1, 2, 3, 4, 5]
 
 
 # -- PostgreSQL -------------------------------------------------------------------
 
 
+async def _pg(url: str, *statements: str) -> list[asyncpg.Record]:
+    """Run ``statements`` on a connection of their own; the rows of the last."""
+    conn = await asyncpg.connect(url)
+    try:
+        rows: list[asyncpg.Record] = []
+        for stmt in statements:
+            rows = list(await conn.fetch(stmt))
+        return rows
+    finally:
+        await conn.close()
+
+
 async def _build_legacy_pg(url: str) -> None:
-    conn = await asyncpg.connect(url)
-    try:
-        await conn.execute((HERE / "legacy_postgres_v5.sql").read_text())
-        for stmt in OLD_ROWS:
-            await conn.execute(stmt)
-    finally:
-        await conn.close()
+    lines = (HERE / "legacy_postgres_v5.sql").read_text().splitlines()
+    await _pg(url, *(line for line in lines if line and not line.startswith("--")), *OLD_ROWS)
 
 
-async def _pg_schema(url: str) -> list[tuple[object, ...]]:
+async def _pg_schema(url: str) -> list[tuple[str, ...]]:
     """Columns (type, nullability, default, collation), indexes and constraints."""
-    conn = await asyncpg.connect(url)
-    try:
-        schema = await conn.fetchval("SELECT current_schema()")
-        rows = await conn.fetch(
-            "SELECT table_name, ordinal_position, column_name, data_type, is_nullable,"
-            " column_default, collation_name FROM information_schema.columns"
-            " WHERE table_schema = $1 ORDER BY 1, 2",
-            schema,
-        )
-        rows += await conn.fetch(
-            "SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = $1 ORDER BY 1", schema
-        )
-        rows += await conn.fetch(
-            "SELECT conrelid::regclass::text, conname, pg_get_constraintdef(oid)"
-            " FROM pg_constraint WHERE connamespace = $1::regnamespace ORDER BY 1, 2",
-            schema,
-        )
-        return [tuple(re.sub(rf"\b{schema}\.", "", str(v)) for v in r) for r in rows]
-    finally:
-        await conn.close()
+    [(schema,)] = await _pg(url, "SELECT current_schema()")
+    rows = await _pg(
+        url,
+        "SELECT table_name, ordinal_position, column_name, data_type, is_nullable,"
+        f" column_default, collation_name FROM information_schema.columns"
+        f" WHERE table_schema = '{schema}' ORDER BY 1, 2",
+    )
+    rows += await _pg(
+        url, f"SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = '{schema}' ORDER BY 1"
+    )
+    rows += await _pg(
+        url,
+        "SELECT conrelid::regclass::text, conname, pg_get_constraintdef(oid) FROM pg_constraint"
+        f" WHERE connamespace = '{schema}'::regnamespace ORDER BY 1, 2",
+    )
+    return [tuple(re.sub(rf"\b{schema}\.", "", str(v)) for v in r) for r in rows]
+
+
+async def _pg_versions(url: str) -> list[int]:
+    return [r[0] for r in await _pg(url, "SELECT version FROM schema_migrations ORDER BY 1")]
 
 
 async def test_postgres_database_of_the_previous_release_opens_in_place(
@@ -193,12 +204,7 @@ async def test_postgres_database_of_the_previous_release_opens_in_place(
     async with await PostgresStorage.open(pg_url) as s:
         await _check_old_data_and_new_writes(s, make_game)
     assert await _pg_schema(pg_url) == legacy  # nothing was migrated
-    conn = await asyncpg.connect(pg_url)
-    try:
-        versions = await conn.fetch("SELECT version FROM schema_migrations ORDER BY 1")
-        assert [r[0] for r in versions] == [1, 2, 3, 4, 5]
-    finally:
-        await conn.close()
+    assert await _pg_versions(pg_url) == [1, 2, 3, 4, 5]
 
 
 async def test_postgres_fresh_schema_is_the_previous_releases(
@@ -209,8 +215,9 @@ async def test_postgres_fresh_schema_is_the_previous_releases(
     try:
         async with await PostgresStorage.open(fresh):
             pass
-        legacy_schema = await _pg_schema(pg_url)
-        assert len(legacy_schema) > 80
-        assert await _pg_schema(fresh) == legacy_schema
+        legacy = await _pg_schema(pg_url)
+        assert len(legacy) > 80  # every column, index and constraint
+        assert await _pg_schema(fresh) == legacy
+        assert await _pg_versions(fresh) == [1, 2, 3, 4, 5]
     finally:
         await drop_schema(pg_base_url, name)

@@ -83,7 +83,7 @@ _NEW_GLOBAL_ROW = (
     "INSERT INTO global_stats (player_key, kind, user_id, ai_level, display_name)"
     " VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING"
 )
-# One game's result added to an aggregate row: (name, win, loss, draw, win, win, win, …).
+# One game's result added to an aggregate row; parameters (name, win, loss, draw, win, win).
 _TALLY = (
     "display_name = ?, games = games + 1, wins = wins + ?, losses = losses + ?,"
     " draws = draws + ?,"

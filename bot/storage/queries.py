@@ -222,9 +222,7 @@ class SqlStorage(SettingsStore):
                      o.player_key, s.display_name, s.team, o.place, o.result, r.mu, r.sigma)
                 )  # fmt: skip
                 tally = (s.display_name, o.win, o.loss, o.draw, o.win, o.win)
-                guild_rows.append(
-                    (*tally, r.mu, r.sigma, r.ordinal, rec.guild_id, o.player_key)
-                )
+                guild_rows.append((*tally, r.mu, r.sigma, r.ordinal, rec.guild_id, o.player_key))
                 global_rows.append((*tally, o.player_key))
             await conn.executemany(_INSERT_SEAT, seat_rows)
             await conn.executemany(_ADD_TO_GUILD_ROW, guild_rows)

@@ -64,9 +64,13 @@ class PostgresStorage(SqlStorage):
             lambda: asyncpg.create_pool(url, min_size=min_size, max_size=max_size),
             retry_seconds,
         )
-        try:
+
+        async def migrate_once() -> int:
             async with pool.acquire() as conn:
-                await migrate(PgConnection(conn))
+                return await migrate(PgConnection(conn))
+
+        try:
+            await _RETRY.run(migrate_once, retry_seconds)
         except BaseException:
             await pool.close()
             raise

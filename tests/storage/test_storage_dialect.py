@@ -45,46 +45,39 @@ class Locked(Exception):
     pass
 
 
-def _retry(budget: str = "{budget:g}s") -> Retry:
-    return Retry(lambda e: isinstance(e, Locked), first_wait=0.001, max_wait=0.002, busy=budget)
+class Flaky:
+    """An operation that raises ``error`` on its first ``failures`` calls, then returns."""
+
+    def __init__(self, failures: int, error: Exception) -> None:
+        self.failures, self.error, self.calls = failures, error, 0
+
+    async def __call__(self) -> str:
+        self.calls += 1
+        if self.calls <= self.failures:
+            raise self.error
+        return "done"
+
+
+def _retry(busy: str = "{budget:g}s") -> Retry:
+    return Retry(lambda e: isinstance(e, Locked), first_wait=0.001, max_wait=0.002, busy=busy)
 
 
 async def test_retry_runs_again_until_it_succeeds() -> None:
-    calls = 0
-
-    async def op() -> str:
-        nonlocal calls
-        calls += 1
-        if calls < 4:
-            raise Locked
-        return "done"
-
+    op = Flaky(3, Locked())
     assert await _retry().run(op, budget_seconds=5.0) == "done"
-    assert calls == 4
+    assert op.calls == 4
 
 
 async def test_retry_gives_up_after_its_budget_with_storage_busy() -> None:
-    calls = 0
-
-    async def op() -> None:
-        nonlocal calls
-        calls += 1
-        raise Locked("still locked")
-
+    op = Flaky(10**9, Locked("still locked"))
     with pytest.raises(StorageBusy, match=r"^locked for 0.05s: still locked$") as info:
         await _retry("locked for {budget:g}s: {error}").run(op, budget_seconds=0.05)
     assert isinstance(info.value.__cause__, Locked)
-    assert calls > 2
+    assert op.calls > 2
 
 
 async def test_retry_raises_anything_else_at_once() -> None:
-    calls = 0
-
-    async def op() -> None:
-        nonlocal calls
-        calls += 1
-        raise ValueError("a bug, not a lock")
-
+    op = Flaky(1, ValueError("a bug, not a lock"))
     with pytest.raises(ValueError, match="a bug"):
         await _retry().run(op, budget_seconds=5.0)
-    assert calls == 1
+    assert op.calls == 1

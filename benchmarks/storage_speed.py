@@ -199,9 +199,8 @@ async def measure(url: str, games: int, users: int, runs: int) -> dict[str, obje
         probe = [rnd.randrange(1, users + 1) for _ in range(runs)]
         out["user_stats_guild_ms"] = await median_ms(lambda i: s.user_stats(probe[i], GUILD), runs)
         out["user_stats_global_ms"] = await median_ms(lambda i: s.user_stats(probe[i], None), runs)
-        out["recent_games_ms"] = await median_ms(lambda i: s.recent_games(probe[i], GUILD), runs)
-        out["head_to_head_ms"] = await median_ms(
-            lambda i: s.head_to_head(GUILD, probe[i], probe[-i - 1]), runs // 4
+        out["channel_history_ms"] = await median_ms(
+            lambda i: s.channel_history(GUILD, i % 20), runs
         )
     finally:
         await s.close()

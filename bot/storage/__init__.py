@@ -25,7 +25,6 @@ from .interface import MAX_PAGE_SIZE, LeaderboardSort, Storage
 from .models import (
     GameRecord,
     GameSummary,
-    HeadToHead,
     LeaderboardEntry,
     LeaderboardPage,
     PlayerStats,
@@ -44,7 +43,6 @@ __all__ = [
     "GameNotFound",
     "GameRecord",
     "GameSummary",
-    "HeadToHead",
     "InvalidQuery",
     "LeaderboardEntry",
     "LeaderboardPage",

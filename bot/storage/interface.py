@@ -1,6 +1,7 @@
 """The repository interface every storage backend implements (SQLite and PostgreSQL).
 
-The bot depends on this Protocol only; backends differ in SQL, not in behaviour.
+The bot depends on this Protocol only. Both backends run the same schema and queries
+(``migrations.py``, ``queries.py``); they differ in how they run a transaction and save a table.
 """
 
 from __future__ import annotations
@@ -12,7 +13,6 @@ from .errors import InvalidQuery
 from .models import (
     GameRecord,
     GameSummary,
-    HeadToHead,
     LeaderboardPage,
     PlayerStats,
     SavedTable,
@@ -62,15 +62,9 @@ class Storage(Protocol):
 
     async def user_stats(self, user_id: int, guild_id: int | None) -> PlayerStats: ...
 
-    async def recent_games(
-        self, user_id: int, guild_id: int | None, limit: int = 10
-    ) -> list[GameSummary]: ...
-
     async def channel_history(
         self, guild_id: int, channel_id: int, limit: int = 10
     ) -> list[GameSummary]: ...
-
-    async def head_to_head(self, guild_id: int, user_a: int, user_b: int) -> HeadToHead: ...
 
     async def get_game(self, game_id: str) -> GameRecord: ...
 

@@ -1,9 +1,16 @@
-"""Versioned schema migrations for the SQLite backend.
+"""The schema's history, written once for SQLite and PostgreSQL, and the code that applies it.
 
-Each migration runs in its own ``BEGIN IMMEDIATE`` transaction together with
-its row in ``schema_migrations``, so a failed or concurrent start never leaves
-a half-applied version. Released migrations are append-only: never edit one,
-add the next version instead.
+Column types are named by role (``{id}``, ``{key}``, ``{time}``, ``{real}``); each database
+spells them its own way (``dialect.py``): BIGINT Discord ids, TIMESTAMPTZ times, DOUBLE
+PRECISION ratings and ``"C"``-collated text keys on PostgreSQL. JSON is kept as exact TEXT on
+both. A database made by an earlier release (before the dialect layer) has the same tables,
+columns and versions, so it opens as it is.
+
+Each migration runs in one transaction together with its row in ``schema_migrations``, after
+re-reading the version under that transaction's lock (SQLite: ``BEGIN IMMEDIATE``; PostgreSQL
+also holds a session advisory lock across the whole run, DDL included, which is transactional
+there), so a failed or concurrent start never leaves a half-applied version. Released
+migrations are append-only: never edit one, add the next version instead.
 """
 
 from __future__ import annotations
@@ -11,9 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-import aiosqlite
-
-from .busy import is_busy
+from .connection import Connection
+from .dialect import Dialect
 from .errors import MigrationError
 
 
@@ -23,6 +29,25 @@ class Migration:
     name: str
     statements: tuple[str, ...]
 
+    def render(self, dialect: Dialect) -> tuple[str, ...]:
+        return tuple(dialect.ddl(s) for s in self.statements)
+
+
+# Who a player is and what they did, kept per guild (guild_stats) and across guilds
+# (global_stats). The exact text matters: SQLite keeps it, and the tests compare it with the
+# schema earlier releases made.
+_PLAYER_TALLIES = """kind TEXT NOT NULL CHECK (kind IN ('human', 'ai')),
+                user_id {id},
+                ai_level TEXT,
+                display_name TEXT NOT NULL,
+                games INTEGER NOT NULL DEFAULT 0,
+                wins INTEGER NOT NULL DEFAULT 0,
+                losses INTEGER NOT NULL DEFAULT 0,
+                draws INTEGER NOT NULL DEFAULT 0,
+                series_won INTEGER NOT NULL DEFAULT 0,
+                series_lost INTEGER NOT NULL DEFAULT 0,
+                current_streak INTEGER NOT NULL DEFAULT 0,
+                best_streak INTEGER NOT NULL DEFAULT 0"""
 
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(
@@ -30,9 +55,9 @@ MIGRATIONS: tuple[Migration, ...] = (
         "games, seats and win/loss aggregates",
         (
             """CREATE TABLE games (
-                game_id TEXT PRIMARY KEY,
-                guild_id INTEGER NOT NULL,
-                channel_id INTEGER NOT NULL,
+                game_id {key} PRIMARY KEY,
+                guild_id {id} NOT NULL,
+                channel_id {id} NOT NULL,
                 table_id TEXT NOT NULL,
                 series_id TEXT NOT NULL,
                 game_number INTEGER NOT NULL,
@@ -40,24 +65,24 @@ MIGRATIONS: tuple[Migration, ...] = (
                 finishing_order_json TEXT NOT NULL,
                 durak_seat INTEGER,
                 losing_seats_json TEXT NOT NULL,
-                started_at TEXT NOT NULL,
-                ended_at TEXT NOT NULL,
+                started_at {time} NOT NULL,
+                ended_at {time} NOT NULL,
                 seed_commitment TEXT NOT NULL,
                 seed TEXT NOT NULL,
                 card_order_json TEXT NOT NULL,
                 actions_json TEXT NOT NULL,
-                recorded_at TEXT NOT NULL
+                recorded_at {time} NOT NULL
             )""",
             "CREATE INDEX games_channel ON games (guild_id, channel_id, ended_at)",
             """CREATE TABLE game_seats (
-                game_id TEXT NOT NULL REFERENCES games (game_id) ON DELETE CASCADE,
+                game_id {key} NOT NULL REFERENCES games (game_id) ON DELETE CASCADE,
                 seat INTEGER NOT NULL,
-                guild_id INTEGER NOT NULL,
-                ended_at TEXT NOT NULL,
+                guild_id {id} NOT NULL,
+                ended_at {time} NOT NULL,
                 kind TEXT NOT NULL CHECK (kind IN ('human', 'ai')),
-                user_id INTEGER,
+                user_id {id},
                 ai_level TEXT,
-                player_key TEXT NOT NULL,
+                player_key {key} NOT NULL,
                 display_name TEXT NOT NULL,
                 team INTEGER,
                 place INTEGER NOT NULL,
@@ -66,44 +91,26 @@ MIGRATIONS: tuple[Migration, ...] = (
             )""",
             "CREATE INDEX game_seats_user ON game_seats (user_id, ended_at)",
             """CREATE TABLE guild_stats (
-                guild_id INTEGER NOT NULL,
-                player_key TEXT NOT NULL,
-                kind TEXT NOT NULL CHECK (kind IN ('human', 'ai')),
-                user_id INTEGER,
-                ai_level TEXT,
-                display_name TEXT NOT NULL,
-                games INTEGER NOT NULL DEFAULT 0,
-                wins INTEGER NOT NULL DEFAULT 0,
-                losses INTEGER NOT NULL DEFAULT 0,
-                draws INTEGER NOT NULL DEFAULT 0,
-                series_won INTEGER NOT NULL DEFAULT 0,
-                series_lost INTEGER NOT NULL DEFAULT 0,
-                current_streak INTEGER NOT NULL DEFAULT 0,
-                best_streak INTEGER NOT NULL DEFAULT 0,
+                guild_id {id} NOT NULL,
+                player_key {key} NOT NULL,
+                """
+            + _PLAYER_TALLIES
+            + """,
                 PRIMARY KEY (guild_id, player_key)
             )""",
             "CREATE INDEX guild_stats_wins ON guild_stats (guild_id, kind, wins DESC)",
             """CREATE TABLE global_stats (
-                player_key TEXT PRIMARY KEY,
-                kind TEXT NOT NULL CHECK (kind IN ('human', 'ai')),
-                user_id INTEGER,
-                ai_level TEXT,
-                display_name TEXT NOT NULL,
-                games INTEGER NOT NULL DEFAULT 0,
-                wins INTEGER NOT NULL DEFAULT 0,
-                losses INTEGER NOT NULL DEFAULT 0,
-                draws INTEGER NOT NULL DEFAULT 0,
-                series_won INTEGER NOT NULL DEFAULT 0,
-                series_lost INTEGER NOT NULL DEFAULT 0,
-                current_streak INTEGER NOT NULL DEFAULT 0,
-                best_streak INTEGER NOT NULL DEFAULT 0
+                player_key {key} PRIMARY KEY,
+                """
+            + _PLAYER_TALLIES
+            + """
             )""",
             """CREATE TABLE series_results (
-                series_id TEXT PRIMARY KEY,
-                guild_id INTEGER NOT NULL,
+                series_id {key} PRIMARY KEY,
+                guild_id {id} NOT NULL,
                 winners_json TEXT NOT NULL,
                 losers_json TEXT NOT NULL,
-                finished_at TEXT NOT NULL
+                finished_at {time} NOT NULL
             )""",
         ),
     ),
@@ -113,13 +120,13 @@ MIGRATIONS: tuple[Migration, ...] = (
         (
             # Defaults are openskill's PlackettLuce prior (mu 25, sigma 25/3, ordinal 0),
             # written as literals so the migration never changes with the library.
-            "ALTER TABLE guild_stats ADD COLUMN mu REAL NOT NULL DEFAULT 25.0",
-            "ALTER TABLE guild_stats ADD COLUMN sigma REAL NOT NULL DEFAULT 8.333333333333334",
-            "ALTER TABLE guild_stats ADD COLUMN rating REAL NOT NULL DEFAULT 0.0",
+            "ALTER TABLE guild_stats ADD COLUMN mu {real} NOT NULL DEFAULT 25.0",
+            "ALTER TABLE guild_stats ADD COLUMN sigma {real} NOT NULL DEFAULT 8.333333333333334",
+            "ALTER TABLE guild_stats ADD COLUMN rating {real} NOT NULL DEFAULT 0.0",
             "CREATE INDEX guild_stats_rating ON guild_stats (guild_id, kind, rating DESC)",
             # Rating after each game, for history; NULL for games recorded before v2.
-            "ALTER TABLE game_seats ADD COLUMN mu_after REAL",
-            "ALTER TABLE game_seats ADD COLUMN sigma_after REAL",
+            "ALTER TABLE game_seats ADD COLUMN mu_after {real}",
+            "ALTER TABLE game_seats ADD COLUMN sigma_after {real}",
         ),
     ),
     Migration(
@@ -127,18 +134,18 @@ MIGRATIONS: tuple[Migration, ...] = (
         "saved tables for resuming after a restart",
         (
             """CREATE TABLE saved_tables (
-                table_id TEXT PRIMARY KEY,
-                guild_id INTEGER NOT NULL,
-                channel_id INTEGER NOT NULL,
-                thread_id INTEGER,
-                lobby_message_id INTEGER,
-                table_message_id INTEGER,
+                table_id {key} PRIMARY KEY,
+                guild_id {id} NOT NULL,
+                channel_id {id} NOT NULL,
+                thread_id {id},
+                lobby_message_id {id},
+                table_message_id {id},
                 state_json TEXT NOT NULL,
                 meta_json TEXT NOT NULL,
                 status TEXT NOT NULL
                     CHECK (status IN ('lobby', 'running', 'finished', 'abandoned')),
                 version INTEGER NOT NULL,
-                updated_at TEXT NOT NULL
+                updated_at {time} NOT NULL
             )""",
             "CREATE INDEX saved_tables_status ON saved_tables (status, updated_at)",
         ),
@@ -148,7 +155,7 @@ MIGRATIONS: tuple[Migration, ...] = (
         "per-guild bot settings (e.g. card pictures on/off)",
         (
             """CREATE TABLE guild_settings (
-                guild_id INTEGER NOT NULL,
+                guild_id {id} NOT NULL,
                 key TEXT NOT NULL,
                 value TEXT NOT NULL,
                 PRIMARY KEY (guild_id, key)
@@ -160,7 +167,7 @@ MIGRATIONS: tuple[Migration, ...] = (
         "per-user bot settings (e.g. turn notifications)",
         (
             """CREATE TABLE user_settings (
-                user_id INTEGER NOT NULL,
+                user_id {id} NOT NULL,
                 key TEXT NOT NULL,
                 value TEXT NOT NULL,
                 PRIMARY KEY (user_id, key)
@@ -174,54 +181,48 @@ LATEST_VERSION = MIGRATIONS[-1].version
 _BOOTSTRAP = """CREATE TABLE IF NOT EXISTS schema_migrations (
     version INTEGER PRIMARY KEY,
     name TEXT NOT NULL,
-    applied_at TEXT NOT NULL
+    applied_at {time} NOT NULL
 )"""
 
 
-async def current_version(conn: aiosqlite.Connection) -> int:
-    cur = await conn.execute("SELECT COALESCE(MAX(version), 0) FROM schema_migrations")
-    row = await cur.fetchone()
+async def current_version(conn: Connection) -> int:
+    row = await conn.fetchrow("SELECT COALESCE(MAX(version), 0) FROM schema_migrations")
     return int(row[0]) if row else 0
 
 
-async def migrate(conn: aiosqlite.Connection, target: int | None = None) -> int:
+async def migrate(conn: Connection, target: int | None = None) -> int:
     """Apply pending migrations up to ``target`` (default: latest); return the version.
 
-    ``conn`` must be in autocommit mode (``isolation_level=None``). Safe to run
-    from several processes at once: the version is re-read under the write lock.
+    Safe to run from several processes at once. A lock held by another process is raised as
+    it is (the caller retries); any other failure is a ``MigrationError``.
     """
-    target = LATEST_VERSION if target is None else target
-    if not 0 <= target <= LATEST_VERSION:
+    latest = MIGRATIONS[-1].version if MIGRATIONS else 0
+    target = latest if target is None else target
+    if not 0 <= target <= latest:
         raise MigrationError(f"unknown schema version {target}")
-    await conn.execute(_BOOTSTRAP)
-    version = await current_version(conn)
-    if version > LATEST_VERSION:
-        raise MigrationError(
-            f"database schema v{version} is newer than this code (v{LATEST_VERSION})"
-        )
-    for m in MIGRATIONS:
-        if m.version <= version or m.version > target:
-            continue
-        await conn.execute("BEGIN IMMEDIATE")
-        try:
-            if await current_version(conn) >= m.version:  # another process won the race
-                await conn.execute("ROLLBACK")
+    async with conn.exclusive():
+        await conn.execute(conn.dialect.ddl(_BOOTSTRAP))
+        version = await current_version(conn)
+        if version > latest:
+            raise MigrationError(f"database schema v{version} is newer than this code (v{latest})")
+        for m in MIGRATIONS:
+            if m.version <= version or m.version > target:
                 continue
-            for stmt in m.statements:
-                await conn.execute(stmt)
-            await conn.execute(
-                "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
-                (m.version, m.name, datetime.now(UTC).isoformat()),
-            )
-            await conn.execute("COMMIT")
-        except BaseException as exc:
-            await conn.execute("ROLLBACK")
-            # Lock contention is retried by the caller; anything else is a broken migration.
-            if (
-                isinstance(exc, Exception)
-                and not isinstance(exc, MigrationError)
-                and not is_busy(exc)
-            ):
+            try:
+                async with conn.transaction(write=True):
+                    if await current_version(conn) >= m.version:  # another process was first
+                        continue
+                    for stmt in m.render(conn.dialect):
+                        await conn.execute(stmt)
+                    await conn.execute(
+                        "INSERT INTO schema_migrations (version, name, applied_at)"
+                        " VALUES (?, ?, ?)",
+                        m.version,
+                        m.name,
+                        conn.dialect.time(datetime.now(UTC)),
+                    )
+            except Exception as exc:
+                if isinstance(exc, MigrationError) or conn.transient(exc):
+                    raise
                 raise MigrationError(f"migration v{m.version} ({m.name}) failed: {exc}") from exc
-            raise
-    return await current_version(conn)
+        return await current_version(conn)

@@ -223,23 +223,8 @@ class LeaderboardPage(_Frozen):
     total: int
 
 
-class HeadToHead(_Frozen):
-    """Games two users played together in a guild, and how they fared against each other."""
-
-    guild_id: int
-    user_a: int
-    user_b: int
-    games: int = 0
-    a_ahead: int = 0
-    b_ahead: int = 0
-    tied: int = 0
-    a_durak: int = 0
-    b_durak: int = 0
-    draws: int = 0
-
-
 class GameSummary(_Frozen):
-    """A finished game without its action log. ``user_*`` are set by ``recent_games``."""
+    """A finished game without its action log (a line of ``/durak history``)."""
 
     game_id: str
     guild_id: int
@@ -253,8 +238,6 @@ class GameSummary(_Frozen):
     finishing_order: list[int]
     durak_seat: int | None
     losing_seats: list[int]
-    user_seat: int | None = None
-    user_result: SeatResult | None = None
 
     @property
     def is_draw(self) -> bool:

@@ -7,29 +7,23 @@ import json
 import sqlite3
 from collections.abc import Iterable
 from datetime import UTC, datetime
-from typing import Any, cast
+from typing import Any
 
 import orjson
 
 from .models import (
     GameRecord,
     GameSummary,
+    LeaderboardEntry,
     PlayerStats,
     SavedTable,
     SeatRecord,
-    SeatResult,
-    TableStatus,
 )
 
 
 def dumps(value: object) -> str:
     """Compact JSON text (orjson: every saved action writes a table's metadata)."""
     return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
-
-
-def ts(value: datetime) -> str:
-    # Fixed-width UTC ISO text sorts chronologically as a string.
-    return value.astimezone(UTC).isoformat(timespec="microseconds")
 
 
 def parse_ts(value: str | datetime) -> datetime:
@@ -41,32 +35,29 @@ def parse_ts(value: str | datetime) -> datetime:
 
 SEAT_COLUMNS = "game_id, seat, kind, user_id, ai_level, display_name, team"
 
-#: Saving a table (both backends): the columns in insert order, then the upsert with the
-#: lost-update guard (an older version never overwrites a newer one).
+#: A saved table's columns, in the order of :func:`table_values`.
 SAVED_TABLE_COLUMNS = (
     "table_id, guild_id, channel_id, thread_id, lobby_message_id, table_message_id,"
     " state_json, meta_json, status, version, updated_at"
 )
-SAVED_TABLE_UPSERT = (
-    " ON CONFLICT (table_id) DO UPDATE SET guild_id = excluded.guild_id,"
-    " channel_id = excluded.channel_id, thread_id = excluded.thread_id,"
-    " lobby_message_id = excluded.lobby_message_id,"
-    " table_message_id = excluded.table_message_id,"
-    " state_json = excluded.state_json, meta_json = excluded.meta_json,"
-    " status = excluded.status, version = excluded.version,"
-    " updated_at = excluded.updated_at"
-    " WHERE excluded.version >= saved_tables.version"
-)
+
+
+def table_values(t: SavedTable, updated_at: object) -> tuple[object, ...]:
+    """The row of ``t`` (``SAVED_TABLE_COLUMNS``); ``updated_at`` as the dialect binds times."""
+    return (
+        t.table_id, t.guild_id, t.channel_id, t.thread_id, t.lobby_message_id,
+        t.table_message_id, t.state_json, dumps(t.meta), t.status, t.version, updated_at,
+    )  # fmt: skip
+
+
+def _columns(row: Any, names: tuple[str, ...]) -> dict[str, Any]:
+    """The named columns of ``row``, as the keyword arguments of a model with those fields."""
+    return {name: row[name] for name in names}
 
 
 def seat_from_row(row: sqlite3.Row) -> SeatRecord:
     return SeatRecord(
-        seat=row["seat"],
-        kind=row["kind"],
-        user_id=row["user_id"],
-        ai_level=row["ai_level"],
-        display_name=row["display_name"],
-        team=row["team"],
+        **_columns(row, ("seat", "kind", "user_id", "ai_level", "display_name", "team"))
     )
 
 
@@ -83,68 +74,51 @@ SUMMARY_COLUMNS = (
 )
 
 
+_GAME_COLUMNS = ("game_id", "guild_id", "channel_id", "table_id", "series_id", "game_number",
+                 "durak_seat")  # fmt: skip
+
+
 def _game_fields(row: Any) -> dict[str, Any]:
     """The columns a summary and a full record share (``SUMMARY_COLUMNS``), decoded."""
     return {
-        "game_id": row["game_id"],
-        "guild_id": row["guild_id"],
-        "channel_id": row["channel_id"],
-        "table_id": row["table_id"],
-        "series_id": row["series_id"],
-        "game_number": row["game_number"],
+        **_columns(row, _GAME_COLUMNS),
         "started_at": parse_ts(row["started_at"]),
         "ended_at": parse_ts(row["ended_at"]),
         "finishing_order": json.loads(row["finishing_order_json"]),
-        "durak_seat": row["durak_seat"],
         "losing_seats": json.loads(row["losing_seats_json"]),
     }
 
 
-def summary_from_row(
-    row: sqlite3.Row,
-    seats: list[SeatRecord],
-    user_seat: int | None = None,
-    user_result: SeatResult | None = None,
-) -> GameSummary:
-    return GameSummary(
-        **_game_fields(row), seats=seats, user_seat=user_seat, user_result=user_result
-    )
+def summary_from_row(row: sqlite3.Row, seats: list[SeatRecord]) -> GameSummary:
+    return GameSummary(**_game_fields(row), seats=seats)
+
+
+_TABLE_COLUMNS = ("table_id", "guild_id", "channel_id", "thread_id", "lobby_message_id",
+                  "table_message_id", "state_json", "status", "version")  # fmt: skip
 
 
 def table_from_row(row: sqlite3.Row) -> SavedTable:
-    return SavedTable(
-        table_id=row["table_id"],
-        guild_id=row["guild_id"],
-        channel_id=row["channel_id"],
-        thread_id=row["thread_id"],
-        lobby_message_id=row["lobby_message_id"],
-        table_message_id=row["table_message_id"],
-        state_json=row["state_json"],
-        meta=cast(dict[str, Any], json.loads(row["meta_json"])),
-        status=cast(TableStatus, row["status"]),
-        version=row["version"],
-    )
+    return SavedTable(**_columns(row, _TABLE_COLUMNS), meta=json.loads(row["meta_json"]))
 
 
 def stats_from_row(row: Any, user_id: int, guild_id: int | None) -> PlayerStats:
     """A ``guild_stats``/``global_stats`` row; no row (or no game) gives zero stats."""
     if row is None or row["games"] == 0:
         return PlayerStats(user_id=user_id, guild_id=guild_id, display_name=None)
-    return PlayerStats(
-        user_id=user_id,
-        guild_id=guild_id,
-        display_name=row["display_name"],
-        games=row["games"],
-        wins=row["wins"],
-        losses=row["losses"],
-        draws=row["draws"],
-        series_won=row["series_won"],
-        series_lost=row["series_lost"],
-        current_streak=row["current_streak"],
-        best_streak=row["best_streak"],
-        rating=row["rating"],
-        mu=row["mu"],
-        sigma=row["sigma"],
+    return PlayerStats(user_id=user_id, guild_id=guild_id, **_columns(row, _STATS_COLUMNS))
+
+
+_STATS_COLUMNS = ("display_name", "games", "wins", "losses", "draws", "series_won",
+                  "series_lost", "current_streak", "best_streak", "rating", "mu",
+                  "sigma")  # fmt: skip
+#: A leaderboard line's columns (``entry_from_row``).
+ENTRY_COLUMNS = ("kind", "user_id", "ai_level", "display_name", "games", "wins", "losses",
+                 "draws", "rating", "best_streak")  # fmt: skip
+
+
+def entry_from_row(row: Any, rank: int) -> LeaderboardEntry:
+    return LeaderboardEntry(
+        rank=rank, win_rate=row["wins"] / row["games"], **_columns(row, ENTRY_COLUMNS)
     )
 
 

@@ -14,12 +14,12 @@ from __future__ import annotations
 import asyncio
 import functools
 import io
-from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import discord
+from cachetools import LRUCache
 
 from bot.render import render_hand_png
 from bot.tables.play import may_auto_pass
@@ -75,16 +75,12 @@ class HandMessage:
         png = _PICTURES.get(self.picture)
         if png is None:
             png = await asyncio.to_thread(self.draw)
-            _PICTURES[self.picture] = png
-            if len(_PICTURES) > PICTURE_CACHE:
-                _PICTURES.popitem(last=False)
-        else:
-            _PICTURES.move_to_end(self.picture)
+            _PICTURES[self.picture] = png  # the least recently used picture makes room
         return [discord.File(io.BytesIO(png), filename=HAND_IMAGE)]
 
 
-_PICTURES: OrderedDict[Hashable | None, bytes] = OrderedDict()
 PICTURE_CACHE = 1024
+_PICTURES: LRUCache[Hashable | None, bytes] = LRUCache(maxsize=PICTURE_CACHE)
 
 
 def _rows(n: int, per: int) -> int:

@@ -9,9 +9,9 @@ from __future__ import annotations
 import asyncio
 import functools
 import io
-from collections import OrderedDict
 
 import discord
+from cachetools import LRUCache
 
 from bot.render import ROLE_KEYS, SeatLabel, TableScene, render_scene_png, table_scene
 from bot.tables.table import Table
@@ -57,7 +57,7 @@ def table_picture(table: Table) -> TableScene:
     )
 
 
-_PICTURES: OrderedDict[TableScene, bytes] = OrderedDict()
+_PICTURES: LRUCache[TableScene, bytes] = LRUCache(maxsize=PICTURE_CACHE)
 
 
 async def table_file(table: Table) -> discord.File:
@@ -68,9 +68,5 @@ async def table_file(table: Table) -> discord.File:
     png = _PICTURES.get(scene)
     if png is None:
         png = await asyncio.to_thread(render_scene_png, scene)
-        _PICTURES[scene] = png
-        if len(_PICTURES) > PICTURE_CACHE:
-            _PICTURES.popitem(last=False)
-    else:
-        _PICTURES.move_to_end(scene)
+        _PICTURES[scene] = png  # the least recently used picture makes room
     return discord.File(io.BytesIO(png), filename=TABLE_IMAGE)

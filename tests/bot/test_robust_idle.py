@@ -155,9 +155,9 @@ async def test_leave_mid_game_ai_finishes_result_recorded(tmp_path: Path) -> Non
             # Only AIs are left: they finish at once instead of leaving the game running.
             await fake.wait_for(lambda: table.status == "finished", 20, what="the AIs to finish")
             await fake.wait_for(lambda: bot.service.pending_writes == 0)
+            [game] = await bot.service.storage.channel_history(w.guild, w.channel)
             for user in (w.alice, w.bob):
-                games = await bot.service.storage.recent_games(user, w.guild)
-                assert len(games) == 1
+                assert user in [s.user_id for s in game.seats]
                 stats = await bot.service.storage.user_stats(user, w.guild)
                 assert stats.games == 1
 

@@ -116,7 +116,7 @@ async def test_process_killed_mid_record_leaves_no_trace(db_path: Path) -> None:
 
             async def die_on_global(self, sql, params):  # type: ignore[no-untyped-def]
                 if "global_stats" in sql:
-                    os._exit(17)  # games, seats and guild_stats already written
+                    os._exit(17)  # the game and guild_stats rows already written
                 return await real(self, sql, params)
 
             aiosqlite.Connection.executemany = die_on_global

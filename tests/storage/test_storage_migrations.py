@@ -12,6 +12,7 @@ import pytest
 
 from bot.storage import GameRecord, MigrationError, SavedTable, SqliteStorage, TableStatus
 from bot.storage import migrations as mig
+from bot.storage.connection import SqliteConnection
 
 MakeGame = Callable[..., GameRecord]
 
@@ -32,7 +33,7 @@ async def _build_at(path: Path, version: int) -> None:
     """Create a database as a release at ``version`` would have left it, with data."""
     path.parent.mkdir(parents=True, exist_ok=True)
     async with aiosqlite.connect(path, isolation_level=None) as conn:
-        assert await mig.migrate(conn, target=version) == version
+        assert await mig.migrate(SqliteConnection(conn), target=version) == version
         if version >= 1:
             await conn.execute(
                 "INSERT INTO guild_stats (guild_id, player_key, kind, user_id, display_name,"

@@ -1,5 +1,7 @@
 """PostgreSQL migrations: from empty, re-run is a no-op, concurrent first starts, newer
-schema refused, and the version list kept in step with SQLite's."""
+schema refused, a failing version rolled back. (The history is the one SQLite runs too:
+``bot/storage/migrations.py``; tests/storage/test_storage_upgrade.py compares the schema it
+makes with the one earlier releases made.)"""
 
 from __future__ import annotations
 
@@ -9,8 +11,8 @@ import asyncpg
 import pytest
 
 from bot.storage import MigrationError, PostgresStorage, open_storage
-from bot.storage import migrations as sqlite_mig
-from bot.storage import pg_migrations as pg_mig
+from bot.storage import migrations as mig
+from bot.storage.connection import PgConnection
 
 TABLES = {
     "schema_migrations", "games", "game_seats", "guild_stats", "global_stats",
@@ -26,18 +28,11 @@ async def _fetch(url: str, sql: str) -> list[asyncpg.Record]:
         await conn.close()
 
 
-def test_versions_match_sqlite() -> None:
-    # Same schema semantics on both backends: a new SQLite migration needs its PG twin.
-    assert [(m.version, m.name) for m in pg_mig.PG_MIGRATIONS] == [
-        (m.version, m.name) for m in sqlite_mig.MIGRATIONS
-    ]
-
-
 async def test_from_empty_to_latest(pg_url: str) -> None:
     async with await PostgresStorage.open(pg_url):
         pass
     rows = await _fetch(pg_url, "SELECT version FROM schema_migrations ORDER BY version")
-    assert [r["version"] for r in rows] == [m.version for m in pg_mig.PG_MIGRATIONS]
+    assert [r["version"] for r in rows] == [m.version for m in mig.MIGRATIONS]
     names = await _fetch(
         pg_url, "SELECT table_name FROM information_schema.tables WHERE table_schema = "
         "current_schema()",
@@ -60,7 +55,7 @@ async def test_concurrent_first_starts_apply_each_version_once(pg_url: str) -> N
     for s in stores:
         await s.close()
     rows = await _fetch(pg_url, "SELECT version FROM schema_migrations ORDER BY version")
-    assert [r["version"] for r in rows] == [m.version for m in pg_mig.PG_MIGRATIONS]
+    assert [r["version"] for r in rows] == [m.version for m in mig.MIGRATIONS]
 
 
 async def test_newer_schema_is_refused(pg_url: str) -> None:
@@ -78,7 +73,7 @@ async def test_newer_schema_is_refused(pg_url: str) -> None:
 async def test_partial_upgrade_then_latest(pg_url: str) -> None:
     conn = await asyncpg.connect(pg_url)
     try:
-        assert await pg_mig.pg_migrate(conn, target=1) == 1
+        assert await mig.migrate(PgConnection(conn), target=1) == 1
         await conn.execute(
             "INSERT INTO guild_stats (guild_id, player_key, kind, user_id, display_name, games)"
             " VALUES (1, 'user:1', 'human', 1, 'p', 3)"
@@ -94,9 +89,9 @@ async def test_partial_upgrade_then_latest(pg_url: str) -> None:
 async def test_failing_migration_rolls_back_whole_version(
     pg_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    broken = sqlite_mig.Migration(2, "broken", ("ALTER TABLE guild_stats ADD COLUMN x INT", "nope"))
-    monkeypatch.setattr(pg_mig, "PG_MIGRATIONS", (pg_mig.PG_MIGRATIONS[0], broken))
-    monkeypatch.setattr(pg_mig, "PG_LATEST_VERSION", 2)
+    broken = mig.Migration(2, "broken", ("ALTER TABLE guild_stats ADD COLUMN x INT", "nope"))
+    monkeypatch.setattr(mig, "MIGRATIONS", (mig.MIGRATIONS[0], broken))
+    monkeypatch.setattr(mig, "LATEST_VERSION", 2)
     with pytest.raises(MigrationError, match="v2"):
         await PostgresStorage.open(pg_url)
     cols = await _fetch(

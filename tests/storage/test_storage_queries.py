@@ -1,4 +1,4 @@
-"""Leaderboards, user stats, history and head-to-head, including bad input."""
+"""Leaderboards, user stats and channel history, including bad input."""
 
 from __future__ import annotations
 
@@ -88,40 +88,11 @@ async def test_unknown_user_has_zero_stats(league: Storage) -> None:
         assert s.win_rate == 0.0 and s.display_name is None
 
 
-async def test_recent_games_newest_first(league: Storage) -> None:
-    recent = await league.recent_games(2, 1, limit=3)
-    assert [g.game_number for g in recent] == [10, 9, 8]
-    assert all(g.user_result == "loss" and g.user_seat == 0 for g in recent)
-    everywhere = await league.recent_games(2, None, limit=2)
-    assert [(g.guild_id, g.user_result) for g in everywhere] == [(2, "loss"), (1, "loss")]
-    assert everywhere[0].seats[1].user_id == 2
-    assert await league.recent_games(424242, None) == []
-    with pytest.raises(InvalidQuery):
-        await league.recent_games(2, 1, limit=0)
-
-
 async def test_channel_history(storage: Storage, make_game: MakeGame) -> None:
     a = await storage.record_game(make_game([1, 2], [0], 1, channel_id=7))
     await storage.record_game(make_game([1, 2], [0], 1, channel_id=8))
     b = await storage.record_game(make_game([1, 2], [], None, channel_id=7))
     history = await storage.channel_history(1, 7)
     assert [g.game_id for g in history] == [b, a]
-    assert history[0].is_draw and history[0].user_result is None
+    assert history[0].is_draw and [s.user_id for s in history[0].seats] == [1, 2]
     assert await storage.channel_history(1, 9) == []
-
-
-async def test_head_to_head(storage: Storage, make_game: MakeGame) -> None:
-    await storage.record_game(make_game([1, 2, 3], [0, 2], 1))  # 1 ahead, 2 Durak
-    await storage.record_game(make_game([1, 2, 3], [2, 1], 0))  # 2 ahead, 1 Durak
-    await storage.record_game(make_game([2, 1], [1], 0))  # 1 ahead, 2 Durak
-    await storage.record_game(make_game([1, 2], [], None))  # draw: tied
-    await storage.record_game(make_game([1, 3], [0], 1))  # without 2: not counted
-    await storage.record_game(make_game([1, 2], [0], 1, guild_id=2))  # other guild
-    h = await storage.head_to_head(1, 1, 2)
-    assert (h.games, h.a_ahead, h.b_ahead, h.tied) == (4, 2, 1, 1)
-    assert (h.a_durak, h.b_durak, h.draws) == (1, 2, 1)
-    flipped = await storage.head_to_head(1, 2, 1)
-    assert (flipped.a_ahead, flipped.b_ahead, flipped.a_durak) == (1, 2, 2)
-    assert (await storage.head_to_head(1, 1, 999)).games == 0
-    with pytest.raises(InvalidQuery):
-        await storage.head_to_head(1, 1, 1)

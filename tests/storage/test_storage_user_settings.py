@@ -10,7 +10,7 @@ import asyncpg
 
 from bot.storage import PostgresStorage, SqliteStorage, Storage
 from bot.storage import migrations as mig
-from bot.storage import pg_migrations as pg_mig
+from bot.storage.connection import PgConnection, SqliteConnection
 
 PREVIOUS = 4  # the last schema without user_settings
 
@@ -31,7 +31,7 @@ async def test_user_settings_round_trip(storage: Storage) -> None:
 async def test_sqlite_upgrade_in_place_keeps_guild_settings(db_path: Path) -> None:
     db_path.parent.mkdir(parents=True, exist_ok=True)
     async with aiosqlite.connect(db_path, isolation_level=None) as conn:
-        assert await mig.migrate(conn, target=PREVIOUS) == PREVIOUS
+        assert await mig.migrate(SqliteConnection(conn), target=PREVIOUS) == PREVIOUS
         await conn.execute("INSERT INTO guild_settings VALUES (1, 'images', 'off')")
     async with await SqliteStorage.open(db_path) as s:
         await s.set_user_setting(2**62, "notify", "dm")  # a snowflake-sized id
@@ -46,7 +46,7 @@ async def test_sqlite_upgrade_in_place_keeps_guild_settings(db_path: Path) -> No
 async def test_postgres_upgrade_in_place_keeps_guild_settings(pg_url: str) -> None:
     conn = await asyncpg.connect(pg_url)
     try:
-        assert await pg_mig.pg_migrate(conn, target=PREVIOUS) == PREVIOUS
+        assert await mig.migrate(PgConnection(conn), target=PREVIOUS) == PREVIOUS
         await conn.execute("INSERT INTO guild_settings VALUES (1, 'images', 'off')")
     finally:
         await conn.close()
@@ -57,7 +57,7 @@ async def test_postgres_upgrade_in_place_keeps_guild_settings(pg_url: str) -> No
     conn = await asyncpg.connect(pg_url)
     try:
         assert await conn.fetchval("SELECT MAX(version) FROM schema_migrations") == (
-            pg_mig.PG_LATEST_VERSION
+            mig.LATEST_VERSION
         )
     finally:
         await conn.close()

@@ -11,6 +11,8 @@ import logging
 from collections.abc import Callable, Coroutine
 from typing import Any
 
+from tenacity import AsyncRetrying, retry_if_result, wait_exponential
+
 from bot.storage import SavedTable, Storage
 
 from .persistence import to_saved
@@ -108,11 +110,15 @@ class SaveQueue:
             self._retry_task = asyncio.create_task(self._retry_loop(), name="durak-save-retry")
 
     async def _retry_loop(self) -> None:
-        delay = RETRY_MIN_SECONDS
+        """Flush until nothing is left: again after each failure, waiting twice as long each
+        time (up to ``RETRY_MAX_SECONDS``); what came meanwhile goes after a short wait."""
+        retrying = AsyncRetrying(
+            retry=retry_if_result(lambda flushed: not flushed),
+            wait=wait_exponential(multiplier=RETRY_MIN_SECONDS, max=RETRY_MAX_SECONDS),
+        )
         while self._unsaved or self._unrecorded:
-            await asyncio.sleep(delay)
-            ok = await self.flush()
-            delay = RETRY_MIN_SECONDS if ok else min(delay * 2, RETRY_MAX_SECONDS)
+            await asyncio.sleep(RETRY_MIN_SECONDS)
+            await retrying(self.flush)
 
     async def flush(self) -> bool:
         """Try to write everything not yet saved or recorded; True if nothing is left."""

@@ -101,8 +101,15 @@ async def _check_old_data_and_new_writes(s: Storage, make_game: MakeGame) -> Non
     assert alice.mu is not None and alice.mu > 27.5
     assert (await s.user_stats(1, None)).games == 7
     with pytest.raises(StaleTableVersion):
-        await s.save_table(SavedTable(table_id="t1", guild_id=1, channel_id=100,
-                                      state_json="{}", status=TableStatus.RUNNING, version=6))  # fmt: skip
+        stale = SavedTable(
+            table_id="t1",
+            guild_id=1,
+            channel_id=100,
+            state_json="{}",
+            status=TableStatus.RUNNING,
+            version=6,
+        )
+        await s.save_table(stale)
     assert await s.finish_series(1, "series-1", [1], [BOB]) is True
     assert (await s.user_stats(BOB, None)).series_lost == 2
 

@@ -39,3 +39,29 @@ class Player(Protocol):
     def choose(self, view: SeatView, history: Sequence[Event]) -> Action:
         """One of ``view.legal_actions`` (which must not be empty)."""
         ...
+
+
+class DeterministicPlayer:
+    """A player whose choice follows from the view and the history alone (Easy, Normal): the
+    seed is kept for the common interface, and a single legal action needs no thought."""
+
+    name = ""
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+
+    def choose(self, view: SeatView, history: Sequence[Event]) -> Action:
+        forced = forced_action(view)
+        return forced if forced is not None else self.decide(view, history)
+
+    def decide(self, view: SeatView, history: Sequence[Event]) -> Action:
+        """The choice among two or more legal actions."""
+        raise NotImplementedError
+
+
+def forced_action(view: SeatView) -> Action | None:
+    """The seat's only legal action, if it has one choice; None if it has several."""
+    legal = view.legal_actions
+    if not legal:
+        raise ValueError("choose() needs a seat with legal actions")
+    return legal[0] if len(legal) == 1 else None

@@ -16,6 +16,7 @@ from ..actions import Action
 from ..events import Event
 from ..state import GameState
 from ..views import SeatView
+from .base import DeterministicPlayer
 from .cardinfo import CardTable
 from .determinize import Determinizer
 from .endgame import EndgameSolver, OutOfBudget
@@ -65,16 +66,8 @@ def endgame_reply(
     return action
 
 
-class NormalPlayer:
+class NormalPlayer(DeterministicPlayer):
     name = "normal"
 
-    def __init__(self, seed: int) -> None:
-        self.seed = seed  # Normal is deterministic; the seed is kept for the common interface
-
-    def choose(self, view: SeatView, history: Sequence[Event]) -> Action:
-        legal = view.legal_actions
-        if not legal:
-            raise ValueError("choose() needs a seat with legal actions")
-        if len(legal) == 1:
-            return legal[0]
+    def decide(self, view: SeatView, history: Sequence[Event]) -> Action:
         return normal_choice(view, history)

@@ -17,7 +17,7 @@ from bot.app import DurakBot
 from bot.tables.table import Table
 from bot.ui.channel_limits import ChannelLimiter, DrawBudget, RequestBudget, global_limit_wait
 from bot.ui.refresher import Coalescer
-from tests.bot.helpers import running_bot, table_of, world
+from tests.bot.helpers import World, running_bot, table_of, world
 
 
 def test_at_most_rate_pictures_a_second() -> None:
@@ -184,6 +184,21 @@ def all_shown(bot: DurakBot, tables: list[Table]) -> bool:
     return True
 
 
+async def play_ai_tables(w: World, bot: DurakBot, count: int, *, timeout: float) -> None:
+    """``count`` tables, each Alice and three Easy AIs in its own channel, started at once;
+    returns when their AIs wait for Alice and every table message shows its table."""
+    tables = []
+    for i in range(count):
+        channel = w.fake.add_channel(w.guild, f"t{i}")
+        options = {"ai_seats": 3, "ai_level": "easy"}
+        await w.fake.slash(w.alice, channel, "durak", "new", options=options)
+        await w.fake.slash(w.alice, channel, "durak", "start")
+        tables.append(table_of(bot, channel))
+    await w.fake.wait_for(
+        functools.partial(all_shown, bot, tables), timeout, what="every table message"
+    )
+
+
 @pytest.mark.slow  # six tables played by AIs, twice
 async def test_many_tables_stay_within_the_global_limit(tmp_path: Path) -> None:
     """Six tables whose AI seats play at once ask for far more table edits a second than the
@@ -195,19 +210,7 @@ async def test_many_tables_stay_within_the_global_limit(tmp_path: Path) -> None:
             # room for discord.py's own requests, and for a busy loop sending some late
             w.fake.set_global_rate_limit(limit=16, per=1.0)
             async with running_bot(w, discord_requests_per_second=budget) as bot:
-                tables = []
-                for i in range(6):
-                    channel = w.fake.add_channel(w.guild, f"t{i}")
-                    options = {"ai_seats": 3, "ai_level": "easy"}
-                    await w.fake.slash(w.alice, channel, "durak", "new", options=options)
-                    await w.fake.slash(w.alice, channel, "durak", "start")
-                    tables.append(table_of(bot, channel))
-
-                await w.fake.wait_for(
-                    functools.partial(all_shown, bot, tables),
-                    30,
-                    what="every table message to catch up",
-                )
+                await play_ai_tables(w, bot, 6, timeout=30)
             if budget:
                 assert w.fake.rate_limit_count == 0
             else:
@@ -228,16 +231,7 @@ async def test_a_budget_above_discords_limit_slows_down_after_its_first_refusals
         async with running_bot(
             w, discord_requests_per_second=12.0, ai_delay_seconds=0.1
         ) as bot:
-            tables = []
-            for i in range(20):
-                channel = w.fake.add_channel(w.guild, f"t{i}")
-                options = {"ai_seats": 3, "ai_level": "easy"}
-                await w.fake.slash(w.alice, channel, "durak", "new", options=options)
-                await w.fake.slash(w.alice, channel, "durak", "start")
-                tables.append(table_of(bot, channel))
-            await w.fake.wait_for(
-                functools.partial(all_shown, bot, tables), 60, what="every table message"
-            )
+            await play_ai_tables(w, bot, 20, timeout=60)
             assert bot.notifier.limits.budget.current_rate < 12.0
         writes = [r for r in w.fake.requests if r.path.startswith("/channels/")]
         refused = [r for r in writes if r.status == 429]

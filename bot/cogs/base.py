@@ -19,7 +19,7 @@ from bot.tables.refusals import Refusal, Rejected
 from bot.tables.table import Table
 from bot.text import language as lang_of
 from bot.text import t
-from bot.ui.hand_view import table_hand
+from bot.ui.hand_view import HandMessage, table_hand
 from bot.ui.message_writes import update_clicked_message
 from bot.ui.refresher import updates_until
 from bot.ui.rules_text import reason_text, why_text
@@ -99,17 +99,32 @@ class CogBase(commands.Cog):
             await self._say(interaction, "err.lobby_hand" if lobby else "err.not_running")
             return
         await load_guild_settings(self.bot, table.guild_id)
-        hand = table_hand(
+        hand = self._hand(interaction, table, seat)
+        await interaction.response.send_message(
+            hand.content, view=hand.view, files=await hand.files(), ephemeral=True
+        )
+        self.bot.notifier.remember(table, interaction.user.id, interaction, hand)
+
+    def _hand(
+        self,
+        interaction: discord.Interaction,
+        table: Table,
+        seat: int,
+        *,
+        focus: Card | None = None,
+        notice: str | None = None,
+    ) -> HandMessage:
+        """The hand of ``seat`` as the clicking user sees it (language, pictures, how long the
+        message can still be refreshed)."""
+        return table_hand(
             table,
             seat,
             loc=loc_of(interaction),
             images=self.bot.notifier.images_on(table.guild_id),
             updates_until=updates_until(interaction),
+            focus=focus,
+            notice=notice,
         )
-        await interaction.response.send_message(
-            hand.content, view=hand.view, files=await hand.files(), ephemeral=True
-        )
-        self.bot.notifier.remember(table, interaction.user.id, interaction, hand)
 
     async def _update_hand(
         self,
@@ -121,15 +136,7 @@ class CogBase(commands.Cog):
         notice: str | None = None,
     ) -> None:
         """Answer a hand click by editing that hand message in place (type 7)."""
-        hand = table_hand(
-            table,
-            seat,
-            loc=loc_of(interaction),
-            images=self.bot.notifier.images_on(table.guild_id),
-            updates_until=updates_until(interaction),
-            focus=focus,
-            notice=notice,
-        )
+        hand = self._hand(interaction, table, seat, focus=focus, notice=notice)
         message = interaction.message
         user = interaction.user.id
         if message is None or not message.flags.ephemeral:

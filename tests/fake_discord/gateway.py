@@ -175,20 +175,7 @@ class Gateway:
             self.session = session
             self._ws = ws
             store = self._store
-            ready = {
-                "v": 10,
-                "user": user_payload(store.bot),
-                "guilds": [{"id": str(g), "unavailable": True} for g in store.guilds],
-                "session_id": session.session_id,
-                "resume_gateway_url": self._url(),
-                "session_type": "normal",
-                "application": {"id": str(store.application_id), "flags": 0},
-                "private_channels": [],
-                "relationships": [],
-                "presences": [],
-                "geo_ordered_rtc_regions": [],
-                "_trace": ["fake-discord"],
-            }
+            ready = self._ready(session, list(store.guilds))
             frames: list[JSON] = [{"t": "READY", "d": ready}]
             # Like Discord: without the presences intent GUILD_CREATE lists only the bot
             # itself, so a bot with the members intent must chunk (op 8) to see the others.
@@ -205,6 +192,29 @@ class Gateway:
         self._live.set()
         self._store.touch()
 
+    def _ready(
+        self, session: GatewaySession, guild_ids: list[int], *, shard: list[int] | None = None
+    ) -> JSON:
+        """READY's payload: the guilds come unavailable, their GUILD_CREATEs follow."""
+        store = self._store
+        ready: JSON = {
+            "v": 10,
+            "user": user_payload(store.bot),
+            "guilds": [{"id": str(g), "unavailable": True} for g in guild_ids],
+            "session_id": session.session_id,
+            "resume_gateway_url": self._url(),
+            "session_type": "normal",
+            "application": {"id": str(store.application_id), "flags": 0},
+            "private_channels": [],
+            "relationships": [],
+            "presences": [],
+            "geo_ordered_rtc_regions": [],
+            "_trace": ["fake-discord"],
+        }
+        if shard is not None:
+            ready["shard"] = shard
+        return ready
+
     async def _identify_shard(
         self, ws: web.WebSocketResponse, session: GatewaySession, shard_id: int, count: int
     ) -> None:
@@ -215,21 +225,7 @@ class Gateway:
             if self.session is None:
                 self.session = session  # "a bot is connected", for the driver's checks
             guilds = [g for g in store.guilds.values() if shard_of(g.id, count) == shard_id]
-            ready = {
-                "v": 10,
-                "user": user_payload(store.bot),
-                "guilds": [{"id": str(g.id), "unavailable": True} for g in guilds],
-                "session_id": session.session_id,
-                "resume_gateway_url": self._url(),
-                "session_type": "normal",
-                "shard": [shard_id, count],
-                "application": {"id": str(store.application_id), "flags": 0},
-                "private_channels": [],
-                "relationships": [],
-                "presences": [],
-                "geo_ordered_rtc_regions": [],
-                "_trace": ["fake-discord"],
-            }
+            ready = self._ready(session, [g.id for g in guilds], shard=[shard_id, count])
             frames: list[JSON] = [{"t": "READY", "d": ready}]
             for guild in guilds:
                 gdata = guild_create_payload(guild, store.users, store.channels, [store.bot.id])

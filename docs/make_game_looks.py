@@ -18,6 +18,7 @@ from typing import Any
 import discord
 from PIL import Image
 
+from bot.domain import TableStatus
 from bot.render import render_scene_png
 from bot.tables.play import apply_action, auto_passes
 from bot.tables.table import Seat, Table
@@ -26,6 +27,7 @@ from bot.ui.refresher import TOKEN_LIFETIME, TOKEN_MARGIN
 from bot.ui.table_picture import table_picture
 from durak_core import RuleSet, position, preset
 from durak_core.actions import parse_action
+from durak_core.ai import Level
 
 DOCS = Path(__file__).resolve().parent
 BOT_MD = DOCS / "bot.md"
@@ -46,7 +48,7 @@ def seats() -> list[Seat]:
     return [
         Seat("Alice", user_id=1),
         Seat("Bob", user_id=2),
-        Seat("AI 1 (hard)", ai_level="hard"),
+        Seat("AI 1 (hard)", ai_level=Level.HARD),
         Seat("Dana", user_id=3),
     ]
 
@@ -59,7 +61,7 @@ class Game:
         self, rules: RuleSet, hands: list[str], trump: str, attacker: int = ALICE, **kw: Any
     ) -> None:
         self.table = Table("5eed0001", 1, 1, 1, rules, 4, 60, seats=seats(), language=None)
-        self.table.status, self.table.seed = "running", 7
+        self.table.status, self.table.seed = TableStatus.RUNNING, 7
         self.table.state = position(rules, hands, trump=trump, attacker=attacker, **kw)
         self.table.away.add(DANA)
         self.table.deadline = DEADLINE
@@ -72,7 +74,7 @@ class Game:
             apply_action(self.table, names.index(name), parse_action(action), timed_out=False)
             self.table.version += 1
         if self.table.state is not None and self.table.state.finished:
-            self.table.status, self.table.deadline = "finished", None
+            self.table.status, self.table.deadline = TableStatus.FINISHED, None
         return self
 
     def done_for_bout(self, seat: int) -> Game:
@@ -192,7 +194,7 @@ def fragment() -> str:
             look.hand.content,
             "```",
             "",
-            f"Buttons: {buttons(look.hand.view)}",
+            f"Buttons: {buttons(look.hand.view.as_view())}",
             "",
         ]
     return "\n".join(parts)

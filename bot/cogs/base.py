@@ -101,7 +101,7 @@ class CogBase(commands.Cog):
         await load_guild_settings(self.bot, table.guild_id)
         hand = self._hand(interaction, table, seat)
         await interaction.response.send_message(
-            hand.content, view=hand.view, files=await hand.files(), ephemeral=True
+            hand.content, view=hand.view.as_view(), files=await hand.files(), ephemeral=True
         )
         self.bot.notifier.remember(table, interaction.user.id, interaction, hand)
 
@@ -142,7 +142,10 @@ class CogBase(commands.Cog):
         if message is None or not message.flags.ephemeral:
             # A hand id forged onto a public message: never turn that message into a hand.
             await interaction.response.send_message(
-                content=hand.content, view=hand.view, files=await hand.files(), ephemeral=True
+                content=hand.content,
+                view=hand.view.as_view(),
+                files=await hand.files(),
+                ephemeral=True,
             )
             answered: int | None = None
         else:

@@ -98,6 +98,16 @@ def handler(interaction: discord.Interaction) -> ClickHandler:
     return found
 
 
+def hand_button_id(table: str, seat: int, version: int, code: str) -> str:
+    """The custom id of a hand's button (``code``: an action code, ``a<card>`` or a toggle)."""
+    return f"dk:{table}:{seat}:{version}:{code}"
+
+
+def hand_select_id(table: str, seat: int, version: int, n: int) -> str:
+    """The custom id of a hand's ``n``-th select menu."""
+    return f"dks:{table}:{seat}:{version}:{n}"
+
+
 class HandButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"dk:" + HAND_RE + r":(?P<code>a?[0-9]{1,5}|p[01])",
@@ -120,7 +130,7 @@ class HandButton(
                 style=style,
                 disabled=disabled,
                 row=row,
-                custom_id=f"dk:{table}:{seat}:{version}:{code}",
+                custom_id=hand_button_id(table, seat, version, code),
             )
         )
         self.table, self.seat, self.version, self.code = table, seat, version, code
@@ -160,7 +170,7 @@ class HandSelect(
     ) -> None:
         super().__init__(
             discord.ui.Select(
-                custom_id=f"dks:{table}:{seat}:{version}:{n}",
+                custom_id=hand_select_id(table, seat, version, n),
                 options=options or [discord.SelectOption(label="?", value="0")],
                 placeholder=placeholder,
                 row=row,

@@ -13,7 +13,7 @@ load"). The request itself is discord.py's: the same payload, rate limits and er
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Protocol, cast
 
 import discord
 from discord.enums import InteractionResponseType
@@ -21,6 +21,15 @@ from discord.errors import InteractionResponded
 from discord.http import Route, handle_message_parameters
 from discord.utils import MISSING
 from discord.webhook.async_ import async_context, interaction_message_response_params
+
+
+class Components(Protocol):
+    """What discord.py reads of a view when it sends an edit: a ``discord.ui.View``, or a
+    message's rows written as JSON directly (``hand_view.HandComponents``)."""
+
+    def to_components(self) -> list[dict[str, Any]]: ...
+
+    def has_components_v2(self) -> bool: ...
 
 
 async def edit_channel_message(
@@ -42,7 +51,7 @@ async def edit_interaction_answer(
     interaction: discord.Interaction,
     *,
     content: str,
-    view: discord.ui.View,
+    view: Components,
     attachments: Sequence[discord.File] = MISSING,
 ) -> int:
     """Edit the message that answered ``interaction`` through its token (an ephemeral hand);
@@ -50,7 +59,7 @@ async def edit_interaction_answer(
     state: Any = interaction._state  # discord.py's own path (Interaction.edit_original_response)
     with handle_message_parameters(
         content=content,
-        view=view,
+        view=cast(Any, view),  # discord.py calls only the two methods above
         attachments=attachments,
         previous_allowed_mentions=state.allowed_mentions,
     ) as params:
@@ -72,7 +81,7 @@ async def update_clicked_message(
     interaction: discord.Interaction,
     *,
     content: str,
-    view: discord.ui.View,
+    view: Components,
     attachments: Sequence[discord.File] = MISSING,
 ) -> None:
     """Answer a component click by editing the clicked message (callback type 7: a hand
@@ -85,7 +94,7 @@ async def update_clicked_message(
     params = interaction_message_response_params(
         type=InteractionResponseType.message_update.value,
         content=content,
-        view=view,
+        view=cast(Any, view),  # discord.py calls only the two methods above
         attachments=attachments,
         previous_allowed_mentions=state.allowed_mentions,
     )

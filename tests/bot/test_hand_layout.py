@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import random
 
-import discord
 import pytest
 
 from bot.ui.cards import card_text
 from bot.ui.hand_view import HandContext, render_hand
+from bot.ui.message_writes import Components
 from durak_core import PRESETS, Action, Defend, GameState, RulesError, RuleSet, new_game
 
 TABLE = "0123abcd"
@@ -42,7 +42,7 @@ def _states(rules: RuleSet, seats: int, seed: int) -> list[GameState]:
     return out
 
 
-def _offered(msg_view: discord.ui.View) -> tuple[set[int], list[str]]:
+def _offered(msg_view: Components) -> tuple[set[int], list[str]]:
     """Action codes reachable from the components, and the aim targets (``a<card>``)."""
     codes: set[int] = set()
     aims: list[str] = []
@@ -79,6 +79,7 @@ async def test_components_offer_exactly_the_legal_actions(preset: str, seats: in
             msg = render_hand(v, HandContext(TABLE, v.version, names))
             rows = msg.view.to_components()
             assert len(rows) <= 5
+            assert rows == msg.view.as_view().to_components()  # the JSON is discord.py's
             offered = _offered(msg.view)[0]
             # aiming at another open attack card shows that card's defences
             targets = {a.attack for a in v.legal_actions if isinstance(a, Defend)}
@@ -108,6 +109,7 @@ async def test_extreme_many_open_attack_cards_still_fit() -> None:
     for target in [None, *{a.attack for a in v.legal_actions if isinstance(a, Defend)}]:
         msg = render_hand(v, HandContext(TABLE, v.version, ["a", "b", "c"]), focus=target)
         assert len(msg.view.to_components()) <= 5
+        assert msg.view.to_components() == msg.view.as_view().to_components()  # selects too
         offered |= _offered(msg.view)[0]
     assert offered == {a.code for a in v.legal_actions} and len(offered) == 31
 

@@ -55,7 +55,8 @@ async def test_stored_games_give_the_live_standings(
         assert await storage.save_round("swiss-16", pairing)
         pairings.append(pairing)
         for table in pairing.tables:
-            await storage.open_tournament_table("swiss-16", rnd, table.number, f"t{rnd}.{table.number}")
+            bot_table = f"t{rnd}.{table.number}"
+            await storage.open_tournament_table("swiss-16", rnd, table.number, bot_table)
             for _ in range(LENGTH.count):
                 game = play(rng, rnd, table.number, table.seats)
                 live.append(game)

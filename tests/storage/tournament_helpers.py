@@ -40,7 +40,9 @@ async def running_with(storage: Storage, t: NewTournament, players: list[int]) -
     await storage.set_tournament_status(t.tournament_id, TournamentStatus.RUNNING)
 
 
-def pairing(round_number: int, *tables: tuple[int | None, ...], byes: tuple[int, ...] = ()) -> Pairing:
+def pairing(
+    round_number: int, *tables: tuple[int | None, ...], byes: tuple[int, ...] = ()
+) -> Pairing:
     return Pairing(
         round_number, tuple(SeatedTable(i + 1, seats) for i, seats in enumerate(tables)), byes
     )

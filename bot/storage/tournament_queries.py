@@ -170,6 +170,8 @@ class TournamentQueries(ABC):
         """Start (sign-up → running), finish (running → finished) or cancel a tournament,
         stamping the time; the status it already has is a no-op. Any other change:
         ``InvalidQuery``."""
+        if status not in set(Status):
+            raise InvalidQuery(f"unknown tournament status {status!r}")
 
         async def body(conn: Connection) -> TournamentRecord:
             row = await _locked(conn, tournament_id)
@@ -317,7 +319,8 @@ class TournamentQueries(ABC):
                 raise InvalidQuery(f"{where}: the tournament is {row['status']}, not running")
             if pairing.round != current + 1:
                 raise InvalidQuery(f"{where}: the next round is {current + 1}")
-            if current and (await _rounds(conn, tournament_id, current))[0].status != "finished":
+            previous = await _rounds(conn, tournament_id, current) if current else []
+            if previous and previous[0].status != RoundStatus.FINISHED:
                 raise InvalidQuery(f"{where}: round {current} is still being played")
             active = {
                 r["user_id"]

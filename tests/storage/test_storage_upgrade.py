@@ -28,8 +28,8 @@ from bot.storage import (
     TournamentLink,
     TournamentStatus,
 )
-from bot.tournaments import Format, Pairing, PlayedGame, SeatedTable, TournamentSettings
 from bot.storage import migrations as mig
+from bot.tournaments import Format, Pairing, PlayedGame, SeatedTable, TournamentSettings
 from tests.storage.pg_server import drop_schema, fresh_schema
 
 MakeGame = Callable[..., GameRecord]

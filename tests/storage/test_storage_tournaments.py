@@ -23,6 +23,7 @@ from bot.storage import (
     TournamentLink,
     TournamentNotFound,
     TournamentStatus,
+    open_storage,
 )
 from bot.tournaments import PlayedGame, SignupError
 from tests.storage.storage_helpers import count_rows
@@ -83,6 +84,8 @@ async def test_status_moves_and_messages(storage: Storage) -> None:
         await storage.set_tournament_message("nope", "signup", 1)
     with pytest.raises(TournamentNotFound):
         await storage.set_tournament_status("nope", Status.RUNNING)
+    with pytest.raises(InvalidQuery):
+        await storage.set_tournament_status("c", "paused")  # type: ignore[arg-type]
 
 
 async def test_entrants(storage: Storage) -> None:
@@ -135,6 +138,24 @@ async def test_concurrent_joins_stop_at_the_limit(storage: Storage) -> None:
     assert len(joined) == 4
     assert all(isinstance(g, TournamentFull) for g in got if isinstance(g, BaseException))
     assert sorted(e.signup_order for e in await storage.tournament_entrants("cup")) == [0, 1, 2, 3]
+
+
+async def test_two_processes_pairing_one_round(storage: Storage, storage_url: str) -> None:
+    await running_with(storage, new_tournament("cup"), [1, 2, 3, 4])
+    other = await open_storage(storage_url)  # another process's storage, same database
+    try:
+        mine, theirs = pairing(1, (4, 3), (2, 1)), pairing(1, (4, 2), (3, 1))
+        got = await asyncio.gather(
+            storage.save_round("cup", mine), other.save_round("cup", theirs),
+            return_exceptions=True,
+        )  # fmt: skip
+        # One pairing is stored whole; the other is refused, whichever came second.
+        assert sorted(map(type, got), key=str) == sorted([bool, InvalidQuery], key=str)
+        [stored] = await other.tournament_rounds("cup")
+        assert stored.pairing == (mine if got[0] is True else theirs)
+        assert await count_rows(storage, "tournament_tables") == 2
+    finally:
+        await other.close()
 
 
 async def test_rounds_and_tables(storage: Storage) -> None:

@@ -16,6 +16,7 @@ from bot.storage import (
     LeaveClosed,
     NewTournament,
     RoundStatus,
+    ShardScope,
     SignupClosed,
     SignupRefused,
     Storage,
@@ -86,6 +87,18 @@ async def test_status_moves_and_messages(storage: Storage) -> None:
         await storage.set_tournament_status("nope", Status.RUNNING)
     with pytest.raises(InvalidQuery):
         await storage.set_tournament_status("c", "paused")  # type: ignore[arg-type]
+
+
+async def test_a_shard_resumes_only_its_guilds(storage: Storage, storage_url: str) -> None:
+    guilds = [1, 1 << 22, 3 << 22]  # shards 0, 1 and 1 of two
+    for i, g in enumerate(guilds):
+        await storage.create_tournament(new_tournament(f"cup-{i}", guild_id=g))
+    for shard, want in ((0, ["cup-0"]), (1, ["cup-1", "cup-2"])):
+        scoped = await open_storage(storage_url, shards=ShardScope(2, (shard,)))
+        try:
+            assert [t.tournament_id for t in await scoped.active_tournaments()] == want
+        finally:
+            await scoped.close()
 
 
 async def test_entrants(storage: Storage) -> None:

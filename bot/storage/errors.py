@@ -50,3 +50,44 @@ class StorageBusy(StorageError):
 
 class MigrationError(StorageError):
     """The schema cannot be brought to the version this code expects."""
+
+
+class TournamentNotFound(StorageError, LookupError):
+    """No stored tournament has this id."""
+
+    def __init__(self, tournament_id: str) -> None:
+        super().__init__(f"no tournament with id {tournament_id!r}")
+        self.tournament_id = tournament_id
+
+
+class SignupRefused(StorageError, ValueError):
+    """A sign-up step the stored tournament refuses; nothing was written. ``code`` is the
+    tournament core's (``bot.tournaments.SignupError``), so the bot answers both from one
+    catalogue key (``tournament.error.<code>``)."""
+
+    code = "signup"
+
+    def __init__(self, tournament_id: str, user_id: int, message: str) -> None:
+        super().__init__(f"tournament {tournament_id!r}, user {user_id}: {message}")
+        self.tournament_id = tournament_id
+        self.user_id = user_id
+
+
+class AlreadyJoined(SignupRefused):
+    code = "already_joined"
+
+
+class TournamentFull(SignupRefused):
+    code = "full"
+
+
+class SignupClosed(SignupRefused):
+    """The tournament takes no more sign-ups: it has started, finished or been cancelled."""
+
+    code = "started"
+
+
+class LeaveClosed(SignupRefused):
+    """Leaving is for the sign-up; after the start a player is withdrawn (results stay)."""
+
+    code = "leave_started"

@@ -9,14 +9,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal, Protocol
 
+from bot.tournaments import Pairing, PlayedGame
+
 from .errors import InvalidQuery
 from .models import (
+    EntrantRecord,
     GameRecord,
     GameSummary,
     LeaderboardPage,
+    NewTournament,
     PlayerStats,
     SavedTable,
+    StoredRound,
     TableStatus,
+    TournamentRecord,
+    TournamentStatus,
 )
 
 LeaderboardSort = Literal["wins", "win_rate", "rating"]
@@ -33,7 +40,9 @@ class Storage(Protocol):
     async def close(self) -> None: ...
 
     async def record_game(self, rec: GameRecord) -> str:
-        """Store a finished game and update aggregates atomically; idempotent per game_id."""
+        """Store a finished game and update aggregates atomically; idempotent per game_id.
+        A game with ``rec.tournament`` is also linked to its tournament table (which must be
+        paired, with these players: else ``InvalidQuery`` and nothing is written)."""
         ...
 
     async def finish_series(
@@ -80,6 +89,53 @@ class Storage(Protocol):
         ...
 
     async def set_user_setting(self, user_id: int, key: str, value: str) -> None: ...
+
+    # Tournaments (docs/storage.md, "Tournaments"); an unknown id: ``TournamentNotFound``.
+
+    async def create_tournament(self, t: NewTournament) -> TournamentRecord: ...
+
+    async def get_tournament(self, tournament_id: str) -> TournamentRecord: ...
+
+    async def guild_tournaments(self, guild_id: int, limit: int = 10) -> list[TournamentRecord]:
+        """Newest first (``/durak tournament history``)."""
+        ...
+
+    async def active_tournaments(self) -> list[TournamentRecord]:
+        """In sign-up or running (this process's shards only), oldest first: to resume."""
+        ...
+
+    async def set_tournament_status(
+        self, tournament_id: str, status: TournamentStatus
+    ) -> TournamentRecord: ...
+
+    async def set_tournament_message(
+        self, tournament_id: str, kind: Literal["signup", "standings"], message_id: int | None
+    ) -> None: ...
+
+    async def add_entrant(self, tournament_id: str, user_id: int, rating: float) -> EntrantRecord:
+        """Refusals are ``SignupRefused`` with the core's ``code``: ``AlreadyJoined``,
+        ``TournamentFull``, ``SignupClosed``."""
+        ...
+
+    async def remove_entrant(self, tournament_id: str, user_id: int) -> bool: ...
+
+    async def withdraw_entrant(self, tournament_id: str, user_id: int) -> bool: ...
+
+    async def tournament_entrants(self, tournament_id: str) -> list[EntrantRecord]: ...
+
+    async def save_round(self, tournament_id: str, pairing: Pairing) -> bool: ...
+
+    async def finish_round(self, tournament_id: str, number: int) -> bool: ...
+
+    async def open_tournament_table(
+        self, tournament_id: str, round_number: int, table_number: int, bot_table_id: str
+    ) -> bool: ...
+
+    async def tournament_rounds(self, tournament_id: str) -> list[StoredRound]: ...
+
+    async def tournament_games(self, tournament_id: str) -> list[PlayedGame]:
+        """The stored games as the core's records: the standings are recomputed from them."""
+        ...
 
 
 # Argument checks shared by every backend, so all reject bad input the same way.

@@ -174,6 +174,81 @@ MIGRATIONS: tuple[Migration, ...] = (
             )""",
         ),
     ),
+    Migration(
+        6,
+        "tournaments: entrants, rounds, tables and their games",
+        (
+            # ``settings_json``: bot.tournaments.TournamentSettings; ``options_json``: the bot's
+            # table options for every table of the event (rule preset, turn timer, ...).
+            """CREATE TABLE tournaments (
+                tournament_id {key} PRIMARY KEY,
+                guild_id {id} NOT NULL,
+                channel_id {id} NOT NULL,
+                organiser_id {id} NOT NULL,
+                name TEXT NOT NULL,
+                settings_json TEXT NOT NULL,
+                options_json TEXT NOT NULL,
+                status TEXT NOT NULL
+                    CHECK (status IN ('signup', 'running', 'finished', 'cancelled')),
+                current_round INTEGER NOT NULL DEFAULT 0,
+                signup_deadline {time},
+                signup_message_id {id},
+                standings_message_id {id},
+                created_at {time} NOT NULL,
+                started_at {time},
+                finished_at {time}
+            )""",
+            "CREATE INDEX tournaments_guild ON tournaments (guild_id, created_at)",
+            "CREATE INDEX tournaments_status ON tournaments (status, created_at)",
+            # ``withdrawn`` is 0/1: SQLite has no BOOLEAN. A player who leaves before the start
+            # is deleted; one who withdraws after it stays (their results count).
+            """CREATE TABLE tournament_entrants (
+                tournament_id {key} NOT NULL
+                    REFERENCES tournaments (tournament_id) ON DELETE CASCADE,
+                user_id {id} NOT NULL,
+                rating {real} NOT NULL,
+                signup_order INTEGER NOT NULL,
+                withdrawn INTEGER NOT NULL DEFAULT 0 CHECK (withdrawn IN (0, 1)),
+                joined_at {time} NOT NULL,
+                PRIMARY KEY (tournament_id, user_id)
+            )""",
+            """CREATE TABLE tournament_rounds (
+                tournament_id {key} NOT NULL
+                    REFERENCES tournaments (tournament_id) ON DELETE CASCADE,
+                round_number INTEGER NOT NULL CHECK (round_number >= 1),
+                status TEXT NOT NULL CHECK (status IN ('running', 'finished')),
+                byes_json TEXT NOT NULL,
+                started_at {time} NOT NULL,
+                finished_at {time},
+                PRIMARY KEY (tournament_id, round_number)
+            )""",
+            # ``seats_json``: the user id in each seat, in seat order, null for an AI seat.
+            """CREATE TABLE tournament_tables (
+                tournament_id {key} NOT NULL,
+                round_number INTEGER NOT NULL,
+                table_number INTEGER NOT NULL CHECK (table_number >= 1),
+                seats_json TEXT NOT NULL,
+                bot_table_id TEXT,
+                PRIMARY KEY (tournament_id, round_number, table_number),
+                FOREIGN KEY (tournament_id, round_number)
+                    REFERENCES tournament_rounds (tournament_id, round_number) ON DELETE CASCADE
+            )""",
+            # A recorded game played at a tournament table. A link table rather than columns
+            # on ``games``: ordinary games (nearly all) write and read nothing more, and the
+            # link can only name a table that was paired.
+            """CREATE TABLE tournament_games (
+                game_id {key} PRIMARY KEY REFERENCES games (game_id) ON DELETE CASCADE,
+                tournament_id {key} NOT NULL,
+                round_number INTEGER NOT NULL,
+                table_number INTEGER NOT NULL,
+                FOREIGN KEY (tournament_id, round_number, table_number)
+                    REFERENCES tournament_tables (tournament_id, round_number, table_number)
+                    ON DELETE CASCADE
+            )""",
+            "CREATE INDEX tournament_games_table"
+            " ON tournament_games (tournament_id, round_number, table_number)",
+        ),
+    ),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version

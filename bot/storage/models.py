@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, datetime
+from enum import StrEnum
 from typing import Literal
 
 import orjson
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from bot.domain import TableStatus as TableStatus  # re-exported: the storage API names it
+from bot.tournaments import Entrant, Pairing, SeatedTable, TournamentSettings
 
 MIN_SEATS = 2
 MAX_SEATS = 6
@@ -40,6 +42,14 @@ def _utc(value: datetime) -> datetime:
     if value.tzinfo is None or value.utcoffset() is None:
         raise ValueError("datetime must be timezone-aware (UTC)")
     return value.astimezone(UTC)
+
+
+class TournamentLink(_Frozen):
+    """Where a game was played in a tournament: its round and table (both 1-based)."""
+
+    tournament_id: str = Field(min_length=1, max_length=100)
+    round: int = Field(ge=1)
+    table: int = Field(ge=1)
 
 
 class SeatRecord(_Frozen):
@@ -88,6 +98,8 @@ class GameRecord(_Frozen):
     seed: str
     card_order: list[str]
     actions: list[str]
+    #: Set for a game of a tournament table; it counts like any game and is marked as theirs.
+    tournament: TournamentLink | None = None
 
     _utc_times = field_validator("started_at", "ended_at")(_utc)
     _rules_json = field_validator("rules")(_json_safe)
@@ -238,7 +250,103 @@ class GameSummary(_Frozen):
     finishing_order: list[int]
     durak_seat: int | None
     losing_seats: list[int]
+    tournament: TournamentLink | None = None
 
     @property
     def is_draw(self) -> bool:
         return self.durak_seat is None
+
+
+# -- tournaments -------------------------------------------------------------------
+
+
+class TournamentStatus(StrEnum):
+    SIGNUP = "signup"
+    RUNNING = "running"
+    FINISHED = "finished"
+    CANCELLED = "cancelled"
+
+
+class RoundStatus(StrEnum):
+    RUNNING = "running"
+    FINISHED = "finished"
+
+
+class NewTournament(_Frozen):
+    """A tournament as its organiser creates it (``create_tournament``). ``options``: the bot's
+    table options for every table of the event (rule preset, turn timer, ...), which the
+    tournament core does not hold. ``signup_deadline`` None: the organiser starts by hand."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True)
+
+    tournament_id: str = Field(min_length=1, max_length=100)
+    guild_id: int
+    channel_id: int
+    organiser_id: int
+    settings: TournamentSettings
+    options: dict[str, object] = Field(default_factory=dict)
+    signup_deadline: datetime | None = None
+
+    _options_json = field_validator("options")(_json_safe)
+
+    @field_validator("signup_deadline")
+    @classmethod
+    def _utc_deadline(cls, value: datetime | None) -> datetime | None:
+        return None if value is None else _utc(value)
+
+
+class TournamentRecord(NewTournament):
+    """A stored tournament. ``current_round``: the last round paired (0 before the first)."""
+
+    status: TournamentStatus
+    current_round: int = Field(ge=0)
+    signup_message_id: int | None = None
+    standings_message_id: int | None = None
+    created_at: datetime
+    started_at: datetime | None = None
+    finished_at: datetime | None = None
+
+    @property
+    def name(self) -> str:
+        return self.settings.name
+
+
+class EntrantRecord(_Frozen):
+    """An entrant: the rating at sign-up and the sign-up position seed them (0 first)."""
+
+    user_id: int
+    rating: float
+    signup_order: int = Field(ge=0)
+    withdrawn: bool = False
+
+    @property
+    def entrant(self) -> Entrant:
+        return Entrant(self.user_id, self.rating, self.signup_order)
+
+
+class PairedTable(_Frozen):
+    """A table of a round: who sits in each seat (None: an AI seat), and the bot's table once
+    it is opened."""
+
+    number: int = Field(ge=1)
+    seats: tuple[int | None, ...] = Field(min_length=MIN_SEATS, max_length=MAX_SEATS)
+    bot_table_id: str | None = None
+
+    @property
+    def seated(self) -> SeatedTable:
+        return SeatedTable(self.number, self.seats)
+
+
+class StoredRound(_Frozen):
+    """A stored round: its tables and byes, as paired."""
+
+    number: int = Field(ge=1)
+    status: RoundStatus
+    tables: tuple[PairedTable, ...]
+    byes: tuple[int, ...] = ()
+    started_at: datetime
+    finished_at: datetime | None = None
+
+    @property
+    def pairing(self) -> Pairing:
+        return Pairing(self.number, tuple(t.seated for t in self.tables), self.byes)

@@ -46,6 +46,8 @@ from .models import (
 from .outcome import DEFAULT_RATING, Rating, rate_game, seat_outcomes
 from .rows import (
     ENTRY_COLUMNS,
+    LINK_COLUMNS,
+    LINKED_GAMES,
     SAVED_TABLE_COLUMNS,
     SEAT_COLUMNS,
     SUMMARY_COLUMNS,
@@ -59,6 +61,7 @@ from .rows import (
 )
 from .settings import SettingsStore
 from .sharding import ShardScope
+from .tournament_queries import INSERT_LINK, TournamentQueries, check_link
 
 T = TypeVar("T")
 
@@ -143,8 +146,9 @@ def refused_saves(tables: Sequence[SavedTable], found: Iterable[Row]) -> dict[st
     }
 
 
-class SqlStorage(SettingsStore):
-    """Every storage method but ``save_table``, over a backend's transactions."""
+class SqlStorage(SettingsStore, TournamentQueries):
+    """Every storage method but ``save_table``, over a backend's transactions (the
+    tournaments' in ``tournament_queries.py``)."""
 
     #: With a scope, ``load_tables`` returns only the tables of this process's guilds.
     shards: ShardScope | None
@@ -183,6 +187,8 @@ class SqlStorage(SettingsStore):
 
         async def body(conn: Connection) -> str:
             t = conn.dialect.time
+            if rec.tournament is not None:
+                await check_link(conn, rec)
             inserted = await conn.execute(
                 _INSERT_GAME,
                 rec.game_id, rec.guild_id, rec.channel_id, rec.table_id, rec.series_id,
@@ -227,6 +233,10 @@ class SqlStorage(SettingsStore):
             await conn.executemany(_INSERT_SEAT, seat_rows)
             await conn.executemany(_ADD_TO_GUILD_ROW, guild_rows)
             await conn.executemany(_ADD_TO_GLOBAL_ROW, global_rows)
+            if (link := rec.tournament) is not None:
+                await conn.execute(
+                    INSERT_LINK, rec.game_id, link.tournament_id, link.round, link.table
+                )
             return rec.game_id
 
         return await self._transaction(body, write=True)
@@ -272,7 +282,9 @@ class SqlStorage(SettingsStore):
 
     async def get_game(self, game_id: str) -> GameRecord:
         async def body(conn: Connection) -> GameRecord:
-            row = await conn.fetchrow("SELECT * FROM games WHERE game_id = ?", game_id)
+            row = await conn.fetchrow(
+                f"SELECT g.*, {LINK_COLUMNS} FROM {LINKED_GAMES} WHERE g.game_id = ?", game_id
+            )
             if row is None:
                 raise GameNotFound(game_id)
             seats = await conn.fetch(
@@ -401,7 +413,7 @@ class SqlStorage(SettingsStore):
 
         async def body(conn: Connection) -> list[GameSummary]:
             rows = await conn.fetch(
-                f"SELECT {SUMMARY_COLUMNS} FROM games g"
+                f"SELECT {SUMMARY_COLUMNS} FROM {LINKED_GAMES}"
                 " WHERE g.guild_id = ? AND g.channel_id = ?"
                 " ORDER BY g.ended_at DESC, g.game_id DESC LIMIT ?",
                 guild_id,

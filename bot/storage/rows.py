@@ -18,6 +18,7 @@ from .models import (
     PlayerStats,
     SavedTable,
     SeatRecord,
+    TournamentLink,
 )
 
 
@@ -68,10 +69,24 @@ def group_seats(rows: Iterable[sqlite3.Row]) -> dict[str, list[SeatRecord]]:
     return out
 
 
+#: ``games g`` with its tournament link (``l``), if it has one.
+LINKED_GAMES = "games g LEFT JOIN tournament_games l ON l.game_id = g.game_id"
+#: The link's columns, read through ``LINKED_GAMES`` (``link_from_row``).
+LINK_COLUMNS = "l.tournament_id, l.round_number, l.table_number"
 SUMMARY_COLUMNS = (
     "g.game_id, g.guild_id, g.channel_id, g.table_id, g.series_id, g.game_number,"
-    " g.started_at, g.ended_at, g.finishing_order_json, g.durak_seat, g.losing_seats_json"
+    " g.started_at, g.ended_at, g.finishing_order_json, g.durak_seat, g.losing_seats_json, "
+    + LINK_COLUMNS
 )
+
+
+def link_from_row(row: Any) -> TournamentLink | None:
+    """A game row's tournament link (``LINK_COLUMNS``); None for an ordinary game."""
+    if row["tournament_id"] is None:
+        return None
+    return TournamentLink(
+        tournament_id=row["tournament_id"], round=row["round_number"], table=row["table_number"]
+    )
 
 
 _GAME_COLUMNS = ("game_id", "guild_id", "channel_id", "table_id", "series_id", "game_number",
@@ -86,6 +101,7 @@ def _game_fields(row: Any) -> dict[str, Any]:
         "ended_at": parse_ts(row["ended_at"]),
         "finishing_order": json.loads(row["finishing_order_json"]),
         "losing_seats": json.loads(row["losing_seats_json"]),
+        "tournament": link_from_row(row),
     }
 
 

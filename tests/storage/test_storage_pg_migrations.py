@@ -16,7 +16,8 @@ from bot.storage.connection import PgConnection
 
 TABLES = {
     "schema_migrations", "games", "game_seats", "guild_stats", "global_stats",
-    "series_results", "saved_tables", "guild_settings", "user_settings",
+    "series_results", "saved_tables", "guild_settings", "user_settings", "tournaments",
+    "tournament_entrants", "tournament_rounds", "tournament_tables", "tournament_games",
 }  # fmt: skip
 
 

@@ -1,7 +1,9 @@
 """A database made by the release before the shared schema (the migrations at commit 86e84cf,
-frozen in ``legacy_*_v5.sql``) opens in place with today's code on both backends: no
-migration runs, every row is read back as it was written, new writes add to the old rows,
-and the schema today's code makes from nothing is the same as the frozen one."""
+frozen in ``legacy_*_v5.sql``) opens in place with today's code on both backends: it is
+upgraded to the latest version (v6, tournaments) without touching a table of v1–v5, every row
+is read back as it was written, new writes (tournaments too) add to the old rows, and the
+upgraded schema is the one today's code makes from nothing, whose v1–v5 part is the frozen
+one."""
 
 from __future__ import annotations
 
@@ -16,14 +18,18 @@ import pytest
 
 from bot.storage import (
     GameRecord,
+    NewTournament,
     PostgresStorage,
     SavedTable,
     SqliteStorage,
     StaleTableVersion,
     Storage,
     TableStatus,
+    TournamentLink,
+    TournamentStatus,
 )
 from bot.storage import migrations as mig
+from bot.tournaments import Format, Pairing, PlayedGame, SeatedTable, TournamentSettings
 from tests.storage.pg_server import drop_schema, fresh_schema
 
 MakeGame = Callable[..., GameRecord]
@@ -68,6 +74,13 @@ OLD_ROWS = (
     f"INSERT INTO user_settings (user_id, key, value) VALUES ({2**62}, 'notify', 'dm')",
 )
 BOB = 2**62  # a snowflake-sized id
+#: The versions after the upgrade; v6 (tournaments) is added in place.
+VERSIONS = [1, 2, 3, 4, 5, 6]
+
+
+def _before_v6(name: str) -> bool:
+    # Every table, index and constraint of v6 is named after the tournaments it holds.
+    return not name.startswith("tournament")
 
 
 async def _check_old_data_and_new_writes(s: Storage, make_game: MakeGame) -> None:
@@ -113,6 +126,24 @@ async def _check_old_data_and_new_writes(s: Storage, make_game: MakeGame) -> Non
     assert await s.finish_series(1, "series-1", [1], [BOB]) is True
     assert (await s.user_stats(BOB, None)).series_lost == 2
 
+    # v6: a tournament of the old players, its game linked to its table and counted.
+    settings = TournamentSettings("Old friends", Format.SWISS, table_size=2, rounds=1)
+    new = NewTournament(
+        tournament_id="cup", guild_id=1, channel_id=100, organiser_id=1, settings=settings
+    )
+    await s.create_tournament(new)
+    await s.add_entrant("cup", 1, 3.5)
+    await s.add_entrant("cup", BOB, -1.5)
+    await s.set_tournament_status("cup", TournamentStatus.RUNNING)
+    await s.save_round("cup", Pairing(1, (SeatedTable(1, (1, BOB)),)))
+    link = TournamentLink(tournament_id="cup", round=1, table=1)
+    game = make_game([1, BOB], [0], 1)
+    await s.record_game(GameRecord.model_validate({**game.model_dump(), "tournament": link}))
+    assert await s.tournament_games("cup") == [PlayedGame(1, 1, (1, BOB), (0,), 1)]
+    assert (await s.get_game(game.game_id)).tournament == link
+    assert (await s.user_stats(1, 1)).games == 6
+    assert [t.tournament_id for t in await s.guild_tournaments(1)] == ["cup"]
+
 
 # -- SQLite -----------------------------------------------------------------------
 
@@ -146,8 +177,14 @@ async def test_sqlite_database_of_the_previous_release_opens_in_place(
     legacy = _sqlite_schema(db_path)
     async with await SqliteStorage.open(db_path) as s:
         await _check_old_data_and_new_writes(s, make_game)
-    assert _sqlite_schema(db_path) == legacy  # nothing was migrated
-    assert _sqlite_versions(db_path) == [1, 2, 3, 4, 5]
+    upgraded = _sqlite_schema(db_path)
+    assert [r for r in upgraded if _before_v6(r[1])] == legacy  # v1–v5 untouched
+    assert len(upgraded) > len(legacy)
+    fresh = db_path.with_name("fresh.sqlite3")
+    async with await SqliteStorage.open(fresh):
+        pass
+    assert upgraded == _sqlite_schema(fresh)  # as if made by today's code
+    assert _sqlite_versions(db_path) == VERSIONS
 
 
 async def test_sqlite_fresh_schema_is_the_previous_releases(tmp_path: Path) -> None:
@@ -155,9 +192,9 @@ async def test_sqlite_fresh_schema_is_the_previous_releases(tmp_path: Path) -> N
     _build_legacy_sqlite(legacy)
     async with await SqliteStorage.open(fresh):
         pass
-    # The same statements, word for word.
-    assert _sqlite_schema(fresh) == _sqlite_schema(legacy)
-    assert _sqlite_versions(fresh) == list(range(1, mig.LATEST_VERSION + 1)) == [1, 2, 3, 4, 5]
+    # The same statements, word for word, up to v5.
+    assert [r for r in _sqlite_schema(fresh) if _before_v6(r[1])] == _sqlite_schema(legacy)
+    assert _sqlite_versions(fresh) == list(range(1, mig.LATEST_VERSION + 1)) == VERSIONS
 
 
 # -- PostgreSQL -------------------------------------------------------------------
@@ -205,14 +242,23 @@ async def _pg_versions(url: str) -> list[int]:
 
 
 async def test_postgres_database_of_the_previous_release_opens_in_place(
-    pg_url: str, make_game: MakeGame
+    pg_url: str, pg_base_url: str, make_game: MakeGame
 ) -> None:
     await _build_legacy_pg(pg_url)
     legacy = await _pg_schema(pg_url)
     async with await PostgresStorage.open(pg_url) as s:
         await _check_old_data_and_new_writes(s, make_game)
-    assert await _pg_schema(pg_url) == legacy  # nothing was migrated
-    assert await _pg_versions(pg_url) == [1, 2, 3, 4, 5]
+    upgraded = await _pg_schema(pg_url)
+    assert [r for r in upgraded if _before_v6(r[0])] == legacy  # v1–v5 untouched
+    assert len(upgraded) > len(legacy)
+    fresh, name = await fresh_schema(pg_base_url)
+    try:
+        async with await PostgresStorage.open(fresh):
+            pass
+        assert upgraded == await _pg_schema(fresh)  # as if made by today's code
+    finally:
+        await drop_schema(pg_base_url, name)
+    assert await _pg_versions(pg_url) == VERSIONS
 
 
 async def test_postgres_fresh_schema_is_the_previous_releases(
@@ -225,7 +271,7 @@ async def test_postgres_fresh_schema_is_the_previous_releases(
             pass
         legacy = await _pg_schema(pg_url)
         assert len(legacy) > 80  # every column, index and constraint
-        assert await _pg_schema(fresh) == legacy
-        assert await _pg_versions(fresh) == [1, 2, 3, 4, 5]
+        assert [r for r in await _pg_schema(fresh) if _before_v6(r[0])] == legacy
+        assert await _pg_versions(fresh) == VERSIONS
     finally:
         await drop_schema(pg_base_url, name)

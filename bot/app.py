@@ -10,7 +10,6 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-import aiohttp
 import discord
 from discord.ext import commands
 
@@ -22,7 +21,7 @@ from bot.tables.core import Notifier
 from bot.tables.service import TableService
 from bot.text import t
 from bot.ui.buttons import DYNAMIC_ITEMS, is_ours, matches_template
-from bot.ui.channel_limits import global_limit_wait
+from bot.ui.channel_limits import GlobalLimitWatch
 from bot.ui.refresher import DiscordNotifier
 
 if TYPE_CHECKING:
@@ -49,13 +48,10 @@ class DurakBot(commands.Bot):
     ) -> None:
         intents = discord.Intents.none()
         intents.guilds = True  # channels and threads; members/messages/presences not needed
-        trace = aiohttp.TraceConfig()
-        trace.on_request_end.append(self._saw_response)
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,
             help_command=None,
-            http_trace=trace,
             **options,
         )
         self.settings = settings
@@ -64,24 +60,11 @@ class DurakBot(commands.Bot):
         self._storage = storage
         self._clock = clock  # tests inject a fake clock for timers and timeouts
         self.clicks: Any = None
+        self._limit_watch: GlobalLimitWatch | None = None
         #: How long a click with an id not in our formats may wait for another handler.
         self.unanswered_grace = UNANSWERED_GRACE_SECONDS
         #: The Activity's web server (docs/activity.md), when ACTIVITY_ENABLED.
         self.activity_server: ActivityServer | None = None
-
-    async def _saw_response(
-        self,
-        session: aiohttp.ClientSession,
-        context: object,
-        params: aiohttp.TraceRequestEndParams,
-    ) -> None:
-        """Every answer from Discord: a refusal for the token's global limit makes the request
-        budget hold and slow down (discord.py retries the request itself)."""
-        wait = global_limit_wait(params.response.status, params.response.headers)
-        notifier: DiscordNotifier | None = getattr(self, "notifier", None)
-        if wait is not None and notifier is not None:
-            log.warning("Discord's global rate limit: every channel write waits %.1f s", wait)
-            notifier.limits.budget.slow_down(wait)
 
     async def setup_hook(self) -> None:
         # The AI thinks with ~4x the playouts when the engine is compiled (docs/performance.md).
@@ -103,6 +86,7 @@ class DurakBot(commands.Bot):
             pictures_per_second=self.settings.table_pictures_per_second,
         )
         self.notifier.alerts.prefs.storage = storage
+        self._limit_watch = GlobalLimitWatch.install(self.notifier.limits.budget)
         notifier: Notifier = self.notifier
         if self.settings.activity_enabled:  # browsers hear of every change the chat does
             from bot.activity.listeners import TableListeners
@@ -167,6 +151,8 @@ class DurakBot(commands.Bot):
     async def close(self) -> None:
         if self.activity_server is not None:
             await self.activity_server.stop()
+        if self._limit_watch is not None:
+            self._limit_watch.remove()
         if hasattr(self, "service"):
             await self.service.close()
             await self.notifier.close()

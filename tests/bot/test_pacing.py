@@ -9,13 +9,14 @@ from __future__ import annotations
 import asyncio
 import functools
 import itertools
+import logging
 from pathlib import Path
 
 import pytest
 
 from bot.app import DurakBot
 from bot.tables.table import Table
-from bot.ui.channel_limits import ChannelLimiter, DrawBudget, RequestBudget, global_limit_wait
+from bot.ui.channel_limits import ChannelLimiter, DrawBudget, GlobalLimitWatch, RequestBudget
 from bot.ui.refresher import Coalescer
 from tests.bot.helpers import World, running_bot, table_of, world
 
@@ -165,11 +166,19 @@ def test_a_global_429_holds_every_start_and_lowers_the_rate_for_a_while() -> Non
     assert budget.current_rate == 20.0
 
 
-def test_only_a_global_refusal_counts() -> None:
-    assert global_limit_wait(429, {"X-RateLimit-Global": "true", "Retry-After": "2"}) == 2.0
-    assert global_limit_wait(429, {"X-RateLimit-Scope": "global", "Retry-After": "1"}) == 1.0
-    assert global_limit_wait(429, {"X-RateLimit-Scope": "user", "Retry-After": "1"}) is None
-    assert global_limit_wait(200, {"X-RateLimit-Global": "true"}) is None
+def test_only_discord_py_s_global_limit_warning_slows_the_budget() -> None:
+    now = [10.0]
+    budget = RequestBudget(20, clock=lambda: now[0])
+    watch = GlobalLimitWatch.install(budget)
+    try:
+        http_log = logging.getLogger("discord.http")
+        http_log.warning("We are being rate limited. %s %s responded with 429.", "PATCH", "/x")
+        assert budget.current_rate == 20.0  # a route's own limit: discord.py handles it
+        http_log.warning("Global rate limit has been hit. Retrying in %.2f seconds.", 1.5)
+        assert budget.current_rate == 15.0 and budget.start_wait() == pytest.approx(1.5)
+    finally:
+        watch.remove()
+    assert watch not in logging.getLogger("discord.http").handlers
 
 
 def all_shown(bot: DurakBot, tables: list[Table]) -> bool:
@@ -223,8 +232,9 @@ async def test_a_budget_above_discords_limit_slows_down_after_its_first_refusals
 ) -> None:
     """A bot whose ``DISCORD_REQUESTS_PER_SECOND`` is above what Discord grants it (here 12
     against 6 a second) is refused a few times, then keeps below the limit: each global 429
-    holds every channel write for the wait Discord asks and lowers the rate, and every table
-    message catches up. Without the back-off (tried: ``slow_down`` made a no-op) the refusals
+    holds every channel write for the wait Discord asks and lowers the rate (heard through
+    discord.py's warning: this proves its wording still matches), and every table message
+    catches up. Without the back-off (tried: ``slow_down`` made a no-op) the refusals
     go on, discord.py gives up on some edits, and the tables do not catch up in a minute."""
     async with world(tmp_path) as w:
         w.fake.set_global_rate_limit(limit=6, per=1.0)

@@ -34,22 +34,26 @@ def time_interactions(path: str) -> None:
     started: dict[int, float] = {}
     # Line-buffered: the figures survive a bot that is killed instead of stopping cleanly.
     out = open(path, "a", buffering=1)  # noqa: SIM115 - open for the life of the process
-    init, respond = Interaction.__init__, AsyncWebhookAdapter.create_interaction_response
+    init, request = Interaction.__init__, AsyncWebhookAdapter.request
 
     def timed_init(self: Interaction, *args: Any, **kwargs: Any) -> None:
         init(self, *args, **kwargs)
         started[self.id] = time.perf_counter()
 
-    async def timed_respond(self: Any, interaction_id: int, *args: Any, **kwargs: Any) -> Any:
+    # Every answer to an interaction goes through the webhook adapter's request on the callback
+    # route: discord.py's own (create_interaction_response) and the bot's (a hand click's
+    # answer, bot/ui/message_writes.py) alike.
+    async def timed_request(self: Any, route: Route, *args: Any, **kwargs: Any) -> Any:
         handed = time.perf_counter()
-        result = await respond(self, interaction_id, *args, **kwargs)
-        t0 = started.pop(interaction_id, None)
-        if t0 is not None:
-            out.write(f"{time.perf_counter() - t0:.6f} {handed - t0:.6f} {time.time():.3f}\n")
+        result = await request(self, route, *args, **kwargs)
+        if route.path.endswith("/callback"):
+            t0 = started.pop(int(route.webhook_id or 0), None)
+            if t0 is not None:
+                out.write(f"{time.perf_counter() - t0:.6f} {handed - t0:.6f} {time.time():.3f}\n")
         return result
 
     Interaction.__init__ = timed_init  # type: ignore[method-assign]
-    AsyncWebhookAdapter.create_interaction_response = timed_respond  # type: ignore[method-assign]
+    AsyncWebhookAdapter.request = timed_request  # type: ignore[method-assign]
     atexit.register(out.close)
     time_phases(path + ".phases")
 

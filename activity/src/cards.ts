@@ -26,7 +26,7 @@ export function cardFace(card: string): CardFace {
 /** A short readable name (`10♦`), for labels and screen readers. */
 export function cardLabel(card: string): string {
   const f = cardFace(card);
-  return f.joker ? `🃏${f.red ? "R" : "B"}` : `${f.rank}${f.suit}`;
+  return f.joker ? `★${f.red ? "R" : "B"}` : `${f.rank}${f.suit}`;
 }
 
 export function suitOf(card: string): string | null {

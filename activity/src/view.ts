@@ -54,7 +54,7 @@ function cardEl(card: string, opts: { tag?: "button" | "div"; key?: string; trum
       type: opts.tag === "button" ? "button" : undefined,
     },
     h("span", { class: "corner", "aria-hidden": "true" }, f.rank, h("br"), f.suit),
-    h("span", { class: "pip", "aria-hidden": "true" }, f.joker ? "🃏" : f.suit),
+    h("span", { class: "pip", "aria-hidden": "true" }, f.joker ? "★" : f.suit),
   );
   return el;
 }
@@ -103,7 +103,7 @@ function seatPlate(table: Table, seat: number): HTMLElement {
       class: `seat${turn ? " turn" : ""}${out ? " out" : ""}${game?.defender === seat && !game.finished ? " defender" : ""}`,
       "aria-current": turn ? "true" : undefined,
     },
-    h("div", { class: "avatar", "aria-hidden": "true" }, player?.ai ? "🤖" : initials(name)),
+    h("div", { class: "avatar", "aria-hidden": "true" }, player?.ai ? "AI" : initials(name)),
     h(
       "div",
       { class: "who" },

@@ -31,8 +31,18 @@ USERS = (101, 102, None, 104)
 SPECTATOR = 999
 
 
+def two_targets(state: GameState) -> bool:
+    beats: dict[str, set[str]] = {}
+    for action in state.legal_actions(0):
+        words = str(action).split()
+        if words[0] == "defend":
+            beats.setdefault(words[2], set()).add(words[1])
+    return any(len(targets) >= 2 for targets in beats.values())
+
+
 def position() -> GameState:
-    """A game where seat 0 must beat two open attack cards and has a beaten pair already."""
+    """A game where seat 0 must beat two open attack cards, has a beaten pair already, and
+    holds a card that beats either open card (so the client must ask which one)."""
     for seed in range(1, 5000):
         rng = random.Random(seed)
         state = new_game(preset("transfer"), 4, seed=seed, dealer=2)
@@ -48,7 +58,7 @@ def position() -> GameState:
                 and len(open_cards) >= 2
                 and beaten
                 and view.talon_size > 4
-                and any(str(a).startswith("defend") for a in state.legal_actions(0))
+                and two_targets(state)
                 and state.hand_size(0) >= 6
             ):
                 return state

@@ -42,6 +42,9 @@ function draw(): void {
     select(selection: Selection) {
       state.selection = selection;
       draw();
+      // Keyboard: after picking one card of a pair, go straight to the choices for the other.
+      const next = selection.card ? ".pair .card.target" : selection.target ? ".hand .card.playable" : null;
+      if (next) root.querySelector<HTMLElement>(next)?.focus();
     },
   });
   state.seen = cardsOf();

@@ -69,7 +69,7 @@ def position() -> GameState:
     raise RuntimeError("no position found")
 
 
-def table_at(state: GameState) -> Table:
+def table_at(state: GameState | None) -> Table:
     table = Table(
         "5f3a9c21",
         1,
@@ -90,7 +90,22 @@ def table_at(state: GameState) -> Table:
     return table
 
 
-def record(name: str, user_id: int, locale: str, states: list[GameState]) -> None:
+def finish(state: GameState, seed: int = 7) -> GameState:
+    """Random legal moves to the end of the game."""
+    rng = random.Random(seed)
+    while not state.finished:
+        seat, action = rng.choice(state.legal_moves())
+        state, _ = state.apply(seat, action)
+    return state
+
+
+def record(
+    name: str,
+    user_id: int,
+    locale: str,
+    states: list[GameState | None],
+    status: TableStatus = TableStatus.RUNNING,
+) -> None:
     welcome = json.loads(
         welcome_frame(
             user_id=user_id,
@@ -103,8 +118,12 @@ def record(name: str, user_id: int, locale: str, states: list[GameState]) -> Non
     )
     tables = []
     for i, state in enumerate(states):
+        if state is None and status is TableStatus.ABANDONED:  # no table in the channel
+            tables.append(json.loads(table_frame(None, user_id)))
+            continue
         table = table_at(state)
         table.version = 17 + i
+        table.status = status
         tables.append(json.loads(table_frame(table, user_id)))
     OUT.mkdir(parents=True, exist_ok=True)
     path = OUT / f"{name}.json"
@@ -121,6 +140,9 @@ def main() -> None:
     record("seat-defend", 101, "en-US", [state, after])
     record("seat-defend-ru", 101, "ru", [state, after])
     record("spectator", SPECTATOR, "en-US", [state, after])
+    record("lobby", 101, "en-US", [None], TableStatus.LOBBY)
+    record("finished", 101, "en-US", [finish(after)], TableStatus.FINISHED)
+    record("no-table", 101, "en-US", [None], TableStatus.ABANDONED)
 
 
 if __name__ == "__main__":

@@ -33,18 +33,14 @@ import aiohttp
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "docs" / "activity"
-SHOTS = [
-    ("seat-defend", 1280, 720),
-    ("seat-defend", 390, 844),
-    ("spectator", 1280, 720),
-    ("spectator", 390, 844),
-]
+SCENARIOS = ("seat-defend", "spectator")
+SIZES = ((1280, 720), (390, 844))
 #: True once the client in the iframe has drawn a table and nothing is animating.
 DRAWN = """(() => {
   const doc = document.getElementById('activity')?.contentDocument;
   const app = doc?.getElementById('app');
   const still = doc?.getAnimations().every(a => a.playState !== 'running');
-  return !!app && !!doc.querySelector('.felt') && still;
+  return !!app && app.className !== '' && still;  // render() names the view
 })()"""
 
 
@@ -84,7 +80,9 @@ class Page:
             await asyncio.sleep(0.1)
 
 
-async def shoot(browser_port: int, base: str, out: Path, reduced: bool) -> list[Path]:
+async def shoot(
+    browser_port: int, base: str, out: Path, reduced: bool, scenarios: list[str]
+) -> list[Path]:
     written: list[Path] = []
     async with aiohttp.ClientSession() as http:
         async with http.put(f"http://127.0.0.1:{browser_port}/json/new?about:blank") as r:
@@ -97,7 +95,7 @@ async def shoot(browser_port: int, base: str, out: Path, reduced: bool) -> list[
                     "Emulation.setEmulatedMedia",
                     features=[{"name": "prefers-reduced-motion", "value": "reduce"}],
                 )
-            for scenario, width, height in SHOTS:
+            for scenario, (width, height) in itertools.product(scenarios, SIZES):
                 phone = width < 600
                 await page.call(
                     "Emulation.setDeviceMetricsOverride",
@@ -117,7 +115,7 @@ async def shoot(browser_port: int, base: str, out: Path, reduced: bool) -> list[
                 path = out / f"{scenario}-{width}x{height}.png"
                 path.write_bytes(b64decode(shot["data"]))
                 written.append(path)
-                print(f"wrote {path.relative_to(ROOT)}")
+                print(f"wrote {path}")
     return written
 
 
@@ -133,6 +131,12 @@ async def main() -> None:
     parser = argparse.ArgumentParser(description="Screenshots of the Activity client.")
     parser.add_argument("--out", type=Path, default=OUT)
     parser.add_argument("--reduced-motion", action="store_true")
+    parser.add_argument(
+        "--scenario",
+        action="append",
+        help="a recorded scenario (activity/harness/frames/<name>.json); default: "
+        + ", ".join(SCENARIOS),
+    )
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     port = free_port()
@@ -171,7 +175,8 @@ async def main() -> None:
                         if r.status == 200:
                             break
                 await asyncio.sleep(0.1)
-        await shoot(browser_port, base, args.out, args.reduced_motion)
+        scenarios = args.scenario or list(SCENARIOS)
+        await shoot(browser_port, base, args.out, args.reduced_motion, scenarios)
     finally:
         browser.terminate()
         harness.terminate()

@@ -71,11 +71,9 @@ function backs(count: number): HTMLElement {
 }
 
 function roleOf(game: Game, seat: number): string {
-  if (!game.active.includes(seat)) {
-    if (game.result?.durak === seat || (game.finished && game.result?.losers.includes(seat))) return tr("table.role.durak");
-    const place = game.finishing_order.indexOf(seat) + 1;
-    return place > 0 ? tr("table.role.out", { place }) : "";
-  }
+  if (game.result?.durak === seat || game.result?.losers.includes(seat)) return tr("table.role.durak");
+  const place = game.finishing_order.indexOf(seat) + 1;
+  if (place > 0) return tr("table.role.out", { place });
   if (game.finished) return "";
   if (seat === game.defender) return tr("table.role.defender");
   if (seat === game.attacker) return tr("table.role.attacker");
@@ -137,7 +135,7 @@ function deckArea(game: Game): HTMLElement {
       { class: "talon", "aria-label": `${tr("table.talon")}: ${game.talon_size}` },
       game.trump_in_talon || game.talon_size > 0 ? h("div", { class: "trump-card" }, cardEl(game.trump_card)) : null,
       game.talon_size > 1 ? h("div", { class: "back stack", "aria-hidden": "true" }) : null,
-      h("span", { class: "talon-n" }, String(game.talon_size)),
+      game.talon_size > 0 ? h("span", { class: "talon-n" }, String(game.talon_size)) : null,
     ),
     h(
       "div",
@@ -226,7 +224,9 @@ function controls(game: Game, offers: Offers, state: ViewState, handlers: ViewHa
 function handArea(game: Game, offers: Offers, state: ViewState, handlers: ViewHandlers): HTMLElement {
   const hand = game.hand ?? [];
   const sel = state.selection;
-  const fan = h("ul", { class: "hand", style: `--n:${hand.length}` });
+  // Dim the cards that cannot be played only when something can: a waiting hand stays bright.
+  const idle = game.actions.length === 0;
+  const fan = h("ul", { class: `hand${idle ? " idle" : ""}`, style: `--n:${hand.length}` });
   hand.forEach((card, i) => {
     const beatsTarget = sel.target ? offers.defend.get(card)?.get(sel.target) : undefined;
     const live = !state.pending && (sel.target ? beatsTarget !== undefined : playable(offers, card));

@@ -20,6 +20,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from base64 import b64decode
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,8 @@ import aiohttp
 from screenshots import DRAWN, ROOT, Page, chromium, free_port
 
 FRAMES = ROOT / "activity" / "harness" / "frames"
+#: ``--shot DIR``: also save a screenshot of the pairing in progress there.
+SHOT_DIR = Path(sys.argv[sys.argv.index("--shot") + 1]) if "--shot" in sys.argv else None
 CARD_LABELS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
 
@@ -104,6 +107,10 @@ async def check(browser_port: int, base: str) -> None:
             await key(page, "Enter", 13)
             focused = await page.evaluate(FOCUSED)
             assert focused in {label(a) for a in choices}, focused
+            if SHOT_DIR is not None:  # the pairing in progress, for a look
+                await asyncio.sleep(0.3)
+                shot = await page.call("Page.captureScreenshot", format="png")
+                (SHOT_DIR / "seat-pairing-1280x720.png").write_bytes(b64decode(shot["data"]))
             if focused != label(attack):
                 await tab_to(page, label(attack))
             await key(page, "Enter", 13)

@@ -8,18 +8,26 @@
 // `scenario` becomes the instance id; the harness server (serve.py) answers POST /api/token
 // and the WebSocket with that scenario's recorded frames. `shot=1` hides the log (screenshots).
 // Everything exchanged is kept in `window.harness.messages` for tests.
+//
+// Against the bot's real server (scripts/live_check.py): `client=<its origin>` loads the client
+// from there, and AUTHORIZE answers a code from `GET /harness/code?user=<user>` on this page's
+// own server, which asks the fake Discord for it. The page must then be served from
+// http://localhost:3333, the one non-Discord parent origin the SDK accepts messages from.
 
 const HANDSHAKE = 0, FRAME = 1;
 const params = new URLSearchParams(location.search);
 const scenario = params.get("scenario") ?? "seat-defend";
 const platform = params.get("platform") ?? "desktop";
+const client = params.get("client") ?? location.origin;
+const clientOrigin = new URL(client).origin;
+const user = params.get("user");
 if (params.get("shot")) document.body.classList.add("shot");
 
 const iframe = document.getElementById("activity");
 const logEl = document.getElementById("log");
 const harness = (window.harness = { messages: [], commands: [], ready: false });
 
-const USER = { id: "101", username: "olga", discriminator: "0", avatar: null, public_flags: 0, global_name: "Olga" };
+const USER = { id: user ?? "101", username: "olga", discriminator: "0", avatar: null, public_flags: 0, global_name: "Olga" };
 
 function log(direction, message) {
   harness.messages.push({ direction, message });
@@ -28,13 +36,14 @@ function log(direction, message) {
 
 function send(message) {
   log("→", message);
-  iframe.contentWindow.postMessage(message, location.origin);
+  iframe.contentWindow.postMessage(message, clientOrigin);
 }
 
 // Replies must match the SDK's response schemas exactly, or the command never settles.
-function reply(cmd, args, clientId) {
+async function reply(cmd, args, clientId) {
   switch (cmd) {
     case "AUTHORIZE":
+      if (user) return { code: await (await fetch(`/harness/code?user=${user}`)).text() };
       return { code: `harness-code-${scenario}` };
     case "AUTHENTICATE":
       return {
@@ -57,7 +66,7 @@ function reply(cmd, args, clientId) {
 
 let clientId = "";
 // The listener first, then the iframe's src (facts §2, step 2).
-window.addEventListener("message", (event) => {
+window.addEventListener("message", async (event) => {
   if (event.source !== iframe.contentWindow) return;
   const [opcode, body] = event.data ?? [];
   log("←", event.data);
@@ -68,7 +77,7 @@ window.addEventListener("message", (event) => {
     harness.ready = true;
   } else if (opcode === FRAME) {
     harness.commands.push(body.cmd);
-    const data = reply(body.cmd, body.args ?? {}, clientId);
+    const data = await reply(body.cmd, body.args ?? {}, clientId);
     if (data === undefined) {
       send([FRAME, { cmd: body.cmd, evt: "ERROR", nonce: body.nonce, data: { code: 1000, message: `harness: ${body.cmd} is not played` } }]);
     } else {
@@ -78,4 +87,4 @@ window.addEventListener("message", (event) => {
 });
 
 const query = new URLSearchParams({ frame_id: "harness-frame", instance_id: scenario, platform, guild_id: "1", channel_id: "2" });
-iframe.src = `/?${query}`;
+iframe.src = `${client}/?${query}`;

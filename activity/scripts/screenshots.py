@@ -68,13 +68,18 @@ class Page:
                 result: dict[str, Any] = msg.get("result", {})
                 return result
 
-    async def evaluate(self, expression: str) -> Any:
-        result = await self.call("Runtime.evaluate", expression=expression, returnByValue=True)
+    async def evaluate(self, expression: str, context: int | None = None) -> Any:
+        params: dict[str, Any] = {"expression": expression, "returnByValue": True}
+        if context is not None:
+            params["contextId"] = context
+        result = await self.call("Runtime.evaluate", **params)
         return result.get("result", {}).get("value")
 
-    async def wait_for(self, expression: str, what: str, timeout: float = 20.0) -> None:
+    async def wait_for(
+        self, expression: str, what: str, timeout: float = 20.0, context: int | None = None
+    ) -> None:
         deadline = time.monotonic() + timeout
-        while not await self.evaluate(expression):
+        while not await self.evaluate(expression, context):
             if time.monotonic() > deadline:
                 raise TimeoutError(f"waited {timeout}s for {what}")
             await asyncio.sleep(0.1)

@@ -233,7 +233,10 @@ function handArea(game: Game, offers: Offers, state: ViewState, handlers: ViewHa
     const el = cardEl(card, { tag: "button", key: `h:${card}`, trump: game.trump, seen: state.seen });
     el.style.setProperty("--i", String(i - (hand.length - 1) / 2));
     if (live) el.classList.add("playable");
-    else el.setAttribute("aria-disabled", "true");
+    else {
+      el.setAttribute("aria-disabled", "true");
+      el.tabIndex = -1; // Tab visits only the cards that can be played
+    }
     if (sel.card === card) el.classList.add("selected");
     el.addEventListener("click", () => {
       if (!live) return;

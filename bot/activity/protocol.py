@@ -60,10 +60,17 @@ def parse_client_frame(text: str) -> Hello | Act:
 
 
 def welcome_frame(
-    *, user_id: int, channel_id: int, instance_id: str, resume: str, resume_expires_in: float
+    *,
+    user_id: int,
+    channel_id: int,
+    instance_id: str,
+    resume: str,
+    resume_expires_in: float,
+    texts: dict[str, str],
 ) -> str:
-    """Sent once a hello is accepted: who the server knows the user to be, and a fresh
-    single-use token to reconnect with (a WebSocket that drops needs no new authorization)."""
+    """Sent once a hello is accepted: who the server knows the user to be, a fresh
+    single-use token to reconnect with (a WebSocket that drops needs no new authorization),
+    and the catalogue texts the client shows, in the user's language (:mod:`.client_texts`)."""
     return json.dumps(
         {
             "v": PROTOCOL_VERSION,
@@ -73,6 +80,7 @@ def welcome_frame(
             "instance_id": instance_id,
             "resume": resume,
             "resume_expires_in": round(resume_expires_in),
+            "texts": texts,
         }
     )
 

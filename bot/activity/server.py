@@ -8,8 +8,11 @@ own session token (:mod:`.session_tokens`) and nothing it sends names a user, se
 An action goes through :meth:`TableService.act`, the same locked, re-validated path as a chat
 button.
 
-To come (docs/activity.md, "Not yet"): the TypeScript client and its static files (``/`` only
-says the client is not built), lobby operations over the socket, the launch button.
+``/`` serves the built browser client (``activity/dist``, made by ``npm run build`` in
+``activity/``) when it exists, and otherwise says it is not built.
+
+To come (docs/activity.md, "Not yet"): building the client in the Python install, lobby
+operations over the socket, the launch button.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import re
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from aiohttp import WSMsgType, web
@@ -28,6 +32,7 @@ from bot.ui.rules_text import why_text
 from durak_core import Action
 from durak_core.errors import ActionNotationError
 
+from .client_texts import client_texts
 from .discord_api import DiscordApi, DiscordRefused
 from .hub import ActivityHub, Connection
 from .protocol import (
@@ -54,6 +59,11 @@ HELLO_SECONDS = 10.0
 CLOSE_UNAUTHORIZED, CLOSE_BAD_FRAME = 4001, 4002
 #: Activity instance ids are short and URL-safe (``i-<launch>-gc-<guild>-<channel>``).
 INSTANCE_ID = r"^[A-Za-z0-9_-]{1,128}$"
+#: Where ``npm run build`` in ``activity/`` puts the browser client (a source checkout).
+CLIENT_DIR = Path(__file__).resolve().parents[2] / "activity" / "dist"
+#: The empty tag in ``activity/index.html`` the server fills with the application's client id
+#: (the SDK needs it before anything else, and it is configuration, not a build input).
+CLIENT_ID_TAG = '<meta name="discord-client-id" content="" />'
 
 
 class TokenRequest(BaseModel):
@@ -77,7 +87,13 @@ def _refusal(status: int, key: str, locale: str) -> web.Response:
 
 
 class ActivityServer:
-    def __init__(self, settings: Settings, *, signer: SessionSigner | None = None) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        signer: SessionSigner | None = None,
+        client_dir: Path | None = None,
+    ) -> None:
         assert settings.discord_client_id is not None
         assert settings.discord_client_secret is not None
         self.settings = settings
@@ -93,6 +109,8 @@ class ActivityServer:
         #: The port it listens on once started (``ACTIVITY_LISTEN_PORT=0``: a free one).
         self.port = 0
         self._sockets: set[web.WebSocketResponse] = set()
+        #: The built client (``index.html`` and ``assets/``), if it is built.
+        self.client_dir = CLIENT_DIR if client_dir is None else client_dir
 
     def app(self) -> web.Application:
         app = web.Application()
@@ -103,6 +121,9 @@ class ActivityServer:
                 web.get("/", self.index),
             ]
         )
+        assets = self.client_dir / "assets"
+        if assets.is_dir():  # file names carry a content hash; aiohttp refuses ../ paths
+            app.router.add_static("/assets", assets)
         return app
 
     async def start(self, service: TableService) -> None:
@@ -134,9 +155,20 @@ class ActivityServer:
     # -- HTTP --------------------------------------------------------------------------
 
     async def index(self, request: web.Request) -> web.Response:
-        # To come: the built client's files. Until then, say so rather than show a blank frame.
-        text = t("activity.not_built", _request_locale(request))
-        return web.Response(status=503, text=text, content_type="text/plain")
+        """The client's page, with the application's client id filled in; without a built
+        client, a line saying so rather than a blank frame."""
+        try:
+            page = (self.client_dir / "index.html").read_text(encoding="utf-8")
+        except OSError:
+            text = t("activity.not_built", _request_locale(request))
+            return web.Response(status=503, text=text, content_type="text/plain")
+        client_id = str(self.settings.discord_client_id)
+        page = page.replace(
+            CLIENT_ID_TAG, f'<meta name="discord-client-id" content="{client_id}" />'
+        )
+        return web.Response(
+            text=page, content_type="text/html", headers={"Cache-Control": "no-cache"}
+        )
 
     async def token(self, request: web.Request) -> web.Response:
         """Exchange the SDK's code; answer the access token (for the SDK's ``authenticate``)
@@ -242,6 +274,7 @@ class ActivityServer:
                 instance_id=session.instance_id,
                 resume=resume,
                 resume_expires_in=self.signer.lifetime,
+                texts=client_texts(session.locale),
             )
         )
         conn.start()

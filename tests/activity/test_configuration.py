@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
+from bot.activity import server as server_module
 from tests.activity.helpers import activity_bot
 from tests.bot.helpers import running_bot, settings, world
 
@@ -27,7 +28,11 @@ async def test_off_means_no_server(tmp_path: Path) -> None:
         assert bot.activity_server is None
 
 
-async def test_the_client_is_not_built_yet_and_says_so(tmp_path: Path) -> None:
+async def test_the_client_is_not_built_yet_and_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Wherever the repository's activity/dist is built or not: here it is not.
+    monkeypatch.setattr(server_module, "CLIENT_DIR", tmp_path / "no-dist")
     async with (
         world(tmp_path) as w,
         activity_bot(w) as site,

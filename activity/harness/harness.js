@@ -1,0 +1,90 @@
+// Plays Discord's parent frame for the Activity, over postMessage, as
+// /work/shared/DISCORD_ACTIVITY_FACTS.md §2 (and the SDK's own tests) describe: no
+// DiscordSDKMock, the real SDK path. Served from the client's own origin (the SDK accepts
+// messages from its own location.origin).
+//
+//   /harness/?scenario=seat-defend[&shot=1][&platform=mobile]
+//
+// `scenario` becomes the instance id; the harness server (serve.py) answers POST /api/token
+// and the WebSocket with that scenario's recorded frames. `shot=1` hides the log (screenshots).
+// Everything exchanged is kept in `window.harness.messages` for tests.
+//
+// Against the bot's real server (scripts/live_check.py): `client=<its origin>` loads the client
+// from there, and AUTHORIZE answers a code from `GET /harness/code?user=<user>` on this page's
+// own server, which asks the fake Discord for it. The page must then be served from
+// http://localhost:3333, the one non-Discord parent origin the SDK accepts messages from.
+
+const HANDSHAKE = 0, FRAME = 1;
+const params = new URLSearchParams(location.search);
+const scenario = params.get("scenario") ?? "seat-defend";
+const platform = params.get("platform") ?? "desktop";
+const client = params.get("client") ?? location.origin;
+const clientOrigin = new URL(client).origin;
+const user = params.get("user");
+if (params.get("shot")) document.body.classList.add("shot");
+
+const iframe = document.getElementById("activity");
+const logEl = document.getElementById("log");
+const harness = (window.harness = { messages: [], commands: [], ready: false });
+
+const USER = { id: user ?? "101", username: "olga", discriminator: "0", avatar: null, public_flags: 0, global_name: "Olga" };
+
+function log(direction, message) {
+  harness.messages.push({ direction, message });
+  logEl.textContent += `${direction} ${JSON.stringify(message)}\n`;
+}
+
+function send(message) {
+  log("→", message);
+  iframe.contentWindow.postMessage(message, clientOrigin);
+}
+
+// Replies must match the SDK's response schemas exactly, or the command never settles.
+async function reply(cmd, args, clientId) {
+  switch (cmd) {
+    case "AUTHORIZE":
+      if (user) return { code: await (await fetch(`/harness/code?user=${user}`)).text() };
+      return { code: `harness-code-${scenario}` };
+    case "AUTHENTICATE":
+      return {
+        access_token: args.access_token,
+        user: USER,
+        scopes: ["identify"],
+        expires: new Date(Date.now() + 604800e3).toISOString(),
+        application: { description: "", icon: null, id: clientId, name: "Durak" },
+      };
+    case "SUBSCRIBE":
+    case "UNSUBSCRIBE":
+      return { evt: args.evt ?? null };
+    case "CAPTURE_LOG":
+    case "SET_CONFIG":
+      return null;
+    default:
+      return undefined;
+  }
+}
+
+let clientId = "";
+// The listener first, then the iframe's src (facts §2, step 2).
+window.addEventListener("message", async (event) => {
+  if (event.source !== iframe.contentWindow) return;
+  const [opcode, body] = event.data ?? [];
+  log("←", event.data);
+  if (opcode === HANDSHAKE) {
+    clientId = body.client_id;
+    harness.handshake = body;
+    send([FRAME, { cmd: "DISPATCH", evt: "READY", nonce: null, data: { v: 1, config: { api_endpoint: "//discord.com/api", environment: "production" } } }]);
+    harness.ready = true;
+  } else if (opcode === FRAME) {
+    harness.commands.push(body.cmd);
+    const data = await reply(body.cmd, body.args ?? {}, clientId);
+    if (data === undefined) {
+      send([FRAME, { cmd: body.cmd, evt: "ERROR", nonce: body.nonce, data: { code: 1000, message: `harness: ${body.cmd} is not played` } }]);
+    } else {
+      send([FRAME, { cmd: body.cmd, evt: null, nonce: body.nonce, data }]);
+    }
+  }
+});
+
+const query = new URLSearchParams({ frame_id: "harness-frame", instance_id: scenario, platform, guild_id: "1", channel_id: "2" });
+iframe.src = `${client}/?${query}`;

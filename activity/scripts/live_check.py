@@ -1,0 +1,211 @@
+"""The client against the bot's real Activity server, in headless Chromium (docs/activity.md,
+"Client"): the bot runs against the fake Discord of the tests (tests/fake_discord, with its
+OAuth2 token endpoint, ``/users/@me`` and ``activity-instances``), and the harness page plays
+Discord's parent frame from http://localhost:3333.
+
+- alice and bob open a table with the chat commands; both join an Activity instance;
+- whoever must move signs in through the SDK → ``POST /api/token`` (the fake exchanges the code)
+  → the WebSocket; the hand cards the client raises equal the engine's legal cards for that seat;
+- a click on a playable card moves the real table (its version grows, the card is on the table);
+- carol, not seated, sees the public table and no hand.
+
+    cd activity && npm run build && cd ..
+    python activity/scripts/live_check.py   # from the repository root; exits 1 on a failure
+
+Port 3333 must be free.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from aiohttp import web
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path[:0] = [str(ROOT), str(Path(__file__).resolve().parent)]
+
+from screenshots import Page, chromium  # noqa: E402
+
+from durak_core import Attack, Defend, Transfer  # noqa: E402
+from tests.activity.helpers import activity_bot  # noqa: E402
+from tests.bot.helpers import World, open_table, world  # noqa: E402
+
+HARNESS = ROOT / "activity" / "harness"
+PARENT_PORT = 3333  # the SDK accepts messages from http://localhost:3333 (facts sheet §2)
+#: Evaluated inside the client's iframe (another origin than the harness page).
+IN_FRAME = "document"
+DRAWN_HERE = """(() => {
+  const app = document.getElementById('app');
+  const still = document.getAnimations().every(a => a.playState !== 'running');
+  return !!app && app.className !== '' && still;
+})()"""
+SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+
+
+def label(card: object) -> str:
+    text = str(card).split("#")[0]
+    return text[:-1] + SUITS[text[-1]]
+
+
+def parent_app(w: World) -> web.Application:
+    async def page(request: web.Request) -> web.FileResponse:
+        name = request.match_info.get("name") or "index.html"
+        if name not in ("index.html", "harness.js"):
+            raise web.HTTPNotFound()
+        return web.FileResponse(HARNESS / name)
+
+    async def code(request: web.Request) -> web.Response:
+        return web.Response(text=w.fake.activity.issue_code(int(request.query["user"])))
+
+    app = web.Application()
+    app.add_routes(
+        [
+            web.get("/harness/", page),
+            web.get("/harness/code", code),
+            web.get("/harness/{name}", page),
+        ]
+    )
+    return app
+
+
+async def open_page(browser_port: int, http: object) -> tuple[Page, object]:
+    import aiohttp
+
+    assert isinstance(http, aiohttp.ClientSession)
+    async with http.put(f"http://127.0.0.1:{browser_port}/json/new?about:blank") as r:
+        target = await r.json()
+    ws = await http.ws_connect(target["webSocketDebuggerUrl"], max_msg_size=0)
+    page = Page(ws)
+    await page.call("Page.enable")
+    await page.call(
+        "Emulation.setDeviceMetricsOverride",
+        width=1280,
+        height=720,
+        deviceScaleFactor=1,
+        mobile=False,
+    )
+    return page, ws
+
+
+async def client_frame(page: Page) -> int:
+    """An execution context in the client's iframe (cross-origin: the harness page cannot
+    reach into it, so DevTools does)."""
+    for _ in range(200):
+        tree = (await page.call("Page.getFrameTree"))["frameTree"]
+        for child in tree.get("childFrames", []):
+            if child["frame"]["url"].startswith("http://127.0.0.1"):
+                world = await page.call(
+                    "Page.createIsolatedWorld", frameId=child["frame"]["id"], worldName="check"
+                )
+                return int(world["executionContextId"])
+        await asyncio.sleep(0.1)
+    raise AssertionError("the client's iframe never loaded")
+
+
+async def check(browser_port: int, tmp: Path) -> None:
+    import aiohttp
+
+    async with world(tmp) as w, activity_bot(w) as site:
+        bot = site.bot
+        table = await open_table(w, bot, [w.alice, w.bob], w.channel)
+        instance = w.fake.activity.open_instance(w.channel, [w.alice, w.bob, w.carol])
+        assert table.state is not None
+        mover = next(u for u in (w.alice, w.bob) if table.state.legal_actions(table.seat_of(u)))
+        seat = table.seat_of(mover)
+        assert seat is not None
+        legal = table.state.legal_actions(seat)
+        legal_cards = {label(a.card) for a in legal if isinstance(a, Attack | Defend | Transfer)}
+        runner = web.AppRunner(parent_app(w), access_log=None)
+        await runner.setup()
+        await web.TCPSite(runner, "localhost", PARENT_PORT).start()
+        try:
+            async with aiohttp.ClientSession() as http:
+                page, ws = await open_page(browser_port, http)
+                base = f"http://localhost:{PARENT_PORT}/harness/?client={site.url}"
+                await page.call("Page.navigate", url=f"{base}&user={mover}&scenario={instance}")
+                ctx = await client_frame(page)
+                await page.wait_for(
+                    DRAWN_HERE + f" && !!{IN_FRAME}.querySelector('.hand')", "the seat", context=ctx
+                )
+                raised = await page.evaluate(
+                    f"[...{IN_FRAME}.querySelectorAll('.hand .card.playable')]"
+                    ".map(c => c.getAttribute('aria-label'))",
+                    ctx,
+                )
+                assert set(raised) == legal_cards, (raised, legal_cards)
+                print(f"seat {seat}: raised {sorted(raised)} = the engine's legal cards")
+
+                version = table.version
+                await page.evaluate(
+                    f"{IN_FRAME}.querySelector('.hand .card.playable').click()", ctx
+                )
+                target = f"{IN_FRAME}.querySelector('.pair .card.target')"
+                if await page.evaluate(f"!!{target}", ctx):  # a defence: which card it beats
+                    await page.evaluate(f"{target}.click()", ctx)
+                await w.fake.wait_for(lambda: table.version > version, what="the table to move")
+                shown = f"{IN_FRAME}.querySelectorAll('.pair').length"
+                pairs = len(table.state.public_view().table)
+                await page.wait_for(f"{shown} === {pairs}", "the new table", context=ctx)
+                print(f"a click moved the table: version {version} → {table.version}")
+                await ws.close()  # type: ignore[attr-defined]
+
+                page, ws = await open_page(browser_port, http)
+                await page.call("Page.navigate", url=f"{base}&user={w.carol}&scenario={instance}")
+                ctx = await client_frame(page)
+                await page.wait_for(DRAWN_HERE, "the spectator's table", context=ctx)
+                app_class = await page.evaluate(f"{IN_FRAME}.getElementById('app').className", ctx)
+                assert app_class == "spectating", app_class
+                assert not await page.evaluate(f"!!{IN_FRAME}.querySelector('.hand')", ctx)
+                print("carol, not seated, sees the public table without a hand")
+                await ws.close()  # type: ignore[attr-defined]
+        finally:
+            await runner.cleanup()
+
+
+async def main() -> int:
+    if not (ROOT / "activity" / "dist" / "index.html").exists():
+        raise SystemExit("build the client first: cd activity && npm ci && npm run build")
+    profile = tempfile.mkdtemp(prefix="durak-chromium-")
+    tmp = Path(tempfile.mkdtemp(prefix="durak-live-"))
+    browser = subprocess.Popen(
+        [
+            chromium(),
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--no-first-run",
+            # the client's frame (127.0.0.1) in the harness page's process (localhost), so the
+            # page's DevTools session reaches into it
+            "--disable-site-isolation-trials",
+            "--disable-features=IsolateOrigins,site-per-process",
+            f"--user-data-dir={profile}",
+            "--remote-debugging-port=0",
+            "about:blank",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        active = Path(profile) / "DevToolsActivePort"
+        while not active.exists() or not active.read_text().strip():
+            await asyncio.sleep(0.1)
+        await check(int(active.read_text().split()[0]), tmp)
+        print("ok")
+        return 0
+    except AssertionError as exc:
+        print(f"FAILED: {exc!r}")
+        return 1
+    finally:
+        browser.terminate()
+        browser.wait(10)
+        shutil.rmtree(profile, ignore_errors=True)
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(asyncio.run(main()))

@@ -1,0 +1,149 @@
+"""Record protocol frames for the harness and the screenshots (docs/activity.md, "Client").
+
+The frames are the bot server's own: a real ``Table`` holding a real game, turned into frames
+by ``bot.activity.table_frames.table_frame`` and ``protocol.welcome_frame`` exactly as the
+server sends them. The game is played with seeded random legal moves to a position where the
+first seat defends against two open attack cards.
+
+    python activity/scripts/record_frames.py   # writes activity/harness/frames/*.json
+
+Each file is ``{"welcome": {...}, "tables": [{...}, ...]}``: the harness server sends the
+welcome and the first table frame, then the next table frame after each action it receives.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+from bot.activity.client_texts import client_texts
+from bot.activity.protocol import welcome_frame
+from bot.activity.table_frames import table_frame
+from bot.domain import TableStatus
+from bot.tables.table import Seat, Table
+from durak_core import GameState, new_game, preset
+from durak_core.ai import Level
+
+OUT = Path(__file__).resolve().parents[1] / "harness" / "frames"
+NAMES = ("Olga", "Maxim", "Robo", "Dmitri")
+USERS = (101, 102, None, 104)
+SPECTATOR = 999
+
+
+def two_targets(state: GameState) -> bool:
+    beats: dict[str, set[str]] = {}
+    for action in state.legal_actions(0):
+        words = str(action).split()
+        if words[0] == "defend":
+            beats.setdefault(words[2], set()).add(words[1])
+    return any(len(targets) >= 2 for targets in beats.values())
+
+
+def position() -> GameState:
+    """A game where seat 0 must beat two open attack cards, has a beaten pair already, and
+    holds a card that beats either open card (so the client must ask which one)."""
+    for seed in range(1, 5000):
+        rng = random.Random(seed)
+        state = new_game(preset("transfer"), 4, seed=seed, dealer=2)
+        for _ in range(200):
+            if state.finished:
+                break
+            view = state.public_view()
+            open_cards = [a for a, d in view.table if d is None]
+            beaten = [a for a, d in view.table if d is not None]
+            if (
+                view.defender == 0
+                and 0 in view.awaiting
+                and len(open_cards) >= 2
+                and beaten
+                and view.talon_size > 4
+                and two_targets(state)
+                and state.hand_size(0) >= 6
+            ):
+                return state
+            seat, action = rng.choice(state.legal_moves())
+            if str(action) == "take" and rng.random() < 0.8:
+                continue  # keep the bouts going
+            state, _ = state.apply(seat, action)
+    raise RuntimeError("no position found")
+
+
+def table_at(state: GameState | None) -> Table:
+    table = Table(
+        "5f3a9c21",
+        1,
+        2,
+        USERS[0] or 0,
+        preset("transfer"),
+        4,
+        0,
+        seats=[
+            Seat(name, user_id=user, ai_level=None if user else Level.NORMAL)
+            for name, user in zip(NAMES, USERS, strict=True)
+        ],
+        language="en",
+    )
+    table.state = state
+    table.status = TableStatus.RUNNING
+    table.version = 17
+    return table
+
+
+def finish(state: GameState, seed: int = 7) -> GameState:
+    """Random legal moves to the end of the game."""
+    rng = random.Random(seed)
+    while not state.finished:
+        seat, action = rng.choice(state.legal_moves())
+        state, _ = state.apply(seat, action)
+    return state
+
+
+def record(
+    name: str,
+    user_id: int,
+    locale: str,
+    states: list[GameState | None],
+    status: TableStatus = TableStatus.RUNNING,
+) -> None:
+    welcome = json.loads(
+        welcome_frame(
+            user_id=user_id,
+            channel_id=2,
+            instance_id=name,
+            resume=f"{name}-resume",
+            resume_expires_in=300,
+            texts=client_texts(locale),
+        )
+    )
+    tables = []
+    for i, state in enumerate(states):
+        if state is None and status is TableStatus.ABANDONED:  # no table in the channel
+            tables.append(json.loads(table_frame(None, user_id)))
+            continue
+        table = table_at(state)
+        table.version = 17 + i
+        table.status = status
+        tables.append(json.loads(table_frame(table, user_id)))
+    OUT.mkdir(parents=True, exist_ok=True)
+    path = OUT / f"{name}.json"
+    path.write_text(
+        json.dumps({"welcome": welcome, "tables": tables}, indent=1) + "\n", encoding="utf-8"
+    )
+    print(f"wrote {path}")
+
+
+def main() -> None:
+    state = position()
+    defend = next(a for a in state.legal_actions(0) if str(a).startswith("defend"))
+    after, _ = state.apply(0, defend)
+    record("seat-defend", 101, "en-US", [state, after])
+    record("seat-defend-ru", 101, "ru", [state, after])
+    record("spectator", SPECTATOR, "en-US", [state, after])
+    record("lobby", 101, "en-US", [None], TableStatus.LOBBY)
+    record("finished", 101, "en-US", [finish(after)], TableStatus.FINISHED)
+    record("no-table", 101, "en-US", [None], TableStatus.ABANDONED)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,77 @@
+// One WebSocket to the table, kept open: a dropped socket reconnects with the welcome's
+// single-use resume token; a refused token (a restarted server, an expired token) signs in
+// again through Discord, silently.
+
+import { actFrame, helloFrame, parseServerFrame, type ServerFrame } from "./protocol";
+
+export interface ConnectionEvents {
+  frame(frame: ServerFrame): void;
+  /** true while the socket is down and being reopened. */
+  reconnecting(down: boolean): void;
+}
+
+const CLOSE_UNAUTHORIZED = 4001;
+
+export class Connection {
+  private ws: WebSocket | null = null;
+  private token: string | null;
+  private retries = 0;
+  private refs = 0;
+
+  constructor(
+    session: string,
+    private readonly freshSession: () => Promise<string>,
+    private readonly events: ConnectionEvents,
+  ) {
+    this.token = session;
+  }
+
+  open(): void {
+    const url = new URL("ws", document.baseURI);
+    url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
+    const ws = new WebSocket(url);
+    this.ws = ws;
+    const token = this.token;
+    this.token = null; // single use either way
+    ws.onopen = () => ws.send(helloFrame(token ?? ""));
+    ws.onmessage = (event: MessageEvent<string>) => {
+      const frame = parseServerFrame(event.data);
+      if (!frame) return;
+      if (frame.type === "welcome") {
+        this.token = frame.resume;
+        this.retries = 0;
+        this.events.reconnecting(false);
+      }
+      this.events.frame(frame);
+    };
+    ws.onclose = (event) => {
+      if (this.ws !== ws) return;
+      this.ws = null;
+      this.events.reconnecting(true);
+      const unauthorized = event.code === CLOSE_UNAUTHORIZED || this.token === null;
+      const delay = Math.min(10_000, 500 * 2 ** this.retries++);
+      window.setTimeout(() => void this.reopen(unauthorized), delay);
+    };
+  }
+
+  private async reopen(signInAgain: boolean): Promise<void> {
+    if (signInAgain) {
+      try {
+        this.token = await this.freshSession();
+      } catch {
+        const delay = Math.min(10_000, 500 * 2 ** this.retries++);
+        window.setTimeout(() => void this.reopen(true), delay);
+        return;
+      }
+    }
+    this.open();
+  }
+
+  /** Sends an action; returns its ref (echoed by an error frame), or null if offline. */
+  act(code: number, version: number): string | null {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return null;
+    const ref = `a${++this.refs}`;
+    this.ws.send(actFrame(code, version, ref));
+    return ref;
+  }
+}

@@ -1,0 +1,116 @@
+// The Durak Activity's client: sign in through Discord, open the table's WebSocket, draw
+// each table frame. See docs/activity.md, "Client".
+
+import "./style.css";
+import { clientId, SignInError, signIn, startSdk } from "./auth";
+import { Connection } from "./connection";
+import type { ServerFrame } from "./protocol";
+import { setTexts } from "./texts";
+import { render, type Selection, type ViewState } from "./view";
+
+const root = document.getElementById("app") as HTMLElement;
+
+const state: ViewState = {
+  table: null,
+  selection: { card: null, target: null },
+  pending: false,
+  reconnecting: false,
+  toast: null,
+  seen: new Set(),
+};
+let connection: Connection | null = null;
+let started = false;
+let toastTimer = 0;
+
+function cardsOf(): Set<string> {
+  const game = state.table?.game;
+  return new Set([...(game?.hand ?? []), ...(game?.table.flat().filter((c): c is string => !!c) ?? [])]);
+}
+
+function draw(): void {
+  if (!started) return;
+  render(root, state, {
+    act(code) {
+      const table = state.table;
+      if (!table || !connection || state.pending) return;
+      if (connection.act(code, table.version) !== null) {
+        state.pending = true;
+        state.selection = { card: null, target: null };
+        draw();
+      }
+    },
+    select(selection: Selection) {
+      state.selection = selection;
+      draw();
+      // Keyboard: after picking one card of a pair, go straight to the choices for the other.
+      const next = selection.card ? ".pair .card.target" : selection.target ? ".hand .card.playable" : null;
+      if (next) root.querySelector<HTMLElement>(next)?.focus();
+    },
+  });
+  state.seen = cardsOf();
+}
+
+function toast(text: string): void {
+  state.toast = text;
+  window.clearTimeout(toastTimer);
+  toastTimer = window.setTimeout(() => {
+    state.toast = null;
+    draw();
+  }, 4000);
+}
+
+function onFrame(frame: ServerFrame): void {
+  if (frame.type === "welcome") {
+    setTexts(frame.texts);
+    started = true;
+  } else if (frame.type === "table") {
+    const before = state.table;
+    state.table = frame.table;
+    state.pending = false;
+    if (before?.version !== frame.table?.version) state.selection = { card: null, target: null };
+  } else {
+    state.pending = false;
+    toast(frame.text);
+  }
+  draw();
+}
+
+function fail(message: string): void {
+  // Before the first welcome the client has no words of its own: the server's message (in
+  // the user's language) or just the mark that nothing works.
+  root.replaceChildren(Object.assign(document.createElement("p"), { className: "fatal", role: "alert", textContent: message || "⚠" }));
+}
+
+// Skippable animations: any key or tap ends those running.
+for (const type of ["keydown", "pointerdown"] as const) {
+  window.addEventListener(type, () => {
+    for (const a of document.getAnimations()) a.finish();
+  }, { capture: true });
+}
+window.addEventListener("keydown", (event) => {
+  if (event.key === "Escape" && (state.selection.card || state.selection.target)) {
+    state.selection = { card: null, target: null };
+    draw();
+  }
+});
+
+async function main(): Promise<void> {
+  const id = clientId();
+  try {
+    const sdk = await startSdk(id);
+    const session = await signIn(sdk, id);
+    connection = new Connection(session, () => signIn(sdk, id), {
+      frame: onFrame,
+      reconnecting(down) {
+        state.reconnecting = down;
+        draw();
+      },
+    });
+    connection.open();
+  } catch (error) {
+    fail(error instanceof SignInError ? error.message : "");
+    console.error("activity sign-in failed", error);
+  }
+}
+
+void main();

@@ -1,0 +1,283 @@
+// The table, drawn from the newest table frame. Everything it shows is in the frame; what a
+// click may do is only what the frame's `actions` offer (readOffers), never worked out here.
+
+import { playable, readOffers, type Offers } from "./actions";
+import { cardFace, cardLabel, suitOf } from "./cards";
+import type { Game, Table } from "./protocol";
+import { tr } from "./texts";
+
+export interface Selection {
+  /** A hand card picked to beat something, waiting for the attack card it beats. */
+  card: string | null;
+  /** An open attack card picked first, waiting for the card that beats it. */
+  target: string | null;
+}
+
+export interface ViewState {
+  table: Table | null;
+  selection: Selection;
+  pending: boolean;
+  reconnecting: boolean;
+  toast: string | null;
+  /** Cards seen in the previous frame: only new ones animate in. */
+  seen: Set<string>;
+}
+
+export interface ViewHandlers {
+  act(code: number): void;
+  select(selection: Selection): void;
+}
+
+type Child = Node | string | null | false | undefined;
+
+function h(tag: string, attrs: Record<string, string | boolean | undefined> = {}, ...children: Child[]): HTMLElement {
+  const el = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs)) {
+    if (value === undefined || value === false) continue;
+    el.setAttribute(name, value === true ? "" : value);
+  }
+  for (const child of children) {
+    if (child === null || child === false || child === undefined) continue;
+    el.append(child);
+  }
+  return el;
+}
+
+function cardEl(card: string, opts: { tag?: "button" | "div"; key?: string; trump?: string | null; seen?: Set<string> } = {}): HTMLElement {
+  const f = cardFace(card);
+  const el = h(
+    opts.tag ?? "div",
+    {
+      class: `card${f.red ? " red" : ""}${f.joker ? " joker" : ""}${opts.trump && suitOf(card) === opts.trump ? " trump" : ""}${opts.seen && !opts.seen.has(card) ? " enter" : ""}`,
+      "data-key": opts.key,
+      "aria-label": cardLabel(card),
+      type: opts.tag === "button" ? "button" : undefined,
+    },
+    h("span", { class: "corner", "aria-hidden": "true" }, f.rank, h("br"), f.suit),
+    h("span", { class: "pip", "aria-hidden": "true" }, f.joker ? "★" : f.suit),
+  );
+  return el;
+}
+
+function backs(count: number): HTMLElement {
+  const shown = Math.min(count, 6);
+  const fan = h("div", { class: "backs", "aria-hidden": "true" });
+  for (let i = 0; i < shown; i++) {
+    const b = h("div", { class: "back" });
+    b.style.setProperty("--i", String(i - (shown - 1) / 2));
+    fan.append(b);
+  }
+  return fan;
+}
+
+function roleOf(game: Game, seat: number): string {
+  if (game.result?.durak === seat || game.result?.losers.includes(seat)) return tr("table.role.durak");
+  const place = game.finishing_order.indexOf(seat) + 1;
+  if (place > 0) return tr("table.role.out", { place });
+  if (game.finished) return "";
+  if (seat === game.defender) return tr("table.role.defender");
+  if (seat === game.attacker) return tr("table.role.attacker");
+  if (game.attackers.includes(seat)) return tr("table.role.thrower");
+  return "";
+}
+
+function initials(name: string): string {
+  return (name.trim()[0] ?? "?").toUpperCase();
+}
+
+function seatPlate(table: Table, seat: number): HTMLElement {
+  const game = table.game;
+  const player = table.players[seat];
+  const name = player?.name ?? `#${seat + 1}`;
+  const turn = !!game && !game.finished && game.awaiting.includes(seat);
+  const out = !!game && !game.active.includes(seat);
+  const count = game?.hand_sizes[seat] ?? 0;
+  const badge =
+    player?.playing === "away" ? tr("picture.badge.away") : player?.playing === "left" ? tr("picture.badge.left") : "";
+  const role = game ? roleOf(game, seat) : "";
+  return h(
+    "li",
+    {
+      class: `seat${turn ? " turn" : ""}${out ? " out" : ""}${game?.defender === seat && !game.finished ? " defender" : ""}`,
+      "aria-current": turn ? "true" : undefined,
+    },
+    h("div", { class: "avatar", "aria-hidden": "true" }, player?.ai ? "AI" : initials(name)),
+    h(
+      "div",
+      { class: "who" },
+      h("div", { class: "name" }, name),
+      role && h("div", { class: "role" }, role),
+      badge && h("div", { class: "badge" }, badge),
+    ),
+    game && !out && h("div", { class: "count" }, backs(count), h("span", { class: "n" }, String(count))),
+  );
+}
+
+/** The other seats, clockwise from the one after yours (a spectator sees all of them). */
+function seatOrder(table: Table): number[] {
+  const n = table.game?.seats ?? table.players.length;
+  const start = table.you === null ? 0 : table.you + 1;
+  const order: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const seat = (start + i) % n;
+    if (seat !== table.you) order.push(seat);
+  }
+  return order;
+}
+
+function deckArea(game: Game): HTMLElement {
+  const trumpLine = game.trump ? "" : tr("table.trump_none", { card: cardLabel(game.trump_card) });
+  return h(
+    "div",
+    { class: "deck" },
+    h(
+      "div",
+      { class: "talon", "aria-label": `${tr("table.talon")}: ${game.talon_size}` },
+      game.trump_in_talon || game.talon_size > 0 ? h("div", { class: "trump-card" }, cardEl(game.trump_card)) : null,
+      game.talon_size > 1 ? h("div", { class: "back stack", "aria-hidden": "true" }) : null,
+      game.talon_size > 0 ? h("span", { class: "talon-n" }, String(game.talon_size)) : null,
+    ),
+    h(
+      "div",
+      { class: "trump-label" },
+      `${tr("table.trump")}: `,
+      h("b", { class: game.trump === "H" || game.trump === "D" ? "red" : "" }, game.trump ? cardFace(`2${game.trump}`).suit : "—"),
+    ),
+    trumpLine && h("div", { class: "small" }, trumpLine),
+    h("div", { class: "discard", "aria-label": `${tr("table.discard")}: ${game.discard_size}` }, `${tr("table.discard")}: ${game.discard_size}`),
+  );
+}
+
+function boutArea(game: Game, offers: Offers, state: ViewState, handlers: ViewHandlers): HTMLElement {
+  const sel = state.selection;
+  const targets = sel.card ? offers.defend.get(sel.card) : undefined;
+  const pairs = h("ol", { class: "pairs", "aria-label": tr("table.bout") });
+  for (const [attack, defence] of game.table) {
+    const code = targets?.get(attack);
+    const canPickFirst = !sel.card && !defence && [...offers.defend.values()].some((t) => t.has(attack));
+    let attackEl: HTMLElement;
+    if (!state.pending && (code !== undefined || canPickFirst)) {
+      attackEl = cardEl(attack, { tag: "button", key: `t:${attack}`, trump: game.trump, seen: state.seen });
+      attackEl.classList.add(code !== undefined ? "target" : "pickable");
+      if (sel.target === attack) attackEl.classList.add("selected");
+      attackEl.addEventListener("click", () => {
+        if (code !== undefined) handlers.act(code);
+        else handlers.select({ card: null, target: sel.target === attack ? null : attack });
+      });
+    } else {
+      attackEl = cardEl(attack, { trump: game.trump, seen: state.seen });
+    }
+    pairs.append(
+      h("li", { class: "pair" }, attackEl, defence ? h("div", { class: "defence" }, cardEl(defence, { trump: game.trump, seen: state.seen })) : null),
+    );
+  }
+  if (game.table.length === 0) pairs.append(h("li", { class: "empty" }, tr("table.bout_empty")));
+  return h("div", { class: "bout" }, pairs);
+}
+
+function names(table: Table, seats: number[]): string {
+  return seats.map((s) => table.players[s]?.name ?? `#${s + 1}`).join(", ");
+}
+
+function statusLine(table: Table, game: Game, state: ViewState): string {
+  const you = table.you;
+  if (game.finished && game.result) {
+    const r = game.result;
+    if (r.durak !== null) return tr("table.result_durak", { name: names(table, [r.durak]) });
+    if (r.losers.length > 0) return tr("table.result_team", { names: names(table, r.losers) });
+    return tr("table.result_draw");
+  }
+  if (you === null) return tr("activity.spectator");
+  if (!game.active.includes(you)) return tr("hand.finished_out", { place: game.finishing_order.indexOf(you) + 1 });
+  if (state.selection.card || state.selection.target) return tr("activity.pick_target");
+  if (game.awaiting.includes(you)) {
+    const open = game.table.filter(([, d]) => d === null).map(([a]) => cardLabel(a));
+    if (you === game.defender && !game.taken) return tr("hand.you_defend", { cards: open.join(" ") });
+    if (game.table.length === 0) return tr("hand.you_lead");
+    return tr("hand.you_throw");
+  }
+  if (you === game.defender && game.taken) return tr("hand.taking", { names: names(table, game.awaiting) });
+  return tr("table.waiting", { names: names(table, game.awaiting) });
+}
+
+const RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"];
+
+function controls(game: Game, offers: Offers, state: ViewState, handlers: ViewHandlers): HTMLElement {
+  const bar = h("div", { class: "controls" });
+  const button = (label: string, code: number, kind: string) => {
+    const b = h("button", { type: "button", class: `act ${kind}`, "data-key": `b:${kind}:${code}`, disabled: state.pending }, label);
+    b.addEventListener("click", () => handlers.act(code));
+    bar.append(b);
+  };
+  for (const [card, code] of offers.transfer) button(tr("act.transfer", { card: cardLabel(card) }), code, "transfer");
+  if (offers.exchange !== null) {
+    const lowest = (game.hand ?? [])
+      .filter((c) => suitOf(c) === game.trump)
+      .sort((a, b) => RANKS.indexOf(cardFace(a).rank) - RANKS.indexOf(cardFace(b).rank))[0];
+    button(tr("act.exchange", { card: lowest ? cardLabel(lowest) : "", trump: cardLabel(game.trump_card) }), offers.exchange, "exchange");
+  }
+  if (offers.take !== null) button(tr("act.take"), offers.take, "take");
+  if (offers.pass !== null) button(tr("act.pass"), offers.pass, "pass");
+  return bar;
+}
+
+function handArea(game: Game, offers: Offers, state: ViewState, handlers: ViewHandlers): HTMLElement {
+  const hand = game.hand ?? [];
+  const sel = state.selection;
+  // Dim the cards that cannot be played only when something can: a waiting hand stays bright.
+  const idle = game.actions.length === 0;
+  const fan = h("ul", { class: `hand${idle ? " idle" : ""}`, style: `--n:${hand.length}` });
+  hand.forEach((card, i) => {
+    const beatsTarget = sel.target ? offers.defend.get(card)?.get(sel.target) : undefined;
+    const live = !state.pending && (sel.target ? beatsTarget !== undefined : playable(offers, card));
+    const el = cardEl(card, { tag: "button", key: `h:${card}`, trump: game.trump, seen: state.seen });
+    el.style.setProperty("--i", String(i - (hand.length - 1) / 2));
+    if (live) el.classList.add("playable");
+    else {
+      el.setAttribute("aria-disabled", "true");
+      el.tabIndex = -1; // Tab visits only the cards that can be played
+    }
+    if (sel.card === card) el.classList.add("selected");
+    el.addEventListener("click", () => {
+      if (!live) return;
+      if (beatsTarget !== undefined) return handlers.act(beatsTarget);
+      const targets = offers.defend.get(card);
+      if (targets && (targets.size > 1 || offers.transfer.has(card) || offers.attack.has(card))) {
+        return handlers.select({ card: sel.card === card ? null : card, target: null });
+      }
+      const only = targets ? [...targets.values()][0] : (offers.attack.get(card) ?? offers.transfer.get(card));
+      if (only !== undefined) handlers.act(only);
+    });
+    fan.append(h("li", {}, el));
+  });
+  return fan;
+}
+
+export function render(root: HTMLElement, state: ViewState, handlers: ViewHandlers): void {
+  const focused = (document.activeElement as HTMLElement | null)?.dataset?.key;
+  const table = state.table;
+  const children: Child[] = [];
+  if (state.reconnecting) children.push(h("div", { class: "banner", role: "status" }, tr("activity.reconnecting")));
+  if (!table || !table.game) {
+    const text = !table ? tr("err.no_table") : table.status === "lobby" ? `${tr("lobby.title")} — ${tr("lobby.hint")}` : tr("lobby.cancelled");
+    const seats = table ? h("ul", { class: "seats" }, ...table.players.map((_, i) => seatPlate(table, i))) : null;
+    children.push(h("section", { class: "lobby" }, seats, h("p", { class: "status" }, text)));
+  } else {
+    const game = table.game;
+    const offers = readOffers(game.actions);
+    const you = table.you;
+    children.push(
+      h("ul", { class: "seats", "aria-label": tr("table.players") }, ...seatOrder(table).map((s) => seatPlate(table, s))),
+      h("section", { class: "felt" }, deckArea(game), boutArea(game, offers, state, handlers)),
+      h("p", { class: "status", role: "status" }, statusLine(table, game, state)),
+      controls(game, offers, state, handlers),
+    );
+    if (you !== null) {
+      children.push(h("section", { class: "mine" + (game.awaiting.includes(you) && !game.finished ? " turn" : "") }, h("ul", { class: "me" }, seatPlate(table, you)), handArea(game, offers, state, handlers)));
+    }
+  }
+  if (state.toast) children.push(h("div", { class: "toast", role: "alert" }, state.toast));
+  root.className = table?.game ? (table.you === null ? "spectating" : "seated") : "waiting";
+  root.replaceChildren(...children.filter((c): c is Node | string => !!c));
+  if (focused) root.querySelector<HTMLElement>(`[data-key="${CSS.escape(focused)}"]`)?.focus();
+}

@@ -1,0 +1,66 @@
+"""The catalogue texts the browser client shows, sent in the welcome frame in the user's
+language (docs/activity.md, "Client"). The client fills their ``{placeholders}`` itself, so it
+has no words of its own: one source of truth, the catalogues (bot/text/catalogues/*.toml).
+
+Only single-form messages: a plural message needs its count to pick a form, so the client
+shows counts as bare numbers instead.
+"""
+
+from __future__ import annotations
+
+from bot.text import EN, t
+
+CLIENT_TEXT_KEYS: tuple[str, ...] = (
+    # controls
+    "act.take",
+    "act.pass",
+    "act.transfer",
+    "act.exchange",
+    # the felt
+    "table.players",
+    "table.bout",
+    "table.bout_empty",
+    "table.trump",
+    "table.trump_none",
+    "table.talon",
+    "table.discard",
+    # seat plates
+    "table.role.attacker",
+    "table.role.defender",
+    "table.role.thrower",
+    "table.role.out",
+    "table.role.durak",
+    "picture.badge.away",
+    "picture.badge.left",
+    # the status line
+    "hand.you_lead",
+    "hand.you_throw",
+    "hand.you_defend",
+    "hand.taking",
+    "hand.finished_out",
+    "table.waiting",
+    "table.result_durak",
+    "table.result_team",
+    "table.result_draw",
+    "lobby.title",
+    "lobby.hint",
+    "lobby.cancelled",
+    "err.no_table",
+    "activity.spectator",
+    "activity.pick_target",
+    "activity.reconnecting",
+)
+
+
+def client_texts(locale: str) -> dict[str, str]:
+    """Each key's template in ``locale``'s language (English where a catalogue lacks it)."""
+    return {key: t(key, locale) for key in CLIENT_TEXT_KEYS}
+
+
+def _check() -> None:
+    for key in CLIENT_TEXT_KEYS:
+        if not isinstance(EN[key], str):
+            raise TypeError(f"{key!r} is a plural message; the client cannot pick its form")
+
+
+_check()

@@ -347,8 +347,7 @@ async def run(
             "requests_per_s_by_route": {
                 route: round(n / elapsed, 1)
                 for route, n in Counter(
-                    route_of(r)
-                    for r in fake.requests[requests_before:]
+                    route_of(r) for r in fake.requests[requests_before:]
                 ).most_common(8)
             },
             # Discord's global limit counts these per second (interaction routes are exempt):
@@ -370,11 +369,7 @@ async def run(
                 1,
             ),
             "responses_429_by_route": dict(
-                Counter(
-                    route_of(r)
-                    for r in fake.requests
-                    if r.status == 429
-                )
+                Counter(route_of(r) for r in fake.requests if r.status == 429)
             ),
             "games_finished_seen": games_finished,
         }

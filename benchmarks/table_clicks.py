@@ -120,7 +120,7 @@ def _is_trump(card: Card, trump: object) -> bool:
 
 
 def low_key(card: Card, trump: object) -> tuple[bool, int, int]:
-    """"Lowest" card: non-trumps before trumps, then by rank (ties by suit, for a fixed order)."""
+    """ "Lowest" card: non-trumps before trumps, then by rank (ties by suit, for a fixed order)."""
     return (_is_trump(card, trump), card.rank, -1 if card.suit is None else int(card.suit))
 
 
@@ -745,4 +745,3 @@ def main() -> None:
 
 if __name__ == "__main__":
     main()
-

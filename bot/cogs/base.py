@@ -155,9 +155,7 @@ class CogBase(commands.Cog):
                 interaction, content=hand.content, view=hand.view, **await hand.attachments(shown)
             )
             answered = message.id
-        self.bot.notifier.remember(
-            table, user, interaction, hand, focus=focus, message_id=answered
-        )
+        self.bot.notifier.remember(table, user, interaction, hand, focus=focus, message_id=answered)
 
 
 async def _reply(interaction: discord.Interaction, text: str) -> None:

@@ -237,4 +237,3 @@ class LobbyCommands(CogBase):
         await interaction.response.edit_message(embed=embed, view=view)
         if table.status == TableStatus.LOBBY:
             self.bot.notifier.shown(table, version)
-

@@ -23,9 +23,7 @@ class RecordsCommands(CogBase):
     @app_commands.command(name=ls("name.leaderboard"), description=ls("cmd.leaderboard"))
     @app_commands.rename(sort=ls("pname.sort"))
     @app_commands.describe(sort=ls("opt.sort"))
-    @app_commands.choices(
-        sort=[app_commands.Choice(name=ls(f"sort.{s}"), value=s) for s in SORTS]
-    )
+    @app_commands.choices(sort=[app_commands.Choice(name=ls(f"sort.{s}"), value=s) for s in SORTS])
     async def leaderboard(self, interaction: discord.Interaction, sort: str = "wins") -> None:
         await self._board(interaction, sort, 1, edit=False)
 

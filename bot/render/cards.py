@@ -58,6 +58,7 @@ def font(size: int, faces: tuple[str, ...] = BOLD) -> Font:
 @lru_cache(maxsize=4096)
 def has_glyph(f: Font, ch: str) -> bool:
     """Whether ``f`` draws ``ch`` with a real glyph (not its .notdef box)."""
+
     def mask(c: str) -> tuple[tuple[int, int], bytes]:
         m = f.getmask(c)
         return m.size, bytes(m)

@@ -211,7 +211,5 @@ class Table:
         if self.status != TableStatus.RUNNING or self.state is None or self.state.finished:
             return []
         return [
-            i
-            for i in range(len(self.seats))
-            if self.ai_controlled(i) and self.legal_actions(i)
+            i for i in range(len(self.seats)) if self.ai_controlled(i) and self.legal_actions(i)
         ]

@@ -95,8 +95,13 @@ class Bracket:
 def new_bracket(entrants: Sequence[Entrant]) -> Bracket:
     """Seeded by :func:`seed_order` (rating, then sign-up order); byes to the top seeds."""
     if len(entrants) < 2:
-        raise SignupError("too_few", "single elimination needs at least 2 entrants", need=2,
-                          count=len(entrants), size=2)
+        raise SignupError(
+            "too_few",
+            "single elimination needs at least 2 entrants",
+            need=2,
+            count=len(entrants),
+            size=2,
+        )
     seeds = tuple(e.player for e in seed_order(entrants))
     if len(set(seeds)) != len(seeds):
         raise SignupError("already_joined", "an entrant is listed twice")
@@ -141,16 +146,18 @@ def record_winner(b: Bracket, round: int, number: int, winner: int) -> Bracket:
     """The winner of a played match goes on to the next round."""
     matches = b.matches(round)
     if not 1 <= number <= len(matches):
-        raise ResultError("no_match", f"round {round} has no match {number}", round=round,
-                          number=number)
+        raise ResultError(
+            "no_match", f"round {round} has no match {number}", round=round, number=number
+        )
     match = matches[number - 1]
     if match.winner is not None:
         raise ResultError("decided", f"round {round} match {number} is already decided")
     if not match.ready:
         raise ResultError("not_ready", f"round {round} match {number} waits for its players")
     if winner not in match.players:
-        raise ResultError("not_in_match", f"{winner} does not play round {round} match "
-                          f"{number}", player=winner)
+        raise ResultError(
+            "not_in_match", f"{winner} does not play round {round} match {number}", player=winner
+        )
     return _settle(_with_winner(b, round - 1, number - 1, winner))
 
 
@@ -158,13 +165,21 @@ def record_result(b: Bracket, result: TableResult, length: MatchLength) -> Brack
     """A played match (``result.round``, ``result.table`` = the match number): its sole first
     place goes on. The match must be over, and decided (:meth:`TableResult.is_over`)."""
     if not result.is_over(length, decisive=True):
-        raise ResultError("match_open", f"round {result.round} match {result.table} is not "
-                          "decided yet", round=result.round, table=result.table)
+        raise ResultError(
+            "match_open",
+            f"round {result.round} match {result.table} is not decided yet",
+            round=result.round,
+            table=result.table,
+        )
     matches = b.matches(result.round)
     match = matches[result.table - 1] if 1 <= result.table <= len(matches) else None
     if match is None or result.seats != match.players:
-        raise ResultError("wrong_table", f"round {result.round} match {result.table} is not "
-                          "played by these seats", round=result.round, table=result.table)
+        raise ResultError(
+            "wrong_table",
+            f"round {result.round} match {result.table} is not played by these seats",
+            round=result.round,
+            table=result.table,
+        )
     winner = result.seats[[p.first for p in result.places()].index(1)]
     assert winner is not None
     return record_winner(b, result.round, result.table, winner)
@@ -213,7 +228,7 @@ def places(b: Bracket) -> tuple[tuple[int, Place], ...]:
         out.append((champion, Place(1, 1)))
     entrants = len(b.seeds)
     for r in range(b.rounds, 0, -1):
-        losers_first = b.size // 2 ** r + 1
+        losers_first = b.size // 2**r + 1
         last = min(b.size // 2 ** (r - 1), entrants)
         for m in b.matches(r):
             if m.winner is not None and None not in m.players:

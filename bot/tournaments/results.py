@@ -77,7 +77,8 @@ class PlayedGame:
         named = [*self.finishing_order, *(() if self.durak is None else (self.durak,))]
         if sorted(named) != list(range(n)):
             raise ResultError(
-                "finish", f"the finishing order and the Durak must name each of the {n} seats "
+                "finish",
+                f"the finishing order and the Durak must name each of the {n} seats "
                 f"once, not {named}",
             )
 
@@ -109,7 +110,8 @@ class TableResult:
         for g in self.games:
             if (g.round, g.table, g.seats) != (self.round, self.table, self.seats):
                 raise ResultError(
-                    "wrong_table", f"a game of round {g.round} table {g.table} is not of round "
+                    "wrong_table",
+                    f"a game of round {g.round} table {g.table} is not of round "
                     f"{self.round} table {self.table} with these seats",
                 )
 

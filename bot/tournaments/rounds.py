@@ -46,12 +46,13 @@ class RoundRecord:
             table = tables.get(r.table)
             if r.round != self.pairing.round or table is None or table.seats != r.seats:
                 raise ResultError(
-                    "wrong_table", f"no table {r.table} with these seats in round "
-                    f"{self.pairing.round}", round=r.round, table=r.table,
+                    "wrong_table",
+                    f"no table {r.table} with these seats in round {self.pairing.round}",
+                    round=r.round,
+                    table=r.table,
                 )
             if r.table in seen:
-                raise ResultError("table_twice", f"table {r.table} has two results",
-                                  table=r.table)
+                raise ResultError("table_twice", f"table {r.table} has two results", table=r.table)
             seen.add(r.table)
 
     @property
@@ -79,8 +80,12 @@ def rounds_from_games(
     stray = sorted(set(by_table) - known)
     if stray:
         rnd, num = stray[0]
-        raise ResultError("wrong_table", f"a game of round {rnd} table {num}, which was not "
-                          "paired", round=rnd, table=num)
+        raise ResultError(
+            "wrong_table",
+            f"a game of round {rnd} table {num}, which was not paired",
+            round=rnd,
+            table=num,
+        )
     records = []
     for p in pairings:
         results = []
@@ -90,8 +95,10 @@ def rounds_from_games(
                 result = TableResult.of(played)
                 if result.seats != t.seats:
                     raise ResultError(
-                        "wrong_table", f"round {p.round} table {t.number} was paired with "
-                        "other seats", round=p.round, table=t.number,
+                        "wrong_table",
+                        f"round {p.round} table {t.number} was paired with other seats",
+                        round=p.round,
+                        table=t.number,
                     )
                 if result.is_over(length):
                     results.append(result)

@@ -64,9 +64,7 @@ def _search(sizes: Sequence[int], met: Sequence[int], budget: int) -> list[list[
     def feasible(remaining: int) -> bool:
         # Necessary: everyone left has enough others left they have not met to fill a table.
         smallest = min(k for k, c in zip(kinds, counts, strict=True) if c)
-        return all(
-            (remaining & ~met[p]).bit_count() >= smallest for p in bits(remaining)
-        )
+        return all((remaining & ~met[p]).bit_count() >= smallest for p in bits(remaining))
 
     def place(remaining: int) -> bool:
         if not remaining:
@@ -130,8 +128,12 @@ def _swap_delta(t: list[int], a: int, u: list[int], b: int, met: Sequence[int]) 
     """The change in repeats if ``a`` (at ``t``) and ``b`` (at ``u``) trade places."""
     t_rest = sum(1 << p for p in t) & ~(1 << a)
     u_rest = sum(1 << p for p in u) & ~(1 << b)
-    return ((met[b] & t_rest).bit_count() - (met[a] & t_rest).bit_count()
-            + (met[a] & u_rest).bit_count() - (met[b] & u_rest).bit_count())
+    return (
+        (met[b] & t_rest).bit_count()
+        - (met[a] & t_rest).bit_count()
+        + (met[a] & u_rest).bit_count()
+        - (met[b] & u_rest).bit_count()
+    )
 
 
 def _improve(tables: list[list[int]], met: Sequence[int]) -> list[list[int]]:

@@ -50,8 +50,11 @@ class MatchLength:
         if not 1 <= self.count <= top:
             what = "games per match" if self.kind is MatchKind.GAMES else "losses per match"
             raise SettingsError(
-                "match_length", f"{what} must be 1 to {top}, not {self.count}",
-                kind=str(self.kind), count=self.count, maximum=top,
+                "match_length",
+                f"{what} must be 1 to {top}, not {self.count}",
+                kind=str(self.kind),
+                count=self.count,
+                maximum=top,
             )
 
     @classmethod
@@ -81,19 +84,23 @@ class TournamentSettings:
         name = self.name.strip()
         if not name or len(name) > MAX_NAME_LENGTH:
             raise SettingsError(
-                "name", f"the name must have 1 to {MAX_NAME_LENGTH} characters",
+                "name",
+                f"the name must have 1 to {MAX_NAME_LENGTH} characters",
                 maximum=MAX_NAME_LENGTH,
             )
         object.__setattr__(self, "name", name)
         if not MIN_SEATS <= self.table_size <= MAX_SEATS:
             raise SettingsError(
-                "table_size", f"tables have 2 to 6 seats (R3), not {self.table_size}",
+                "table_size",
+                f"tables have 2 to 6 seats (R3), not {self.table_size}",
                 size=self.table_size,
             )
         if not 2 <= self.player_limit <= MAX_ENTRANTS:
             raise SettingsError(
-                "player_limit", f"the player limit must be 2 to {MAX_ENTRANTS}, not "
-                f"{self.player_limit}", limit=self.player_limit, maximum=MAX_ENTRANTS,
+                "player_limit",
+                f"the player limit must be 2 to {MAX_ENTRANTS}, not {self.player_limit}",
+                limit=self.player_limit,
+                maximum=MAX_ENTRANTS,
             )
         if self.format is Format.SINGLE_ELIMINATION:
             self._check_elimination()
@@ -109,26 +116,31 @@ class TournamentSettings:
             )
         if self.rounds is not None:
             raise SettingsError(
-                "elimination_rounds", "single elimination has as many rounds as its bracket; "
-                "rounds cannot be set",
+                "elimination_rounds",
+                "single elimination has as many rounds as its bracket; rounds cannot be set",
             )
         if self.ai_fill:
             raise SettingsError(
-                "elimination_ai", "single elimination gives byes to the top seeds; AI seats "
+                "elimination_ai",
+                "single elimination gives byes to the top seeds; AI seats "
                 "fill places only in Swiss",
             )
 
     def _check_swiss(self) -> None:
         if self.rounds is not None and not 1 <= self.rounds <= MAX_ROUNDS:
             raise SettingsError(
-                "rounds", f"rounds must be 1 to {MAX_ROUNDS}, not {self.rounds}",
-                rounds=self.rounds, maximum=MAX_ROUNDS,
+                "rounds",
+                f"rounds must be 1 to {MAX_ROUNDS}, not {self.rounds}",
+                rounds=self.rounds,
+                maximum=MAX_ROUNDS,
             )
         if self.player_limit < self.table_size and not self.ai_fill:
             raise SettingsError(
-                "limit_below_table", f"a limit of {self.player_limit} cannot fill a "
+                "limit_below_table",
+                f"a limit of {self.player_limit} cannot fill a "
                 f"{self.table_size}-seat table without AI seats",
-                limit=self.player_limit, size=self.table_size,
+                limit=self.player_limit,
+                size=self.table_size,
             )
 
     def min_entrants(self) -> int:

@@ -87,18 +87,27 @@ def check_start(s: Signup) -> None:
         else:
             what = f"a Swiss at {settings.table_size}-seat tables"
         raise SignupError(
-            "too_few", f"{what} needs at least {need} entrants; {count} have joined",
-            need=need, count=count, size=settings.table_size,
+            "too_few",
+            f"{what} needs at least {need} entrants; {count} have joined",
+            need=need,
+            count=count,
+            size=settings.table_size,
         )
     rounds = settings.rounds
-    if settings.format is Format.SWISS and rounds is not None and rounds > settings.max_rounds(
-        count
+    if (
+        settings.format is Format.SWISS
+        and rounds is not None
+        and rounds > settings.max_rounds(count)
     ):
         need = rounds * (settings.table_size - 1) + 1
         raise SignupError(
-            "too_many_rounds", f"{rounds} rounds at {settings.table_size}-seat tables need at "
+            "too_many_rounds",
+            f"{rounds} rounds at {settings.table_size}-seat tables need at "
             f"least {need} entrants to meet new opponents; {count} have joined",
-            rounds=rounds, need=need, count=count, size=settings.table_size,
+            rounds=rounds,
+            need=need,
+            count=count,
+            size=settings.table_size,
         )
 
 

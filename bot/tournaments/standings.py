@@ -116,13 +116,17 @@ def standings(
                 lasts[seat] += place.first == n
             seat_lines.sort(key=lambda s: s.place)
             table_lines.append(TableLine(result.table, tuple(seat_lines)))
-        lines.append(RoundLine(rnd, tuple(table_lines), record.pairing.byes,
-                               record.pending_tables()))
+        lines.append(
+            RoundLine(rnd, tuple(table_lines), record.pairing.byes, record.pending_tables())
+        )
     points = {p: sum((e.points for e in entries[p]), Fraction(0)) for p in known}
     buchholz = {
         p: sum(
-            (Fraction(sum((points[o] for o in opp), Fraction(0)), len(opp))
-             for opp in opponents[p] if opp),
+            (
+                Fraction(sum((points[o] for o in opp), Fraction(0)), len(opp))
+                for opp in opponents[p]
+                if opp
+            ),
             Fraction(0),
         )
         for p in known
@@ -136,8 +140,16 @@ def standings(
     rows = []
     for i, p in enumerate(order):
         rank = 1 + next(j for j, k in enumerate(keys) if k == keys[i])
-        rows.append(StandingRow(
-            rank, p, points[p], buchholz[p], firsts[p], lasts[p],
-            sum(e.table is None for e in entries[p]), tuple(entries[p]),
-        ))
+        rows.append(
+            StandingRow(
+                rank,
+                p,
+                points[p],
+                buchholz[p],
+                firsts[p],
+                lasts[p],
+                sum(e.table is None for e in entries[p]),
+                tuple(entries[p]),
+            )
+        )
     return Standings(tuple(rows), tuple(lines))

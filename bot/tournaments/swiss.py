@@ -59,8 +59,12 @@ def pair_round(
         raise PairingError("not_swiss", "only a Swiss tournament is paired round by round")
     for record in history:
         if not record.complete:
-            raise PairingError("round_open", f"round {record.round} is still being played",
-                               round=record.round, tables=len(record.pending_tables()))
+            raise PairingError(
+                "round_open",
+                f"round {record.round} is still being played",
+                round=record.round,
+                tables=len(record.pending_tables()),
+            )
     rnd = len(history) + 1
     if rnd > settings.rounds_for(len(entrants)):
         raise PairingError("finished", "every round has been played", round=rnd)
@@ -69,8 +73,12 @@ def pair_round(
     order = [p for p in table.rank_order() if p not in withdrawn]
     need = 2 if settings.ai_fill else n
     if len(order) < need:
-        raise PairingError("too_few_active", f"{len(order)} active players cannot fill a "
-                           f"{n}-seat table", count=len(order), size=n)
+        raise PairingError(
+            "too_few_active",
+            f"{len(order)} active players cannot fill a {n}-seat table",
+            count=len(order),
+            size=n,
+        )
     sizes, bye_count = table_sizes(len(order), n, settings.ai_fill)
     byes_had = {row.player: row.byes for row in table.rows}
     rank = {p: i for i, p in enumerate(order)}

@@ -21,9 +21,7 @@ def render_lobby(table: Table) -> tuple[discord.Embed, discord.ui.View]:
     embed = discord.Embed(title=t("lobby.title", loc), colour=0x1565C0)
     host = next((s.name for s in table.seats if s.user_id == table.host_id), "?")
     timer = (
-        t("lobby.timer", loc, n=table.turn_timer)
-        if table.turn_timer
-        else t("lobby.no_timer", loc)
+        t("lobby.timer", loc, n=table.turn_timer) if table.turn_timer else t("lobby.no_timer", loc)
     )
     who_adds_ai = t("lobby.ai_anyone" if table.anyone_adds_ai else "lobby.ai_host_only", loc)
     embed.description = "\n".join(

@@ -166,5 +166,3 @@ def listen(bot: DurakBot, listener: History) -> None:
     notifier = bot.service.core.notifier
     assert isinstance(notifier, TableListeners)
     notifier.listeners.append(listener)
-
-

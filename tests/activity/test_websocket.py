@@ -132,9 +132,7 @@ async def test_a_browser_action_takes_the_chat_path_and_forgeries_change_nothing
         theirs = [a for a in table.state.legal_actions(other_seat) if not table.state.can(seat, a)]
         if theirs:
             await refusal(browser, {"code": theirs[0].code, "version": version}, "err.illegal")
-        not_mine = [
-            a for a in map(Action.from_code, range(40)) if not table.state.can(seat, a)
-        ]
+        not_mine = [a for a in map(Action.from_code, range(40)) if not table.state.can(seat, a)]
         illegal = {"code": not_mine[0].code, "version": version, "ref": "x1"}
         await refusal(browser, illegal, "err.illegal")
         assert browser.errors()[-1]["ref"] == "x1"
@@ -179,9 +177,7 @@ async def test_a_waiting_browser_sees_the_table_open_fill_and_close(tmp_path: Pa
         assert lobby is not None and lobby["status"] == "lobby" and lobby["you"] is None
         assert [p["name"] for p in lobby["players"]] == ["alice"] and lobby["game"] is None
         await fake.slash(w.bob, w.channel, "durak", "join")
-        await fake.wait_for(
-            lambda: (browser.last_table() or {}).get("you") == 1, what="bob seated"
-        )
+        await fake.wait_for(lambda: (browser.last_table() or {}).get("you") == 1, what="bob seated")
         await fake.slash(w.alice, w.channel, "durak", "cancel")
         await fake.wait_for(
             lambda: any(t and t["status"] == "abandoned" for t in browser.tables()),

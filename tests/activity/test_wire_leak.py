@@ -21,9 +21,7 @@ from tests.bot.helpers import World, public_message, table_of, world
 from tests.fake_discord import UPDATE_MESSAGE
 
 #: Any card in durak_core notation, wherever it appears in a frame's text.
-CARD = re.compile(
-    r"(?<![0-9A-Za-z#])(?:(?:10|[2-9JQKA])[SCDH]|[BR]J)(?:#2)?(?![0-9A-Za-z])"
-)
+CARD = re.compile(r"(?<![0-9A-Za-z#])(?:(?:10|[2-9JQKA])[SCDH]|[BR]J)(?:#2)?(?![0-9A-Za-z])")
 
 
 def allowed_cards(state: GameState, seat: int | None) -> set[str]:
@@ -85,9 +83,7 @@ async def test_no_frame_holds_a_hidden_card_over_a_whole_game(tmp_path: Path) ->
     async with world(tmp_path) as w, activity_bot(w) as site:
         fake, bot = w.fake, site.bot
         dave = fake.add_user("dave")  # watches at the Activity, holds no seat
-        await fake.slash(
-            w.alice, w.channel, "durak", "new", options={"deck": 24, "transfer": True}
-        )
+        await fake.slash(w.alice, w.channel, "durak", "new", options={"deck": 24, "transfer": True})
         for u in (w.bob, w.carol):
             await fake.slash(u, w.channel, "durak", "join")
         instance = fake.activity.open_instance(w.channel, [w.alice, w.bob, dave])
@@ -106,20 +102,20 @@ async def test_no_frame_holds_a_hidden_card_over_a_whole_game(tmp_path: Path) ->
             steps += 1
             assert steps < 400, "the game does not end"
             await fake.wait_for(
-                lambda: all(
-                    (b.last_table() or {}).get("version") == table.version
-                    for b in browsers.values()
-                )
-                and (table.status != "running" or chat_settled(w, bot, table, w.carol)),
+                lambda: (
+                    all(
+                        (b.last_table() or {}).get("version") == table.version
+                        for b in browsers.values()
+                    )
+                    and (table.status != "running" or chat_settled(w, bot, table, w.carol))
+                ),
                 what="every view to show the table's version",
             )
             if table.status != "running":
                 break
             assert table.state is not None
             movers = [
-                u
-                for u in (w.alice, w.bob, w.carol)
-                if table.state.legal_actions(table.seat_of(u))
+                u for u in (w.alice, w.bob, w.carol) if table.state.legal_actions(table.seat_of(u))
             ]
             assert movers, "nobody can act, yet the game is running"
             user = rng.choice(movers)

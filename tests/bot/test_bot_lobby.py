@@ -150,9 +150,7 @@ def test_python_m_bot_without_token_exits_2_with_one_line(tmp_path: Path) -> Non
     assert len(lines) == 1 and "DISCORD_TOKEN" in lines[0], proc.stderr
 
 
-async def test_rejected_token_exits_2(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+async def test_rejected_token_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from bot.app import run_bot
     from tests.bot.helpers import settings
 

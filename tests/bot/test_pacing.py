@@ -238,9 +238,7 @@ async def test_a_budget_above_discords_limit_slows_down_after_its_first_refusals
     go on, discord.py gives up on some edits, and the tables do not catch up in a minute."""
     async with world(tmp_path) as w:
         w.fake.set_global_rate_limit(limit=6, per=1.0)
-        async with running_bot(
-            w, discord_requests_per_second=12.0, ai_delay_seconds=0.1
-        ) as bot:
+        async with running_bot(w, discord_requests_per_second=12.0, ai_delay_seconds=0.1) as bot:
             await play_ai_tables(w, bot, 20, timeout=60)
             assert bot.notifier.limits.budget.current_rate < 12.0
         writes = [r for r in w.fake.requests if r.path.startswith("/channels/")]

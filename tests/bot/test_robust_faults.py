@@ -137,9 +137,7 @@ async def test_database_locked_game_goes_on_then_saved(
                 await fake.wait_for(lambda: settled(bot, table, [w.alice, w.bob]))
                 assert table.state is not None
                 mover = next(
-                    u
-                    for u in (w.alice, w.bob)
-                    if table.state.legal_actions(table.seat_of(u))
+                    u for u in (w.alice, w.bob) if table.state.legal_actions(table.seat_of(u))
                 )
                 hand = latest_hand(fake, mover)
                 # an action, not a disabled selector (which button comes first depends on the deal)

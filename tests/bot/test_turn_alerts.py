@@ -236,9 +236,11 @@ async def test_ai_played_seats_are_never_notified(tmp_path: Path) -> None:
             await fake.slash(w.bob, w.channel, "durak", "join")
             await fake.slash(w.alice, w.channel, "durak", "start")
             table = await fake.wait_for(
-                lambda: (tb := bot.service.registry.in_channel(w.channel)) is not None
-                and tb.table_message_id is not None
-                and tb
+                lambda: (
+                    (tb := bot.service.registry.in_channel(w.channel)) is not None
+                    and tb.table_message_id is not None
+                    and tb
+                )
             )
             for u in users:
                 await fake.click(u, public_message(w, table), f"dkt:{table.table_id}:hand")
@@ -374,9 +376,10 @@ async def test_closed_dms_fail_quietly(tmp_path: Path, caplog: pytest.LogCapture
 async def test_timer_move_retires_the_notification(tmp_path: Path) -> None:
     """When the turn timer plays for a notified player, the notification is obsolete: deleted."""
     clock = Clock()
-    async with world(tmp_path) as w, bot_with_clock(
-        w, clock, turn_timer_seconds=60, turn_notify_delay_seconds=0
-    ) as bot:
+    async with (
+        world(tmp_path) as w,
+        bot_with_clock(w, clock, turn_timer_seconds=60, turn_notify_delay_seconds=0) as bot,
+    ):
         fake = w.fake
         table = await open_table(w, bot, [w.alice, w.bob], w.channel)
         (seat,) = must_act(table)

@@ -36,9 +36,7 @@ def test_compiled_modules_are_not_stale() -> None:
         module = importlib.import_module(name.removesuffix(".py").replace("/", "."))
         assert not (module.__file__ or "").endswith(".py"), f"{name} is not compiled"
         source = _BACKEND.parents[1] / name
-        built = [
-            p for p in (source.with_suffix(x) for x in EXTENSION_SUFFIXES) if p.is_file()
-        ]
+        built = [p for p in (source.with_suffix(x) for x in EXTENSION_SUFFIXES) if p.is_file()]
         assert built, f"no compiled twin of {name} beside it"
         assert os.path.getmtime(built[0]) >= os.path.getmtime(source), (
             f"{built[0].name} is older than {name}: rebuild with `python -m pip install -e .`"

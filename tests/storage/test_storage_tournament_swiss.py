@@ -34,9 +34,7 @@ def play(rng: random.Random, rnd: int, table: int, seats: tuple[int | None, ...]
     return PlayedGame(rnd, table, seats, tuple(order[:-1]), order[-1])
 
 
-async def test_stored_games_give_the_live_standings(
-    storage: Storage, make_game: MakeGame
-) -> None:
+async def test_stored_games_give_the_live_standings(storage: Storage, make_game: MakeGame) -> None:
     rng = random.Random(18)
     new = new_tournament("swiss-16", table_size=4, rounds=3, match=LENGTH)
     settings: TournamentSettings = new.settings

@@ -224,9 +224,7 @@ async def test_rounds_and_tables(storage: Storage) -> None:
         await storage.save_round("nope", one)
 
 
-async def test_tournament_games_are_linked_and_count(
-    storage: Storage, make_game: MakeGame
-) -> None:
+async def test_tournament_games_are_linked_and_count(storage: Storage, make_game: MakeGame) -> None:
     await running_with(storage, new_tournament("cup", table_size=3, ai_fill=True), [1, 2, 3, 4])
     await storage.save_round("cup", pairing(1, (4, 3, None), (2, 1, None)))
     ordinary = await storage.record_game(make_game([1, 2], [0], 1))

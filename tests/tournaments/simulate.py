@@ -24,8 +24,9 @@ def random_game(rnd: int, table: SeatedTable, rng: random.Random) -> PlayedGame:
     return PlayedGame(rnd, table.number, table.seats, tuple(order[:-1]), order[-1])
 
 
-def play_match(rnd: int, table: SeatedTable, length: MatchLength,
-               rng: random.Random) -> TableResult:
+def play_match(
+    rnd: int, table: SeatedTable, length: MatchLength, rng: random.Random
+) -> TableResult:
     games = [random_game(rnd, table, rng)]
     while not TableResult.of(games).is_over(length):
         games.append(random_game(rnd, table, rng))

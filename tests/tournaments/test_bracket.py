@@ -60,7 +60,8 @@ def test_bracket_properties(count: int, seed: int) -> None:
     # Byes: exactly size - count of them, to the top seeds, each to a different player.
     assert len(byes) == b.size - count
     assert sorted(seeds.index(m.winner) + 1 for m in byes if m.winner is not None) == list(
-        range(1, b.size - count + 1))
+        range(1, b.size - count + 1)
+    )
     met_in: int | None = None
     while pending(b):
         m = rng.choice(pending(b))
@@ -120,8 +121,11 @@ def test_a_withdrawn_player_forfeits() -> None:
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.integers(2, 40), st.integers(0, 2**32), st.sampled_from(
-    [MatchLength.games(1), MatchLength.games(2), MatchLength.losses(2)]))
+@given(
+    st.integers(2, 40),
+    st.integers(0, 2**32),
+    st.sampled_from([MatchLength.games(1), MatchLength.games(2), MatchLength.losses(2)]),
+)
 def test_replay_from_stored_games_equals_the_bracket_built_step_by_step(
     count: int, seed: int, length: MatchLength
 ) -> None:
@@ -141,8 +145,15 @@ def test_replay_from_stored_games_equals_the_bracket_built_step_by_step(
         while not games or not TableResult.of(games).is_over(length, decisive=True):
             order = rng.sample((0, 1), 2)
             draw = rng.random() < 0.2  # R20
-            games.append(PlayedGame(m.round, m.number, seats, tuple(order) if draw
-                                    else (order[0],), None if draw else order[1]))
+            games.append(
+                PlayedGame(
+                    m.round,
+                    m.number,
+                    seats,
+                    tuple(order) if draw else (order[0],),
+                    None if draw else order[1],
+                )
+            )
         events.extend(games)
         b = record_result(b, TableResult.of(games), length)
     assert b.champion() is not None

@@ -9,7 +9,13 @@ from pathlib import Path
 import bot.tournaments
 
 ALLOWED = {
-    "__future__", "collections.abc", "dataclasses", "datetime", "enum", "fractions", "functools",
+    "__future__",
+    "collections.abc",
+    "dataclasses",
+    "datetime",
+    "enum",
+    "fractions",
+    "functools",
     "typing",
 }
 

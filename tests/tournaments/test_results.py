@@ -16,8 +16,13 @@ from bot.tournaments.settings import MatchLength
 A, B, C, D = 11, 12, 13, 14
 
 
-def game(seats: tuple[int | None, ...], order: tuple[int, ...], durak: int | None,
-         rnd: int = 1, table: int = 1) -> PlayedGame:
+def game(
+    seats: tuple[int | None, ...],
+    order: tuple[int, ...],
+    durak: int | None,
+    rnd: int = 1,
+    table: int = 1,
+) -> PlayedGame:
     return PlayedGame(rnd, table, seats, order, durak)
 
 
@@ -53,8 +58,10 @@ def test_equal_matches_share_places() -> None:
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.integers(2, 6), st.lists(st.tuples(st.permutations(range(6)), st.booleans()),
-                                   min_size=1, max_size=4))
+@given(
+    st.integers(2, 6),
+    st.lists(st.tuples(st.permutations(range(6)), st.booleans()), min_size=1, max_size=4),
+)
 def test_a_table_always_hands_out_the_same_points(
     n: int, raw: list[tuple[list[int], bool]]
 ) -> None:
@@ -99,8 +106,9 @@ def test_match_over() -> None:
         ((A, B), (0, 2), None, "finish"),
     ],
 )
-def test_bad_games_are_refused(seats: tuple[int, ...], order: tuple[int, ...],
-                               durak: int | None, code: str) -> None:
+def test_bad_games_are_refused(
+    seats: tuple[int, ...], order: tuple[int, ...], durak: int | None, code: str
+) -> None:
     with pytest.raises(ResultError) as caught:
         game(seats, order, durak)
     assert caught.value.code == code

@@ -73,10 +73,12 @@ def check_swap_stable(tables: list[list[int]], met: Sequence[int]) -> None:
 
 
 @FAST
-@given(st.integers(2, 10), st.integers(2, 6), st.booleans(), st.floats(0, 0.7),
-       st.integers(0, 2**32))
-def test_small_fields_no_repeat_whenever_one_exists(count: int, n: int, ai_fill: bool,
-                                                     density: float, seed: int) -> None:
+@given(
+    st.integers(2, 10), st.integers(2, 6), st.booleans(), st.floats(0, 0.7), st.integers(0, 2**32)
+)
+def test_small_fields_no_repeat_whenever_one_exists(
+    count: int, n: int, ai_fill: bool, density: float, seed: int
+) -> None:
     sizes, _ = table_sizes(count, n, ai_fill)
     if not sizes:
         return
@@ -93,8 +95,9 @@ def test_small_fields_no_repeat_whenever_one_exists(count: int, n: int, ai_fill:
 
 
 @settings(max_examples=80, deadline=None)
-@given(st.integers(2, 64), st.integers(2, 6), st.booleans(), st.floats(0.1, 1.0),
-       st.integers(0, 2**32))
+@given(
+    st.integers(2, 64), st.integers(2, 6), st.booleans(), st.floats(0.1, 1.0), st.integers(0, 2**32)
+)
 def test_no_repeat_when_every_player_met_fewer_than_the_tables(
     count: int, n: int, ai_fill: bool, density: float, seed: int
 ) -> None:

@@ -71,8 +71,7 @@ def test_players_equal_on_everything_share_a_rank_listed_by_seed() -> None:
 
 def test_byes_and_ai_seats() -> None:
     five = [*FIELD, Entrant(5, 0.0, 5)]
-    s = standings(five, 2, [record(1, duel(1, 1, X, Y, X), duel(1, 2, P, None, None),
-                                   byes=(5,))])
+    s = standings(five, 2, [record(1, duel(1, 1, X, Y, X), duel(1, 2, P, None, None), byes=(5,))])
     rows = {r.player: r for r in s.rows}
     assert rows[5].points == Fraction(1, 2) and rows[5].byes == 1 and rows[5].played == 0
     assert rows[5].entries == (RoundEntry(1, None, None, Fraction(1, 2)),)
@@ -94,8 +93,9 @@ def test_unknown_players_and_open_rounds() -> None:
     with pytest.raises(PairingError, match="every round"):
         pair_round(TournamentSettings("C", Format.SWISS, rounds=2), FIELD, ROUNDS)
     with pytest.raises(PairingError, match="2 active players cannot fill a 3-seat"):
-        pair_round(TournamentSettings("C", Format.SWISS, table_size=3), FIELD, [],
-                   frozenset({X, Y}))
+        pair_round(
+            TournamentSettings("C", Format.SWISS, table_size=3), FIELD, [], frozenset({X, Y})
+        )
 
 
 def test_second_round_pairs_by_score_and_avoids_the_first() -> None:

@@ -30,8 +30,12 @@ from tests.tournaments.simulate import entrants, play_round
 
 
 def check_round(
-    s: TournamentSettings, field: list[Entrant], history: list[RoundRecord], p: Pairing,
-    withdrawn: set[int], before: Standings,
+    s: TournamentSettings,
+    field: list[Entrant],
+    history: list[RoundRecord],
+    p: Pairing,
+    withdrawn: set[int],
+    before: Standings,
 ) -> None:
     n = s.table_size
     active = [e.player for e in field if e.player not in withdrawn]
@@ -68,15 +72,30 @@ LENGTHS = [MatchLength.games(1), MatchLength.games(3), MatchLength.losses(2)]
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.integers(2, 64), st.integers(2, 6), st.booleans(), st.integers(1, 6),
-       st.integers(0, 2**32), st.booleans(), st.sampled_from(LENGTHS))
-def test_swiss_rounds(count: int, n: int, ai_fill: bool, rounds: int, seed: int,
-                      withdraw: bool, length: MatchLength) -> None:
+@given(
+    st.integers(2, 64),
+    st.integers(2, 6),
+    st.booleans(),
+    st.integers(1, 6),
+    st.integers(0, 2**32),
+    st.booleans(),
+    st.sampled_from(LENGTHS),
+)
+def test_swiss_rounds(
+    count: int, n: int, ai_fill: bool, rounds: int, seed: int, withdraw: bool, length: MatchLength
+) -> None:
     if count < (2 if ai_fill else n):
         return
-    s = TournamentSettings("P", Format.SWISS, table_size=n, ai_fill=ai_fill,
-                           rounds=min(rounds, TournamentSettings("P", Format.SWISS, table_size=n,
-                                                                 ai_fill=True).max_rounds(count)))
+    s = TournamentSettings(
+        "P",
+        Format.SWISS,
+        table_size=n,
+        ai_fill=ai_fill,
+        rounds=min(
+            rounds,
+            TournamentSettings("P", Format.SWISS, table_size=n, ai_fill=True).max_rounds(count),
+        ),
+    )
     rng = random.Random(seed)
     field = entrants(count, rng)
     history: list[RoundRecord] = []
@@ -90,12 +109,14 @@ def test_swiss_rounds(count: int, n: int, ai_fill: bool, rounds: int, seed: int,
         history.append(play_round(p, rng, length))
     after = standings(field, n, history)
     # Points: every table hands out n(n-1)/2, AI seats' share left out, and each bye its own.
-    ai_points = sum(sl.points for line in after.lines for t in line.tables for sl in t.seats
-                    if sl.seat is None)
+    ai_points = sum(
+        sl.points for line in after.lines for t in line.tables for sl in t.seats if sl.seat is None
+    )
     byes = sum(len(r.pairing.byes) for r in history)
     tables = sum(len(r.pairing.tables) for r in history)
     assert sum(r.points for r in after.rows) == (
-        tables * Fraction(n * (n - 1), 2) - ai_points + byes * bye_points(n))
+        tables * Fraction(n * (n - 1), 2) - ai_points + byes * bye_points(n)
+    )
     # Standings recomputed from the stored games, the tables in any order (each table's games
     # in the order played), equal the shown ones.
     tables_games = [list(t.games) for r in history for t in r.results]

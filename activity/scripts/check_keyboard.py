@@ -15,17 +15,15 @@ from __future__ import annotations
 
 import asyncio
 import json
-import shutil
 import subprocess
 import sys
-import tempfile
 import time
 from base64 import b64decode
 from pathlib import Path
 from typing import Any
 
 import aiohttp
-from screenshots import DRAWN, ROOT, Page, chromium, free_port
+from screenshots import DRAWN, ROOT, Page, free_port, headless_chromium
 
 FRAMES = ROOT / "activity" / "harness" / "frames"
 #: ``--shot DIR``: also save a screenshot of the pairing in progress there.
@@ -143,38 +141,18 @@ async def main() -> int:
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
-    profile = tempfile.mkdtemp(prefix="durak-chromium-")
-    browser = subprocess.Popen(
-        [
-            chromium(),
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--no-first-run",
-            f"--user-data-dir={profile}",
-            "--remote-debugging-port=0",
-            "about:blank",
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
     try:
-        active = Path(profile) / "DevToolsActivePort"
-        while not active.exists() or not active.read_text().strip():
-            await asyncio.sleep(0.1)
-        await asyncio.sleep(0.5)  # the harness server's start
-        await check(int(active.read_text().split()[0]), f"http://127.0.0.1:{port}")
+        async with headless_chromium() as browser_port:
+            await asyncio.sleep(0.5)  # the harness server's start
+            await check(browser_port, f"http://127.0.0.1:{port}")
         print("ok")
         return 0
     except AssertionError as exc:
         print(f"FAILED: {exc!r}")
         return 1
     finally:
-        browser.terminate()
         harness.terminate()
-        browser.wait(10)
         harness.wait(10)
-        shutil.rmtree(profile, ignore_errors=True)
 
 
 if __name__ == "__main__":

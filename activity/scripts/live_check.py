@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import asyncio
 import shutil
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -29,7 +28,7 @@ from aiohttp import web
 ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT), str(Path(__file__).resolve().parent)]
 
-from screenshots import Page, chromium  # noqa: E402
+from screenshots import Page, headless_chromium  # noqa: E402
 
 from durak_core import Attack, Defend, Transfer  # noqa: E402
 from tests.activity.helpers import activity_bot  # noqa: E402
@@ -170,40 +169,22 @@ async def check(browser_port: int, tmp: Path) -> None:
 async def main() -> int:
     if not (ROOT / "activity" / "dist" / "index.html").exists():
         raise SystemExit("build the client first: cd activity && npm ci && npm run build")
-    profile = tempfile.mkdtemp(prefix="durak-chromium-")
     tmp = Path(tempfile.mkdtemp(prefix="durak-live-"))
-    browser = subprocess.Popen(
-        [
-            chromium(),
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--no-first-run",
-            # the client's frame (127.0.0.1) in the harness page's process (localhost), so the
-            # page's DevTools session reaches into it
-            "--disable-site-isolation-trials",
-            "--disable-features=IsolateOrigins,site-per-process",
-            f"--user-data-dir={profile}",
-            "--remote-debugging-port=0",
-            "about:blank",
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+    # the client's frame (127.0.0.1) in the harness page's process (localhost), so the page's
+    # DevTools session reaches into it
+    isolation = (
+        "--disable-site-isolation-trials",
+        "--disable-features=IsolateOrigins,site-per-process",
     )
     try:
-        active = Path(profile) / "DevToolsActivePort"
-        while not active.exists() or not active.read_text().strip():
-            await asyncio.sleep(0.1)
-        await check(int(active.read_text().split()[0]), tmp)
+        async with headless_chromium(*isolation) as browser_port:
+            await check(browser_port, tmp)
         print("ok")
         return 0
     except AssertionError as exc:
         print(f"FAILED: {exc!r}")
         return 1
     finally:
-        browser.terminate()
-        browser.wait(10)
-        shutil.rmtree(profile, ignore_errors=True)
         shutil.rmtree(tmp, ignore_errors=True)
 
 

@@ -26,6 +26,7 @@ import sys
 import tempfile
 import time
 from base64 import b64decode
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -132,6 +133,40 @@ def chromium() -> str:
     raise SystemExit("no Chromium: apt-get install -y chromium")
 
 
+@contextlib.asynccontextmanager
+async def headless_chromium(*flags: str) -> AsyncIterator[int]:
+    """A headless Chromium on a fresh profile; yields its DevTools port, stops it after."""
+    profile = tempfile.mkdtemp(prefix="durak-chromium-")
+    browser = subprocess.Popen(
+        [
+            chromium(),
+            "--headless",
+            "--no-sandbox",  # root in a container
+            "--disable-gpu",
+            "--hide-scrollbars",
+            "--no-first-run",
+            *flags,
+            f"--user-data-dir={profile}",
+            "--remote-debugging-port=0",
+            "about:blank",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        active = Path(profile) / "DevToolsActivePort"
+        deadline = time.monotonic() + 30
+        while not active.exists() or not active.read_text().strip():
+            if time.monotonic() > deadline or browser.poll() is not None:
+                raise SystemExit("Chromium did not start")
+            await asyncio.sleep(0.1)
+        yield int(active.read_text().split()[0])
+    finally:
+        browser.terminate()
+        browser.wait(10)
+        shutil.rmtree(profile, ignore_errors=True)
+
+
 async def main() -> None:
     parser = argparse.ArgumentParser(description="Screenshots of the Activity client.")
     parser.add_argument("--out", type=Path, default=OUT)
@@ -148,46 +183,21 @@ async def main() -> None:
     harness = subprocess.Popen(
         [sys.executable, str(ROOT / "activity" / "harness" / "serve.py"), "--port", str(port)]
     )
-    profile = tempfile.mkdtemp(prefix="durak-chromium-")
-    browser = subprocess.Popen(
-        [
-            chromium(),
-            "--headless",
-            "--no-sandbox",  # root in a container
-            "--disable-gpu",
-            "--hide-scrollbars",
-            "--no-first-run",
-            f"--user-data-dir={profile}",
-            "--remote-debugging-port=0",
-            "about:blank",
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
     try:
-        active = Path(profile) / "DevToolsActivePort"
-        deadline = time.monotonic() + 30
-        while not active.exists() or not active.read_text().strip():
-            if time.monotonic() > deadline or browser.poll() is not None:
-                raise SystemExit("Chromium did not start")
-            await asyncio.sleep(0.1)
-        browser_port = int(active.read_text().split()[0])
-        base = f"http://127.0.0.1:{port}"
-        async with aiohttp.ClientSession() as http:
-            for _ in range(100):
-                with contextlib.suppress(aiohttp.ClientError):
-                    async with http.get(base + "/harness/") as r:
-                        if r.status == 200:
-                            break
-                await asyncio.sleep(0.1)
-        scenarios = args.scenario or list(SCENARIOS)
-        await shoot(browser_port, base, args.out, args.reduced_motion, scenarios)
+        async with headless_chromium() as browser_port:
+            base = f"http://127.0.0.1:{port}"
+            async with aiohttp.ClientSession() as http:
+                for _ in range(100):
+                    with contextlib.suppress(aiohttp.ClientError):
+                        async with http.get(base + "/harness/") as r:
+                            if r.status == 200:
+                                break
+                    await asyncio.sleep(0.1)
+            scenarios = args.scenario or list(SCENARIOS)
+            await shoot(browser_port, base, args.out, args.reduced_motion, scenarios)
     finally:
-        browser.terminate()
         harness.terminate()
-        browser.wait(10)
         harness.wait(10)
-        shutil.rmtree(profile, ignore_errors=True)
 
 
 if __name__ == "__main__":

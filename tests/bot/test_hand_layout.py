@@ -11,21 +11,15 @@ import pytest
 from bot.ui.cards import card_text
 from bot.ui.hand_view import HandContext, render_hand
 from bot.ui.message_writes import Components
-from durak_core import PRESETS, Action, Defend, GameState, RulesError, RuleSet, new_game
+from durak_core import PRESETS, Action, Defend, GameState, RuleSet, new_game
+from tests.engine.strategies import TABLES
 
 TABLE = "0123abcd"
 
 
 def _tables() -> list[tuple[str, int]]:
-    out = []
-    for name, rules in PRESETS.items():
-        for seats in (2, 4, 6):
-            try:
-                rules.check_seats(seats)
-            except RulesError:
-                continue
-            out.append((name, seats))
-    return out
+    """Every preset at 2, 4 and 6 seats, where its rules allow that many."""
+    return [(name, seats) for name, seats in TABLES if seats in (2, 4, 6)]
 
 
 def _states(rules: RuleSet, seats: int, seed: int) -> list[GameState]:

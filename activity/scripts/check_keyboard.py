@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import aiohttp
-from screenshots import DRAWN, ROOT, Page, free_port, headless_chromium
+from screenshots import DRAWN, ROOT, Page, free_port, headless_chromium, new_page, set_size
 
 FRAMES = ROOT / "activity" / "harness" / "frames"
 #: ``--shot DIR``: also save a screenshot of the pairing in progress there.
@@ -75,63 +75,52 @@ async def check(browser_port: int, base: str) -> None:
     card, choices = next((c, t) for c, t in targets.items() if len(t) >= 2)
     attack, code = sorted(choices.items())[-1]
 
-    async with aiohttp.ClientSession() as http:
-        async with http.put(f"http://127.0.0.1:{browser_port}/json/new?about:blank") as r:
-            target = await r.json()
-        async with http.ws_connect(target["webSocketDebuggerUrl"], max_msg_size=0) as ws:
-            page = Page(ws)
-            await page.call("Page.enable")
-            await page.call(
-                "Emulation.setDeviceMetricsOverride",
-                width=1280,
-                height=720,
-                deviceScaleFactor=1,
-                mobile=False,
-            )
-            await page.call("Page.navigate", url=f"{base}/harness/?scenario=seat-defend")
-            await page.wait_for(DRAWN, "the table")
-            commands = await page.evaluate("window.harness.commands")
-            assert commands[:2] == ["AUTHORIZE", "AUTHENTICATE"], commands
-            handshake = await page.evaluate("window.harness.handshake")
-            assert handshake["client_id"] == "1234567890", handshake
-            playable = await page.evaluate(
-                "[...document.getElementById('activity').contentDocument"
-                ".querySelectorAll('.hand .card.playable')].map(c => c.getAttribute('aria-label'))"
-            )
-            assert set(playable) == {label(c) for c in offered}, (playable, offered)
-            print(f"playable cards {sorted(playable)} = the frame's offers")
+    async with aiohttp.ClientSession() as http, new_page(http, browser_port) as page:
+        await set_size(page, 1280, 720)
+        await page.call("Page.navigate", url=f"{base}/harness/?scenario=seat-defend")
+        await page.wait_for(DRAWN, "the table")
+        commands = await page.evaluate("window.harness.commands")
+        assert commands[:2] == ["AUTHORIZE", "AUTHENTICATE"], commands
+        handshake = await page.evaluate("window.harness.handshake")
+        assert handshake["client_id"] == "1234567890", handshake
+        playable = await page.evaluate(
+            "[...document.getElementById('activity').contentDocument"
+            ".querySelectorAll('.hand .card.playable')].map(c => c.getAttribute('aria-label'))"
+        )
+        assert set(playable) == {label(c) for c in offered}, (playable, offered)
+        print(f"playable cards {sorted(playable)} = the frame's offers")
 
-            await tab_to(page, label(card))
-            await key(page, "Enter", 13)
-            focused = await page.evaluate(FOCUSED)
-            assert focused in {label(a) for a in choices}, focused
-            if SHOT_DIR is not None:  # the pairing in progress, for a look
-                await asyncio.sleep(0.3)
-                shot = await page.call("Page.captureScreenshot", format="png")
-                (SHOT_DIR / "seat-pairing-1280x720.png").write_bytes(b64decode(shot["data"]))
-            if focused != label(attack):
-                await tab_to(page, label(attack))
-            await key(page, "Enter", 13)
-            deadline = time.monotonic() + 10
-            while True:
-                async with http.get(base + "/harness/acts") as r:
-                    acts = await r.json()
-                if acts or time.monotonic() > deadline:
-                    break
-                await asyncio.sleep(0.1)
-            assert acts and acts[-1]["code"] == code, (acts, code)
-            assert acts[-1]["version"] == table["version"], acts
-            print(
-                f"keyboard: {label(card)} then {label(attack)} sent code {code}",
-                f"(defend {attack} {card})",
-            )
-            beaten = sum(1 for pair in table["game"]["table"] if pair[1])
-            await page.wait_for(
-                "document.getElementById('activity').contentDocument"
-                f".querySelectorAll('.pair .defence').length > {beaten}",
-                "the next frame",
-            )
-            print("the next frame is drawn")
+        await tab_to(page, label(card))
+        await key(page, "Enter", 13)
+        focused = await page.evaluate(FOCUSED)
+        assert focused in {label(a) for a in choices}, focused
+        if SHOT_DIR is not None:  # the pairing in progress, for a look
+            await asyncio.sleep(0.3)
+            shot = await page.call("Page.captureScreenshot", format="png")
+            (SHOT_DIR / "seat-pairing-1280x720.png").write_bytes(b64decode(shot["data"]))
+        if focused != label(attack):
+            await tab_to(page, label(attack))
+        await key(page, "Enter", 13)
+        deadline = time.monotonic() + 10
+        while True:
+            async with http.get(base + "/harness/acts") as r:
+                acts = await r.json()
+            if acts or time.monotonic() > deadline:
+                break
+            await asyncio.sleep(0.1)
+        assert acts and acts[-1]["code"] == code, (acts, code)
+        assert acts[-1]["version"] == table["version"], acts
+        print(
+            f"keyboard: {label(card)} then {label(attack)} sent code {code}",
+            f"(defend {attack} {card})",
+        )
+        beaten = sum(1 for pair in table["game"]["table"] if pair[1])
+        await page.wait_for(
+            "document.getElementById('activity').contentDocument"
+            f".querySelectorAll('.pair .defence').length > {beaten}",
+            "the next frame",
+        )
+        print("the next frame is drawn")
 
 
 async def main() -> int:

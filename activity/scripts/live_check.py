@@ -28,8 +28,9 @@ from aiohttp import web
 ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT), str(Path(__file__).resolve().parent)]
 
-from screenshots import Page, headless_chromium  # noqa: E402
+from screenshots import Page, headless_chromium, new_page, set_size  # noqa: E402
 
+from bot.tables.table import Table  # noqa: E402
 from durak_core import Attack, Defend, Transfer  # noqa: E402
 from tests.activity.helpers import activity_bot  # noqa: E402
 from tests.bot.helpers import World, open_table, world  # noqa: E402
@@ -72,25 +73,6 @@ def parent_app(w: World) -> web.Application:
     return app
 
 
-async def open_page(browser_port: int, http: object) -> tuple[Page, object]:
-    import aiohttp
-
-    assert isinstance(http, aiohttp.ClientSession)
-    async with http.put(f"http://127.0.0.1:{browser_port}/json/new?about:blank") as r:
-        target = await r.json()
-    ws = await http.ws_connect(target["webSocketDebuggerUrl"], max_msg_size=0)
-    page = Page(ws)
-    await page.call("Page.enable")
-    await page.call(
-        "Emulation.setDeviceMetricsOverride",
-        width=1280,
-        height=720,
-        deviceScaleFactor=1,
-        mobile=False,
-    )
-    return page, ws
-
-
 async def client_frame(page: Page) -> int:
     """An execution context in the client's iframe (cross-origin: the harness page cannot
     reach into it, so DevTools does)."""
@@ -124,46 +106,57 @@ async def check(browser_port: int, tmp: Path) -> None:
         await web.TCPSite(runner, "localhost", PARENT_PORT).start()
         try:
             async with aiohttp.ClientSession() as http:
-                page, ws = await open_page(browser_port, http)
                 base = f"http://localhost:{PARENT_PORT}/harness/?client={site.url}"
-                await page.call("Page.navigate", url=f"{base}&user={mover}&scenario={instance}")
-                ctx = await client_frame(page)
-                await page.wait_for(
-                    DRAWN_HERE + f" && !!{IN_FRAME}.querySelector('.hand')", "the seat", context=ctx
-                )
-                raised = await page.evaluate(
-                    f"[...{IN_FRAME}.querySelectorAll('.hand .card.playable')]"
-                    ".map(c => c.getAttribute('aria-label'))",
-                    ctx,
-                )
-                assert set(raised) == legal_cards, (raised, legal_cards)
-                print(f"seat {seat}: raised {sorted(raised)} = the engine's legal cards")
-
-                version = table.version
-                await page.evaluate(
-                    f"{IN_FRAME}.querySelector('.hand .card.playable').click()", ctx
-                )
-                target = f"{IN_FRAME}.querySelector('.pair .card.target')"
-                if await page.evaluate(f"!!{target}", ctx):  # a defence: which card it beats
-                    await page.evaluate(f"{target}.click()", ctx)
-                await w.fake.wait_for(lambda: table.version > version, what="the table to move")
-                shown = f"{IN_FRAME}.querySelectorAll('.pair').length"
-                pairs = len(table.state.public_view().table)
-                await page.wait_for(f"{shown} === {pairs}", "the new table", context=ctx)
-                print(f"a click moved the table: version {version} → {table.version}")
-                await ws.close()  # type: ignore[attr-defined]
-
-                page, ws = await open_page(browser_port, http)
-                await page.call("Page.navigate", url=f"{base}&user={w.carol}&scenario={instance}")
-                ctx = await client_frame(page)
-                await page.wait_for(DRAWN_HERE, "the spectator's table", context=ctx)
-                app_class = await page.evaluate(f"{IN_FRAME}.getElementById('app').className", ctx)
-                assert app_class == "spectating", app_class
-                assert not await page.evaluate(f"!!{IN_FRAME}.querySelector('.hand')", ctx)
-                print("carol, not seated, sees the public table without a hand")
-                await ws.close()  # type: ignore[attr-defined]
+                async with new_page(http, browser_port) as page:
+                    await set_size(page, 1280, 720)
+                    await seat_moves(page, base, mover, instance, table, legal_cards, w)
+                async with new_page(http, browser_port) as page:
+                    await set_size(page, 1280, 720)
+                    await spectator_sees_no_hand(page, base, w.carol, instance)
         finally:
             await runner.cleanup()
+
+
+async def seat_moves(
+    page: Page, base: str, mover: int, instance: str, table: Table, legal_cards: set[str], w: World
+) -> None:
+    """The mover's raised cards are the engine's legal cards, and a click moves the table."""
+    seat = table.seat_of(mover)
+    assert seat is not None and table.state is not None
+    await page.call("Page.navigate", url=f"{base}&user={mover}&scenario={instance}")
+    ctx = await client_frame(page)
+    await page.wait_for(
+        DRAWN_HERE + f" && !!{IN_FRAME}.querySelector('.hand')", "the seat", context=ctx
+    )
+    raised = await page.evaluate(
+        f"[...{IN_FRAME}.querySelectorAll('.hand .card.playable')]"
+        ".map(c => c.getAttribute('aria-label'))",
+        ctx,
+    )
+    assert set(raised) == legal_cards, (raised, legal_cards)
+    print(f"seat {seat}: raised {sorted(raised)} = the engine's legal cards")
+
+    version = table.version
+    await page.evaluate(f"{IN_FRAME}.querySelector('.hand .card.playable').click()", ctx)
+    target = f"{IN_FRAME}.querySelector('.pair .card.target')"
+    if await page.evaluate(f"!!{target}", ctx):  # a defence: which card it beats
+        await page.evaluate(f"{target}.click()", ctx)
+    await w.fake.wait_for(lambda: table.version > version, what="the table to move")
+    shown = f"{IN_FRAME}.querySelectorAll('.pair').length"
+    assert table.state is not None
+    pairs = len(table.state.public_view().table)
+    await page.wait_for(f"{shown} === {pairs}", "the new table", context=ctx)
+    print(f"a click moved the table: version {version} → {table.version}")
+
+
+async def spectator_sees_no_hand(page: Page, base: str, user: int, instance: str) -> None:
+    await page.call("Page.navigate", url=f"{base}&user={user}&scenario={instance}")
+    ctx = await client_frame(page)
+    await page.wait_for(DRAWN_HERE, "the spectator's table", context=ctx)
+    app_class = await page.evaluate(f"{IN_FRAME}.getElementById('app').className", ctx)
+    assert app_class == "spectating", app_class
+    assert not await page.evaluate(f"!!{IN_FRAME}.querySelector('.hand')", ctx)
+    print("carol, not seated, sees the public table without a hand")
 
 
 async def main() -> int:

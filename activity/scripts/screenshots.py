@@ -86,42 +86,52 @@ class Page:
             await asyncio.sleep(0.1)
 
 
+@contextlib.asynccontextmanager
+async def new_page(http: aiohttp.ClientSession, browser_port: int) -> AsyncIterator[Page]:
+    """A new tab of the browser, driven over its DevTools WebSocket, page events on."""
+    async with http.put(f"http://127.0.0.1:{browser_port}/json/new?about:blank") as r:
+        target = await r.json()
+    async with http.ws_connect(target["webSocketDebuggerUrl"], max_msg_size=0) as ws:
+        page = Page(ws)
+        await page.call("Page.enable")
+        yield page
+
+
+async def set_size(page: Page, width: int, height: int) -> None:
+    """The viewport, as a phone below 600 px wide."""
+    await page.call(
+        "Emulation.setDeviceMetricsOverride",
+        width=width,
+        height=height,
+        deviceScaleFactor=1,
+        mobile=width < 600,
+    )
+
+
 async def shoot(
     browser_port: int, base: str, out: Path, reduced: bool, scenarios: list[str]
 ) -> list[Path]:
     written: list[Path] = []
-    async with aiohttp.ClientSession() as http:
-        async with http.put(f"http://127.0.0.1:{browser_port}/json/new?about:blank") as r:
-            target = await r.json()
-        async with http.ws_connect(target["webSocketDebuggerUrl"], max_msg_size=0) as ws:
-            page = Page(ws)
-            await page.call("Page.enable")
-            if reduced:
-                await page.call(
-                    "Emulation.setEmulatedMedia",
-                    features=[{"name": "prefers-reduced-motion", "value": "reduce"}],
-                )
-            for scenario, (width, height) in itertools.product(scenarios, SIZES):
-                phone = width < 600
-                await page.call(
-                    "Emulation.setDeviceMetricsOverride",
-                    width=width,
-                    height=height,
-                    deviceScaleFactor=1,
-                    mobile=phone,
-                )
-                platform = "mobile" if phone else "desktop"
-                await page.call(
-                    "Page.navigate",
-                    url=f"{base}/harness/?scenario={scenario}&shot=1&platform={platform}",
-                )
-                await page.wait_for(DRAWN, f"{scenario} at {width}x{height}")
-                await asyncio.sleep(0.3)  # a frame or two after the last animation
-                shot = await page.call("Page.captureScreenshot", format="png")
-                path = out / f"{scenario}-{width}x{height}.png"
-                path.write_bytes(b64decode(shot["data"]))
-                written.append(path)
-                print(f"wrote {path}")
+    async with aiohttp.ClientSession() as http, new_page(http, browser_port) as page:
+        if reduced:
+            await page.call(
+                "Emulation.setEmulatedMedia",
+                features=[{"name": "prefers-reduced-motion", "value": "reduce"}],
+            )
+        for scenario, (width, height) in itertools.product(scenarios, SIZES):
+            await set_size(page, width, height)
+            platform = "mobile" if width < 600 else "desktop"
+            await page.call(
+                "Page.navigate",
+                url=f"{base}/harness/?scenario={scenario}&shot=1&platform={platform}",
+            )
+            await page.wait_for(DRAWN, f"{scenario} at {width}x{height}")
+            await asyncio.sleep(0.3)  # a frame or two after the last animation
+            shot = await page.call("Page.captureScreenshot", format="png")
+            path = out / f"{scenario}-{width}x{height}.png"
+            path.write_bytes(b64decode(shot["data"]))
+            written.append(path)
+            print(f"wrote {path}")
     return written
 
 

@@ -244,4 +244,4 @@ async def test_a_budget_above_discords_limit_slows_down_after_its_first_refusals
         writes = [r for r in w.fake.requests if r.path.startswith("/channels/")]
         refused = [r for r in writes if r.status == 429]
         assert refused, "the budget was never above the limit: the test proves nothing"
-        assert len(refused) <= 12 < len(writes)
+        assert len(refused) * 4 < len(writes)  # a few refusals, not a cascade

@@ -23,7 +23,7 @@ from collections.abc import Iterable, Sequence
 from enum import IntEnum
 from typing import Any, Final
 
-from .bits import set_bits
+from .bits import set_bits as set_bits  # re-exported: the one walk over a mask's set bits
 from .errors import CardNotationError
 
 

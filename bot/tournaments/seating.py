@@ -19,20 +19,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
+from durak_core.cards import set_bits
+
 STEP_BUDGET: Final = 20_000
 
 
 class _OutOfBudget(Exception):
     pass
-
-
-def bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def repeats(tables: Sequence[Sequence[int]], met: Sequence[int]) -> int:
@@ -64,7 +57,7 @@ def _search(sizes: Sequence[int], met: Sequence[int], budget: int) -> list[list[
     def feasible(remaining: int) -> bool:
         # Necessary: everyone left has enough others left they have not met to fill a table.
         smallest = min(k for k, c in zip(kinds, counts, strict=True) if c)
-        return all((remaining & ~met[p]).bit_count() >= smallest for p in bits(remaining))
+        return all((remaining & ~met[p]).bit_count() >= smallest for p in set_bits(remaining))
 
     def place(remaining: int) -> bool:
         if not remaining:

@@ -14,7 +14,7 @@ from itertools import combinations, permutations
 from math import comb, factorial
 from typing import Protocol
 
-from ..cards import Card, cards_of
+from ..cards import Card, cards_of, set_bits
 from ..serialize import StateModel, state_from_model
 from ..state import GameState
 from ..views import SeatView
@@ -22,15 +22,6 @@ from .memory import Memory
 
 #: Enumerate every placement of the hidden cards when there are at most this many.
 ENUMERATE_LIMIT = 600
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 class Deals(Protocol):
@@ -62,7 +53,7 @@ class Determinizer:
     ) -> None:
         self.view = view
         self.rng = rng
-        self.hidden = _bits(mem.hidden)
+        self.hidden = set_bits(mem.hidden)
         self.mem = mem
         n = view.seats
         self.slots = [
@@ -95,9 +86,10 @@ class Determinizer:
                     continue
                 lacked = mem.lacks[t] & hidden_mask
                 w = {
-                    c: strong_lack_weight if strong >> c & 1 else lack_weight for c in _bits(lacked)
+                    c: strong_lack_weight if strong >> c & 1 else lack_weight
+                    for c in set_bits(lacked)
                 }
-                for c in _bits(mem.passed_over[t] & hidden_mask & ~lacked):
+                for c in set_bits(mem.passed_over[t] & hidden_mask & ~lacked):
                     w[c] = passed_over_weight
                 if prior is not None and prior[t]:
                     p = prior[t]
@@ -134,7 +126,7 @@ class Determinizer:
         for t, m in enumerate(extra):
             w = self.weights[t]
             if w:
-                for c in _bits(m):
+                for c in set_bits(m):
                     p *= w.get(c, 1.0)
         return p
 

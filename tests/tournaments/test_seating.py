@@ -72,6 +72,22 @@ def check_swap_stable(tables: list[list[int]], met: Sequence[int]) -> None:
                         assert repeats(swapped, met) > before, (a, b, tables)
 
 
+def seated_field(
+    count: int, n: int, ai_fill: bool, density: float, seed: int, *, sparse: bool
+) -> tuple[list[int], list[int], list[list[int]]] | None:
+    """Tables for ``count`` entrants at ``n`` seats, a random history of who met whom (each
+    player having met anyone, or with ``sparse`` fewer players than there are tables), and the
+    seating of it, checked to be a partition; None if nobody can sit."""
+    sizes, _ = table_sizes(count, n, ai_fill)
+    if not sizes:
+        return None
+    m = sum(sizes)
+    met = random_met(m, density, random.Random(seed), len(sizes) - 1 if sparse else m)
+    tables = seat(sizes, met)
+    check_partition(tables, sizes)
+    return sizes, met, tables
+
+
 @FAST
 @given(
     st.integers(2, 10), st.integers(2, 6), st.booleans(), st.floats(0, 0.7), st.integers(0, 2**32)
@@ -79,13 +95,11 @@ def check_swap_stable(tables: list[list[int]], met: Sequence[int]) -> None:
 def test_small_fields_no_repeat_whenever_one_exists(
     count: int, n: int, ai_fill: bool, density: float, seed: int
 ) -> None:
-    sizes, _ = table_sizes(count, n, ai_fill)
-    if not sizes:
+    seated = seated_field(count, n, ai_fill, density, seed, sparse=False)
+    if seated is None:
         return
+    sizes, met, tables = seated
     m = sum(sizes)
-    met = random_met(m, density, random.Random(seed), m)
-    tables = seat(sizes, met)
-    check_partition(tables, sizes)
     clean = [s for s in all_seatings(range(m), sizes) if repeats(s, met) == 0]
     if clean:
         assert repeats(tables, met) == 0
@@ -101,13 +115,10 @@ def test_small_fields_no_repeat_whenever_one_exists(
 def test_no_repeat_when_every_player_met_fewer_than_the_tables(
     count: int, n: int, ai_fill: bool, density: float, seed: int
 ) -> None:
-    sizes, _ = table_sizes(count, n, ai_fill)
-    if not sizes:
+    seated = seated_field(count, n, ai_fill, density, seed, sparse=True)
+    if seated is None:
         return
-    m = sum(sizes)
-    met = random_met(m, density, random.Random(seed), len(sizes) - 1)
-    tables = seat(sizes, met)
-    check_partition(tables, sizes)
+    _, met, tables = seated
     assert repeats(tables, met) == 0
     check_swap_stable(tables, met)
 

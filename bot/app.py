@@ -15,6 +15,7 @@ from discord.ext import commands
 
 import durak_core
 from bot.cogs.durak import DurakCog
+from bot.events.runner import TournamentRunner
 from bot.settings import Settings
 from bot.storage import Storage, open_storage
 from bot.tables.core import Notifier
@@ -23,6 +24,7 @@ from bot.text import t
 from bot.ui.buttons import DYNAMIC_ITEMS, is_ours, matches_template
 from bot.ui.channel_limits import GlobalLimitWatch
 from bot.ui.refresher import DiscordNotifier
+from bot.ui.tournament_host import DiscordEventHost
 
 if TYPE_CHECKING:
     from bot.activity.server import ActivityServer
@@ -35,6 +37,8 @@ UNANSWERED_GRACE_SECONDS = 1.0
 class DurakBot(commands.Bot):
     service: TableService
     notifier: DiscordNotifier
+    tournaments: TournamentRunner
+    event_host: DiscordEventHost
 
     def __init__(
         self,
@@ -99,6 +103,8 @@ class DurakBot(commands.Bot):
         else:
             self.service = TableService(storage, self.settings, notifier, self._clock)
         self.notifier.save_ids = self.service.save_locked
+        self.event_host = DiscordEventHost(self, self.notifier.limits, storage)
+        self.tournaments = TournamentRunner(self.service, self.event_host)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         cog = DurakCog(self)
         await self.add_cog(cog)
@@ -109,6 +115,7 @@ class DurakBot(commands.Bot):
         for table in await self.service.restore():
             log.info("restored table %s (%s)", table.table_id, table.status)
             self.notifier.table_changed(table, actor=None)
+        await self.tournaments.resume()  # after the tables: a round goes on with its tables
         if self.activity_server is not None:
             await self.activity_server.start(self.service)
 
@@ -153,6 +160,9 @@ class DurakBot(commands.Bot):
             await self.activity_server.stop()
         if self._limit_watch is not None:
             self._limit_watch.remove()
+        if hasattr(self, "tournaments"):
+            await self.tournaments.close()
+            await self.event_host.close()
         if hasattr(self, "service"):
             await self.service.close()
             await self.notifier.close()

@@ -15,10 +15,12 @@ import discord
 from discord.ext import commands
 
 from bot.domain import TableStatus
+from bot.storage import SignupRefused, TournamentNotFound
 from bot.tables.refusals import Refusal, Rejected
 from bot.tables.table import Table
 from bot.text import language as lang_of
 from bot.text import t
+from bot.tournaments import TournamentError
 from bot.ui.hand_view import HandMessage, table_hand
 from bot.ui.message_writes import update_clicked_message
 from bot.ui.refresher import updates_until
@@ -69,6 +71,9 @@ class CogBase(commands.Cog):
         """The answer to any failure: a refusal in the user's language — in the clicked hand
         itself when it is one of ``HAND_NOTICES`` — or "something went wrong" (logged) when
         storage or anything else failed."""
+        if isinstance(cause, TournamentError | SignupRefused | TournamentNotFound):
+            await _reply(interaction, tournament_error_text(cause, loc_of(interaction)))
+            return
         if not isinstance(cause, Rejected):
             name = getattr(interaction.command, "name", None) or "button"
             log.error("/durak %s failed", name, exc_info=cause)
@@ -173,6 +178,16 @@ class HandRef:
 
     def __init__(self, table_id: str, seat: int) -> None:
         self.table_id, self.seat = table_id, seat
+
+
+def tournament_error_text(
+    cause: TournamentError | SignupRefused | TournamentNotFound, loc: str
+) -> str:
+    """A tournament's refusal (the core's or the stored tournament's) by its code."""
+    if isinstance(cause, TournamentNotFound):
+        return t(Refusal.NO_TOURNAMENT.key, loc)
+    params = cause.params if isinstance(cause, TournamentError) else {}
+    return t(f"tournament.error.{cause.code}", loc, **params)
 
 
 def refusal_text(rej: Rejected, loc: str) -> str:

@@ -8,8 +8,10 @@ from typing import Any, Protocol
 import discord
 from discord import app_commands
 
+from bot.events.runner import TournamentRunner
 from bot.tables.service import TableService
 from bot.ui.refresher import DiscordNotifier
+from bot.ui.tournament_host import DiscordEventHost
 
 
 class DurakClient(Protocol):
@@ -20,6 +22,12 @@ class DurakClient(Protocol):
 
     @property
     def notifier(self) -> DiscordNotifier: ...
+
+    @property
+    def tournaments(self) -> TournamentRunner: ...
+
+    @property
+    def event_host(self) -> DiscordEventHost: ...
 
     @property
     def tree(self) -> app_commands.CommandTree[Any]: ...

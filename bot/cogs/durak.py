@@ -18,10 +18,12 @@ from .lobby_commands import LobbyCommands
 from .play_commands import PlayCommands
 from .records_commands import RecordsCommands
 from .server_commands import ServerCommands
+from .tournament_commands import TournamentCommands
 
 
 @app_commands.guild_only()
-class DurakCog(  # the commands are listed base first: lobby, play, records, server
+class DurakCog(  # the commands are listed base first: lobby, play, records, server, tournament
+    TournamentCommands,
     ServerCommands,
     RecordsCommands,
     PlayCommands,

@@ -41,6 +41,13 @@ class AiScheduler(Protocol):
         """Let the table's AI seats move (if any has a legal action)."""
 
 
+class MatchWatcher(Protocol):
+    """Told when a game of a tournament table is over (recorded, or queued to be). Must not
+    block: schedule, return."""
+
+    def game_finished(self, table: Table) -> None: ...
+
+
 class TableCore:
     #: The AI seats' runner; set by :class:`~bot.tables.service.TableService` (it acts through
     #: the play path, which is built on this core).
@@ -62,6 +69,8 @@ class TableCore:
         self.clock = clock
         self.registry = Registry()
         self.saves = SaveQueue(storage, settings.save_wait_seconds)
+        #: The tournaments' runner (set by the bot when it runs tournaments).
+        self.matches: MatchWatcher | None = None
 
     def human_acted(self, table: Table) -> None:
         table.last_human_action = self.clock()
@@ -119,6 +128,8 @@ class TableCore:
                 await storage.finish_series(*series_args)
 
         await self.saves.durable(f"game {record.game_id}", write)
+        if table.match is not None and self.matches is not None:
+            self.matches.game_finished(table)
 
 
 def _series_args(table: Table, series: Series) -> tuple[int, str, list[int], list[int]]:

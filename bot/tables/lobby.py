@@ -161,6 +161,8 @@ class Lobby:
 
     async def rematch(self, table: Table, user_id: int) -> None:
         async with table.lock:
+            if table.match is not None:
+                raise Rejected(Refusal.TOURNAMENT_TABLE)
             if table.status != TableStatus.FINISHED or table.series is None:
                 raise Rejected(Refusal.NO_REMATCH)
             if table.seat_of(user_id) is None:
@@ -178,6 +180,8 @@ class Lobby:
                 raise Rejected(Refusal.NO_TABLE)
             if user_id != table.host_id and not may_manage:
                 raise Rejected(Refusal.CANCEL_DENIED)
+            if table.match is not None:
+                raise Rejected(Refusal.TOURNAMENT_TABLE)
             await self.core.close_table(table)
 
     def deal(self, table: Table) -> None:
@@ -195,11 +199,13 @@ class Lobby:
         table.timed_out = []
         table.ai_players = {}
         table.auto_pass = {}
-        # Seats left in the previous game now belong to an AI for good; idle seats return.
-        for seat in table.left:
+        # Seats left in the previous game now belong to an AI for good; idle seats return. At
+        # a tournament table the seat stays its player's (the match is theirs): the AI goes on.
+        kept = table.left if table.match is not None else set()
+        for seat in table.left - kept:
             old = table.seats[seat]
             table.seats[seat] = Seat(name=old.name, ai_level=STAND_IN_LEVEL, replaced=True)
-        table.left, table.away, table.expiries = set(), set(), {}
+        table.left, table.away, table.expiries = set(kept), set(), {}
         table.started_at = datetime.now(UTC)
         table.status = TableStatus.RUNNING
         table.notes = opening_notes(table.public_view(), table.series.first_game)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from dataclasses import asdict
 from datetime import datetime
 from typing import Any, cast
 
@@ -11,7 +12,7 @@ from bot.storage import SavedTable
 from durak_core import Card, Event, GameState, RuleSet, Series, new_game, replay_json
 from durak_core.ai import LEVELS, Level
 
-from .table import Note, Seat, Table
+from .table import MatchOf, Note, Seat, Table
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +54,7 @@ def to_saved(table: Table) -> SavedTable:
             [n.at, n.key, n.seat, None if n.card is None else str(n.card)] for n in table.notes
         ],
         "anyone_adds_ai": table.anyone_adds_ai,
+        "match": None if table.match is None else asdict(table.match),
     }
     return SavedTable(
         table_id=table.table_id,
@@ -120,6 +122,8 @@ def from_saved(saved: SavedTable) -> Table:
         for at, key, seat, card in meta.get("notes", [])
     ]
     table.anyone_adds_ai = bool(meta.get("anyone_adds_ai", False))
+    if meta.get("match"):
+        table.match = MatchOf(**meta["match"])
     if saved.state_json:
         table.state = restore_state(saved.table_id, saved.state_json)
         table.events = replay_events(table.state)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from bot.storage import GameRecord, SeatRecord
+from bot.storage import GameRecord, SeatRecord, TournamentLink
 from durak_core import GameState, seed_commitment
 
 from .table import Table
@@ -31,6 +31,12 @@ def game_record(table: Table, state: GameState, ended_at: datetime | None = None
         for i, s in enumerate(table.seats)
     ]
     ended = ended_at or datetime.now(UTC)
+    match = table.match
+    link = (
+        None
+        if match is None
+        else TournamentLink(tournament_id=match.tournament_id, round=match.round, table=match.table)
+    )
     return GameRecord(
         game_id=f"{table.series_id}.{table.series.games}",
         guild_id=table.guild_id,
@@ -49,4 +55,5 @@ def game_record(table: Table, state: GameState, ended_at: datetime | None = None
         seed=format(table.seed, "064x"),
         card_order=[str(c) for c in state.order_cards()],
         actions=[f"{seat} {action}" for seat, action in state.log],
+        tournament=link,
     )

@@ -32,6 +32,13 @@ class Refusal(Enum):
     TABLE_EXISTS = "err.table_exists"
     TABLE_FULL = "err.table_full"
     TOO_FEW = "err.too_few"
+    #: A tournament's table: its games follow the match, not a rematch or a cancel.
+    TOURNAMENT_TABLE = "err.tournament_table"
+    #: Tournament commands: no such tournament, not allowed, a deadline that is no time.
+    NO_TOURNAMENT = "err.no_tournament"
+    TOURNAMENT_DENIED = "err.tournament_denied"
+    BAD_DEADLINE = "err.bad_deadline"
+    MATCH_BOTH = "err.match_both"
 
     @property
     def key(self) -> str:

@@ -51,6 +51,23 @@ class Seat:
         return self.ai_level is not None
 
 
+@dataclass(frozen=True, slots=True)
+class MatchOf:
+    """A tournament table: where its games count (tournament, round, table) and how long its
+    match lasts: ``games`` games, or (0) until the series ends, someone having been the Durak
+    ``rules.series_losses`` times (V17)."""
+
+    tournament_id: str
+    round: int
+    table: int
+    games: int = 1
+
+    def over(self, series: Series | None) -> bool:
+        if series is None:
+            return False
+        return series.finished if self.games == 0 else series.games >= self.games
+
+
 @dataclass
 class Table:
     """One table in one channel (or thread). Mutate only under ``lock``."""
@@ -102,6 +119,8 @@ class Table:
     #: Language of the public messages (catalogue code, e.g. "ru"): `/durak new language:` or
     #: the guild's locale at creation; None = English (tables saved before the field existed).
     language: str | None = None
+    #: Set for a table of a tournament round (its games link to it; no rematch, no abandonment).
+    match: MatchOf | None = None
     #: The public view of ``state`` (a state is immutable: computed once, read by the timer,
     #: the embed and the picture of the same change).
     _public: tuple[GameState, PublicView] | None = field(

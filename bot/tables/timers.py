@@ -42,6 +42,7 @@ class Timers:
                 if (
                     table.active
                     and idle_limit > 0
+                    and table.match is None  # a tournament's no-show is played by the AI
                     and not table.only_ai_left
                     and now - table.last_human_action >= idle_limit
                 ):

@@ -12,6 +12,7 @@ Formats (all well under Discord's 100 characters)::
     dkl:<table>:<op>                        the lobby: join, leave, start, cancel, ai-<level>,
                                             ai-remove, ai-open / ai-host (who may seat AIs)
     dkb:<sort>:<page>                       leaderboard pages
+    dkr:<tournament>:<op>                   a tournament's sign-up: join, leave
 """
 
 from __future__ import annotations
@@ -63,6 +64,13 @@ class LobbyOp(StrEnum):
         return Level(level) if level in Level.__members__.values() else None
 
 
+class SignupOp(StrEnum):
+    """A tournament sign-up message's buttons (``dkr:<tournament>:<op>``)."""
+
+    JOIN = "join"
+    LEAVE = "leave"
+
+
 def _one_of(ops: type[StrEnum]) -> str:
     return "(?P<op>" + "|".join(re.escape(op) for op in ops) + ")"
 
@@ -88,6 +96,10 @@ class ClickHandler(Protocol):
 
     async def on_board_page(
         self, interaction: discord.Interaction, sort: str, page: int
+    ) -> None: ...
+
+    async def on_signup_button(
+        self, interaction: discord.Interaction, tournament: str, op: SignupOp
     ) -> None: ...
 
 
@@ -292,12 +304,47 @@ class BoardButton(
         await handler(interaction).on_board_page(interaction, self.sort, self.page)
 
 
+class SignupButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"dkr:(?P<tournament>[0-9a-f]{8}):" + _one_of(SignupOp),
+):
+    def __init__(
+        self,
+        tournament: str,
+        op: SignupOp,
+        *,
+        label: str = "?",
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        disabled: bool = False,
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label, style=style, disabled=disabled, custom_id=f"dkr:{tournament}:{op}"
+            )
+        )
+        self.tournament, self.op = tournament, op
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> SignupButton:
+        return cls(match["tournament"], SignupOp(match["op"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await handler(interaction).on_signup_button(interaction, self.tournament, self.op)
+
+
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     HandButton,
     HandSelect,
     TableButton,
     LobbyButton,
     BoardButton,
+    SignupButton,
 )
 
 

@@ -205,6 +205,14 @@ class FakeDiscord:
     def dm_channel(self, user_id: int) -> int:
         return self.store.dm_channel(user_id).id
 
+    def grant(self, user_id: int, permissions: int) -> None:
+        """Give the user these permissions besides @everyone's (bits, e.g. ``1 << 33``)."""
+        self.store.extra_permissions[user_id] = permissions
+
+    def leave_guild(self, guild_id: int, user_id: int) -> None:
+        """The user leaves the server: fetching them as a member answers 404 from now on."""
+        self.store.guilds[guild_id].member_ids.remove(user_id)
+
     def close_dms(self, user_id: int) -> None:
         """The user accepts no DMs from the bot: messages to their DM channel answer 403."""
         self.store.dms_closed.add(user_id)

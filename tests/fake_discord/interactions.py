@@ -51,7 +51,11 @@ def interaction_payload(
             guild_id=str(guild.id),
             guild={"id": str(guild.id), "locale": guild.locale, "features": []},
             guild_locale=guild.locale,
-            member=member_payload(user, guild.joined_at, permissions=DEFAULT_PERMISSIONS),
+            member=member_payload(
+                user,
+                guild.joined_at,
+                permissions=DEFAULT_PERMISSIONS | store.extra_permissions.get(user.id, 0),
+            ),
             authorizing_integration_owners={"0": str(guild.id)},
             context=0,
         )

@@ -56,6 +56,8 @@ class FakeStore:
         self.commands: dict[tuple[int | None, str, int], RegisteredCommand] = {}
         #: Users who accept no DMs from the bot (a DM to them answers 403, code 50007).
         self.dms_closed: set[int] = set()
+        #: Permissions a user has beyond @everyone's (e.g. Manage Events), in every guild.
+        self.extra_permissions: dict[int, int] = {}
         self.base_url = ""  # set by the server once it has a port
         self._changed = asyncio.Event()
         self.bot = self.add_user("Durak Bot", bot=True)

@@ -1,0 +1,231 @@
+"""``/durak tournament``: new, start, cancel, remove, standings, history, and the sign-up
+message's Join / Leave buttons. The runner (``bot.events``) plays the rounds; this part parses,
+checks who may, and answers."""
+
+from __future__ import annotations
+
+import secrets
+from datetime import UTC, datetime
+from typing import Literal
+
+import discord
+from discord import app_commands
+
+from bot.storage import NewTournament, TournamentRecord, TournamentStatus
+from bot.tables.refusals import Refusal, Rejected
+from bot.text.translator import ls
+from bot.tournaments import Signup, SignupError, join
+from bot.ui.buttons import SignupOp
+from bot.ui.rules_text import reason_text
+from bot.ui.tournament_host import standings_of
+from bot.ui.tournament_signup import signup_message
+
+from .base import CogBase, click, loc_of
+from .guild_settings import load_guild_settings
+from .new_table import LANGUAGE_CHOICES, PRESET_CHOICES, NewTable, language_choice
+from .tournament_history import history_embed
+from .tournament_options import (
+    FORMAT_CHOICES,
+    TOURNAMENT_OPTIONS,
+    NewTournamentAsk,
+    option_key,
+    parse_deadline,
+    table_options,
+)
+
+OPEN = (TournamentStatus.SIGNUP, TournamentStatus.RUNNING)
+DEFAULT_TIMER = 60  # a tournament always has a turn timer: it is what plays a no-show's seat
+
+
+class TournamentCommands(CogBase):
+    tournament = app_commands.Group(name=ls("name.tournament"), description=ls("cmd.tournament"))
+
+    @tournament.command(name=ls("name.new"), description=ls("cmd.t_new"))
+    @app_commands.rename(**{n: ls(option_key("pname", n)) for n in TOURNAMENT_OPTIONS})
+    @app_commands.describe(**{n: ls(option_key("opt", n)) for n in TOURNAMENT_OPTIONS})
+    @app_commands.choices(format=FORMAT_CHOICES, preset=PRESET_CHOICES, language=LANGUAGE_CHOICES)
+    async def t_new(
+        self,
+        interaction: discord.Interaction,
+        name: app_commands.Range[str, 1, 80],
+        format: str = "swiss",
+        table_size: app_commands.Range[int, 2, 6] = 2,
+        games: app_commands.Range[int, 1, 9] | None = None,
+        losses: app_commands.Range[int, 1, 5] | None = None,
+        timer: app_commands.Range[int, 10, 600] | None = None,
+        rounds: app_commands.Range[int, 1, 15] | None = None,
+        limit: app_commands.Range[int, 2, 64] = 64,
+        deadline: str | None = None,
+        ai_fill: bool = False,
+        preset: str = "classic",
+        transfer: bool | None = None,
+        deck: Literal[24, 36, 52] | None = None,
+        first_five: bool | None = None,
+        neighbours: bool | None = None,
+        language: str | None = None,
+    ) -> None:
+        if interaction.guild_id is None or interaction.channel_id is None:
+            await self._say(interaction, "err.guild_only")
+            return
+        if not interaction.permissions.manage_events:
+            raise Rejected(Refusal.TOURNAMENT_DENIED)
+        await load_guild_settings(self.bot, interaction.guild_id)
+        ask = NewTournamentAsk(name, format, table_size, games, losses, rounds, limit, ai_fill)
+        settings = ask.settings()
+        when = parse_deadline(deadline, datetime.now(UTC))
+        rules_asked = NewTable(
+            preset, transfer, deck, first_five, neighbours, None, table_size, timer, 0, "normal",
+            False, language, None, None, None, None, None, None, False,
+        )  # fmt: skip
+        lang = language_choice(language, interaction.guild_locale)
+        try:
+            options = table_options(settings, rules_asked, timer or self._default_timer(), lang)
+            options.rules.check_seats(table_size)
+        except ValueError as exc:
+            reason = reason_text(str(exc), None, loc_of(interaction))
+            await self._say(interaction, "err.bad_rules", reason=reason)
+            return
+        record = await self.bot.service.storage.create_tournament(
+            NewTournament(
+                tournament_id=secrets.token_hex(4),
+                guild_id=interaction.guild_id,
+                channel_id=interaction.channel_id,
+                organiser_id=interaction.user.id,
+                settings=settings,
+                options=options.stored(),
+                signup_deadline=when,
+            )
+        )
+        embed, view = signup_message(record, [], lang)
+        if view is None:
+            await interaction.response.send_message(embed=embed)
+        else:
+            await interaction.response.send_message(embed=embed, view=view)
+        message = await interaction.original_response()
+        await self.bot.service.storage.set_tournament_message(
+            record.tournament_id, "signup", message.id
+        )
+        self.bot.tournaments.ensure_ticker()
+
+    def _default_timer(self) -> int:
+        return self.bot.service.settings.turn_timer_seconds or DEFAULT_TIMER
+
+    # -- sign-up ----------------------------------------------------------------------------
+
+    @click
+    async def on_signup_button(
+        self, interaction: discord.Interaction, tournament: str, op: SignupOp
+    ) -> None:
+        storage = self.bot.service.storage
+        tr = await storage.get_tournament(tournament)
+        user = interaction.user
+        if op is SignupOp.JOIN:
+            entrants = await storage.tournament_entrants(tournament)
+            # the core's rules first: the same answer as the stored refusal, with its numbers
+            signup = Signup(tr.settings, tuple(e.entrant for e in entrants if not e.withdrawn))
+            if tr.status is TournamentStatus.SIGNUP:
+                join(signup, user.id, 0.0)
+            stats = await storage.user_stats(user.id, tr.guild_id)
+            await storage.add_entrant(tournament, user.id, stats.rating or 0.0)
+            self.bot.event_host.known[user.id] = user.display_name
+            key = "tournament.ok.joined"
+        else:
+            if not await storage.remove_entrant(tournament, user.id):
+                raise_not_joined()
+            key = "tournament.ok.left"
+        await self._say(interaction, key, name=tr.name)
+        self.bot.event_host.changed(tournament)
+
+    # -- the organiser's commands -------------------------------------------------------------
+
+    async def _current(self, interaction: discord.Interaction) -> TournamentRecord:
+        """The open tournament of this channel, else the server's only open one."""
+        if interaction.guild_id is None:
+            raise Rejected(Refusal.NO_TOURNAMENT)
+        found = [
+            tr
+            for tr in await self.bot.service.storage.guild_tournaments(interaction.guild_id, 50)
+            if tr.status in OPEN
+        ]
+        here = [tr for tr in found if tr.channel_id == interaction.channel_id]
+        if here:
+            return here[0]
+        if len(found) == 1:
+            return found[0]
+        raise Rejected(Refusal.NO_TOURNAMENT)
+
+    async def _organised(self, interaction: discord.Interaction) -> TournamentRecord:
+        tr = await self._current(interaction)
+        if interaction.user.id != tr.organiser_id and not interaction.permissions.manage_events:
+            raise Rejected(Refusal.TOURNAMENT_DENIED)
+        return tr
+
+    @tournament.command(name=ls("name.start"), description=ls("cmd.t_start"))
+    async def t_start(self, interaction: discord.Interaction) -> None:
+        tr = await self._organised(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        tr = await self.bot.tournaments.start(tr.tournament_id)
+        await self._say(interaction, "tournament.ok.started", name=tr.name)
+
+    @tournament.command(name=ls("name.cancel"), description=ls("cmd.t_cancel"))
+    async def t_cancel(self, interaction: discord.Interaction) -> None:
+        tr = await self._organised(interaction)
+        tr = await self.bot.tournaments.cancel(tr.tournament_id)
+        await self._say(interaction, "tournament.ok.cancelled", name=tr.name)
+
+    @tournament.command(name=ls("name.remove"), description=ls("cmd.t_remove"))
+    @app_commands.rename(user=ls("pname.user"))
+    @app_commands.describe(user=ls("opt.t_user"))
+    async def t_remove(self, interaction: discord.Interaction, user: discord.User) -> None:
+        tr = await self._organised(interaction)
+        storage = self.bot.service.storage
+        if tr.status is TournamentStatus.SIGNUP:
+            done = await storage.remove_entrant(tr.tournament_id, user.id)
+        else:
+            done = await storage.withdraw_entrant(tr.tournament_id, user.id)
+        if not done:
+            raise_not_joined()
+        await self._say(interaction, "tournament.ok.removed", user=f"<@{user.id}>", name=tr.name)
+        self.bot.event_host.changed(tr.tournament_id)
+
+    # -- what anyone may look at ------------------------------------------------------------
+
+    @tournament.command(name=ls("name.standings"), description=ls("cmd.t_standings"))
+    @app_commands.rename(name=ls("pname.t_name"))
+    @app_commands.describe(name=ls("opt.t_which"))
+    async def t_standings(self, interaction: discord.Interaction, name: str | None = None) -> None:
+        tr = await self._named(interaction, name)
+        storage = self.bot.service.storage
+        tid = tr.tournament_id
+        embed, files = standings_of(
+            tr,
+            await storage.tournament_entrants(tid),
+            await storage.tournament_rounds(tid),
+            await storage.tournament_games(tid),
+            loc_of(interaction),
+        )
+        await interaction.response.send_message(embed=embed, files=files, ephemeral=True)
+
+    async def _named(self, interaction: discord.Interaction, name: str | None) -> TournamentRecord:
+        if name is None:
+            return await self._current(interaction)
+        if interaction.guild_id is None:
+            raise Rejected(Refusal.NO_TOURNAMENT)
+        wanted = name.strip().casefold()
+        for tr in await self.bot.service.storage.guild_tournaments(interaction.guild_id, 50):
+            if tr.name.casefold() == wanted or tr.tournament_id == wanted:
+                return tr
+        raise Rejected(Refusal.NO_TOURNAMENT)
+
+    @tournament.command(name=ls("name.history"), description=ls("cmd.t_history"))
+    async def t_history(self, interaction: discord.Interaction) -> None:
+        if interaction.guild_id is None:
+            raise Rejected(Refusal.NO_TOURNAMENT)
+        past = await self.bot.service.storage.guild_tournaments(interaction.guild_id, 20)
+        await interaction.response.send_message(
+            embed=history_embed(past, loc_of(interaction)), ephemeral=True
+        )
+
+
+def raise_not_joined() -> None:
+    raise SignupError("not_joined", "you have not joined")

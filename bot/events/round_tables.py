@@ -1,0 +1,112 @@
+"""A round's tables: each opened as an ordinary table in its own thread, seated as paired, its
+players pinged once; then each game of the match dealt until the match is over.
+
+Restart-safe: a table is looked up before it is opened (by its stored bot table id, else by
+the match a restored table carries), so a round resumed after a kill opens only what is
+missing."""
+
+from __future__ import annotations
+
+import logging
+
+from bot.storage import PairedTable, StoredRound, TournamentRecord
+from bot.tables.matches import next_game, open_match
+from bot.tables.service import TableService
+from bot.tables.table import STAND_IN_LEVEL, MatchOf, Seat, Table
+from bot.text import t as text
+
+from .host import EventHost
+from .options import TableOptions, match_of
+
+log = logging.getLogger(__name__)
+
+
+def find_table(service: TableService, match: MatchOf) -> Table | None:
+    """The bot table playing ``match`` (restored tables included)."""
+    for table in service.registry:
+        m = table.match
+        if m is not None and (m.tournament_id, m.round, m.table) == (
+            match.tournament_id,
+            match.round,
+            match.table,
+        ):
+            return table
+    return None
+
+
+async def run_round(
+    service: TableService, host: EventHost, t: TournamentRecord, rnd: StoredRound
+) -> None:
+    """Open the round's missing tables (one after another: thread creation is paced) and deal
+    the next game wherever a game is over and its match is not."""
+    for paired in rnd.tables:
+        match = match_of(t.settings, t.tournament_id, rnd.number, paired.number)
+        table = None
+        if paired.bot_table_id is not None:
+            table = service.registry.get(paired.bot_table_id)
+        if table is None:
+            table = find_table(service, match)
+        if table is None:
+            if paired.bot_table_id is not None:
+                log.warning(
+                    "tournament %s round %d table %d: its table %s is gone",
+                    t.tournament_id, rnd.number, paired.number, paired.bot_table_id,
+                )  # fmt: skip
+                continue
+            await _open(service, host, t, paired, match)
+            continue
+        if paired.bot_table_id is None:  # opened, then killed before it was stored
+            await service.storage.open_tournament_table(
+                t.tournament_id, rnd.number, paired.number, table.table_id
+            )
+        await next_game(service.core, service.lobby, table)
+
+
+async def _open(
+    service: TableService,
+    host: EventHost,
+    t: TournamentRecord,
+    paired: PairedTable,
+    match: MatchOf,
+) -> None:
+    thread_id = await host.open_thread(t, match.round, paired.number)
+    if thread_id is None:
+        log.warning(
+            "tournament %s: no thread for round %d table %d; trying again later",
+            t.tournament_id, match.round, paired.number,
+        )  # fmt: skip
+        return
+    options = TableOptions.of(t.options)
+    humans = [p for p in paired.seats if p is not None]
+    names = await host.names(t.guild_id, humans)
+    seats: list[Seat] = []
+    ai = 0
+    for player in paired.seats:
+        if player is None:
+            ai += 1
+            level = t_level(options.language)
+            seats.append(
+                Seat(text("ai.name", options.language, n=ai, level=level), ai_level=STAND_IN_LEVEL)
+            )
+        else:
+            seats.append(Seat(names.get(player, str(player)), user_id=player))
+    table = await open_match(
+        service.core,
+        service.lobby,
+        guild_id=t.guild_id,
+        thread_id=thread_id,
+        host_id=t.organiser_id,
+        rules=options.rules,
+        turn_timer=options.turn_timer,
+        language=options.language,
+        seats=seats,
+        match=match,
+    )
+    await service.storage.open_tournament_table(
+        t.tournament_id, match.round, paired.number, table.table_id
+    )
+    await host.welcome(t, thread_id, match.round, paired)
+
+
+def t_level(language: str) -> str:
+    return text(f"level.{STAND_IN_LEVEL}", language)

@@ -1,0 +1,221 @@
+"""The tournament runner: sign-up to the start (by hand or at the deadline), round after round
+until the last, cancelling, and resuming all of it after a restart.
+
+Everything it decides comes from storage: the rounds paired, the tables opened, the games
+recorded (the standings and a round's end are functions of them, ``bot.tournaments``). Only
+"deal the next game of this match" is the table's own state (its series), saved with the table.
+One lock per tournament runs its steps one at a time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime
+
+from bot.storage import EntrantRecord, RoundStatus, Storage, TournamentRecord, TournamentStatus
+from bot.tables.service import TableService
+from bot.tables.table import Table
+from bot.tournaments import (
+    PairingError,
+    Signup,
+    SignupError,
+    check_start,
+    pair_round,
+    rounds_from_games,
+)
+
+from .host import EventHost
+from .round_tables import run_round
+
+log = logging.getLogger(__name__)
+
+#: How often deadlines are looked at and running tournaments nudged (a game recorded late, a
+#: thread Discord refused).
+TICK_SECONDS = 5.0
+
+
+class TournamentRunner:
+    def __init__(
+        self,
+        service: TableService,
+        host: EventHost,
+        clock: Callable[[], float] = time.time,
+        tick_seconds: float = TICK_SECONDS,
+    ) -> None:
+        self.service = service
+        self.host = host
+        self.clock = clock
+        self.tick_seconds = tick_seconds
+        self._locks: dict[str, asyncio.Lock] = {}
+        self._wanted: set[str] = set()
+        self._tasks: dict[str, asyncio.Task[None]] = {}
+        self._ticker: asyncio.Task[None] | None = None
+        #: What the public messages last heard of each tournament (games, rounds, status).
+        self._seen: dict[str, tuple[int, int, str]] = {}
+        service.core.matches = self
+
+    @property
+    def storage(self) -> Storage:
+        return self.service.storage
+
+    def _lock(self, tournament_id: str) -> asyncio.Lock:
+        return self._locks.setdefault(tournament_id, asyncio.Lock())
+
+    # -- the table service's hook -----------------------------------------------------------
+
+    def game_finished(self, table: Table) -> None:
+        if table.match is not None:
+            self.nudge(table.match.tournament_id)
+
+    def nudge(self, tournament_id: str) -> None:
+        """Run :meth:`advance` soon; requests that come while one runs make one more run."""
+        self._wanted.add(tournament_id)
+        task = self._tasks.get(tournament_id)
+        if task is None or task.done():
+            self._tasks[tournament_id] = asyncio.create_task(
+                self._advance_while_wanted(tournament_id), name=f"durak-tournament-{tournament_id}"
+            )
+
+    async def _advance_while_wanted(self, tournament_id: str) -> None:
+        while tournament_id in self._wanted:
+            self._wanted.discard(tournament_id)
+            try:
+                await self.advance(tournament_id)
+            except Exception:
+                log.exception("tournament %s: could not advance", tournament_id)
+
+    # -- commands ---------------------------------------------------------------------------
+
+    async def start(self, tournament_id: str) -> TournamentRecord:
+        """Close the sign-up and play the first round. Entrants who left the server are taken
+        off first; a ``SignupError`` (too few, too many rounds) changes nothing else."""
+        async with self._lock(tournament_id):
+            t = await self.storage.get_tournament(tournament_id)
+            if t.status is not TournamentStatus.SIGNUP:
+                raise SignupError("started", "the tournament has already started")
+            entrants = await self.storage.tournament_entrants(tournament_id)
+            present = await self.host.present(t.guild_id, [e.user_id for e in entrants])
+            for e in entrants:
+                if e.user_id not in present:
+                    await self.storage.remove_entrant(tournament_id, e.user_id)
+            kept = [e for e in entrants if e.user_id in present]
+            check_start(Signup(t.settings, tuple(e.entrant for e in kept)))
+            t = await self.storage.set_tournament_status(tournament_id, TournamentStatus.RUNNING)
+        self.host.changed(tournament_id)
+        self.nudge(tournament_id)
+        return t
+
+    async def cancel(self, tournament_id: str) -> TournamentRecord:
+        """Stop the tournament; its tables still playing finish their game as ordinary tables
+        whose results count for ratings (they stay linked to the round)."""
+        async with self._lock(tournament_id):
+            t = await self.storage.set_tournament_status(tournament_id, TournamentStatus.CANCELLED)
+        self.host.changed(tournament_id)
+        return t
+
+    # -- running ----------------------------------------------------------------------------
+
+    async def advance(self, tournament_id: str) -> None:
+        """Whatever is due: open the round's missing tables, deal next games, finish a round
+        whose matches are all over, pair the next one, finish the tournament after the last."""
+        async with self._lock(tournament_id):
+            changed = await self._advance(tournament_id)
+        if changed:
+            self.host.changed(tournament_id)
+
+    async def _advance(self, tournament_id: str) -> bool:
+        storage = self.storage
+        changed = False
+        while True:  # one round after another, while each is complete
+            t = await storage.get_tournament(tournament_id)
+            if t.status is not TournamentStatus.RUNNING:
+                return changed
+            rounds = await storage.tournament_rounds(tournament_id)
+            games = await storage.tournament_games(tournament_id)
+            records = rounds_from_games([r.pairing for r in rounds], games, t.settings.match)
+            seen = (len(games), len(rounds), str(t.status))
+            changed = changed or self._seen.get(tournament_id) != seen
+            self._seen[tournament_id] = seen
+            current = rounds[-1] if rounds else None
+            if current is not None and current.status is RoundStatus.RUNNING:
+                if not records[-1].complete:
+                    await run_round(self.service, self.host, t, current)
+                    return changed
+                await storage.finish_round(tournament_id, current.number)
+                changed = True
+                continue
+            entrants = await storage.tournament_entrants(tournament_id)
+            withdrawn = await self._withdraw_absent(t, entrants)
+            try:
+                pairing = pair_round(
+                    t.settings, [e.entrant for e in entrants], records, frozenset(withdrawn)
+                )
+            except PairingError as exc:
+                # every round played, or too few players left: the tournament is over
+                log.info("tournament %s ends: %s", tournament_id, exc)
+                await storage.set_tournament_status(tournament_id, TournamentStatus.FINISHED)
+                return True
+            await storage.save_round(tournament_id, pairing)
+            changed = True
+
+    async def _withdraw_absent(
+        self, t: TournamentRecord, entrants: list[EntrantRecord]
+    ) -> set[int]:
+        """Entrants who left the server are withdrawn before a round is paired (their results
+        stay)."""
+        active = [e.user_id for e in entrants if not e.withdrawn]
+        present = await self.host.present(t.guild_id, active)
+        for user in active:
+            if user not in present:
+                await self.storage.withdraw_entrant(t.tournament_id, user)
+        return {e.user_id for e in entrants if e.withdrawn} | (set(active) - present)
+
+    # -- deadlines and restarts -------------------------------------------------------------
+
+    async def resume(self) -> None:
+        """After a restart: every running tournament goes on; deadlines are watched again."""
+        for t in await self.storage.active_tournaments():
+            if t.status is TournamentStatus.RUNNING:
+                self.nudge(t.tournament_id)
+        self.ensure_ticker()
+
+    def ensure_ticker(self) -> None:
+        if self._ticker is None or self._ticker.done():
+            self._ticker = asyncio.create_task(self._tick_loop(), name="durak-tournaments")
+
+    async def _tick_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.tick_seconds)
+            try:
+                await self.tick()
+            except Exception:
+                log.exception("tournament tick failed")
+
+    async def tick(self) -> None:
+        """Start the tournaments whose sign-up deadline has come (one that cannot start is
+        cancelled: the sign-up message says why); nudge the running ones."""
+        now = datetime.fromtimestamp(self.clock(), UTC)
+        for t in await self.storage.active_tournaments():
+            if t.status is TournamentStatus.RUNNING:
+                self.nudge(t.tournament_id)
+                continue
+            deadline = t.signup_deadline
+            if deadline is None or deadline > now:
+                continue
+            try:
+                await self.start(t.tournament_id)
+            except ValueError as exc:  # a TournamentError: too few entrants
+                log.info("tournament %s cannot start at its deadline: %s", t.tournament_id, exc)
+                await self.cancel(t.tournament_id)
+
+    async def close(self) -> None:
+        tasks = [*self._tasks.values(), *([self._ticker] if self._ticker else [])]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(BaseException):
+                await task

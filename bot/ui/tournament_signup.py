@@ -1,0 +1,88 @@
+"""A tournament's public sign-up message: its settings, the entrants, Join / Leave buttons
+(DynamicItems: they work after a restart), and its state once the sign-up is closed."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import discord
+
+from bot.events.options import TableOptions
+from bot.storage import EntrantRecord, TournamentRecord, TournamentStatus
+from bot.text import t
+from bot.tournaments import Format, MatchKind
+
+from .buttons import SignupButton, SignupOp
+from .rules_text import rules_summary
+
+COLOUR = 0xB8860B  # old gold
+#: The entrants' list shares the description (4096 characters) with the settings.
+MAX_LISTED = 64
+
+
+def mention(user: int | None, loc: str | None) -> str:
+    return f"<@{user}>" if user is not None else t("tournament.ai_seat", loc)
+
+
+def settings_lines(tr: TournamentRecord, loc: str | None) -> list[str]:
+    """The settings as the organiser chose them, one line each."""
+    s = tr.settings
+    options = TableOptions.of(tr.options)
+    match = (
+        t("tournament.line.match_games", loc, n=s.match.count)
+        if s.match.kind is MatchKind.GAMES
+        else t("tournament.line.match_losses", loc, n=s.match.count)
+    )
+    lines = [
+        t("tournament.line.format", loc, format=t(f"tformat.{s.format}", loc)),
+        t("tournament.line.tables", loc, n=s.table_size),
+        match,
+        t("tournament.line.rules", loc, rules=rules_summary(options.rules, loc)),
+        t("tournament.line.timer", loc, n=options.turn_timer),
+    ]
+    if s.format is Format.SWISS:
+        lines.append(
+            t("tournament.line.rounds", loc, n=s.rounds)
+            if s.rounds is not None
+            else t("tournament.line.rounds_auto", loc)
+        )
+        lines.append(t("tournament.line.ai_fill" if s.ai_fill else "tournament.line.byes", loc))
+    lines.append(t("tournament.line.organiser", loc, who=mention(tr.organiser_id, loc)))
+    return lines
+
+
+def signup_message(
+    tr: TournamentRecord, entrants: Sequence[EntrantRecord], loc: str | None
+) -> tuple[discord.Embed, discord.ui.View | None]:
+    s = tr.settings
+    embed = discord.Embed(title=t("tournament.signup.title", loc, name=s.name), colour=COLOUR)
+    lines = settings_lines(tr, loc)
+    if tr.status is TournamentStatus.SIGNUP:
+        deadline = tr.signup_deadline
+        lines.append(
+            t("tournament.line.by_hand", loc)
+            if deadline is None
+            else t("tournament.line.deadline", loc, when=f"<t:{int(deadline.timestamp())}:R>")
+        )
+    else:
+        lines.append(t(f"tournament.status.{tr.status}", loc))
+    listed = [e for e in entrants if not e.withdrawn][:MAX_LISTED]
+    lines.append("")
+    lines.append(t("tournament.entrants", loc, n=len(listed), limit=s.player_limit))
+    lines.append(
+        ", ".join(mention(e.user_id, loc) for e in listed) or t("tournament.no_entrants", loc)
+    )
+    embed.description = "\n".join(lines)[:4096]
+    if tr.status is not TournamentStatus.SIGNUP:
+        return embed, None
+    view = discord.ui.View(timeout=None)
+    view.add_item(
+        SignupButton(
+            tr.tournament_id,
+            SignupOp.JOIN,
+            label=t("btn.join", loc),
+            style=discord.ButtonStyle.success,
+        )
+    )
+    view.add_item(SignupButton(tr.tournament_id, SignupOp.LEAVE, label=t("btn.leave", loc)))
+    return embed, view

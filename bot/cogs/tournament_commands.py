@@ -52,7 +52,7 @@ class TournamentCommands(CogBase):
         table_size: app_commands.Range[int, 2, 6] = 2,
         games: app_commands.Range[int, 1, 9] | None = None,
         losses: app_commands.Range[int, 1, 5] | None = None,
-        timer: app_commands.Range[int, 10, 600] | None = None,
+        timer: app_commands.Range[int, 1, 600] | None = None,
         rounds: app_commands.Range[int, 1, 15] | None = None,
         limit: app_commands.Range[int, 2, 64] = 64,
         deadline: str | None = None,

@@ -201,11 +201,14 @@ class Lobby:
         table.auto_pass = {}
         # Seats left in the previous game now belong to an AI for good; idle seats return. At
         # a tournament table the seat stays its player's (the match is theirs): the AI goes on.
-        kept = table.left if table.match is not None else set()
-        for seat in table.left - kept:
+        # A tournament's no-show stays played by the AI for the rest of the match.
+        match = table.match is not None
+        for seat in table.left if not match else ():
             old = table.seats[seat]
             table.seats[seat] = Seat(name=old.name, ai_level=STAND_IN_LEVEL, replaced=True)
-        table.left, table.away, table.expiries = set(kept), set(), {}
+        if not match:
+            table.left, table.away = set(), set()
+        table.expiries = {}
         table.started_at = datetime.now(UTC)
         table.status = TableStatus.RUNNING
         table.notes = opening_notes(table.public_view(), table.series.first_game)

@@ -23,6 +23,12 @@ log = logging.getLogger(__name__)
 EXPIRIES_BEFORE_AI = 2
 
 
+def expiries_before_ai(table: Table) -> int:
+    """At a tournament table the first expiry hands the seat to the AI: a player who does not
+    come must not hold the round up (docs/tournaments.md, "No-shows")."""
+    return 1 if table.match is not None else EXPIRIES_BEFORE_AI
+
+
 class Timers:
     def __init__(self, core: TableCore) -> None:
         self.core = core
@@ -79,7 +85,7 @@ class Timers:
                 apply_action(table, seat, action, timed_out=True)
                 changed = True
                 table.expiries[seat] = table.expiries.get(seat, 0) + 1
-                if table.expiries[seat] >= EXPIRIES_BEFORE_AI:
+                if table.expiries[seat] >= expiries_before_ai(table):
                     log.info("table %s: seat %s idle, an AI plays it", table.table_id, seat)
                     table.away.add(seat)
                 if table.state.finished:

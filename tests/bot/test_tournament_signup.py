@@ -1,0 +1,162 @@
+"""/durak tournament through the fake Discord: who may create one, the sign-up message and its
+buttons, and every bad input of issue #18 item 6 answered from the catalogue with nothing
+changed; then a small tournament played to its end by the AI standing in for no-shows."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import pytest
+
+from bot.app import DurakBot
+from bot.storage import TournamentRecord, TournamentStatus
+from bot.text import t
+from bot.tournaments import rounds_from_games, standings
+from tests.bot.helpers import World, running_bot, world
+from tests.fake_discord import FakeMessage
+
+MANAGE_EVENTS = 1 << 33
+
+pytestmark = pytest.mark.slow  # a tournament played out by the AI through the fake Discord
+
+
+async def say(w: World, who: int, *path: str, **options: object) -> str:
+    res = await w.fake.slash(who, w.channel, "durak", "tournament", *path, options=options)
+    if res.response_type == 5:  # deferred: the answer replaces "thinking…"
+        await res.wait_until(lambda r: r.message is not None and not r.message.loading, 20)
+    return res.content
+
+
+async def only_tournament(bot: DurakBot, guild: int) -> TournamentRecord:
+    (tr,) = await bot.service.storage.guild_tournaments(guild)
+    return tr
+
+
+async def until(check: Callable[[], Awaitable[bool]], timeout: float = 10.0) -> None:
+    """Poll a condition on the bot's storage (the fake cannot see it change)."""
+    end = time.monotonic() + timeout
+    while not await check():
+        assert time.monotonic() < end, "timed out"
+        await asyncio.sleep(0.1)
+
+
+async def posted(bot: DurakBot, guild: int) -> TournamentRecord:
+    """The only tournament, once its sign-up message is stored."""
+
+    async def ready() -> bool:
+        return (await only_tournament(bot, guild)).signup_message_id is not None
+
+    await until(ready)
+    return await only_tournament(bot, guild)
+
+
+def signup(w: World, tr: TournamentRecord) -> FakeMessage:
+    assert tr.signup_message_id is not None
+    return w.fake.message(tr.signup_message_id)
+
+
+async def test_signup_refusals_change_nothing(tmp_path: Path) -> None:
+    async with world(tmp_path) as w, running_bot(w) as bot:
+        fake = w.fake
+        dave = fake.add_user("dave")
+        # creating needs Manage Events
+        assert await say(w, w.alice, "new", name="Cup") == t("err.tournament_denied")
+        assert await bot.service.storage.guild_tournaments(w.guild) == []
+        fake.grant(w.alice, MANAGE_EVENTS)
+        past = f"<t:{int(time.time()) - 60}>"
+        assert await say(w, w.alice, "new", name="Cup", deadline=past) == t(
+            "tournament.error.deadline_past"
+        )
+        assert await say(w, w.alice, "new", name="Cup", deadline="soon") == t("err.bad_deadline")
+        assert await say(w, w.alice, "new", name="Cup", games=2, losses=2) == t("err.match_both")
+        assert await bot.service.storage.guild_tournaments(w.guild) == []
+
+        res = await fake.slash(
+            w.alice, w.channel, "durak", "tournament", "new",
+            options={"name": "Cup", "table_size": 3, "limit": 3},
+        )  # fmt: skip
+        assert not res.ephemeral and res.embeds[0]["title"] == t("tournament.signup.title", name="Cup")
+        tr = await posted(bot, w.guild)
+        message = signup(w, tr)
+        join, leave = (f"dkr:{tr.tournament_id}:{op}" for op in ("join", "leave"))
+        assert {b.custom_id for b in message.buttons} == {join, leave}
+
+        answer = await fake.click(w.bob, message, join)
+        assert answer.content == t("tournament.ok.joined", name="Cup")
+        again = await fake.click(w.bob, message, join)
+        assert again.content == t("tournament.error.already_joined")
+        not_in = await fake.click(w.carol, message, leave)
+        assert not_in.content == t("tournament.error.not_joined")
+        await fake.click(w.carol, message, join)
+        # a table size the entrants cannot fill: 2 joined, 3-seat tables, no AI seats
+        assert await say(w, w.alice, "start") == t(
+            "tournament.error.too_few", need=3, count=2, size=3
+        )
+        assert (await only_tournament(bot, w.guild)).status is TournamentStatus.SIGNUP
+        await fake.click(dave, message, join)
+        full = await fake.click(w.alice, message, join)
+        assert full.content == t("tournament.error.full")
+        # only the organiser or Manage Events starts, cancels, removes
+        assert await say(w, w.bob, "start") == t("err.tournament_denied")
+        assert await say(w, w.bob, "remove", user=dave) == t("err.tournament_denied")
+        entrants = await bot.service.storage.tournament_entrants(tr.tournament_id)
+        assert [e.user_id for e in entrants] == [w.bob, w.carol, dave]
+        await fake.wait_for(lambda: f"<@{dave}>" in str(signup(w, tr).embeds))
+
+        # dave leaves the server: the start takes him off, and three are too few no more...
+        fake.leave_guild(w.guild, dave)
+        assert await say(w, w.alice, "start") == t(
+            "tournament.error.too_few", need=3, count=2, size=3
+        )
+        entrants = await bot.service.storage.tournament_entrants(tr.tournament_id)
+        assert [e.user_id for e in entrants] == [w.bob, w.carol]
+        assert await say(w, w.alice, "cancel") == t("tournament.ok.cancelled", name="Cup")
+        late = await fake.click(w.alice, message, join)
+        assert late.content == t("tournament.error.started")
+        history = await fake.slash(w.bob, w.channel, "durak", "tournament", "history")
+        assert "Cup" in history.embeds[0]["description"]
+
+
+async def test_no_shows_are_played_by_the_ai_to_the_end(tmp_path: Path) -> None:
+    async with world(tmp_path) as w, running_bot(w) as bot:
+        fake = w.fake
+        fake.grant(w.alice, MANAGE_EVENTS)
+        players = [w.bob, w.carol, *(fake.add_user(f"p{i}") for i in range(2))]
+        await say(w, w.alice, "new", name="Night", table_size=2, rounds=2, timer=1)
+        tr = await posted(bot, w.guild)
+        for p in players:
+            await fake.click(p, signup(w, tr), f"dkr:{tr.tournament_id}:join")
+        assert await say(w, w.alice, "start") == t("tournament.ok.started", name="Night")
+        storage = bot.service.storage
+
+        async def finished() -> bool:
+            got = await storage.get_tournament(tr.tournament_id)
+            return got.status is TournamentStatus.FINISHED
+
+        await until(finished, 60)
+        tid = tr.tournament_id
+        rounds = await storage.tournament_rounds(tid)
+        games = await storage.tournament_games(tid)
+        assert len(rounds) == 2 and len(games) == 4
+        threads = fake.threads(w.channel)
+        assert len(threads) == 4
+        entrants = await storage.tournament_entrants(tid)
+        table = standings(
+            [e.entrant for e in entrants],
+            2,
+            rounds_from_games([r.pairing for r in rounds], games, tr.settings.match),
+        )
+        final = await only_tournament(bot, w.guild)
+        assert final.standings_message_id is not None
+        await fake.wait_for(
+            lambda: t("tournament.standings.final")
+            in str(fake.message(final.standings_message_id).embeds)  # type: ignore[arg-type]
+        )
+        shown = str(fake.message(final.standings_message_id).embeds)
+        champion = t("tournament.standings.champion", player=f"<@{table.rows[0].player}>")
+        assert champion in shown
+        stats = await storage.user_stats(players[0], w.guild)
+        assert stats.games == 2  # tournament games count like any game

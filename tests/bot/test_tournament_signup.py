@@ -78,7 +78,9 @@ async def test_signup_refusals_change_nothing(tmp_path: Path) -> None:
             w.alice, w.channel, "durak", "tournament", "new",
             options={"name": "Cup", "table_size": 3, "limit": 3},
         )  # fmt: skip
-        assert not res.ephemeral and res.embeds[0]["title"] == t("tournament.signup.title", name="Cup")
+        assert not res.ephemeral and res.embeds[0]["title"] == t(
+            "tournament.signup.title", name="Cup"
+        )
         tr = await posted(bot, w.guild)
         message = signup(w, tr)
         join, leave = (f"dkr:{tr.tournament_id}:{op}" for op in ("join", "leave"))
@@ -149,13 +151,12 @@ async def test_no_shows_are_played_by_the_ai_to_the_end(tmp_path: Path) -> None:
             2,
             rounds_from_games([r.pairing for r in rounds], games, tr.settings.match),
         )
-        final = await only_tournament(bot, w.guild)
-        assert final.standings_message_id is not None
+        board = (await only_tournament(bot, w.guild)).standings_message_id
+        assert board is not None
         await fake.wait_for(
-            lambda: t("tournament.standings.final")
-            in str(fake.message(final.standings_message_id).embeds)  # type: ignore[arg-type]
+            lambda: t("tournament.standings.final") in str(fake.message(board).embeds)
         )
-        shown = str(fake.message(final.standings_message_id).embeds)
+        shown = str(fake.message(board).embeds)
         champion = t("tournament.standings.champion", player=f"<@{table.rows[0].player}>")
         assert champion in shown
         stats = await storage.user_stats(players[0], w.guild)

@@ -1,0 +1,212 @@
+"""Issue #18's measure: a 16-entrant Swiss at 4-seat tables over 3 rounds, played through the
+fake Discord by the bot as a separate process. A few entrants click as humans do; the others
+never come, and the AI plays their seats (the no-show rule). The bot is SIGKILLed in the middle
+of round 2 and restarted: the round's tables and the tournament resume, the tournament
+finishes, and the standings it shows equal a recomputation from the stored games."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import re
+import time
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from bot.storage import RoundStatus, Storage, TournamentRecord, TournamentStatus, open_storage
+from bot.storage.factory import sqlite_url
+from bot.text import t
+from bot.tournaments import rounds_from_games, standings
+from bot.ui.tournament_board import points_text
+from tests.bot.robust_harness import ACTION_ID, BotProcess
+from tests.fake_discord import FakeDiscord, FakeMessage
+from tests.fake_discord.pytest_plugin import started_fake
+
+pytestmark = pytest.mark.slow  # a bot process, killed once, runs 12 four-seat matches
+
+MANAGE_EVENTS, MANAGE_SERVER = 1 << 33, 1 << 5
+ENTRANTS, SEATS, ROUNDS, HUMANS = 16, 4, 3, 3
+ROW = re.compile(r"\*\*(\d+)\.\*\* <@(\d+)>: (\S+) pts")
+
+
+async def until(check: object, timeout: float, what: str) -> None:
+    end = time.monotonic() + timeout
+    while not await check():  # type: ignore[operator]
+        if time.monotonic() > end:
+            raise TimeoutError(f"timed out waiting for {what}")
+        await asyncio.sleep(0.2)
+
+
+def table_message(fake: FakeDiscord, thread: int) -> FakeMessage | None:
+    found = [
+        m
+        for m in fake.channel_messages(thread)
+        if any((b.custom_id or "").startswith("dkt:") for b in m.buttons)
+    ]
+    return found[-1] if found else None
+
+
+class Human:
+    """An entrant who plays: opens their hand at their current table and clicks a legal move
+    now and then. Clicks that meet a dead bot or a moved-on hand are simply lost."""
+
+    def __init__(self, fake: FakeDiscord, user: int, rng: random.Random) -> None:
+        self.fake, self.user, self.rng = fake, user, rng
+        self.acted = 0
+
+    def thread(self, parent: int) -> int | None:
+        mine = [
+            int(th["id"])
+            for th in self.fake.threads(parent)
+            if any(
+                f"<@{self.user}>" in m.content for m in self.fake.channel_messages(int(th["id"]))
+            )
+        ]
+        return mine[-1] if mine else None
+
+    async def play(self, parent: int) -> None:
+        while True:
+            await asyncio.sleep(self.rng.uniform(0.2, 0.4))
+            with contextlib.suppress(TimeoutError, LookupError, ValueError, AssertionError):
+                await self.step(parent)
+
+    async def step(self, parent: int) -> None:
+        thread = self.thread(parent)
+        message = None if thread is None else table_message(self.fake, thread)
+        if message is None:
+            return
+        hand_id = next(
+            b.custom_id for b in message.buttons if (b.custom_id or "").endswith(":hand")
+        )
+        assert hand_id is not None
+        table = hand_id.split(":")[1]
+        hands = [
+            m
+            for m in self.fake.ephemeral_messages(self.user)
+            if any(f":{table}:" in (b.custom_id or "") for b in m.buttons)
+        ]
+        if not hands:
+            await self.fake.click(self.user, message, hand_id, timeout=3)
+            return
+        moves = [
+            b.custom_id
+            for b in hands[-1].buttons
+            if b.custom_id and not b.disabled and ACTION_ID.match(b.custom_id)
+        ]
+        if moves:
+            await self.fake.click(self.user, hands[-1], self.rng.choice(moves), timeout=3)
+            self.acted += 1
+
+
+class FastBot(BotProcess):
+    """AI seats that think briefly: 12 four-seat games, most seats played by the AI, in time."""
+
+    def env(self) -> dict[str, str]:
+        return dict(super().env(), AI_BUDGET_SECONDS="0.02", AI_BUDGET_ITERATIONS="4")
+
+
+async def tournament(storage: Storage, guild: int) -> TournamentRecord | None:
+    found = await storage.guild_tournaments(guild)
+    return found[0] if found else None
+
+
+async def test_a_swiss_survives_a_sigkill_and_its_standings_recompute(tmp_path: Path) -> None:
+    rng = random.Random(18)
+    async with started_fake() as fake:
+        guild = fake.add_guild("Cup Club")
+        channel = fake.add_channel(guild, "cup")
+        organiser = fake.add_user("organiser")
+        fake.grant(organiser, MANAGE_EVENTS | MANAGE_SERVER)
+        players = [fake.add_user(f"p{i}") for i in range(ENTRANTS)]
+        bot = FastBot(fake, tmp_path)
+        storage = await open_storage(sqlite_url(tmp_path / "durak.sqlite3"))
+        humans = [Human(fake, p, rng) for p in players[:HUMANS]]
+        playing: list[asyncio.Task[None]] = []
+        try:
+            await bot.sync(guild)
+            await bot.start()
+            # text tables: the pictures would cost the bot more than the 12 games
+            await fake.slash(
+                organiser, channel, "durak", "settings", options={"images": False}, timeout=10
+            )
+            await fake.slash(
+                organiser, channel, "durak", "tournament", "new", timeout=10,
+                options={
+                    "name": "Kill Cup", "table_size": SEATS, "rounds": ROUNDS, "timer": 1,
+                },
+            )  # fmt: skip
+
+            async def posted() -> bool:
+                tr = await tournament(storage, guild)
+                return tr is not None and tr.signup_message_id is not None
+
+            await until(posted, 10, "the sign-up message")
+            tr = await tournament(storage, guild)
+            assert tr is not None and tr.signup_message_id is not None
+            tid = tr.tournament_id
+            for p in players:
+                await fake.click(p, tr.signup_message_id, f"dkr:{tid}:join", timeout=10)
+            start = await fake.slash(organiser, channel, "durak", "tournament", "start", timeout=10)
+            await start.wait_until(lambda r: r.message is not None and not r.message.loading, 20)
+            assert start.content == t("tournament.ok.started", name="Kill Cup")
+            playing = [asyncio.create_task(h.play(channel)) for h in humans]
+
+            async def mid_round_two() -> bool:
+                rounds = await storage.tournament_rounds(tid)
+                games = await storage.tournament_games(tid)
+                return (
+                    len(rounds) == 2
+                    and any(g.round == 2 for g in games)
+                    and (sum(g.round == 2 for g in games) < len(rounds[1].tables))
+                )
+
+            await until(mid_round_two, 90, "round 2 under way")
+            bot.kill()
+            rounds = await storage.tournament_rounds(tid)
+            assert rounds[-1].number == 2 and rounds[-1].status is RoundStatus.RUNNING
+            await asyncio.sleep(0.3)
+            await bot.start()
+
+            async def finished() -> bool:
+                tr = await tournament(storage, guild)
+                return tr is not None and tr.status is TournamentStatus.FINISHED
+
+            await until(finished, 120, "the tournament to finish")
+            tr = await tournament(storage, guild)
+            assert tr is not None and tr.standings_message_id is not None
+            rounds = await storage.tournament_rounds(tid)
+            games = await storage.tournament_games(tid)
+            entrants = await storage.tournament_entrants(tid)
+            # every table of every round played its one game, once; one thread per table
+            assert [r.number for r in rounds] == [1, 2, 3]
+            assert all(r.status is RoundStatus.FINISHED for r in rounds)
+            played = sorted((g.round, g.table) for g in games)
+            assert played == sorted((r.number, tb.number) for r in rounds for tb in r.tables)
+            assert len(fake.threads(channel)) == ROUNDS * ENTRANTS // SEATS
+            assert sum(h.acted for h in humans) > 0  # the humans did play some moves
+
+            recomputed = standings(
+                [e.entrant for e in entrants],
+                SEATS,
+                rounds_from_games([r.pairing for r in rounds], games, tr.settings.match),
+            )
+            expected = [(r.rank, r.player, points_text(r.points)) for r in recomputed.rows]
+            assert sum(r.points for r in recomputed.rows) == Fraction(ROUNDS * 6 * ENTRANTS // 4)
+
+            def shown() -> list[tuple[int, int, str]] | None:
+                assert tr is not None and tr.standings_message_id is not None
+                text = str(fake.message(tr.standings_message_id).embeds[0]["description"])
+                if t("tournament.standings.final") not in text:
+                    return None
+                return [(int(a), int(b), c) for a, b, c in ROW.findall(text)]
+
+            rows = await fake.wait_for(shown, 10, what="the final standings")
+            assert rows == expected
+        finally:
+            for task in playing:
+                task.cancel()
+            await storage.close()
+            await bot.stop()

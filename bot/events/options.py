@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.tables.table import MatchOf
-from bot.tournaments import MatchKind, TournamentSettings
+from bot.tournaments import Format, MatchKind, TournamentSettings
 from durak_core import RuleSet
 
 
@@ -45,4 +45,5 @@ class TableOptions:
 
 def match_of(settings: TournamentSettings, tournament_id: str, round: int, table: int) -> MatchOf:
     games = settings.match.count if settings.match.kind is MatchKind.GAMES else 0
-    return MatchOf(tournament_id, round, table, games)
+    decisive = settings.format is Format.SINGLE_ELIMINATION
+    return MatchOf(tournament_id, round, table, games, decisive)

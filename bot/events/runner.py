@@ -19,15 +19,9 @@ from datetime import UTC, datetime
 from bot.storage import EntrantRecord, RoundStatus, Storage, TournamentRecord, TournamentStatus
 from bot.tables.service import TableService
 from bot.tables.table import Table
-from bot.tournaments import (
-    PairingError,
-    Signup,
-    SignupError,
-    check_start,
-    pair_round,
-    rounds_from_games,
-)
+from bot.tournaments import Signup, SignupError, check_start
 
+from .formats import next_pairing, round_over
 from .host import EventHost
 from .round_tables import run_round
 
@@ -136,43 +130,37 @@ class TournamentRunner:
                 return changed
             rounds = await storage.tournament_rounds(tournament_id)
             games = await storage.tournament_games(tournament_id)
-            records = rounds_from_games([r.pairing for r in rounds], games, t.settings.match)
+            entrants = await storage.tournament_entrants(tournament_id)
             seen = (len(games), len(rounds), str(t.status))
             changed = changed or self._seen.get(tournament_id) != seen
             self._seen[tournament_id] = seen
             current = rounds[-1] if rounds else None
             if current is not None and current.status is RoundStatus.RUNNING:
-                if not records[-1].complete:
+                if not round_over(t.settings, entrants, rounds, games):
                     await run_round(self.service, self.host, t, current)
                     return changed
                 await storage.finish_round(tournament_id, current.number)
                 changed = True
                 continue
-            entrants = await storage.tournament_entrants(tournament_id)
-            withdrawn = await self._withdraw_absent(t, entrants)
-            try:
-                pairing = pair_round(
-                    t.settings, [e.entrant for e in entrants], records, frozenset(withdrawn)
-                )
-            except PairingError as exc:
-                # every round played, or too few players left: the tournament is over
-                log.info("tournament %s ends: %s", tournament_id, exc)
+            if await self._withdraw_absent(t, entrants):
+                entrants = await storage.tournament_entrants(tournament_id)
+            pairing = next_pairing(t.settings, entrants, rounds, games)
+            if pairing is None:  # every round played, a champion, or too few players left
+                log.info("tournament %s is over", tournament_id)
                 await storage.set_tournament_status(tournament_id, TournamentStatus.FINISHED)
                 return True
             await storage.save_round(tournament_id, pairing)
             changed = True
 
-    async def _withdraw_absent(
-        self, t: TournamentRecord, entrants: list[EntrantRecord]
-    ) -> set[int]:
+    async def _withdraw_absent(self, t: TournamentRecord, entrants: list[EntrantRecord]) -> bool:
         """Entrants who left the server are withdrawn before a round is paired (their results
-        stay)."""
+        stay); True if anyone was."""
         active = [e.user_id for e in entrants if not e.withdrawn]
         present = await self.host.present(t.guild_id, active)
-        for user in active:
-            if user not in present:
-                await self.storage.withdraw_entrant(t.tournament_id, user)
-        return {e.user_id for e in entrants if e.withdrawn} | (set(active) - present)
+        gone = [user for user in active if user not in present]
+        for user in gone:
+            await self.storage.withdraw_entrant(t.tournament_id, user)
+        return bool(gone)
 
     # -- deadlines and restarts -------------------------------------------------------------
 

@@ -61,11 +61,17 @@ class MatchOf:
     round: int
     table: int
     games: int = 1
+    #: Single elimination: a tied match goes on, one deciding game after another.
+    decisive: bool = False
 
     def over(self, series: Series | None) -> bool:
         if series is None:
             return False
-        return series.finished if self.games == 0 else series.games >= self.games
+        done = series.finished if self.games == 0 else series.games >= self.games
+        if done and self.decisive:  # 2 seats: tied exactly when both lost as often
+            fewest = sorted(series.losses)
+            return fewest[0] != fewest[1]
+        return done
 
 
 @dataclass

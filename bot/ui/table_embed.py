@@ -135,7 +135,7 @@ def render_table(
     view.add_item(TableButton(table.table_id, TableOp.RULES, label=t("btn.rules", loc)))
     if table.status == TableStatus.RUNNING and (table.away or table.left):  # an AI stands in
         view.add_item(TableButton(table.table_id, TableOp.BACK, label=t("btn.back", loc)))
-    if table.status == TableStatus.FINISHED:
+    if table.status == TableStatus.FINISHED and table.match is None:  # a tournament deals on
         view.add_item(
             TableButton(
                 table.table_id,
@@ -165,7 +165,8 @@ def _description(
         if table.series is not None and table.series.finished:
             lines.append(t("table.series_over", loc, n=table.rules.series_losses))
         lines.append(t("table.game_id", loc, id=game_id(table)))
-        lines.append(t("table.rematch_hint", loc))
+        if table.match is None:
+            lines.append(t("table.rematch_hint", loc))
     else:
         waiting = waiting_text(v, names, loc)
         if table.deadline is not None:

@@ -9,9 +9,10 @@ from fractions import Fraction
 
 import discord
 
+from bot.events.formats import bracket_of
 from bot.storage import EntrantRecord, StoredRound, TournamentRecord, TournamentStatus
 from bot.text import t
-from bot.tournaments import PlayedGame, rounds_from_games, standings
+from bot.tournaments import Format, PlayedGame, places, rounds_from_games, standings
 
 from .tournament_signup import COLOUR, mention
 
@@ -31,8 +32,15 @@ def standings_board(
     loc: str | None,
 ) -> discord.Embed:
     s = tr.settings
-    records = rounds_from_games([r.pairing for r in rounds], games, s.match)
-    table = standings([e.entrant for e in entrants], s.table_size, records)
+    ranked: list[tuple[int, int, str | None]]
+    if s.format is Format.SINGLE_ELIMINATION:
+        ranked = [
+            (place.first, player, None) for player, place in places(bracket_of(s, entrants, games))
+        ]
+    else:
+        records = rounds_from_games([r.pairing for r in rounds], games, s.match)
+        table = standings([e.entrant for e in entrants], s.table_size, records)
+        ranked = [(row.rank, row.player, points_text(row.points)) for row in table.rows]
     embed = discord.Embed(title=t("tournament.standings.title", loc, name=s.name), colour=COLOUR)
     total = s.rounds_for(len(entrants))
     if tr.status is TournamentStatus.FINISHED:
@@ -42,20 +50,15 @@ def standings_board(
     else:
         head = t("tournament.standings.round", loc, round=max(1, len(rounds)), rounds=total)
     lines = [head, ""]
-    for row in table.rows[:MAX_ROWS]:
+    for rank, player, points in ranked[:MAX_ROWS]:
+        who = mention(player, loc)
         lines.append(
-            t(
-                "tournament.standings.row",
-                loc,
-                rank=row.rank,
-                player=mention(row.player, loc),
-                points=points_text(row.points),
-            )
+            t("tournament.standings.place", loc, rank=rank, player=who)
+            if points is None
+            else t("tournament.standings.row", loc, rank=rank, player=who, points=points)
         )
-    if tr.status is TournamentStatus.FINISHED and table.rows:
-        lines += [
-            "",
-            t("tournament.standings.champion", loc, player=mention(table.rows[0].player, loc)),
-        ]
+    if tr.status is TournamentStatus.FINISHED and ranked:
+        champion = mention(ranked[0][1], loc)
+        lines += ["", t("tournament.standings.champion", loc, player=champion)]
     embed.description = "\n".join(lines)[:4096]
     return embed

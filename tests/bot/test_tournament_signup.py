@@ -161,3 +161,35 @@ async def test_no_shows_are_played_by_the_ai_to_the_end(tmp_path: Path) -> None:
         assert champion in shown
         stats = await storage.user_stats(players[0], w.guild)
         assert stats.games == 2  # tournament games count like any game
+
+
+async def test_single_elimination_gives_the_bye_to_seed_one_and_crowns_a_champion(
+    tmp_path: Path,
+) -> None:
+    async with world(tmp_path) as w, running_bot(w) as bot:
+        fake = w.fake
+        fake.grant(w.alice, MANAGE_EVENTS)
+        await say(w, w.alice, "new", name="KO", format="single_elimination", timer=1)
+        tr = await posted(bot, w.guild)
+        for p in (w.bob, w.carol, w.alice):  # seeds by sign-up order (no ratings yet)
+            await fake.click(p, signup(w, tr), f"dkr:{tr.tournament_id}:join")
+        assert await say(w, w.alice, "start") == t("tournament.ok.started", name="KO")
+        storage = bot.service.storage
+
+        async def finished() -> bool:
+            got = await storage.get_tournament(tr.tournament_id)
+            return got.status is TournamentStatus.FINISHED
+
+        await until(finished, 60)
+        rounds = await storage.tournament_rounds(tr.tournament_id)
+        games = await storage.tournament_games(tr.tournament_id)
+        # round 1: seeds 2 v 3, seed 1 (bob) has the bye; round 2: the final against bob
+        assert rounds[0].byes == (w.bob,) and rounds[0].tables[0].seats == (w.carol, w.alice)
+        assert len(rounds) == 2 and w.bob in rounds[1].tables[0].seats
+        final = [g for g in games if g.round == 2]
+        assert final and final[-1].durak is not None  # decided: a draw would have gone on
+        winner = final[-1].seats[final[-1].finishing_order[0]]
+        board = (await only_tournament(bot, w.guild)).standings_message_id
+        assert board is not None
+        champion = t("tournament.standings.champion", player=f"<@{winner}>")
+        await fake.wait_for(lambda: champion in str(fake.message(board).embeds))

@@ -1,0 +1,83 @@
+"""What each format says about the rounds, from the stored games: whether the current round is
+over, and the next round's pairing (None: the tournament is over). Swiss pairs by the standings
+(``pair_round``); single elimination plays the bracket's next round, replayed from its games."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.storage import EntrantRecord, StoredRound
+from bot.tournaments import (
+    Bracket,
+    Format,
+    Pairing,
+    PairingError,
+    PlayedGame,
+    SeatedTable,
+    TournamentSettings,
+    pair_round,
+    replay_bracket,
+    rounds_from_games,
+    withdraw,
+)
+
+
+def bracket_of(
+    settings: TournamentSettings,
+    entrants: Sequence[EntrantRecord],
+    games: Sequence[PlayedGame],
+) -> Bracket:
+    """The bracket as its games decided it; withdrawn players forfeit what they have not won."""
+    b = replay_bracket([e.entrant for e in entrants], games, settings.match)
+    for e in entrants:
+        if e.withdrawn:
+            b = withdraw(b, e.user_id)
+    return b
+
+
+def round_over(
+    settings: TournamentSettings,
+    entrants: Sequence[EntrantRecord],
+    rounds: Sequence[StoredRound],
+    games: Sequence[PlayedGame],
+) -> bool:
+    """Whether every match of the last stored round is over (decided, in a bracket)."""
+    current = rounds[-1]
+    if settings.format is Format.SWISS:
+        records = rounds_from_games([r.pairing for r in rounds], games, settings.match)
+        return records[-1].complete
+    matches = bracket_of(settings, entrants, games).matches(current.number)
+    return all(matches[t.number - 1].winner is not None for t in current.tables)
+
+
+def next_pairing(
+    settings: TournamentSettings,
+    entrants: Sequence[EntrantRecord],
+    rounds: Sequence[StoredRound],
+    games: Sequence[PlayedGame],
+) -> Pairing | None:
+    """The next round, or None when the tournament is over (every round played, a champion,
+    or too few players left to seat)."""
+    number = len(rounds) + 1
+    if settings.format is Format.SWISS:
+        records = rounds_from_games([r.pairing for r in rounds], games, settings.match)
+        withdrawn = frozenset(e.user_id for e in entrants if e.withdrawn)
+        try:
+            return pair_round(settings, [e.entrant for e in entrants], records, withdrawn)
+        except PairingError:
+            return None
+    b = bracket_of(settings, entrants, games)
+    if b.champion() is not None or number > b.rounds:
+        return None
+    matches = b.matches(number)
+    ready = [m for m in matches if m.ready]
+    if not ready:
+        return None
+    byes = tuple(
+        m.winner for m in matches if m.winner is not None and None in m.players and number == 1
+    )
+    return Pairing(
+        number,
+        tuple(SeatedTable(m.number, m.players) for m in ready),
+        tuple(p for p in byes if p is not None),
+    )

@@ -29,7 +29,7 @@ log = logging.getLogger(__name__)
 
 #: How often deadlines are looked at and running tournaments nudged (a game recorded late, a
 #: thread Discord refused).
-TICK_SECONDS = 5.0
+TICK_SECONDS = 2.0
 
 
 class TournamentRunner:

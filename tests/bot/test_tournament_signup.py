@@ -193,3 +193,53 @@ async def test_single_elimination_gives_the_bye_to_seed_one_and_crowns_a_champio
         assert board is not None
         champion = t("tournament.standings.champion", player=f"<@{winner}>")
         await fake.wait_for(lambda: champion in str(fake.message(board).embeds))
+
+
+async def test_the_deadline_starts_it_or_cancels_it_with_too_few(tmp_path: Path) -> None:
+    async with world(tmp_path) as w, running_bot(w) as bot:
+        fake = w.fake
+        fake.grant(w.alice, MANAGE_EVENTS)
+        storage = bot.service.storage
+        soon = f"<t:{int(time.time()) + 2}:R>"
+        await say(w, w.alice, "new", name="Early", deadline=soon, timer=1)
+        tr = await posted(bot, w.guild)
+        assert tr.signup_deadline is not None
+        for p in (w.bob, w.carol):
+            await fake.click(p, signup(w, tr), f"dkr:{tr.tournament_id}:join")
+
+        async def running() -> bool:
+            got = await storage.get_tournament(tr.tournament_id)
+            return got.status is not TournamentStatus.SIGNUP
+
+        await until(running, 15)
+        assert (await storage.get_tournament(tr.tournament_id)).status in (
+            TournamentStatus.RUNNING,
+            TournamentStatus.FINISHED,
+        )
+        # a second one, in another channel, whose deadline finds one entrant: cancelled
+        other = fake.add_channel(w.guild, "cup-2")
+        await fake.slash(
+            w.alice, other, "durak", "tournament", "new",
+            options={"name": "Lonely", "deadline": f"<t:{int(time.time()) + 2}>"},
+        )  # fmt: skip
+
+        async def lonely() -> TournamentRecord | None:
+            found = [x for x in await storage.guild_tournaments(w.guild) if x.name == "Lonely"]
+            return found[0] if found and found[0].signup_message_id else None
+
+        async def has_lonely() -> bool:
+            return await lonely() is not None
+
+        await until(has_lonely)
+        lone = await lonely()
+        assert lone is not None and lone.signup_message_id is not None
+        await fake.click(w.bob, lone.signup_message_id, f"dkr:{lone.tournament_id}:join")
+
+        async def cancelled() -> bool:
+            got = await storage.get_tournament(lone.tournament_id)
+            return got.status is TournamentStatus.CANCELLED
+
+        await until(cancelled, 15)
+        sign = lone.signup_message_id
+        gone = t("tournament.status.cancelled")
+        await fake.wait_for(lambda: gone in str(fake.message(sign).embeds))

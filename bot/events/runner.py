@@ -10,7 +10,6 @@ One lock per tournament runs its steps one at a time.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from collections.abc import Callable
@@ -19,8 +18,10 @@ from datetime import UTC, datetime
 from bot.storage import EntrantRecord, RoundStatus, Storage, TournamentRecord, TournamentStatus
 from bot.tables.service import TableService
 from bot.tables.table import Table
+from bot.tables.ticker import Ticker
 from bot.tournaments import Signup, SignupError, check_start
 
+from .coalesce import Coalesced
 from .formats import next_pairing, round_over
 from .host import EventHost
 from .round_tables import run_round
@@ -45,9 +46,8 @@ class TournamentRunner:
         self.clock = clock
         self.tick_seconds = tick_seconds
         self._locks: dict[str, asyncio.Lock] = {}
-        self._wanted: set[str] = set()
-        self._tasks: dict[str, asyncio.Task[None]] = {}
-        self._ticker: asyncio.Task[None] | None = None
+        self._advances = Coalesced(self.advance, "tournament")
+        self._ticker = Ticker(tick_seconds, self.tick)
         #: What the public messages last heard of each tournament (games, rounds, status).
         self._seen: dict[str, tuple[int, int, str]] = {}
         service.core.matches = self
@@ -67,20 +67,7 @@ class TournamentRunner:
 
     def nudge(self, tournament_id: str) -> None:
         """Run :meth:`advance` soon; requests that come while one runs make one more run."""
-        self._wanted.add(tournament_id)
-        task = self._tasks.get(tournament_id)
-        if task is None or task.done():
-            self._tasks[tournament_id] = asyncio.create_task(
-                self._advance_while_wanted(tournament_id), name=f"durak-tournament-{tournament_id}"
-            )
-
-    async def _advance_while_wanted(self, tournament_id: str) -> None:
-        while tournament_id in self._wanted:
-            self._wanted.discard(tournament_id)
-            try:
-                await self.advance(tournament_id)
-            except Exception:
-                log.exception("tournament %s: could not advance", tournament_id)
+        self._advances.want(tournament_id)
 
     # -- commands ---------------------------------------------------------------------------
 
@@ -172,16 +159,7 @@ class TournamentRunner:
         self.ensure_ticker()
 
     def ensure_ticker(self) -> None:
-        if self._ticker is None or self._ticker.done():
-            self._ticker = asyncio.create_task(self._tick_loop(), name="durak-tournaments")
-
-    async def _tick_loop(self) -> None:
-        while True:
-            await asyncio.sleep(self.tick_seconds)
-            try:
-                await self.tick()
-            except Exception:
-                log.exception("tournament tick failed")
+        self._ticker.ensure()
 
     async def tick(self) -> None:
         """Start the tournaments whose sign-up deadline has come (one that cannot start is
@@ -201,9 +179,5 @@ class TournamentRunner:
                 await self.cancel(t.tournament_id)
 
     async def close(self) -> None:
-        tasks = [*self._tasks.values(), *([self._ticker] if self._ticker else [])]
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(BaseException):
-                await task
+        self._ticker.cancel()
+        await self._advances.close()

@@ -4,7 +4,6 @@ refreshed in place, within the channel's write pacing and the process's request 
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 from collections.abc import Sequence
@@ -12,6 +11,7 @@ from typing import Final
 
 import discord
 
+from bot.events.coalesce import Coalesced
 from bot.events.options import TableOptions
 from bot.storage import (
     EntrantRecord,
@@ -41,8 +41,9 @@ class DiscordEventHost:
         self.storage = storage
         #: Display names seen (sign-ups, member look-ups): a table seats players by name.
         self.known: dict[int, str] = {}
-        self._wanted: set[str] = set()
-        self._tasks: dict[str, asyncio.Task[None]] = {}
+        self._refreshes = Coalesced(self.refresh, "tournament-messages")
+        #: What each public message shows now, so an unchanged one is not edited again.
+        self._shown: dict[tuple[str, str], object] = {}
 
     # -- threads and pings ------------------------------------------------------------------
 
@@ -116,24 +117,11 @@ class DiscordEventHost:
     # -- the public messages ----------------------------------------------------------------
 
     def changed(self, tournament_id: str) -> None:
-        self._wanted.add(tournament_id)
-        task = self._tasks.get(tournament_id)
-        if task is None or task.done():
-            self._tasks[tournament_id] = asyncio.create_task(
-                self._refresh_while_wanted(tournament_id), name=f"durak-board-{tournament_id}"
-            )
-
-    async def _refresh_while_wanted(self, tournament_id: str) -> None:
-        while tournament_id in self._wanted:
-            self._wanted.discard(tournament_id)
-            try:
-                await self.refresh(tournament_id)
-            except Exception:
-                log.exception("tournament %s: could not refresh its messages", tournament_id)
+        self._refreshes.want(tournament_id)
 
     async def refresh(self, tournament_id: str) -> None:
         """Edit the sign-up message; post the standings message once the tournament runs, and
-        edit it from then on."""
+        edit it from then on. A message that would show the same is not written again."""
         storage = self.storage
         tr = await storage.get_tournament(tournament_id)
         entrants = await storage.tournament_entrants(tournament_id)
@@ -141,11 +129,13 @@ class DiscordEventHost:
         channel = self.client.get_partial_messageable(tr.channel_id)
         if tr.signup_message_id is not None:
             embed, view = signup_message(tr, entrants, lang)
-            with contextlib.suppress(discord.HTTPException):
+            key = (tournament_id, "signup")
+            if self._shown.get(key) != embed.to_dict():
                 async with self.limits.write(tr.channel_id, "edit"):
                     await channel.get_partial_message(tr.signup_message_id).edit(
                         embed=embed, view=view
                     )
+                self._shown[key] = embed.to_dict()
         if tr.status is TournamentStatus.SIGNUP or (
             tr.status is TournamentStatus.CANCELLED and tr.standings_message_id is None
         ):
@@ -153,23 +143,22 @@ class DiscordEventHost:
         rounds = await storage.tournament_rounds(tournament_id)
         games = await storage.tournament_games(tournament_id)
         embed, files = standings_of(tr, entrants, rounds, games, lang)
+        key = (tournament_id, "standings")
+        if self._shown.get(key) == embed.to_dict():
+            return
         if tr.standings_message_id is None:
             async with self.limits.write(tr.channel_id, "post"):
                 message = await channel.send(embed=embed, files=files)
             await storage.set_tournament_message(tournament_id, "standings", message.id)
-            return
-        with contextlib.suppress(discord.HTTPException):
+        else:
             async with self.limits.write(tr.channel_id, "edit"):
                 await channel.get_partial_message(tr.standings_message_id).edit(
                     embed=embed, attachments=files
                 )
+        self._shown[key] = embed.to_dict()
 
     async def close(self) -> None:
-        for task in self._tasks.values():
-            task.cancel()
-        for task in self._tasks.values():
-            with contextlib.suppress(BaseException):
-                await task
+        await self._refreshes.close()
 
 
 def standings_of(

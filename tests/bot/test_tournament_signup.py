@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from bot.app import DurakBot
-from bot.storage import TournamentRecord, TournamentStatus
+from bot.storage import Storage, TournamentRecord, TournamentStatus
 from bot.text import t
 from bot.tournaments import rounds_from_games, standings
 from tests.bot.helpers import World, running_bot, world
@@ -41,6 +41,15 @@ async def until(check: Callable[[], Awaitable[bool]], timeout: float = 10.0) -> 
     while not await check():
         assert time.monotonic() < end, "timed out"
         await asyncio.sleep(0.1)
+
+
+async def reaches(
+    storage: Storage, tournament_id: str, status: TournamentStatus, timeout: float = 60
+) -> None:
+    async def there() -> bool:
+        return (await storage.get_tournament(tournament_id)).status is status
+
+    await until(there, timeout)
 
 
 async def posted(bot: DurakBot, guild: int) -> TournamentRecord:
@@ -134,11 +143,7 @@ async def test_no_shows_are_played_by_the_ai_to_the_end(tmp_path: Path) -> None:
         assert await say(w, w.alice, "start") == t("tournament.ok.started", name="Night")
         storage = bot.service.storage
 
-        async def finished() -> bool:
-            got = await storage.get_tournament(tr.tournament_id)
-            return got.status is TournamentStatus.FINISHED
-
-        await until(finished, 60)
+        await reaches(storage, tr.tournament_id, TournamentStatus.FINISHED)
         tid = tr.tournament_id
         rounds = await storage.tournament_rounds(tid)
         games = await storage.tournament_games(tid)
@@ -176,11 +181,7 @@ async def test_single_elimination_gives_the_bye_to_seed_one_and_crowns_a_champio
         assert await say(w, w.alice, "start") == t("tournament.ok.started", name="KO")
         storage = bot.service.storage
 
-        async def finished() -> bool:
-            got = await storage.get_tournament(tr.tournament_id)
-            return got.status is TournamentStatus.FINISHED
-
-        await until(finished, 60)
+        await reaches(storage, tr.tournament_id, TournamentStatus.FINISHED)
         rounds = await storage.tournament_rounds(tr.tournament_id)
         games = await storage.tournament_games(tr.tournament_id)
         # round 1: seeds 2 v 3, seed 1 (bob) has the bye; round 2: the final against bob
@@ -235,11 +236,7 @@ async def test_the_deadline_starts_it_or_cancels_it_with_too_few(tmp_path: Path)
         assert lone is not None and lone.signup_message_id is not None
         await fake.click(w.bob, lone.signup_message_id, f"dkr:{lone.tournament_id}:join")
 
-        async def cancelled() -> bool:
-            got = await storage.get_tournament(lone.tournament_id)
-            return got.status is TournamentStatus.CANCELLED
-
-        await until(cancelled, 15)
+        await reaches(storage, lone.tournament_id, TournamentStatus.CANCELLED, 15)
         sign = lone.signup_message_id
         gone = t("tournament.status.cancelled")
         await fake.wait_for(lambda: gone in str(fake.message(sign).embeds))

@@ -105,7 +105,9 @@ class FastBot(BotProcess):
     """AI seats that think briefly: 12 four-seat games, most seats played by the AI, in time."""
 
     def env(self) -> dict[str, str]:
-        return dict(super().env(), AI_BUDGET_SECONDS="0.02", AI_BUDGET_ITERATIONS="4")
+        return dict(
+            super().env(), AI_BUDGET_SECONDS="0.02", AI_BUDGET_ITERATIONS="4", AI_PROCESSES="2"
+        )
 
 
 async def tournament(storage: Storage, guild: int) -> TournamentRecord | None:

@@ -20,8 +20,6 @@ from tests.fake_discord import FakeMessage
 
 MANAGE_EVENTS = 1 << 33
 
-pytestmark = pytest.mark.slow  # a tournament played out by the AI through the fake Discord
-
 
 async def say(w: World, who: int, *path: str, **options: object) -> str:
     res = await w.fake.slash(who, w.channel, "durak", "tournament", *path, options=options)
@@ -131,6 +129,7 @@ async def test_signup_refusals_change_nothing(tmp_path: Path) -> None:
         assert "Cup" in history.embeds[0]["description"]
 
 
+@pytest.mark.slow  # played out by the AI through the fake Discord
 async def test_no_shows_are_played_by_the_ai_to_the_end(tmp_path: Path) -> None:
     async with world(tmp_path) as w, running_bot(w) as bot:
         fake = w.fake
@@ -168,6 +167,7 @@ async def test_no_shows_are_played_by_the_ai_to_the_end(tmp_path: Path) -> None:
         assert stats.games == 2  # tournament games count like any game
 
 
+@pytest.mark.slow  # played out by the AI through the fake Discord
 async def test_single_elimination_gives_the_bye_to_seed_one_and_crowns_a_champion(
     tmp_path: Path,
 ) -> None:
@@ -196,6 +196,7 @@ async def test_single_elimination_gives_the_bye_to_seed_one_and_crowns_a_champio
         await fake.wait_for(lambda: champion in str(fake.message(board).embeds))
 
 
+@pytest.mark.slow  # played out by the AI through the fake Discord
 async def test_the_deadline_starts_it_or_cancels_it_with_too_few(tmp_path: Path) -> None:
     async with world(tmp_path) as w, running_bot(w) as bot:
         fake = w.fake

@@ -47,9 +47,10 @@ import tempfile
 import time
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from benchmarks.activity_load import ActivityLoad, Viewer, activity_env, free_port
 from bot.settings import Settings
 from tests.bot.robust_harness import BotProcess
 from tests.fake_discord import FakeDiscord, FakeMessage, RecordedRequest
@@ -70,6 +71,8 @@ class Tbl:
     humans: list[int]
     table_id: str = ""
     message_id: int = 0
+    #: ``--browsers``: who plays or watches from the Activity (a spectator is not in humans).
+    browsers: list[int] = field(default_factory=list)
 
 
 def table_message(fake: FakeDiscord, channel: int) -> FakeMessage | None:
@@ -143,6 +146,7 @@ async def run(
     think: tuple[float, float],
     burst: bool = False,
     global_limit: int = 50,
+    browsers: bool = False,
 ) -> dict[str, object]:
     rng = random.Random(seed)
     latencies: list[float] = []
@@ -153,12 +157,16 @@ async def run(
         tables: list[Tbl] = []
         for i in range(n_tables):
             humans = 2 if i % 5 == 0 else 1  # mostly AI: 1 human + 3 AI, every 5th 2 + 2
-            tables.append(
-                Tbl(
-                    fake.add_channel(guild, f"t{i}"),
-                    [fake.add_user(f"u{i}-{h}") for h in range(humans)],
-                )
+            tb = Tbl(
+                fake.add_channel(guild, f"t{i}"),
+                [fake.add_user(f"u{i}-{h}") for h in range(humans)],
             )
+            if browsers:  # half the humans play from the Activity, a spectator at every 5th
+                if humans == 2:
+                    tb.browsers = [tb.humans[1], fake.add_user(f"s{i}")]
+                elif i % 2:
+                    tb.browsers = [tb.humans[0]]
+            tables.append(tb)
         with tempfile.TemporaryDirectory() as tmp:
             bot = BotProcess(fake, Path(tmp))
             overrides = {
@@ -174,6 +182,9 @@ async def run(
                 "LOG_LEVEL": "WARNING",
                 "DURAK_TIMING_FILE": str(Path(tmp) / "timing.txt"),
             }
+            port = free_port()
+            if browsers:
+                overrides |= activity_env(fake, port)
             base_env = bot.env
             bot.env = lambda: {**base_env(), **overrides}  # type: ignore[method-assign]
             await bot.sync(guild)
@@ -218,6 +229,19 @@ async def run(
 
             for k in range(0, n_tables, 20):
                 await asyncio.gather(*(open_table(tb) for tb in tables[k : k + 20]))
+            load = await ActivityLoad(fake, port).__aenter__()
+            viewers: dict[int, Viewer] = {}
+
+            async def open_viewers(tb: Tbl) -> None:
+                instance = fake.activity.open_instance(tb.channel, tb.browsers)
+                for user in tb.browsers:
+                    viewers[user] = await load.open(tb.channel, tb.table_id, instance, user)
+
+            # A few at a time: the instance checks share Discord's global limit with the
+            # table messages the bot is still posting.
+            with_browsers = [tb for tb in tables if tb.browsers]
+            for k in range(0, len(with_browsers), 5):
+                await asyncio.gather(*(open_viewers(tb) for tb in with_browsers[k : k + 5]))
             setup_latencies = len(latencies)
             edits_before = {
                 tb.channel: sum(
@@ -240,9 +264,13 @@ async def run(
             async def human(tb: Tbl, user: int) -> None:
                 nonlocal clicks, games_finished
                 r = random.Random(rng.random())
+                viewer = viewers.get(user)  # plays at the Activity's table, not from a hand
                 if not burst:
                     await asyncio.sleep(r.uniform(*think))
-                await timed(fake.click(user, tb.message_id, f"dkt:{tb.table_id}:hand", timeout=30))
+                if viewer is None:
+                    await timed(
+                        fake.click(user, tb.message_id, f"dkt:{tb.table_id}:hand", timeout=30)
+                    )
                 while time.monotonic() < end:
                     await asyncio.sleep(r.uniform(*think))  # a human's thinking time
                     msg = fake.message(tb.message_id)
@@ -252,6 +280,9 @@ async def run(
                         newer = table_message(fake, tb.channel)
                         if newer is not None:
                             tb.message_id = newer.id
+                        continue
+                    if viewer is not None:
+                        await load.play(tb.channel, viewer, r.choice)
                         continue
                     hand = latest_hand(fake, user)
                     ids = [
@@ -288,6 +319,8 @@ async def run(
                     - edits_before[tb.channel]
                 )
                 rates.append(edits / elapsed)
+            activity = load.figures(ms_percentiles) if browsers else {}
+            await load.__aexit__()
             await bot.stop()
             rss_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
             timing = Path(tmp) / "timing.txt"
@@ -372,6 +405,7 @@ async def run(
                 Counter(route_of(r) for r in fake.requests if r.status == 429)
             ),
             "games_finished_seen": games_finished,
+            **activity,
         }
 
 
@@ -404,6 +438,12 @@ def main() -> None:
         "with DISCORD_REQUESTS_PER_SECOND=0 then)",
     )
     p.add_argument(
+        "--browsers",
+        action="store_true",
+        help="half the humans play from the Activity over its WebSocket (no browser), with a "
+        "spectator at every fifth table; reports action → every viewer updated (activity_*)",
+    )
+    p.add_argument(
         "--ladder",
         nargs="*",
         type=int,
@@ -423,9 +463,19 @@ def main() -> None:
                 think,
                 args.burst,
                 args.global_limit,
+                args.browsers,
             )
         )
-        print(json.dumps({"images": args.images, "global_limit": args.global_limit, **figures}))
+        print(
+            json.dumps(
+                {
+                    "images": args.images,
+                    "global_limit": args.global_limit,
+                    "browsers": args.browsers,
+                    **figures,
+                }
+            )
+        )
         return
     steps = []
     for n in args.ladder or [100, 200, 400, 800]:

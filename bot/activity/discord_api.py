@@ -7,6 +7,7 @@ the bot and the Activity always talk to the same Discord (the tests' fake patche
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from dataclasses import dataclass
@@ -18,6 +19,11 @@ from discord.http import Route
 log = logging.getLogger(__name__)
 
 TIMEOUT = aiohttp.ClientTimeout(total=10)
+#: A 429 (Discord's global limit, which these calls share with the bot's own requests) is
+#: waited out this many times when it asks for at most ``MAX_RATE_LIMIT_WAIT`` seconds; past
+#: that the sign-in answers "try again" (503), never "you are not allowed".
+RATE_LIMIT_TRIES = 5
+MAX_RATE_LIMIT_WAIT = 5.0
 
 
 class DiscordRefused(Exception):
@@ -28,6 +34,11 @@ class DiscordRefused(Exception):
         super().__init__(f"{what}: {status} {detail}".strip())
         self.what = what
         self.status = status
+
+    @property
+    def transient(self) -> bool:
+        """No answer, Discord's own failure, or its rate limit: worth trying again later."""
+        return self.status == 0 or self.status == 429 or self.status >= 500
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,14 +76,21 @@ class DiscordApi:
             self._session = None
 
     async def _call(self, what: str, method: str, path: str, **kwargs: Any) -> Any:
-        try:
-            async with self._http().request(method, Route.BASE + path, **kwargs) as response:
-                text = await response.text()
-                if response.status != 200:
-                    raise DiscordRefused(what, response.status, text[:200])
-                return json.loads(text)
-        except (aiohttp.ClientError, TimeoutError, json.JSONDecodeError) as exc:
-            raise DiscordRefused(what, 0, type(exc).__name__) from None
+        for attempt in range(1, RATE_LIMIT_TRIES + 1):
+            try:
+                async with self._http().request(method, Route.BASE + path, **kwargs) as response:
+                    text = await response.text()
+                    if response.status == 200:
+                        return json.loads(text)
+                    status = response.status
+                    wait = _retry_after(response.headers, text) if status == 429 else 0.0
+            except (aiohttp.ClientError, TimeoutError, json.JSONDecodeError) as exc:
+                raise DiscordRefused(what, 0, type(exc).__name__) from None
+            if status != 429 or attempt == RATE_LIMIT_TRIES or wait > MAX_RATE_LIMIT_WAIT:
+                raise DiscordRefused(what, status, text[:200])
+            log.info("%s: rate limited by Discord, trying again in %.2fs", what, wait)
+            await asyncio.sleep(wait)
+        raise AssertionError("unreachable")
 
     async def exchange_code(self, code: str) -> str:
         """The access token for the SDK's authorization ``code`` (no ``redirect_uri``, as
@@ -129,3 +147,16 @@ class DiscordApi:
             )
         except (KeyError, TypeError, ValueError):
             raise DiscordRefused("activity instance", 200, "unexpected instance object") from None
+
+
+def _retry_after(headers: Any, text: str) -> float:
+    """A 429's wait in seconds: its JSON ``retry_after``, else its ``Retry-After`` header;
+    infinity when it says neither (never waited for)."""
+    try:
+        return float(json.loads(text)["retry_after"])
+    except (ValueError, KeyError, TypeError):
+        pass
+    try:
+        return float(headers.get("Retry-After", "inf"))
+    except ValueError:
+        return float("inf")

@@ -183,14 +183,14 @@ class ActivityServer:
             user = await self.discord.user(access_token)
         except DiscordRefused as exc:
             log.info("activity sign-in refused: %s", exc)
-            if exc.status == 0 or exc.status >= 500:
+            if exc.transient:
                 return _refusal(503, "err.activity_unavailable", locale)
             return _refusal(401, "err.activity_auth", locale)
         try:
             instance = await self.discord.instance(body.instance_id)
         except DiscordRefused as exc:
             log.info("activity instance %s refused for %s: %s", body.instance_id, user.id, exc)
-            if exc.status == 0 or exc.status >= 500:
+            if exc.transient:
                 return _refusal(503, "err.activity_unavailable", user.locale)
             return _refusal(403, "err.activity_instance", user.locale)
         if instance.instance_id != body.instance_id or user.id not in instance.users:

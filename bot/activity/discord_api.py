@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -59,10 +60,20 @@ class ActivityInstance:
 
 
 class DiscordApi:
-    def __init__(self, client_id: int, client_secret: str, bot_token: str) -> None:
+    """``pace``: awaited before each request made with the bot token, which counts against the
+    bot's global rate limit (the bot's own request budget; the OAuth2 calls do not count)."""
+
+    def __init__(
+        self,
+        client_id: int,
+        client_secret: str,
+        bot_token: str,
+        pace: Callable[[], Awaitable[None]] | None = None,
+    ) -> None:
         self.client_id = client_id
         self._client_secret = client_secret
         self._bot_token = bot_token
+        self._pace = pace
         self._session: aiohttp.ClientSession | None = None
 
     def _http(self) -> aiohttp.ClientSession:
@@ -75,8 +86,12 @@ class DiscordApi:
             await self._session.close()
             self._session = None
 
-    async def _call(self, what: str, method: str, path: str, **kwargs: Any) -> Any:
+    async def _call(
+        self, what: str, method: str, path: str, *, paced: bool = False, **kwargs: Any
+    ) -> Any:
         for attempt in range(1, RATE_LIMIT_TRIES + 1):
+            if paced and self._pace is not None:
+                await self._pace()
             try:
                 async with self._http().request(method, Route.BASE + path, **kwargs) as response:
                     text = await response.text()
@@ -134,6 +149,7 @@ class DiscordApi:
             "GET",
             f"/applications/{self.client_id}/activity-instances/{instance_id}",
             headers={"Authorization": f"Bot {self._bot_token}"},
+            paced=True,
         )
         try:
             location = data["location"]

@@ -105,6 +105,16 @@ def ms_percentiles(name: str, seconds: list[float]) -> dict[str, float]:
     return {f"{name}_p{q}": round(pct(seconds, q / 100) * 1000, 1) for q in (50, 99)}
 
 
+def by_kind(rows: list[list[str]]) -> dict[str, list[tuple[float, float]]]:
+    """The timing file's interactions by what was asked (its 4th column): (until answered,
+    until handed to HTTP), in seconds."""
+    kinds: dict[str, list[tuple[float, float]]] = {}
+    for r in rows:
+        if len(r) > 3:
+            kinds.setdefault(r[3], []).append((float(r[0]), float(r[1])))
+    return kinds
+
+
 def busiest_second(times: Iterable[float]) -> tuple[int, float]:
     """The most of ``times`` that fall in any one-second window, and where that window starts."""
     ordered = sorted(times)
@@ -358,6 +368,16 @@ async def run(
             **ms_percentiles("bot_play_interaction_ms", play_inside),
             **ms_percentiles("bot_play_until_answer_sent_ms", play_handed),
             **ms_percentiles("bot_steady_interaction_ms", steady),
+            # Which asks make the tail, per kind (setup commands are their own): count, p50
+            # and p99 (ms), and the p99 until the answer was handed to HTTP.
+            "bot_interaction_ms_by_kind": {
+                kind: [
+                    len(times),
+                    *ms_percentiles("", [t for t, _ in times]).values(),
+                    ms_percentiles("", [h for _, h in times])["_p99"],
+                ]
+                for kind, times in sorted(by_kind(rows).items())
+            },
             **ms_percentiles("bot_human_act_ms", acts),
             **ms_percentiles("bot_save_wait_ms", saves),
             **ms_percentiles("bot_save_batch_ms", [float(r[1]) for r in batches]),

@@ -10,7 +10,8 @@ With ``DURAK_TIMING_FILE`` set (the load benchmark), the bot's own processing ti
 interaction is written there, one line per interaction, two values in seconds: from discord.py
 building the ``Interaction`` (gateway frame parsed) to the bot's first response being accepted
 by (the fake) Discord, and to the moment the bot hands that response to HTTP (its work done,
-the round trip to Discord not counted); then the Unix time of the answer. Beside it,
+the round trip to Discord not counted); then the Unix time of the answer and what was asked
+(``interaction_kind``). Beside it,
 ``<file>.phases`` times parts of that work (see ``time_phases``).
 """
 
@@ -53,17 +54,33 @@ class TimingLines:
             self._lines.clear()
 
 
+def interaction_kind(data: Any) -> str:
+    """What was asked, without its ids: ``/durak start``, ``dkt:hand`` (a table button),
+    ``dk:act`` (a hand's action button), for the benchmark's figures per kind."""
+    custom_id = data.get("custom_id")
+    if isinstance(custom_id, str):
+        parts = custom_id.split(":")
+        op = parts[-1] if len(parts) > 1 and parts[-1].isalpha() else "act"
+        return f"{parts[0]}:{op}"
+    words = [str(data.get("name", "?"))]
+    options = data.get("options") or []
+    while options and options[0].get("type") in (1, 2):  # subcommand (group)
+        words.append(str(options[0].get("name")))
+        options = options[0].get("options") or []
+    return "/" + " ".join(words).replace(" ", "_")
+
+
 def time_interactions(path: str) -> None:
     from discord.interactions import Interaction
     from discord.webhook.async_ import AsyncWebhookAdapter
 
-    started: dict[int, float] = {}
+    started: dict[int, tuple[float, str]] = {}
     out = TimingLines(path)
     init, request = Interaction.__init__, AsyncWebhookAdapter.request
 
     def timed_init(self: Interaction, *args: Any, **kwargs: Any) -> None:
         init(self, *args, **kwargs)
-        started[self.id] = time.perf_counter()
+        started[self.id] = (time.perf_counter(), interaction_kind(self.data or {}))
 
     # Every answer to an interaction goes through the webhook adapter's request on the callback
     # route: discord.py's own (create_interaction_response) and the bot's (a hand click's
@@ -72,9 +89,12 @@ def time_interactions(path: str) -> None:
         handed = time.perf_counter()
         result = await request(self, route, *args, **kwargs)
         if route.path.endswith("/callback"):
-            t0 = started.pop(int(route.webhook_id or 0), None)
-            if t0 is not None:
-                out.write(f"{time.perf_counter() - t0:.6f} {handed - t0:.6f} {time.time():.3f}\n")
+            begun = started.pop(int(route.webhook_id or 0), None)
+            if begun is not None:
+                t0, kind = begun
+                out.write(
+                    f"{time.perf_counter() - t0:.6f} {handed - t0:.6f} {time.time():.3f} {kind}\n"
+                )
         return result
 
     Interaction.__init__ = timed_init  # type: ignore[method-assign]

@@ -1,0 +1,270 @@
+"""The tournament's public standings message: one embed, edited in place as results come in,
+and its picture — the standings (Swiss) or the bracket (single elimination).
+
+Everything shown is recomputed from the stored entrants, rounds and games through the core's
+own functions (:func:`bot.tournaments.standings`, :func:`replay_bracket`), so the message
+always equals a recomputation. The embed lists every player (as many as Discord's limits
+allow, then "and N more"); the picture shows the top of the table, big enough for a phone
+(docs/tournaments.md, "What people look at").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import discord
+
+from bot.render.tournament import MAX_ROWS, Mark, MarkKind, StandingsLine, StandingsScene
+from bot.render.tournament import render_standings_png as _render_standings
+from bot.storage import EntrantRecord, StoredRound, TournamentRecord, TournamentStatus
+from bot.tournaments import (
+    Format,
+    Place,
+    PlayedGame,
+    RoundEntry,
+    RoundLine,
+    StandingRow,
+    Standings,
+    rounds_from_games,
+    standings,
+)
+
+from .tournament_bracket import elimination_message
+from .tournament_text import (
+    DESCRIPTION_BUDGET,
+    Names,
+    Translator,
+    add_fields,
+    as_translator,
+    fit_lines,
+    format_line,
+    num,
+    status_colour,
+)
+
+STANDINGS_IMAGE = "standings.png"
+#: A round at a 2-seat table as the picture marks it: won, drawn (shared), lost.
+MARK_WORDS: dict[MarkKind, str] = {
+    "first": "tstand.mark.win",
+    "shared": "tstand.mark.draw",
+    "last": "tstand.mark.loss",
+}
+
+
+@dataclass(frozen=True)
+class StandingsMessage:
+    embed: discord.Embed  # its image is f"attachment://{filename}"
+    picture: bytes  # PNG
+    filename: str
+
+
+def standings_message(
+    t: TournamentRecord,
+    entrants: Sequence[EntrantRecord],
+    rounds: Sequence[StoredRound],
+    games: Sequence[PlayedGame],
+    names: Mapping[int, str],
+    translator: Translator | str | None,
+) -> StandingsMessage:
+    """The standings message of ``t`` now: during the sign-up, while rounds run, and at the end
+    (the champion, places, each player's record, a line for each round). ``games``: the stored
+    games in the order played. ``names``: user id → display name. ``translator``: the reader's
+    words (:func:`tournament_text.translator_for`), or a locale."""
+    tr = as_translator(translator)
+    if t.settings.format is Format.SINGLE_ELIMINATION:
+        embed, picture, filename = elimination_message(t, entrants, rounds, games, names, tr)
+    else:
+        embed, picture, filename = swiss_message(t, entrants, rounds, games, names, tr)
+    embed.set_image(url=f"attachment://{filename}")
+    return StandingsMessage(embed, picture, filename)
+
+
+def swiss_standings(
+    t: TournamentRecord,
+    entrants: Sequence[EntrantRecord],
+    rounds: Sequence[StoredRound],
+    games: Sequence[PlayedGame],
+) -> Standings:
+    """The core's standings from the stored records (finished matches only)."""
+    pairings = [r.pairing for r in sorted(rounds, key=lambda r: r.number)]
+    records = rounds_from_games(pairings, games, t.settings.match)
+    return standings([e.entrant for e in entrants], t.settings.table_size, records)
+
+
+def swiss_message(
+    t: TournamentRecord,
+    entrants: Sequence[EntrantRecord],
+    rounds: Sequence[StoredRound],
+    games: Sequence[PlayedGame],
+    names: Mapping[int, str],
+    tr: Translator,
+) -> tuple[discord.Embed, bytes, str]:
+    st = swiss_standings(t, entrants, rounds, games)
+    who = Names(entrants, names, tr)
+    seats = {(line.round, tl.table): len(tl.seats) for line in st.lines for tl in line.tables}
+    status = swiss_status(t, st, len(entrants), tr)
+    lines = []
+    if t.status is TournamentStatus.FINISHED and st.rows:
+        champions = [who.md(r.player) for r in st.rows if r.rank == 1]
+        if len(champions) == 1:
+            lines.append(tr("tstand.champion", name=champions[0]))
+        else:
+            lines.append(tr("tstand.champions", names=", ".join(champions)))
+    lines.append(status)
+    head = "\n".join(lines)
+    rows = [row_text(r, st.rows[i - 1].rank if i else 0, t, who, seats, tr)
+            for i, r in enumerate(st.rows)]  # fmt: skip
+    body = fit_lines(rows, DESCRIPTION_BUDGET - len(head) - 2, tr, key="tstand.more_players")
+    embed = discord.Embed(
+        title=tr("tstand.title", name=t.name),
+        description=f"{head}\n\n{body}" if rows else f"{head}\n\n{tr('tstand.no_entrants')}",
+        colour=status_colour(t.status),
+    )
+    embed.set_footer(text=format_line(t, tr))
+    seated = {(r.number, table.number): table.seats for r in rounds for table in r.tables}
+    fields = [round_field(line, seated, who, tr) for line in st.lines]
+    if t.status is not TournamentStatus.FINISHED:
+        fields.reverse()  # while it runs, the round being played first
+    add_fields(embed, fields, tr, key="tstand.more")
+    scene = standings_scene(t, st, who, seats, status, tr)
+    return embed, _render_standings(scene), STANDINGS_IMAGE
+
+
+def total_rounds(t: TournamentRecord, entrants: int, played: int) -> int:
+    return max(played, t.settings.rounds_for(max(entrants, 2)))
+
+
+def swiss_status(t: TournamentRecord, st: Standings, entrants: int, tr: Translator) -> str:
+    total = total_rounds(t, entrants, len(st.lines))
+    if t.status is TournamentStatus.SIGNUP:
+        return tr("tstand.status.signup", n=entrants)
+    if t.status is TournamentStatus.CANCELLED:
+        return tr("tstand.status.cancelled")
+    if t.status is TournamentStatus.FINISHED or not st.lines:
+        return tr("tstand.status.final", n=entrants)
+    line = st.lines[-1]
+    tables = len(line.tables) + len(line.pending)
+    return tr("tstand.status.round", round=line.round, rounds=total, done=len(line.tables),
+              n=tables)  # fmt: skip
+
+
+def record_text(row: StandingRow, t: TournamentRecord, tr: Translator) -> str:
+    """A player's record: wins, draws, losses at 2-seat tables; the places round by round at
+    larger ones ("–" a bye)."""
+    if t.settings.table_size == 2:
+        played = [e.place for e in row.entries if e.place is not None]
+        wins = sum(p == Place(1, 1) for p in played)
+        losses = sum(p == Place(2, 2) for p in played)
+        text = tr("tstand.wdl", w=wins, d=len(played) - wins - losses, l=losses)
+        return text + (" · " + tr("tstand.byes", n=row.byes) if row.byes else "")
+    if not row.entries:
+        return tr("tstand.no_games")
+    return tr("tstand.places", places="/".join(place_text(e) for e in row.entries))
+
+
+def place_text(e: RoundEntry) -> str:
+    if e.place is None:
+        return "–"
+    return f"{e.place.first}=" if e.place.shared else str(e.place.first)
+
+
+def row_text(
+    row: StandingRow,
+    rank_above: int,
+    t: TournamentRecord,
+    who: Names,
+    seats: Mapping[tuple[int, int], int],
+    tr: Translator,
+) -> str:
+    rank = f"{row.rank}." if row.rank != rank_above else "="
+    name = who.md(row.player)
+    if row.player in who.withdrawn:
+        name = tr("tstand.withdrawn", name=name)
+    return tr("tstand.row", rank=rank, name=name, points=num(row.points),
+              record=record_text(row, t, tr), tiebreak=num(row.buchholz))  # fmt: skip
+
+
+def round_field(
+    line: RoundLine,
+    seated: Mapping[tuple[int, int], tuple[int | None, ...]],
+    who: Names,
+    tr: Translator,
+) -> tuple[str, list[str]]:
+    """A round in one field: the tables still playing and who sits there, each finished table's
+    places (best first), the byes."""
+    out = [
+        tr("tstand.table_playing", table=number,
+           seats=", ".join(who.md(p) for p in seated.get((line.round, number), ())))
+        for number in line.pending
+    ]  # fmt: skip
+    for table in line.tables:
+        seats = " · ".join(
+            f"{s.place} {who.md(s.seat)}" if len(table.seats) > 2 else who.md(s.seat)
+            for s in table.seats
+        )
+        if len(table.seats) == 2:
+            a, b = table.seats
+            key = "tstand.drew" if a.place.shared else "tstand.beat"
+            seats = tr(key, winner=who.md(a.seat), loser=who.md(b.seat))
+        out.append(tr("tstand.table", table=table.table, seats=seats))
+    if line.byes:
+        out.append(tr("tstand.bye_line", names=", ".join(who.md(p) for p in line.byes)))
+    return tr("tstand.round", round=line.round), out
+
+
+def mark(
+    e: RoundEntry | None, seats_at: Mapping[tuple[int, int], int], size: int, tr: Translator
+) -> Mark:
+    """A round of a player in the picture: the place (W, D, L at 2-seat tables), a bye, or an
+    empty mark (not played: still playing, or withdrawn)."""
+    if e is None:
+        return Mark("", "open")
+    if e.place is None or e.table is None:
+        return Mark("–", "bye")
+    p = e.place
+    seats = seats_at.get((e.round, e.table), size)
+    kind: MarkKind = (
+        "shared" if p.shared else "first" if p.first == 1 else "last" if p.first == seats else "mid"
+    )
+    if seats == 2:
+        return Mark(tr(MARK_WORDS[kind]), kind)
+    return Mark(place_text(e), kind)
+
+
+def standings_scene(
+    t: TournamentRecord,
+    st: Standings,
+    who: Names,
+    seats: Mapping[tuple[int, int], int],
+    status: str,
+    tr: Translator,
+) -> StandingsScene:
+    """The picture: the top MAX_ROWS rows (MAX_ROWS - 1 and a line of how many more)."""
+    cut = len(st.rows) > MAX_ROWS
+    shown = st.rows[: MAX_ROWS - 1] if cut else st.rows
+    played = [line.round for line in st.lines]
+    lines = []
+    for i, row in enumerate(shown):
+        by_round = {e.round: e for e in row.entries}
+        marks = tuple(mark(by_round.get(r), seats, t.settings.table_size, tr) for r in played)
+        same = i > 0 and shown[i - 1].rank == row.rank
+        lines.append(
+            StandingsLine(
+                "" if same else str(row.rank),
+                who.plain(row.player),
+                num(row.points),
+                num(row.buchholz),
+                marks,
+                dim=row.player in who.withdrawn,
+            )
+        )
+    more = tr("tstand.picture_more", n=len(st.rows) - len(shown)) if cut else ""
+    headings = (
+        tr("tstand.head.rank"),
+        tr("tstand.head.player"),
+        tr("tstand.head.points"),
+        tr("tstand.head.tiebreak"),
+        tr("tstand.head.round"),
+    )
+    return StandingsScene(tr("tstand.title", name=t.name), status, headings, tuple(lines), more)

@@ -3,13 +3,13 @@ for each round's matches, and the bracket picture."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
 import discord
 
 from bot.render.bracket import MAX_COLUMNS, BracketScene, MatchBox, Slot
 from bot.render.bracket import render_bracket_png as _render_bracket
-from bot.storage import EntrantRecord, StoredRound, TournamentRecord, TournamentStatus
+from bot.storage import EntrantRecord, TournamentRecord, TournamentStatus
 from bot.tournaments import (
     Bracket,
     BracketMatch,
@@ -20,15 +20,7 @@ from bot.tournaments import (
     replay_bracket,
 )
 
-from .tournament_text import (
-    DESCRIPTION_BUDGET,
-    Names,
-    Translator,
-    add_fields,
-    fit_lines,
-    format_line,
-    status_colour,
-)
+from .tournament_text import Event, Names, Translator, standings_embed
 
 BRACKET_IMAGE = "bracket.png"
 
@@ -76,40 +68,25 @@ def round_name(b: Bracket | None, round: int, tr: Translator) -> str:
     return tr(f"tstand.stage.of{2 * matches}")  # 16, 32, 64: at most 64 entrants
 
 
-def elimination_message(
-    t: TournamentRecord,
-    entrants: Sequence[EntrantRecord],
-    rounds: Sequence[StoredRound],
-    games: Sequence[PlayedGame],
-    names: Mapping[int, str],
-    tr: Translator,
-) -> tuple[discord.Embed, bytes, str]:
-    b = tournament_bracket(t, entrants, games)
-    who = Names(entrants, names, tr)
-    opened = {r.number for r in rounds}
-    played = {(g.round, g.table) for g in games}
-    status = bracket_status(t, b, len(entrants), opened, tr)
+def elimination_message(e: Event, tr: Translator) -> tuple[discord.Embed, bytes, str]:
+    t = e.t
+    b = tournament_bracket(t, e.entrants, e.games)
+    who = Names(e.entrants, e.names, tr)
+    opened = {r.number for r in e.rounds}
+    played = {(g.round, g.table) for g in e.games}
+    status = bracket_status(t, b, len(e.entrants), opened, tr)
     head = [status]
     champion = b.champion() if b is not None else None
     if champion is not None:
         head.insert(0, tr("tstand.champion", name=who.md(champion)))
-    rows = player_rows(b, who, tr)
-    text = "\n".join(head)
-    body = fit_lines(rows, DESCRIPTION_BUDGET - len(text) - 2, tr, key="tstand.more_players")
-    embed = discord.Embed(
-        title=tr("tstand.title", name=t.name),
-        description=f"{text}\n\n{body}" if rows else f"{text}\n\n{tr('tstand.no_entrants')}",
-        colour=status_colour(t.status),
-    )
-    embed.set_footer(text=format_line(t, tr))
     fields = []
     if b is not None and t.status is not TournamentStatus.SIGNUP:
         for r in range(1, b.rounds + 1):
             lines = match_lines(b.matches(r), who, opened, played, tr)
             if lines:
                 fields.append((round_name(b, r, tr), lines))
-    add_fields(embed, fields, tr, key="tstand.more")
-    scene = bracket_scene(t, b, entrants, who, opened, status, tr)
+    embed = standings_embed(t, head, player_rows(b, who, tr), fields, tr)
+    scene = bracket_scene(t, b, e.entrants, who, opened, status, tr)
     return embed, _render_bracket(scene), BRACKET_IMAGE
 
 
@@ -132,16 +109,18 @@ def bracket_status(
     return tr("tstand.status.stage", stage=round_name(b, r, tr), n=left)
 
 
-def record(b: Bracket, player: int) -> tuple[int, int]:
-    """Matches won and lost (a bye is neither)."""
-    won = lost = 0
+def records(b: Bracket) -> dict[int, tuple[int, int]]:
+    """Each player's matches won and lost (a bye is neither)."""
+    won = dict.fromkeys(b.seeds, 0)
+    lost = dict.fromkeys(b.seeds, 0)
     for r in range(1, b.rounds + 1):
         for m in b.matches(r):
-            if m.winner is None or None in m.players or player not in m.players:
+            p, q = m.players
+            if m.winner is None or p is None or q is None:
                 continue
-            won += m.winner == player
-            lost += m.winner != player
-    return won, lost
+            won[m.winner] += 1
+            lost[q if m.winner == p else p] += 1
+    return {p: (won[p], lost[p]) for p in b.seeds}
 
 
 def player_rows(b: Bracket | None, who: Names, tr: Translator) -> list[str]:
@@ -150,14 +129,15 @@ def player_rows(b: Bracket | None, who: Names, tr: Translator) -> list[str]:
         return [tr("tstand.seed_row", seed=who.seed[p], name=who.md(p)) for p in who.seed]
     placed = places(b)
     done = {p for p, _ in placed}
+    wl = records(b)
     rows = []
     for p in b.seeds:
         if p not in done:
-            w, lost = record(b, p)
+            w, lost = wl[p]
             rows.append(tr("tstand.alive_row", seed=who.seed[p], name=who.md(p),
                            record=tr("tstand.wl", w=w, l=lost)))  # fmt: skip
     for p, place in placed:
-        w, lost = record(b, p)
+        w, lost = wl[p]
         name = tr("tstand.withdrawn", name=who.md(p)) if p in who.withdrawn else who.md(p)
         rows.append(tr("tstand.place_row", place=str(place), name=name,
                        record=tr("tstand.wl", w=w, l=lost)))  # fmt: skip

@@ -31,17 +31,7 @@ from bot.tournaments import (
 )
 
 from .tournament_bracket import elimination_message
-from .tournament_text import (
-    DESCRIPTION_BUDGET,
-    Names,
-    Translator,
-    add_fields,
-    as_translator,
-    fit_lines,
-    format_line,
-    num,
-    status_colour,
-)
+from .tournament_text import Event, Names, Translator, as_translator, num, standings_embed
 
 STANDINGS_IMAGE = "standings.png"
 #: A round at a 2-seat table as the picture marks it: won, drawn (shared), lost.
@@ -72,10 +62,11 @@ def standings_message(
     games in the order played. ``names``: user id → display name. ``translator``: the reader's
     words (:func:`tournament_text.translator_for`), or a locale."""
     tr = as_translator(translator)
+    event = Event(t, entrants, rounds, games, names)
     if t.settings.format is Format.SINGLE_ELIMINATION:
-        embed, picture, filename = elimination_message(t, entrants, rounds, games, names, tr)
+        embed, picture, filename = elimination_message(event, tr)
     else:
-        embed, picture, filename = swiss_message(t, entrants, rounds, games, names, tr)
+        embed, picture, filename = swiss_message(event, tr)
     embed.set_image(url=f"attachment://{filename}")
     return StandingsMessage(embed, picture, filename)
 
@@ -92,41 +83,25 @@ def swiss_standings(
     return standings([e.entrant for e in entrants], t.settings.table_size, records)
 
 
-def swiss_message(
-    t: TournamentRecord,
-    entrants: Sequence[EntrantRecord],
-    rounds: Sequence[StoredRound],
-    games: Sequence[PlayedGame],
-    names: Mapping[int, str],
-    tr: Translator,
-) -> tuple[discord.Embed, bytes, str]:
-    st = swiss_standings(t, entrants, rounds, games)
-    who = Names(entrants, names, tr)
+def swiss_message(e: Event, tr: Translator) -> tuple[discord.Embed, bytes, str]:
+    t = e.t
+    st = swiss_standings(t, e.entrants, e.rounds, e.games)
+    who = Names(e.entrants, e.names, tr)
     seats = {(line.round, tl.table): len(tl.seats) for line in st.lines for tl in line.tables}
-    status = swiss_status(t, st, len(entrants), tr)
-    lines = []
+    status = swiss_status(t, st, len(e.entrants), tr)
+    head = [status]
     if t.status is TournamentStatus.FINISHED and st.rows:
         champions = [who.md(r.player) for r in st.rows if r.rank == 1]
         if len(champions) == 1:
-            lines.append(tr("tstand.champion", name=champions[0]))
+            head.insert(0, tr("tstand.champion", name=champions[0]))
         else:
-            lines.append(tr("tstand.champions", names=", ".join(champions)))
-    lines.append(status)
-    head = "\n".join(lines)
-    rows = [row_text(r, st.rows[i - 1].rank if i else 0, t, who, seats, tr)
-            for i, r in enumerate(st.rows)]  # fmt: skip
-    body = fit_lines(rows, DESCRIPTION_BUDGET - len(head) - 2, tr, key="tstand.more_players")
-    embed = discord.Embed(
-        title=tr("tstand.title", name=t.name),
-        description=f"{head}\n\n{body}" if rows else f"{head}\n\n{tr('tstand.no_entrants')}",
-        colour=status_colour(t.status),
-    )
-    embed.set_footer(text=format_line(t, tr))
-    seated = {(r.number, table.number): table.seats for r in rounds for table in r.tables}
+            head.insert(0, tr("tstand.champions", names=", ".join(champions)))
+    rows = [row_text(r, st.rows[i - 1].rank if i else 0, t, who, tr) for i, r in enumerate(st.rows)]
+    seated = {(r.number, table.number): table.seats for r in e.rounds for table in r.tables}
     fields = [round_field(line, seated, who, tr) for line in st.lines]
     if t.status is not TournamentStatus.FINISHED:
         fields.reverse()  # while it runs, the round being played first
-    add_fields(embed, fields, tr, key="tstand.more")
+    embed = standings_embed(t, head, rows, fields, tr)
     scene = standings_scene(t, st, who, seats, status, tr)
     return embed, _render_standings(scene), STANDINGS_IMAGE
 
@@ -174,7 +149,6 @@ def row_text(
     rank_above: int,
     t: TournamentRecord,
     who: Names,
-    seats: Mapping[tuple[int, int], int],
     tr: Translator,
 ) -> str:
     rank = f"{row.rank}." if row.rank != rank_above else "="

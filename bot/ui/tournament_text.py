@@ -4,14 +4,15 @@ numbers, the status line, and fitting text into Discord's embed limits."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Final, Protocol
 
 import discord
 
-from bot.storage import EntrantRecord, TournamentRecord, TournamentStatus
+from bot.storage import EntrantRecord, StoredRound, TournamentRecord, TournamentStatus
 from bot.text import t
-from bot.tournaments import Format, seed_order
+from bot.tournaments import Format, PlayedGame, seed_order
 
 #: Discord's embed limits (https://discord.com/developers/docs/resources/message#embed-object-
 #: embed-limits): the description, a field's value, the fields, and all the text together.
@@ -30,6 +31,18 @@ COLOURS: Final = {
     TournamentStatus.FINISHED: 0xF9A825,
     TournamentStatus.CANCELLED: 0x757575,
 }
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """What the standings are made of, as stored: the tournament, its entrants (withdrawn ones
+    too), its rounds as paired, its games in the order played; and the entrants' names."""
+
+    t: TournamentRecord
+    entrants: Sequence[EntrantRecord]
+    rounds: Sequence[StoredRound]
+    games: Sequence[PlayedGame]
+    names: Mapping[int, str]
 
 
 class Translator(Protocol):
@@ -121,8 +134,26 @@ def add_fields(
         embed.add_field(name=name[:256], value=value or "—", inline=False)
 
 
-def status_colour(status: TournamentStatus) -> int:
-    return COLOURS[status]
+def standings_embed(
+    t: TournamentRecord,
+    head: Sequence[str],
+    rows: Sequence[str],
+    fields: Sequence[tuple[str, list[str]]],
+    tr: Translator,
+) -> discord.Embed:
+    """The embed: the title, the status lines and the players' lines (as many as the budget
+    holds), the format in the footer, then the rounds' fields in what is left."""
+    text = "\n".join(head)
+    budget = DESCRIPTION_BUDGET - len(text) - 2
+    body = fit_lines(rows, budget, tr, key="tstand.more_players") if rows else ""
+    embed = discord.Embed(
+        title=tr("tstand.title", name=t.name),
+        description=f"{text}\n\n{body or tr('tstand.no_entrants')}",
+        colour=COLOURS[t.status],
+    )
+    embed.set_footer(text=format_line(t, tr))
+    add_fields(embed, fields, tr, key="tstand.more")
+    return embed
 
 
 def format_line(t_: TournamentRecord, tr: Translator) -> str:

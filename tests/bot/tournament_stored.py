@@ -127,6 +127,7 @@ def swiss(
     ai_fill: bool = False,
     length: MatchLength | None = None,
     withdrawn: frozenset[int] = frozenset(),
+    rounds: int | None = None,
 ) -> Stored:
     """A Swiss of ``count`` entrants: ``played`` rounds (default: all, and finished); with
     ``open_tables``, the last round's last tables are still playing."""
@@ -136,20 +137,20 @@ def swiss(
         Format.SWISS,
         table_size=table_size,
         match=length or MatchLength.games(1),
+        rounds=rounds,
         ai_fill=ai_fill,
     )
     ents = entrants(count, rng)
-    total = settings.rounds_for(count)
-    rounds = total if played is None else played
+    total = settings.rounds_for(count) if played is None else played
     finished = played is None and not open_tables
     status = TournamentStatus.FINISHED if finished else TournamentStatus.RUNNING
-    if rounds == 0:
+    if total == 0:
         status = TournamentStatus.SIGNUP
-    out = Stored(record(settings, status, rounds), ents)
+    out = Stored(record(settings, status, total), ents)
     history = out.history
-    for r in range(1, rounds + 1):
+    for r in range(1, total + 1):
         pairing = pair_round(settings, [e.entrant for e in ents], history, withdrawn)
-        last = r == rounds
+        last = r == total
         results = []
         for i, table in enumerate(pairing.tables):
             if last and i >= len(pairing.tables) - open_tables:

@@ -82,6 +82,7 @@ class StandingsScene:
     rows: tuple[StandingsLine, ...]  # at most MAX_ROWS; the caller cuts
     more: str = ""  # a last line, e.g. "+ 50 more in the list above"; "" for none
     first_round: int = 1  # the round of each row's first mark
+    medals: bool = True  # the first three ranks in gold, silver, bronze (not for seeds)
 
 
 def png(img: Image.Image) -> bytes:
@@ -174,7 +175,7 @@ def draw_standings(scene: StandingsScene) -> Image.Image:
         base = mid + size * 0.36
         name_colour = DIM if row.dim else FACE
         rank = int(row.rank) if row.rank.isdigit() else 0
-        if rank in MEDAL:
+        if rank in MEDAL and scene.medals:
             r = size * 0.62
             draw.ellipse((rank_r - 18 - r, mid - r, rank_r - 18 + r, mid + r), fill=MEDAL[rank])
             text(

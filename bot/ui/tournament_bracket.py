@@ -20,7 +20,7 @@ from bot.tournaments import (
     replay_bracket,
 )
 
-from .tournament_text import Event, Names, Translator, standings_embed
+from .tournament_text import Event, Names, Translator, seed_rows, standings_embed
 
 BRACKET_IMAGE = "bracket.png"
 
@@ -85,7 +85,9 @@ def elimination_message(e: Event, tr: Translator) -> tuple[discord.Embed, bytes,
             lines = match_lines(b.matches(r), who, opened, played, tr)
             if lines:
                 fields.append((round_name(b, r, tr), lines))
-    embed = standings_embed(t, head, player_rows(b, who, tr), fields, tr)
+    embed = standings_embed(
+        t, head, player_rows(b, t.status is TournamentStatus.SIGNUP, who, tr), fields, tr
+    )
     scene = bracket_scene(t, b, e.entrants, who, opened, status, tr)
     return embed, _render_bracket(scene), BRACKET_IMAGE
 
@@ -123,10 +125,10 @@ def records(b: Bracket) -> dict[int, tuple[int, int]]:
     return {p: (won[p], lost[p]) for p in b.seeds}
 
 
-def player_rows(b: Bracket | None, who: Names, tr: Translator) -> list[str]:
-    """Who is still in (by seed), then the places, best first."""
-    if b is None:
-        return [tr("tstand.seed_row", seed=who.seed[p], name=who.md(p)) for p in who.seed]
+def player_rows(b: Bracket | None, signup: bool, who: Names, tr: Translator) -> list[str]:
+    """Who is still in (by seed), then the places, best first; the seeds during the sign-up."""
+    if b is None or signup:
+        return seed_rows(who, tr)
     placed = places(b)
     done = {p for p, _ in placed}
     wl = records(b)
@@ -134,11 +136,11 @@ def player_rows(b: Bracket | None, who: Names, tr: Translator) -> list[str]:
     for p in b.seeds:
         if p not in done:
             w, lost = wl[p]
-            rows.append(tr("tstand.alive_row", seed=who.seed[p], name=who.md(p),
+            rows.append(tr("tstand.alive_row", seed=who.seed[p], name=who.listed(p),
                            record=tr("tstand.wl", w=w, l=lost)))  # fmt: skip
     for p, place in placed:
         w, lost = wl[p]
-        name = tr("tstand.withdrawn", name=who.md(p)) if p in who.withdrawn else who.md(p)
+        name = who.listed(p)
         rows.append(tr("tstand.place_row", place=str(place), name=name,
                        record=tr("tstand.wl", w=w, l=lost)))  # fmt: skip
     return rows

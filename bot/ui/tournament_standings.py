@@ -31,7 +31,15 @@ from bot.tournaments import (
 )
 
 from .tournament_bracket import elimination_message
-from .tournament_text import Event, Names, Translator, as_translator, num, standings_embed
+from .tournament_text import (
+    Event,
+    Names,
+    Translator,
+    as_translator,
+    num,
+    seed_rows,
+    standings_embed,
+)
 
 STANDINGS_IMAGE = "standings.png"
 #: A round at a 2-seat table as the picture marks it: won, drawn (shared), lost.
@@ -97,6 +105,8 @@ def swiss_message(e: Event, tr: Translator) -> tuple[discord.Embed, bytes, str]:
         else:
             head.insert(0, tr("tstand.champions", names=", ".join(champions)))
     rows = [row_text(r, st.rows[i - 1].rank if i else 0, t, who, tr) for i, r in enumerate(st.rows)]
+    if t.status is TournamentStatus.SIGNUP:
+        rows = seed_rows(who, tr)
     seated = {(r.number, table.number): table.seats for r in e.rounds for table in r.tables}
     fields = [round_field(line, seated, who, tr) for line in st.lines]
     if t.status is not TournamentStatus.FINISHED:
@@ -116,8 +126,10 @@ def swiss_status(t: TournamentRecord, st: Standings, entrants: int, tr: Translat
         return tr("tstand.status.signup", n=entrants)
     if t.status is TournamentStatus.CANCELLED:
         return tr("tstand.status.cancelled")
-    if t.status is TournamentStatus.FINISHED or not st.lines:
+    if t.status is TournamentStatus.FINISHED:
         return tr("tstand.status.final", n=entrants)
+    if not st.lines:  # started, the first round not paired yet
+        return tr("tstand.status.starting", n=entrants)
     line = st.lines[-1]
     tables = len(line.tables) + len(line.pending)
     return tr("tstand.status.round", round=line.round, rounds=total, done=len(line.tables),
@@ -152,10 +164,7 @@ def row_text(
     tr: Translator,
 ) -> str:
     rank = f"{row.rank}." if row.rank != rank_above else "="
-    name = who.md(row.player)
-    if row.player in who.withdrawn:
-        name = tr("tstand.withdrawn", name=name)
-    return tr("tstand.row", rank=rank, name=name, points=num(row.points),
+    return tr("tstand.row", rank=rank, name=who.listed(row.player), points=num(row.points),
               record=record_text(row, t, tr), tiebreak=num(row.buchholz))  # fmt: skip
 
 
@@ -214,7 +223,9 @@ def standings_scene(
     status: str,
     tr: Translator,
 ) -> StandingsScene:
-    """The picture: the top MAX_ROWS rows (MAX_ROWS - 1 and a line of how many more)."""
+    """The picture: the top MAX_ROWS rows (MAX_ROWS - 1 and a line of how many more); during
+    the sign-up the entrants by seed, without points."""
+    signup = t.status is TournamentStatus.SIGNUP
     cut = len(st.rows) > MAX_ROWS
     shown = st.rows[: MAX_ROWS - 1] if cut else st.rows
     played = [line.round for line in st.lines]
@@ -223,22 +234,17 @@ def standings_scene(
         by_round = {e.round: e for e in row.entries}
         marks = tuple(mark(by_round.get(r), seats, t.settings.table_size, tr) for r in played)
         same = i > 0 and shown[i - 1].rank == row.rank
-        lines.append(
-            StandingsLine(
-                "" if same else str(row.rank),
-                who.plain(row.player),
-                num(row.points),
-                num(row.buchholz),
-                marks,
-                dim=row.player in who.withdrawn,
-            )
-        )
+        rank = str(who.seed[row.player]) if signup else "" if same else str(row.rank)
+        points, tiebreak = ("", "") if signup else (num(row.points), num(row.buchholz))
+        dim = row.player in who.withdrawn
+        lines.append(StandingsLine(rank, who.plain(row.player), points, tiebreak, marks, dim))
     more = tr("tstand.picture_more", n=len(st.rows) - len(shown)) if cut else ""
     headings = (
         tr("tstand.head.rank"),
         tr("tstand.head.player"),
-        tr("tstand.head.points"),
-        tr("tstand.head.tiebreak"),
+        "" if signup else tr("tstand.head.points"),
+        "" if signup else tr("tstand.head.tiebreak"),
         tr("tstand.head.round"),
     )
-    return StandingsScene(tr("tstand.title", name=t.name), status, headings, tuple(lines), more)
+    title = tr("tstand.title", name=t.name)
+    return StandingsScene(title, status, headings, tuple(lines), more, medals=not signup)

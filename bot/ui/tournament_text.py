@@ -97,6 +97,16 @@ class Names:
         """The name for the embed's text (markdown characters escaped)."""
         return discord.utils.escape_markdown(self.plain(player))
 
+    def listed(self, player: int) -> str:
+        """The name in the players' list: that they withdrew, too."""
+        name = self.md(player)
+        return self._tr("tstand.withdrawn", name=name) if player in self.withdrawn else name
+
+
+def seed_rows(who: Names, tr: Translator) -> list[str]:
+    """The entrants by seed: the sign-up's list (nobody has points yet)."""
+    return [tr("tstand.seed_row", seed=seed, name=who.md(p)) for p, seed in who.seed.items()]
+
 
 def fit_lines(lines: Sequence[str], limit: int, more: Translator, *, key: str) -> str:
     """``lines`` joined, as many as fit in ``limit`` characters with a last line saying how

@@ -193,13 +193,28 @@ def test_the_standings_picture_shows_the_top_rows_and_a_line_for_the_rest() -> N
         ]
 
 
-def test_sign_up_and_tiny_fields_render() -> None:
-    for s in (swiss(0, 2, played=0), swiss(1, 2, played=0), elimination(2, played=0)):
+def test_the_sign_up_lists_the_entrants_by_seed() -> None:
+    """Seeds: rating, highest first, then sign-up order (docs/tournaments.md)."""
+    for s in (swiss(0, 2, played=0), swiss(5, 3, played=0), elimination(6, played=0)):
         s.t = s.t.model_copy(update={"status": TournamentStatus.SIGNUP})
         m = message(s, "uk")
         within_limits(m.embed)
-        assert "Триває запис" in (m.embed.description or "")
+        desc = m.embed.description or ""
+        assert f"Триває запис · {len(s.entrants)} грав" in desc
+        by_seed = sorted(s.entrants, key=lambda e: (-e.rating, e.signup_order))
+        assert description_rows(m) == [
+            f"`{i}.` {name_of(e.user_id)}" for i, e in enumerate(by_seed, 1)
+        ]
+        if not s.entrants:
+            assert "Ще ніхто не записався." in desc
+        assert m.embed.fields == []
     lone = elimination(2, played=0)
     lone.entrants = lone.entrants[:1]
     lone.t = lone.t.model_copy(update={"status": TournamentStatus.SIGNUP})
     assert Image.open(io.BytesIO(message(lone).picture)).size == (WIDTH, HEIGHT)
+
+
+def test_a_started_swiss_before_its_first_pairing_says_it_is_starting() -> None:
+    s = swiss(6, 2, played=0)
+    s.t = s.t.model_copy(update={"status": TournamentStatus.RUNNING})
+    assert (message(s, "es").embed.description or "").startswith("Empezando · 6 jugadores")

@@ -15,13 +15,14 @@ import discord
 import pytest
 from PIL import Image
 
-from bot.render.tournament import HEIGHT, MAX_ROWS, WIDTH
+from bot.render.tournament import HEIGHT, MAX_ROWS, WIDTH, label
 from bot.storage import TournamentStatus
 from bot.text import LANGUAGES
 from bot.tournaments import Format, places, replay_bracket, standings, withdraw
 from bot.ui.tournament_bracket import bracket_events, tournament_bracket
 from bot.ui.tournament_standings import StandingsMessage, standings_message
 from bot.ui.tournament_text import num, translator_for
+from tests.fake_discord.validation import validate_embed
 
 from .tournament_stored import Stored, elimination, name_of, swiss
 
@@ -35,6 +36,8 @@ def description_rows(m: StandingsMessage) -> list[str]:
 
 
 def within_limits(e: discord.Embed) -> None:
+    """Discord's embed limits, as the fake Discord checks a message's embeds, and again here."""
+    assert validate_embed(e.to_dict(), "embed") == []  # type: ignore[arg-type]
     assert len(e.title or "") <= 256
     assert len(e.description or "") <= 4096
     assert len(e.fields) <= 25
@@ -166,6 +169,7 @@ def test_discord_limits_hold_in_every_language(count: int, fmt: Format) -> None:
 
 def test_the_pictures_are_deterministic_pngs_of_the_embed_size() -> None:
     for s, name in ((swiss(64, 2, seed=9), "standings.png"), (elimination(64), "bracket.png")):
+        label.cache_clear()  # drawn fresh, then from the cached words: the same pixels
         a, b = message(s, "ru"), message(s, "ru")
         assert a.filename == name
         assert a.picture == b.picture

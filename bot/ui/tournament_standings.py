@@ -10,6 +10,7 @@ allow, then "and N more"); the picture shows the top of the table, big enough fo
 
 from __future__ import annotations
 
+import io
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -39,7 +40,10 @@ from .tournament_text import (
     num,
     seed_rows,
     standings_embed,
+    translator_for,
 )
+
+__all__ = ["StandingsMessage", "Translator", "standings_message", "translator_for"]
 
 STANDINGS_IMAGE = "standings.png"
 #: A round at a 2-seat table as the picture marks it: won, drawn (shared), lost.
@@ -55,6 +59,11 @@ class StandingsMessage:
     embed: discord.Embed  # its image is f"attachment://{filename}"
     picture: bytes  # PNG
     filename: str
+
+    def file(self) -> discord.File:
+        """The picture as the attachment the embed's image names (a new one for each send:
+        discord.py reads a file once)."""
+        return discord.File(io.BytesIO(self.picture), filename=self.filename)
 
 
 def standings_message(

@@ -175,6 +175,8 @@ def test_the_pictures_are_deterministic_pngs_of_the_embed_size() -> None:
         assert a.picture == b.picture
         img = Image.open(io.BytesIO(a.picture))
         assert img.format == "PNG" and img.size == (WIDTH, HEIGHT)
+        attached = a.file()
+        assert attached.filename == name and attached.fp.read() == a.picture
 
 
 def test_the_standings_picture_shows_the_top_rows_and_a_line_for_the_rest() -> None:

@@ -22,9 +22,8 @@ from bot.tournaments import Format, places, replay_bracket, standings, withdraw
 from bot.ui.tournament_bracket import bracket_events, tournament_bracket
 from bot.ui.tournament_standings import StandingsMessage, standings_message
 from bot.ui.tournament_text import num, translator_for
+from tests.bot.tournament_stored import Stored, elimination, name_of, swiss
 from tests.fake_discord.validation import validate_embed
-
-from .tournament_stored import Stored, elimination, name_of, swiss
 
 
 def message(s: Stored, lang: str = "en") -> StandingsMessage:

@@ -66,11 +66,13 @@ def _slot(
     if slot.state == "won":
         draw.rectangle((x + 2, top + 2, x + w - 3, top + h - 2), fill=WINNER_FILL)
     base = top + h / 2 + size * 0.36
-    seed_w = size * 1.3  # a column for the seeds, empty for a bye or an open place
+    seed_w = size * 1.3  # a column for the seeds, empty for a bye
     if slot.seed is not None:
         text(draw, x + seed_w, base, str(slot.seed), size - 6, seed_w, DIM, align="right")
     colour = {"won": FACE, "lost": LOSER, "ready": FACE, "bye": DIM, "unknown": DIM}[slot.state]
     bold = slot.state in ("won", "ready")
+    if slot.state == "unknown":  # "—", or the two who play for the place: all the room
+        seed_w, size = -2, size - 2
     text(draw, x + 8 + seed_w, base, slot.name, size, w - 14 - seed_w, colour, bold=bold)
 
 

@@ -172,11 +172,16 @@ def match_lines(
     return out
 
 
-def _slot(b: Bracket, m: BracketMatch, i: int, who: Names, tr: Translator) -> Slot:
+def _slot(b: Bracket, m: BracketMatch, i: int, first: int, who: Names, tr: Translator) -> Slot:
+    """Player ``i`` of match ``m``. In the first drawn round of a bracket cut short, a place
+    still open names the two players of the match that decides it ("A / B"), if known."""
     p = m.players[i]
     if p is None:
         if m.round == 1:
             return Slot(tr("tstand.bye"), None, "bye")
+        feeder = b.players(m.round - 1, 2 * m.number - 1 + i)
+        if m.round == first and None not in feeder:
+            return Slot(" / ".join(who.plain(x) for x in feeder), None, "unknown")
         return Slot("—", None, "unknown")
     seed = b.seeds.index(p) + 1
     if m.winner is None:
@@ -205,7 +210,11 @@ def bracket_scene(
     shown = range(first, b.rounds + 1)
     rounds = tuple(
         tuple(
-            MatchBox(_slot(b, m, 0, who, tr), _slot(b, m, 1, who, tr), m.ready and r in opened)
+            MatchBox(
+                _slot(b, m, 0, first, who, tr),
+                _slot(b, m, 1, first, who, tr),
+                m.ready and r in opened,
+            )
             for m in b.matches(r)
         )
         for r in shown

@@ -223,3 +223,23 @@ def test_a_started_swiss_before_its_first_pairing_says_it_is_starting() -> None:
     s = swiss(6, 2, played=0)
     s.t = s.t.model_copy(update={"status": TournamentStatus.RUNNING})
     assert (message(s, "es").embed.description or "").startswith("Empezando · 6 jugadores")
+
+
+def test_a_big_bracket_draws_its_last_four_rounds_and_who_plays_for_each_open_place() -> None:
+    """64 entrants, round 2 (of 32) with 3 matches open: the picture starts at the round of 16;
+    a place there still open names the two who play for it."""
+    from bot.ui.tournament_bracket import bracket_scene
+    from bot.ui.tournament_text import Names
+
+    s = elimination(64, played=1, open_matches=3, seed=5)
+    assert s.bracket is not None
+    tr = translator_for("en")
+    scene = bracket_scene(s.t, s.bracket, s.entrants, Names(s.entrants, s.names, tr), {2}, "", tr)
+    assert scene.round_names == ("Round of 16", "Quarter-finals", "Semi-finals", "Final")
+    assert [len(r) for r in scene.rounds] == [8, 4, 2, 1]
+    assert scene.more == "Rounds 1–2: in the list above"
+    open_ = {slot.name for box in scene.rounds[0] for slot in (box.top, box.bottom)}
+    playing = [m for m in s.bracket.matches(2) if m.ready]
+    assert len(playing) == 3
+    for m in playing:
+        assert " / ".join(name_of(p) for p in m.players if p is not None) in open_

@@ -129,9 +129,9 @@ def add_fields(
     embed: discord.Embed, fields: Sequence[tuple[str, list[str]]], tr: Translator, *, key: str
 ) -> None:
     """Add ``fields`` (a name, its lines) sharing what the embed's text limit leaves, each cut
-    to fit with a line saying how many lines were left out. Fields beyond Discord's 25 go,
-    earliest first (the latest rounds matter most)."""
-    fields = list(fields)[-FIELDS_MAX:]
+    to fit with a line saying how many lines were left out. A Swiss has at most 15 rounds and
+    a bracket 6, so Discord's 25 fields are never reached; past them the last would go."""
+    fields = list(fields)[:FIELDS_MAX]
     if not fields:
         return
     used = len(embed.title or "") + len(embed.description or "")
@@ -166,14 +166,10 @@ def standings_embed(
     return embed
 
 
-def format_line(t_: TournamentRecord, tr: Translator) -> str:
+def format_line(tour: TournamentRecord, tr: Translator) -> str:
     """The footer: the format, the table size, the match, the tie-break."""
-    s = t_.settings
+    s = tour.settings
+    match = tr(f"tstand.match.{s.match.kind.value}", n=s.match.count)
     if s.format is Format.SWISS:
-        return tr("tstand.footer.swiss", size=s.table_size, match=match_text(t_, tr))
-    return tr("tstand.footer.elimination", match=match_text(t_, tr))
-
-
-def match_text(t_: TournamentRecord, tr: Translator) -> str:
-    m = t_.settings.match
-    return tr(f"tstand.match.{m.kind.value}", n=m.count)
+        return tr("tstand.footer.swiss", size=s.table_size, match=match)
+    return tr("tstand.footer.elimination", match=match)

@@ -47,13 +47,13 @@ import tempfile
 import time
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from pathlib import Path
 
-from benchmarks.activity_load import ActivityLoad, Viewer, activity_env, free_port
+from benchmarks.activity_load import ActivityLoad, activity_env, free_port
+from benchmarks.chat_load import ChatPlayers, Tbl
 from bot.settings import Settings
 from tests.bot.robust_harness import BotProcess
-from tests.fake_discord import FakeDiscord, FakeMessage, RecordedRequest
+from tests.fake_discord import RecordedRequest
 from tests.fake_discord.pytest_plugin import started_fake
 
 #: ``bot_steady_*``: interactions answered this long after the timed phase began, i.e. after
@@ -62,35 +62,6 @@ STEADY_AFTER = 5.0
 #: The load target: the bot's p99 interaction time (the ladder's capacity is judged by it).
 P99_TARGET_MS = 100.0
 HAND_IDLE_DEFAULT = Settings.model_fields["hand_idle_refresh_seconds"].default
-ACTION_ID = re.compile(r"^dk:[0-9a-f]{8}:\d:\d+:\d+$")
-
-
-@dataclass
-class Tbl:
-    channel: int
-    humans: list[int]
-    table_id: str = ""
-    message_id: int = 0
-    #: ``--browsers``: who plays or watches from the Activity (a spectator is not in humans).
-    browsers: list[int] = field(default_factory=list)
-
-
-def table_message(fake: FakeDiscord, channel: int) -> FakeMessage | None:
-    found = [
-        m
-        for m in fake.channel_messages(channel)
-        if m.embeds and any(b.custom_id and b.custom_id.startswith("dkt:") for b in m.buttons)
-    ]
-    return found[-1] if found else None
-
-
-def latest_hand(fake: FakeDiscord, user: int) -> FakeMessage | None:
-    for m in reversed(fake.ephemeral_messages(user)):
-        if any(b.custom_id and b.custom_id.startswith("dk:") for b in m.buttons):
-            return m
-        if "**" in m.content:
-            return m
-    return None
 
 
 def pct(values: list[float], q: float) -> float:
@@ -159,7 +130,6 @@ async def run(
     browsers: bool = False,
 ) -> dict[str, object]:
     rng = random.Random(seed)
-    latencies: list[float] = []
     async with started_fake() as fake:
         fake.set_edit_rate_limit(True, limit=5, per=5.0)
         fake.set_global_rate_limit(global_limit > 0, limit=max(global_limit, 1))
@@ -208,50 +178,12 @@ async def run(
                     options={"images": False},
                 )
 
-            async def timed(coro: object) -> None:
-                t0 = time.perf_counter()
-                await coro  # type: ignore[misc]
-                latencies.append(time.perf_counter() - t0)
-
-            async def open_table(tb: Tbl) -> None:
-                host = tb.humans[0]
-                ai = 4 - len(tb.humans)
-                await timed(
-                    fake.slash(
-                        host,
-                        tb.channel,
-                        "durak",
-                        "new",
-                        options={"ai_seats": ai, "seats": 4},
-                        timeout=30,
-                    )
-                )
-                for other in tb.humans[1:]:
-                    await timed(fake.slash(other, tb.channel, "durak", "join", timeout=30))
-                await timed(fake.slash(host, tb.channel, "durak", "start", timeout=30))
-                msg = await fake.wait_for(lambda: table_message(fake, tb.channel), 60)
-                tb.message_id = msg.id
-                tb.table_id = next(
-                    b.custom_id.split(":")[1]
-                    for b in msg.buttons
-                    if b.custom_id and b.custom_id.startswith("dkt:")
-                )
-
-            for k in range(0, n_tables, 20):
-                await asyncio.gather(*(open_table(tb) for tb in tables[k : k + 20]))
             load = await ActivityLoad(fake, port).__aenter__()
-            viewers: dict[int, Viewer] = {}
-
-            async def open_viewers(tb: Tbl) -> None:
-                instance = fake.activity.open_instance(tb.channel, tb.browsers)
-                for user in tb.browsers:
-                    viewers[user] = await load.open(tb.channel, tb.table_id, instance, user)
-
-            # A few at a time: the instance checks share Discord's global limit with the
-            # table messages the bot is still posting.
-            with_browsers = [tb for tb in tables if tb.browsers]
-            for k in range(0, len(with_browsers), 5):
-                await asyncio.gather(*(open_viewers(tb) for tb in with_browsers[k : k + 5]))
+            players = ChatPlayers(fake, rng, think, load if browsers else None)
+            latencies = players.latencies
+            await players.open_tables(tables)
+            if browsers:
+                await players.open_viewers(tables)
             setup_latencies = len(latencies)
             edits_before = {
                 tb.channel: sum(
@@ -268,44 +200,9 @@ async def run(
             start = time.monotonic()
             play_wall = time.time()
             end = start + seconds
-            clicks = 0
-            games_finished = 0
-
-            async def human(tb: Tbl, user: int) -> None:
-                nonlocal clicks, games_finished
-                r = random.Random(rng.random())
-                viewer = viewers.get(user)  # plays at the Activity's table, not from a hand
-                if not burst:
-                    await asyncio.sleep(r.uniform(*think))
-                if viewer is None:
-                    await timed(
-                        fake.click(user, tb.message_id, f"dkt:{tb.table_id}:hand", timeout=30)
-                    )
-                while time.monotonic() < end:
-                    await asyncio.sleep(r.uniform(*think))  # a human's thinking time
-                    msg = fake.message(tb.message_id)
-                    if any(b.custom_id and b.custom_id.endswith(":rematch") for b in msg.buttons):
-                        games_finished += 1
-                        await timed(fake.click(user, msg, f"dkt:{tb.table_id}:rematch", timeout=30))
-                        newer = table_message(fake, tb.channel)
-                        if newer is not None:
-                            tb.message_id = newer.id
-                        continue
-                    if viewer is not None:
-                        await load.play(tb.channel, viewer, r.choice)
-                        continue
-                    hand = latest_hand(fake, user)
-                    ids = [
-                        b.custom_id
-                        for b in (hand.buttons if hand else [])
-                        if b.custom_id and not b.disabled and ACTION_ID.match(b.custom_id)
-                    ]
-                    if hand is None or not ids:
-                        continue
-                    clicks += 1
-                    await timed(fake.click(user, hand, r.choice(ids), timeout=30))
-
-            await asyncio.gather(*(human(tb, u) for tb in tables for u in tb.humans))
+            await asyncio.gather(
+                *(players.human(tb, u, end, burst) for tb in tables for u in tb.humans)
+            )
             elapsed = time.monotonic() - start
             limited = [
                 r
@@ -361,7 +258,7 @@ async def run(
             "humans": sum(len(tb.humans) for tb in tables),
             "seconds": round(elapsed, 1),
             "interactions": len(latencies),
-            "action_clicks": clicks,
+            "action_clicks": players.clicks,
             **ms_percentiles("bot_interaction_ms", inside),
             "bot_interactions_timed": len(inside),
             **ms_percentiles("bot_until_answer_sent_ms", handed),
@@ -424,7 +321,7 @@ async def run(
             "responses_429_by_route": dict(
                 Counter(route_of(r) for r in fake.requests if r.status == 429)
             ),
-            "games_finished_seen": games_finished,
+            "games_finished_seen": players.games_finished,
             **activity,
         }
 

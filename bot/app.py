@@ -96,7 +96,9 @@ class DurakBot(commands.Bot):
             from bot.activity.listeners import TableListeners
             from bot.activity.server import ActivityServer
 
-            self.activity_server = ActivityServer(self.settings)
+            self.activity_server = ActivityServer(
+                self.settings, pace=self.notifier.limits.budget.acquire
+            )
             notifier = TableListeners(self.notifier, self.activity_server.hub)
         if self._clock is None:
             self.service = TableService(storage, self.settings, notifier)

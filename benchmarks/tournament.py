@@ -24,65 +24,23 @@ import tempfile
 import time
 from pathlib import Path
 
-from benchmarks.bot_load import (
-    ACTION_ID,
-    P99_TARGET_MS,
-    Tbl,
-    latest_hand,
-    ms_percentiles,
-    route_of,
-    table_message,
-)
+from benchmarks.bot_load import P99_TARGET_MS, ms_percentiles, route_of
+from benchmarks.chat_load import ChatPlayers, Tbl
 from bot.text import t
 from tests.bot.robust_harness import BotProcess
 from tests.fake_discord import FakeDiscord
 from tests.fake_discord.pytest_plugin import started_fake
 
 MANAGE_EVENTS, MANAGE_SERVER = 1 << 33, 1 << 5
+CHAMPION = (("tstand.champion", "name"), ("tstand.champions", "names"))
 MESSAGES = re.compile(r"^/channels/\d+/messages$")
 EDITS = re.compile(r"^/channels/\d+/messages/\d+$")
 
 
-async def open_table(fake: FakeDiscord, tb: Tbl) -> None:
-    host = tb.humans[0]
-    await fake.slash(host, tb.channel, "durak", "new", options={"ai_seats": 3, "seats": 4})
-    await fake.slash(host, tb.channel, "durak", "start", timeout=30)
-    msg = await fake.wait_for(lambda: table_message(fake, tb.channel), 60)
-    tb.message_id = msg.id
-    tb.table_id = next(
-        str(b.custom_id).split(":")[1]
-        for b in msg.buttons
-        if (b.custom_id or "").startswith("dkt:")
-    )
-
-
-async def play_table(fake: FakeDiscord, tb: Tbl, rng: random.Random, done: asyncio.Event) -> None:
-    """The human of an ordinary table: opens their hand, clicks a legal move after a thinking
-    time, asks for a rematch when a game ends; until the tournament is over."""
-    user = tb.humans[0]
-    await fake.click(user, tb.message_id, f"dkt:{tb.table_id}:hand", timeout=30)
-    while not done.is_set():
-        await asyncio.sleep(rng.uniform(0.5, 2.0))
-        msg = fake.message(tb.message_id)
-        if any((b.custom_id or "").endswith(":rematch") for b in msg.buttons):
-            await fake.click(user, msg, f"dkt:{tb.table_id}:rematch", timeout=30)
-            newer = table_message(fake, tb.channel)
-            if newer is not None:
-                tb.message_id = newer.id
-            continue
-        hand = latest_hand(fake, user)
-        ids = [
-            b.custom_id
-            for b in (hand.buttons if hand else [])
-            if b.custom_id and not b.disabled and ACTION_ID.match(b.custom_id)
-        ]
-        if hand is not None and ids:
-            await fake.click(user, hand, rng.choice(ids), timeout=30)
-
-
 def standings_final(fake: FakeDiscord, channel: int) -> bool:
-    final = t("tournament.standings.final")
-    return any(final in str(m.embeds) for m in fake.channel_messages(channel))
+    """The standings message names the champion (or the joint champions): the end."""
+    marks = [t(key, **{arg: "\0"}).split("\0")[0] for key, arg in CHAMPION]
+    return any(any(mark in str(m.embeds) for mark in marks) for m in fake.channel_messages(channel))
 
 
 async def run(entrants: int, rounds: int, n_tables: int, seed: int) -> dict[str, object]:
@@ -117,8 +75,8 @@ async def run(entrants: int, rounds: int, n_tables: int, seed: int) -> dict[str,
             await bot.start()
             try:
                 await fake.slash(organiser, hall, "durak", "settings", options={"images": False})
-                for k in range(0, n_tables, 10):
-                    await asyncio.gather(*(open_table(fake, tb) for tb in tables[k : k + 10]))
+                chat = ChatPlayers(fake, rng, (0.5, 2.0))
+                await chat.open_tables(tables, at_once=10)
                 await fake.slash(
                     organiser, hall, "durak", "tournament", "new", timeout=30,
                     options={"name": "Bench", "table_size": 2, "rounds": rounds, "timer": 1},
@@ -132,18 +90,16 @@ async def run(entrants: int, rounds: int, n_tables: int, seed: int) -> dict[str,
                 assert join is not None
                 for p in players:
                     await fake.click(p, signup, join, timeout=30)
-                done = asyncio.Event()
-                humans = [
-                    asyncio.create_task(play_table(fake, tb, random.Random(rng.random()), done))
-                    for tb in tables
-                ]
+                until = time.monotonic() + 3600  # stopped when the tournament is over
+                humans = [asyncio.create_task(chat.human(tb, tb.humans[0], until)) for tb in tables]
                 before = len(fake.requests)
                 wall = time.time()
                 t0 = time.monotonic()
                 await fake.slash(organiser, hall, "durak", "tournament", "start", timeout=30)
                 await fake.wait_for(lambda: standings_final(fake, hall), 3600)
                 seconds = time.monotonic() - t0
-                done.set()
+                for task in humans:
+                    task.cancel()
                 await asyncio.gather(*humans, return_exceptions=True)
             finally:
                 await bot.stop()

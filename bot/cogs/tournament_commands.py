@@ -17,7 +17,6 @@ from bot.text.translator import ls
 from bot.tournaments import Signup, SignupError, join
 from bot.ui.buttons import SignupOp
 from bot.ui.rules_text import reason_text
-from bot.ui.tournament_host import standings_of
 from bot.ui.tournament_signup import signup_message
 
 from .base import CogBase, click, loc_of
@@ -197,7 +196,7 @@ class TournamentCommands(CogBase):
         tr = await self._named(interaction, name)
         storage = self.bot.service.storage
         tid = tr.tournament_id
-        embed, files = standings_of(
+        embed, files = await self.bot.event_host.standings(
             tr,
             await storage.tournament_entrants(tid),
             await storage.tournament_rounds(tid),

@@ -15,11 +15,31 @@ from bot.tournaments import (
     PlayedGame,
     SeatedTable,
     TournamentSettings,
+    Withdrawal,
     pair_round,
     replay_bracket,
     rounds_from_games,
-    withdraw,
 )
+
+
+def bracket_events(
+    entrants: Sequence[EntrantRecord], games: Sequence[PlayedGame]
+) -> list[PlayedGame | Withdrawal]:
+    """The stored games in the order played, each withdrawal right after the withdrawn player's
+    last game (before any, if they played none): they played no game after leaving, and the
+    forfeit it causes is of their next match, which no game before it needed."""
+    last: dict[int, int] = {}
+    for i, g in enumerate(games):
+        for p in g.seats:
+            if p is not None:
+                last[p] = i
+    out: list[PlayedGame | Withdrawal] = []
+    gone = sorted(e.user_id for e in entrants if e.withdrawn)
+    out.extend(Withdrawal(p) for p in gone if p not in last)
+    for i, g in enumerate(games):
+        out.append(g)
+        out.extend(Withdrawal(p) for p in gone if last.get(p) == i)
+    return out
 
 
 def bracket_of(
@@ -27,12 +47,11 @@ def bracket_of(
     entrants: Sequence[EntrantRecord],
     games: Sequence[PlayedGame],
 ) -> Bracket:
-    """The bracket as its games decided it; withdrawn players forfeit what they have not won."""
-    b = replay_bracket([e.entrant for e in entrants], games, settings.match)
-    for e in entrants:
-        if e.withdrawn:
-            b = withdraw(b, e.user_id)
-    return b
+    """The bracket as its games and withdrawals decided it (the standings message replays the
+    same events: what it shows is what the runner plays)."""
+    return replay_bracket(
+        [e.entrant for e in entrants], bracket_events(entrants, games), settings.match
+    )
 
 
 def round_over(

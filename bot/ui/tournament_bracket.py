@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 import discord
 
+from bot.events.formats import bracket_events
 from bot.render.bracket import MAX_COLUMNS, BracketScene, MatchBox, Slot
 from bot.render.bracket import render_bracket_png as _render_bracket
 from bot.storage import EntrantRecord, TournamentRecord, TournamentStatus
@@ -14,7 +15,6 @@ from bot.tournaments import (
     Bracket,
     BracketMatch,
     PlayedGame,
-    Withdrawal,
     new_bracket,
     places,
     replay_bracket,
@@ -23,26 +23,6 @@ from bot.tournaments import (
 from .tournament_text import Event, Names, Translator, seed_rows, standings_embed
 
 BRACKET_IMAGE = "bracket.png"
-
-
-def bracket_events(
-    entrants: Sequence[EntrantRecord], games: Sequence[PlayedGame]
-) -> list[PlayedGame | Withdrawal]:
-    """The stored games in the order played, each withdrawal right after the withdrawn player's
-    last game (before any, if they played none): they played no game after leaving, and the
-    forfeit it causes is of their next match, which no game before it needed."""
-    last: dict[int, int] = {}
-    for i, g in enumerate(games):
-        for p in g.seats:
-            if p is not None:
-                last[p] = i
-    out: list[PlayedGame | Withdrawal] = []
-    gone = sorted(e.user_id for e in entrants if e.withdrawn)
-    out.extend(Withdrawal(p) for p in gone if p not in last)
-    for i, g in enumerate(games):
-        out.append(g)
-        out.extend(Withdrawal(p) for p in gone if last.get(p) == i)
-    return out
 
 
 def tournament_bracket(

@@ -4,6 +4,7 @@ refreshed in place, within the channel's write pacing and the process's request 
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from collections.abc import Sequence
@@ -25,8 +26,8 @@ from bot.text import t
 from bot.tournaments import PlayedGame
 
 from .channel_limits import ChannelLimiter
-from .tournament_board import standings_board
 from .tournament_signup import mention, signup_message
+from .tournament_standings import standings_message
 
 log = logging.getLogger(__name__)
 
@@ -42,6 +43,7 @@ class DiscordEventHost:
         #: Display names seen (sign-ups, member look-ups): a table seats players by name.
         self.known: dict[int, str] = {}
         self._refreshes = Coalesced(self.refresh, "tournament-messages")
+        self._drawing = asyncio.Lock()
         #: What each public message shows now, so an unchanged one is not edited again.
         self._shown: dict[tuple[str, str], object] = {}
 
@@ -77,7 +79,7 @@ class DiscordEventHost:
         text = t(
             "tournament.ping",
             lang,
-            players=" ".join(mention(p, lang) for p in players),
+            players=" ".join(mention(p) for p in players),
             name=tr.name,
             round=round,
         )
@@ -142,7 +144,7 @@ class DiscordEventHost:
             return
         rounds = await storage.tournament_rounds(tournament_id)
         games = await storage.tournament_games(tournament_id)
-        embed, files = standings_of(tr, entrants, rounds, games, lang)
+        embed, files = await self.standings(tr, entrants, rounds, games, lang)
         key = (tournament_id, "standings")
         if self._shown.get(key) == embed.to_dict():
             return
@@ -157,16 +159,22 @@ class DiscordEventHost:
                 )
         self._shown[key] = embed.to_dict()
 
+    async def standings(
+        self,
+        tr: TournamentRecord,
+        entrants: Sequence[EntrantRecord],
+        rounds: Sequence[StoredRound],
+        games: Sequence[PlayedGame],
+        loc: str,
+    ) -> tuple[discord.Embed, list[discord.File]]:
+        """The standings message in ``loc``: its embed and its picture. Drawn in a thread (tens
+        of milliseconds: the loop answers clicks meanwhile), one at a time (the words' cache)."""
+        names = await self.names(tr.guild_id, [e.user_id for e in entrants])
+        async with self._drawing:
+            message = await asyncio.to_thread(
+                standings_message, tr, entrants, rounds, games, names, loc
+            )
+        return message.embed, [message.file()]
+
     async def close(self) -> None:
         await self._refreshes.close()
-
-
-def standings_of(
-    tr: TournamentRecord,
-    entrants: Sequence[EntrantRecord],
-    rounds: Sequence[StoredRound],
-    games: Sequence[PlayedGame],
-    loc: str,
-) -> tuple[discord.Embed, list[discord.File]]:
-    """The standings message: the one place that chooses how it looks."""
-    return standings_board(tr, entrants, rounds, games, loc), []

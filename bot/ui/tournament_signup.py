@@ -20,8 +20,8 @@ COLOUR = 0xB8860B  # old gold
 MAX_LISTED = 64
 
 
-def mention(user: int | None, loc: str | None) -> str:
-    return f"<@{user}>" if user is not None else t("tournament.ai_seat", loc)
+def mention(user: int) -> str:
+    return f"<@{user}>"
 
 
 def settings_lines(tr: TournamentRecord, loc: str | None) -> list[str]:
@@ -47,7 +47,7 @@ def settings_lines(tr: TournamentRecord, loc: str | None) -> list[str]:
             else t("tournament.line.rounds_auto", loc)
         )
         lines.append(t("tournament.line.ai_fill" if s.ai_fill else "tournament.line.byes", loc))
-    lines.append(t("tournament.line.organiser", loc, who=mention(tr.organiser_id, loc)))
+    lines.append(t("tournament.line.organiser", loc, who=mention(tr.organiser_id)))
     return lines
 
 
@@ -70,7 +70,7 @@ def signup_message(
     lines.append("")
     lines.append(t("tournament.entrants", loc, n=len(listed), limit=s.player_limit))
     lines.append(
-        ", ".join(mention(e.user_id, loc) for e in listed) or t("tournament.no_entrants", loc)
+        ", ".join(mention(e.user_id) for e in listed) or t("tournament.no_entrants", loc)
     )
     embed.description = "\n".join(lines)[:4096]
     if tr.status is not TournamentStatus.SIGNUP:

@@ -20,8 +20,9 @@ from bot.storage import RoundStatus, Storage, TournamentRecord, TournamentStatus
 from bot.storage.factory import sqlite_url
 from bot.text import t
 from bot.tournaments import rounds_from_games, standings
-from bot.ui.tournament_board import points_text
+from bot.ui.tournament_text import num
 from tests.bot.robust_harness import ACTION_ID, BotProcess
+from tests.bot.test_tournament_signup import champion_line, description, display
 from tests.fake_discord import FakeDiscord, FakeMessage
 from tests.fake_discord.pytest_plugin import started_fake
 
@@ -29,7 +30,8 @@ pytestmark = pytest.mark.slow  # a bot process, killed once, runs 12 four-seat m
 
 MANAGE_EVENTS, MANAGE_SERVER = 1 << 33, 1 << 5
 ENTRANTS, SEATS, ROUNDS, HUMANS = 16, 4, 3, 3
-ROW = re.compile(r"\*\*(\d+)\.\*\* <@(\d+)>: (\S+) pts")
+#: A player's line of the standings message: rank ("=" when shared), name, points.
+ROW = re.compile(r"`(\d+\.|=)` \*\*(.+?)\*\* — \*\*([^*]+)\*\*")
 
 
 async def until(check: object, timeout: float, what: str) -> None:
@@ -195,18 +197,17 @@ async def test_a_swiss_survives_a_sigkill_and_its_standings_recompute(tmp_path: 
                 SEATS,
                 rounds_from_games([r.pairing for r in rounds], games, tr.settings.match),
             )
-            expected = [(r.rank, r.player, points_text(r.points)) for r in recomputed.rows]
+            rows = recomputed.rows
+            expected = [
+                (f"{r.rank}." if i == 0 or r.rank != rows[i - 1].rank else "=",
+                 display(fake, r.player), num(r.points))
+                for i, r in enumerate(rows)
+            ]  # fmt: skip
             assert sum(r.points for r in recomputed.rows) == Fraction(ROUNDS * 6 * ENTRANTS // 4)
-
-            def shown() -> list[tuple[int, int, str]] | None:
-                assert tr is not None and tr.standings_message_id is not None
-                text = str(fake.message(tr.standings_message_id).embeds[0]["description"])
-                if t("tournament.standings.final") not in text:
-                    return None
-                return [(int(a), int(b), c) for a, b, c in ROW.findall(text)]
-
-            rows = await fake.wait_for(shown, 10, what="the final standings")
-            assert rows == expected
+            board = tr.standings_message_id
+            champion = champion_line(fake, recomputed)
+            await fake.wait_for(lambda: champion in description(fake, board), 10)
+            assert ROW.findall(description(fake, board)) == expected
         finally:
             for task in playing:
                 task.cancel()

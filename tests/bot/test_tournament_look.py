@@ -15,11 +15,12 @@ import discord
 import pytest
 from PIL import Image
 
+from bot.events.formats import bracket_events
 from bot.render.tournament import HEIGHT, MAX_ROWS, WIDTH, label
 from bot.storage import TournamentStatus
 from bot.text import LANGUAGES
 from bot.tournaments import Format, places, replay_bracket, standings, withdraw
-from bot.ui.tournament_bracket import bracket_events, tournament_bracket
+from bot.ui.tournament_bracket import tournament_bracket
 from bot.ui.tournament_standings import StandingsMessage, standings_message
 from bot.ui.tournament_text import num, translator_for
 from tests.bot.tournament_stored import Stored, elimination, name_of, swiss

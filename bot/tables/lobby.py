@@ -33,7 +33,8 @@ class Lobby:
     ) -> Table:
         core = self.core
         existing = core.registry.in_channel(channel_id)
-        if existing is not None and existing.active:
+        # A tournament's table keeps its thread between the games of its match.
+        if existing is not None and (existing.active or existing.match is not None):
             raise Rejected(Refusal.TABLE_EXISTS, {"table": existing.table_id})
         if existing is not None:  # a finished table waiting for a rematch gives way
             core.registry.remove(existing)

@@ -180,6 +180,16 @@ async def test_no_shows_are_played_by_the_ai_to_the_end(tmp_path: Path) -> None:
         await fake.wait_for(lambda: champion in description(fake, board))
         stats = await storage.user_stats(players[0], w.guild)
         assert stats.games == 2  # tournament games count like any game
+        # a tournament table keeps its thread: no table of one's own opens there
+        thread = int(threads[0]["id"])
+        mine = await fake.slash(w.bob, thread, "durak", "new")
+        assert mine.content == t("err.table_exists")
+        rematch = next(
+            m
+            for m in fake.channel_messages(thread)
+            if any(":hand" in str(b.custom_id) for b in m.buttons)
+        )
+        assert not any(str(b.custom_id).endswith(":rematch") for b in rematch.buttons)
 
 
 @pytest.mark.slow  # played out by the AI through the fake Discord

@@ -69,9 +69,7 @@ def signup_message(
     listed = [e for e in entrants if not e.withdrawn][:MAX_LISTED]
     lines.append("")
     lines.append(t("tournament.entrants", loc, n=len(listed), limit=s.player_limit))
-    lines.append(
-        ", ".join(mention(e.user_id) for e in listed) or t("tournament.no_entrants", loc)
-    )
+    lines.append(", ".join(mention(e.user_id) for e in listed) or t("tournament.no_entrants", loc))
     embed.description = "\n".join(lines)[:4096]
     if tr.status is not TournamentStatus.SIGNUP:
         return embed, None

@@ -11,8 +11,7 @@ button.
 ``/`` serves the built browser client (``activity/dist``, made by ``npm run build`` in
 ``activity/``) when it exists, and otherwise says it is not built.
 
-To come (docs/activity.md, "Not yet"): building the client in the Python install, lobby
-operations over the socket, the launch button.
+To come (docs/activity.md, "Not yet"): lobby operations over the socket.
 """
 
 from __future__ import annotations
@@ -111,6 +110,11 @@ class ActivityServer:
         self._sockets: set[web.WebSocketResponse] = set()
         #: The built client (``index.html`` and ``assets/``), if it is built.
         self.client_dir = CLIENT_DIR if client_dir is None else client_dir
+
+    @property
+    def client_built(self) -> bool:
+        """Whether the browser client is built (``index.html`` beside its ``assets/``)."""
+        return (self.client_dir / "index.html").is_file()
 
     def app(self) -> web.Application:
         app = web.Application()

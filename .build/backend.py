@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -100,19 +101,19 @@ prepare_metadata_for_build_editable = _BACKEND.prepare_metadata_for_build_editab
 build_sdist = _BACKEND.build_sdist
 
 
-def build_wheel(
-    wheel_directory: str,
-    config_settings: dict[str, Any] | None = None,
-    metadata_directory: str | None = None,
-) -> str:
-    build_client(Path(__file__).resolve().parents[1])
-    return str(_BACKEND.build_wheel(wheel_directory, config_settings, metadata_directory))
+def _with_client(hook: Callable[..., str]) -> Callable[..., str]:
+    """A wheel hook that first builds the Activity's client (never fatal)."""
+
+    def build(
+        wheel_directory: str,
+        config_settings: dict[str, Any] | None = None,
+        metadata_directory: str | None = None,
+    ) -> str:
+        build_client(Path(__file__).resolve().parents[1])
+        return str(hook(wheel_directory, config_settings, metadata_directory))
+
+    return build
 
 
-def build_editable(
-    wheel_directory: str,
-    config_settings: dict[str, Any] | None = None,
-    metadata_directory: str | None = None,
-) -> str:
-    build_client(Path(__file__).resolve().parents[1])
-    return str(_BACKEND.build_editable(wheel_directory, config_settings, metadata_directory))
+build_wheel = _with_client(_BACKEND.build_wheel)
+build_editable = _with_client(_BACKEND.build_editable)

@@ -154,21 +154,23 @@ async def headless_chromium(*flags: str) -> AsyncIterator[int]:
         shutil.rmtree(profile, ignore_errors=True)
 
 
+async def harness_file(request: web.Request) -> web.FileResponse:
+    """``/harness/`` and ``/harness/{name}``: the page and its script, nothing else."""
+    name = request.match_info.get("name") or "index.html"
+    if name not in ("index.html", "harness.js"):
+        raise web.HTTPNotFound()
+    return web.FileResponse(HARNESS / name)
+
+
 def harness_routes(issue_code: Callable[[int], str]) -> list[web.RouteDef]:
     """The harness page and its script, and ``/harness/code?user=``: the code ``authorize``
     gives that user (``issue_code``, e.g. the fake Discord's)."""
-
-    async def page(request: web.Request) -> web.FileResponse:
-        name = request.match_info.get("name") or "index.html"
-        if name not in ("index.html", "harness.js"):
-            raise web.HTTPNotFound()
-        return web.FileResponse(HARNESS / name)
 
     async def code(request: web.Request) -> web.Response:
         return web.Response(text=issue_code(int(request.query["user"])))
 
     return [
-        web.get("/harness/", page),
+        web.get("/harness/", harness_file),
         web.get("/harness/code", code),
-        web.get("/harness/{name}", page),
+        web.get("/harness/{name}", harness_file),
     ]

@@ -280,6 +280,7 @@ export function render(root: HTMLElement, state: ViewState, handlers: ViewHandle
   root.className = table?.game ? (table.you === null ? "spectating" : "seated") : "waiting";
   // For tests and debugging: which table version is drawn, and whether a move is on its way.
   root.dataset.version = table ? String(table.version) : "";
+  root.dataset.status = table?.status ?? "";
   root.dataset.pending = String(state.pending);
   root.replaceChildren(...children.filter((c): c is Node | string => !!c));
   if (focused) root.querySelector<HTMLElement>(`[data-key="${CSS.escape(focused)}"]`)?.focus();

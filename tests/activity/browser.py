@@ -13,7 +13,7 @@ import socket
 import subprocess
 import tempfile
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +33,28 @@ DRAWN = f"""(() => {{
   const still = doc?.getAnimations().every(a => a.playState !== 'running');
   return !!app && app.className !== '' && still;  // render() names the view
 }})()"""
+
+#: What the client offers once it is still (no move on its way, no animation): the drawn
+#: version and status, the raised hand cards and the enabled buttons (their ``data-key``).
+OFFERS = f"""(() => {{
+  const doc = {CLIENT_DOC};
+  const app = doc?.getElementById('app');
+  if (!app || app.dataset.pending !== 'false') return null;
+  if (!doc.getAnimations().every(a => a.playState !== 'running')) return null;
+  const keys = sel => [...doc.querySelectorAll(sel)].map(e => e.dataset.key);
+  return {{
+    version: Number(app.dataset.version),
+    cards: keys('.hand .card.playable').map(k => k.slice(2)),
+    buttons: keys('.controls button.act:not([disabled])'),
+    status: app.dataset.status,
+    line: doc.querySelector('.status')?.textContent ?? '',
+  }};
+}})()"""
+
+
+def offers_when(condition: str) -> str:
+    """``OFFERS`` once ``condition`` (JavaScript, on ``o``) holds, else null."""
+    return f"(() => {{ const o = {OFFERS}; return o && ({condition}) ? o : null }})()"
 
 
 def free_port() -> int:
@@ -162,12 +184,13 @@ async def harness_file(request: web.Request) -> web.FileResponse:
     return web.FileResponse(HARNESS / name)
 
 
-def harness_routes(issue_code: Callable[[int], str]) -> list[web.RouteDef]:
+def harness_routes(issue_code: Callable[[int], str | Awaitable[str]]) -> list[web.RouteDef]:
     """The harness page and its script, and ``/harness/code?user=``: the code ``authorize``
     gives that user (``issue_code``, e.g. the fake Discord's)."""
 
     async def code(request: web.Request) -> web.Response:
-        return web.Response(text=issue_code(int(request.query["user"])))
+        issued = issue_code(int(request.query["user"]))
+        return web.Response(text=issued if isinstance(issued, str) else await issued)
 
     return [
         web.get("/harness/", harness_file),

@@ -33,6 +33,7 @@ from tests.activity.browser import (
     harness_routes,
     headless_chromium,
     new_page,
+    offers_when,
     reduce_motion,
     set_size,
 )
@@ -41,20 +42,8 @@ from tests.bot.helpers import World, public_message, table_of, world
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
-#: What the client offers right now: raised hand cards, enabled buttons, the drawn version.
-OFFERS = f"""(() => {{
-  const doc = {CLIENT_DOC};
-  const app = doc?.getElementById('app');
-  if (!app || app.dataset.pending !== 'false') return null;
-  if (!doc.getAnimations().every(a => a.playState !== 'running')) return null;
-  const keys = sel => [...doc.querySelectorAll(sel)].map(e => e.dataset.key);
-  return {{
-    version: Number(app.dataset.version),
-    cards: keys('.hand .card.playable').map(k => k.slice(2)),
-    buttons: keys('.controls button.act:not([disabled])'),
-    status: doc.querySelector('.status')?.textContent ?? '',
-  }};
-}})()"""
+#: Seconds one step may take: generous, for a loaded CI machine (a step takes ~0.1 s).
+WAIT = 30.0
 
 
 def needs() -> str | None:
@@ -87,8 +76,9 @@ async def offers_match(page: Page, table: Table, seat: int) -> dict[str, Any]:
     """Wait until the client draws the table's version; its offers must be the engine's."""
     cards, buttons = expected(table, seat)
     shown: dict[str, Any] = await page.wait_for(
-        f"(() => {{ const o = {OFFERS}; return o && o.version === {table.version} ? o : null }})()",
+        offers_when(f"o.version === {table.version}"),
         f"seat {seat}'s client to draw version {table.version}",
+        WAIT,
     )
     assert set(shown["cards"]) == cards, (table.version, seat, shown, cards)
     assert set(shown["buttons"]) == buttons, (table.version, seat, shown, buttons)
@@ -123,7 +113,9 @@ async def play_to_the_end(
     for _ in range(400):
         if table.status != "running":
             return clicks
-        await w.fake.wait_for(lambda: chat_settled(site_bot, table, w.carol), what="Carol's hand")
+        await w.fake.wait_for(
+            lambda: chat_settled(site_bot, table, w.carol), WAIT, what="Carol's hand"
+        )
         assert table.state is not None
         movers = [u for u in (w.alice, w.bob, w.carol) if table.state.legal_actions(seat(table, u))]
         assert movers, "nobody can act, yet the game is running"
@@ -136,7 +128,7 @@ async def play_to_the_end(
             clicks += 1
         else:
             await chat_move(w.fake, user, rng)
-        await w.fake.wait_for(moved_past(table, version), what=f"user {user}'s move")
+        await w.fake.wait_for(moved_past(table, version), WAIT, what=f"user {user}'s move")
     raise AssertionError("the game does not end")
 
 
@@ -196,9 +188,9 @@ async def test_a_whole_game_in_the_browser(tmp_path: Path, monkeypatch: pytest.M
             durak = table.seats[result.durak].name
             for user, page in pages.items():
                 shown = await page.wait_for(
-                    f"(() => {{ const o = {OFFERS}; return o && o.version === {table.version} "
-                    "? o : null })()",
+                    offers_when(f"o.version === {table.version}"),
                     f"user {user}'s client to show the end",
+                    WAIT,
                 )
                 assert shown["cards"] == [] and shown["buttons"] == []
-                assert durak in shown["status"], shown["status"]
+                assert shown["status"] == "finished" and durak in shown["line"], shown

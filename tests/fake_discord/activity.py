@@ -32,6 +32,8 @@ CODE_LIFETIME = 600.0
 ACCESS_TOKEN_LIFETIME = 604_800
 #: The routes that take no bot token (checked here, not by the bot-token middleware).
 TOKEN_ROUTE = "/oauth2/token"
+#: The fake's own route (outside the API) that issues a code: see ``routes``.
+TEST_CODE_ROUTE = "/_test/activity/code"
 #: Application command type PRIMARY_ENTRY_POINT, and its handler DISCORD_LAUNCH_ACTIVITY.
 ENTRY_POINT, DISCORD_LAUNCHES = 4, 2
 #: Interactions that may be answered with LAUNCH_ACTIVITY: a command, a component, a modal.
@@ -196,7 +198,13 @@ class ActivityState:
             web.get(
                 p + "/applications/{app_id}/activity-instances/{instance_id}", self.get_instance
             ),
+            # Not Discord's: a code for ``?user=`` as ``authorize`` would give it, for a harness
+            # page served by a bot in another process (tests/activity/activity_runner.py).
+            web.get(TEST_CODE_ROUTE, self.test_code),
         ]
+
+    async def test_code(self, request: web.Request) -> web.Response:
+        return web.Response(text=self.issue_code(int(request.query["user"])))
 
     def _oauth_error(self, status: int, error: str, description: str) -> ApiError:
         self.refused.append((error, description))

@@ -50,7 +50,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from benchmarks.activity_load import ActivityLoad
 from bot.settings import Settings
 from tests.bot.robust_harness import BotProcess
 from tests.fake_discord import FakeDiscord, FakeMessage, RecordedRequest
@@ -144,10 +143,8 @@ async def run(
     think: tuple[float, float],
     burst: bool = False,
     global_limit: int = 50,
-    activity: float = 0.0,
 ) -> dict[str, object]:
     rng = random.Random(seed)
-    ws = ActivityLoad(activity, random.Random(seed), think)  # browser-protocol players
     latencies: list[float] = []
     async with started_fake() as fake:
         fake.set_edit_rate_limit(True, limit=5, per=5.0)
@@ -177,7 +174,6 @@ async def run(
                 "LOG_LEVEL": "WARNING",
                 "DURAK_TIMING_FILE": str(Path(tmp) / "timing.txt"),
             }
-            overrides.update(ws.env(fake))
             base_env = bot.env
             bot.env = lambda: {**base_env(), **overrides}  # type: ignore[method-assign]
             await bot.sync(guild)
@@ -222,7 +218,6 @@ async def run(
 
             for k in range(0, n_tables, 20):
                 await asyncio.gather(*(open_table(tb) for tb in tables[k : k + 20]))
-            await ws.open(fake, [(tb.channel, tb.humans) for tb in tables])
             setup_latencies = len(latencies)
             edits_before = {
                 tb.channel: sum(
@@ -269,9 +264,7 @@ async def run(
                     clicks += 1
                     await timed(fake.click(user, hand, r.choice(ids), timeout=30))
 
-            chat = [human(tb, u) for tb in tables for u in tb.humans if u not in ws.users]
-            await asyncio.gather(*chat, ws.play(fake, end))
-            await ws.close()
+            await asyncio.gather(*(human(tb, u) for tb in tables for u in tb.humans))
             elapsed = time.monotonic() - start
             limited = [
                 r
@@ -379,7 +372,6 @@ async def run(
                 Counter(route_of(r) for r in fake.requests if r.status == 429)
             ),
             "games_finished_seen": games_finished,
-            **ws.report(),
         }
 
 
@@ -419,14 +411,6 @@ def main() -> None:
         help="run at each table count in turn (default 100 200 400 800) and report the "
         "largest whose bot p99 stays within 100 ms: the capacity of one process",
     )
-    p.add_argument(
-        "--activity",
-        type=float,
-        default=0.0,
-        metavar="SHARE",
-        help="this share of the human seats plays at the Activity over WebSockets "
-        "(benchmarks/activity_load.py), the rest with the chat buttons",
-    )
     args = p.parse_args()
     think = (args.think[0], args.think[1])
     if args.ladder is None:
@@ -439,7 +423,6 @@ def main() -> None:
                 think,
                 args.burst,
                 args.global_limit,
-                args.activity,
             )
         )
         print(json.dumps({"images": args.images, "global_limit": args.global_limit, **figures}))

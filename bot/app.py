@@ -113,7 +113,9 @@ class DurakBot(commands.Bot):
             from bot.activity.listeners import TableListeners
             from bot.activity.server import ActivityServer
 
-            self.activity_server = ActivityServer(self.settings)
+            self.activity_server = ActivityServer(
+                self.settings, pace=self.notifier.limits.budget.acquire
+            )
             notifier = TableListeners(self.notifier, self.activity_server.hub)
             self.activity_built = self.activity_server.client_built
             # the table message offers "Play at the table" only where there is a table to open

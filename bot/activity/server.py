@@ -19,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import re
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -92,7 +93,10 @@ class ActivityServer:
         *,
         signer: SessionSigner | None = None,
         client_dir: Path | None = None,
+        pace: Callable[[], Awaitable[None]] | None = None,
     ) -> None:
+        """``pace``: the bot's request budget (Discord's global limit), which the instance
+        check, made with the bot token, shares with every message the bot writes."""
         assert settings.discord_client_id is not None
         assert settings.discord_client_secret is not None
         self.settings = settings
@@ -100,6 +104,7 @@ class ActivityServer:
             settings.discord_client_id,
             settings.discord_client_secret.get_secret_value(),
             settings.discord_token.get_secret_value(),
+            pace,
         )
         self.signer = signer or SessionSigner()
         self.hub = ActivityHub()
@@ -187,14 +192,14 @@ class ActivityServer:
             user = await self.discord.user(access_token)
         except DiscordRefused as exc:
             log.info("activity sign-in refused: %s", exc)
-            if exc.status == 0 or exc.status >= 500:
+            if exc.transient:
                 return _refusal(503, "err.activity_unavailable", locale)
             return _refusal(401, "err.activity_auth", locale)
         try:
             instance = await self.discord.instance(body.instance_id)
         except DiscordRefused as exc:
             log.info("activity instance %s refused for %s: %s", body.instance_id, user.id, exc)
-            if exc.status == 0 or exc.status >= 500:
+            if exc.transient:
                 return _refusal(503, "err.activity_unavailable", user.locale)
             return _refusal(403, "err.activity_instance", user.locale)
         if instance.instance_id != body.instance_id or user.id not in instance.users:

@@ -9,13 +9,18 @@ on without the client and says so, and the bot says how to build it (``/durak``,
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import subprocess
 import sys
 import warnings
+from collections.abc import Iterator
 from pathlib import Path
 
+#: Where a wheel carries the built client (package data of ``bot``; git ignores it). The bot
+#: serves the checkout's ``activity/dist`` first, this one where there is no checkout.
+PACKAGED = Path("bot") / "activity" / "client"
 #: How to build it by hand; the bot's catalogue says the same (``activity.not_built_help``).
 BY_HAND = "cd activity && npm ci && npm run build"
 #: Seconds each npm step may take (``npm ci`` downloads ~30 packages; the build takes seconds).
@@ -62,3 +67,19 @@ def build_client(root: Path) -> bool:
             )
     _say(f"built into {activity / 'dist'}")
     return True
+
+
+@contextlib.contextmanager
+def packaged(root: Path) -> Iterator[None]:
+    """While a wheel is built: the built client copied into the ``bot`` package, so that an
+    installed (not editable) bot has it too; removed again afterwards."""
+    built, target = root / "activity" / "dist", root / PACKAGED
+    if not (built / "index.html").is_file():
+        yield
+        return
+    shutil.rmtree(target, ignore_errors=True)
+    shutil.copytree(built, target)
+    try:
+        yield
+    finally:
+        shutil.rmtree(target, ignore_errors=True)

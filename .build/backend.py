@@ -15,11 +15,10 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from activity_client import build_client
+from activity_client import build_client, packaged
 from setuptools import setup
 from setuptools.build_meta import _BuildMetaBackend
 from setuptools.command.build_ext import build_ext
@@ -101,19 +100,23 @@ prepare_metadata_for_build_editable = _BACKEND.prepare_metadata_for_build_editab
 build_sdist = _BACKEND.build_sdist
 
 
-def _with_client(hook: Callable[..., str]) -> Callable[..., str]:
-    """A wheel hook that first builds the Activity's client (never fatal)."""
-
-    def build(
-        wheel_directory: str,
-        config_settings: dict[str, Any] | None = None,
-        metadata_directory: str | None = None,
-    ) -> str:
-        build_client(Path(__file__).resolve().parents[1])
-        return str(hook(wheel_directory, config_settings, metadata_directory))
-
-    return build
+def build_wheel(
+    wheel_directory: str,
+    config_settings: dict[str, Any] | None = None,
+    metadata_directory: str | None = None,
+) -> str:
+    """A wheel carries the built client as package data (``activity_client.packaged``)."""
+    root = Path(__file__).resolve().parents[1]
+    build_client(root)
+    with packaged(root):
+        return str(_BACKEND.build_wheel(wheel_directory, config_settings, metadata_directory))
 
 
-build_wheel = _with_client(_BACKEND.build_wheel)
-build_editable = _with_client(_BACKEND.build_editable)
+def build_editable(
+    wheel_directory: str,
+    config_settings: dict[str, Any] | None = None,
+    metadata_directory: str | None = None,
+) -> str:
+    """An editable install serves the checkout's ``activity/dist`` itself."""
+    build_client(Path(__file__).resolve().parents[1])
+    return str(_BACKEND.build_editable(wheel_directory, config_settings, metadata_directory))

@@ -1,6 +1,7 @@
 """The install builds the Activity's client where npm exists (.build/activity_client.py, called
 by the build backend), and never fails because of it: without npm, or when npm fails, it warns
-(pip shows a build hook's warnings) and the install goes on."""
+(pip shows a build hook's warnings) and the install goes on. A wheel carries the built client;
+the bot serves the checkout's first."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from types import ModuleType
 
 import pytest
 
+from bot.activity import server as server_module
 from bot.ui.help_text import BUILD_COMMAND
 
 _MODULE = Path(__file__).resolve().parents[2] / ".build" / "activity_client.py"
@@ -89,3 +91,31 @@ def test_it_can_be_skipped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> N
     with pytest.warns(UserWarning, match="DURAK_SKIP_ACTIVITY_BUILD"):
         assert build_module().build_client(root) is False
     assert not (tmp_path / "bin" / "calls").exists()
+
+
+def test_a_wheel_carries_the_built_client_and_the_checkout_stays_clean(tmp_path: Path) -> None:
+    module = build_module()
+    root = checkout(tmp_path)
+    with module.packaged(root):  # nothing built: nothing to carry
+        assert not (root / module.PACKAGED).exists()
+    (root / "activity" / "dist" / "assets").mkdir(parents=True)
+    (root / "activity" / "dist" / "index.html").write_text("<!doctype html>", encoding="utf-8")
+    (root / "activity" / "dist" / "assets" / "index-1.js").write_text("0", encoding="utf-8")
+    with module.packaged(root):
+        carried = root / module.PACKAGED
+        assert (carried / "index.html").is_file() and (carried / "assets" / "index-1.js").is_file()
+    assert not (root / module.PACKAGED).exists()
+    # the package data the wheel takes is that folder
+    assert str(module.PACKAGED) == "bot/activity/client"
+    assert server_module.PACKAGED_CLIENT.parts[-3:] == ("bot", "activity", "client")
+
+
+def test_the_bot_serves_the_checkouts_client_first_else_the_wheels(tmp_path: Path) -> None:
+    checkout_dist, packaged = tmp_path / "dist", tmp_path / "client"
+    assert server_module.find_client(checkout_dist, packaged) == checkout_dist  # none built
+    packaged.mkdir()
+    (packaged / "index.html").write_text("wheel", encoding="utf-8")
+    assert server_module.find_client(checkout_dist, packaged) == packaged  # an installed wheel
+    checkout_dist.mkdir()
+    (checkout_dist / "index.html").write_text("fresh", encoding="utf-8")
+    assert server_module.find_client(checkout_dist, packaged) == checkout_dist  # npm run build

@@ -77,13 +77,26 @@ class Page:
     def __init__(self, ws: aiohttp.ClientWebSocketResponse) -> None:
         self.ws = ws
         self.ids = itertools.count(1)
+        #: The events the page sent (``Network.enable`` adds the WebSocket frames), in order.
+        self.events: list[dict[str, Any]] = []
+
+    def websocket_frames(self) -> list[str]:
+        """Every text frame the page's WebSockets received (with ``Network`` enabled)."""
+        return [
+            str(e["params"]["response"]["payloadData"])
+            for e in self.events
+            if e.get("method") == "Network.webSocketFrameReceived"
+            and e["params"]["response"].get("opcode") == 1
+        ]
 
     async def call(self, method: str, **params: Any) -> dict[str, Any]:
         mid = next(self.ids)
         await self.ws.send_json({"id": mid, "method": method, "params": params})
         while True:
             msg = await self.ws.receive_json(timeout=30)
-            if msg.get("id") == mid:
+            if "method" in msg:
+                self.events.append(msg)
+            elif msg.get("id") == mid:
                 if "error" in msg:
                     raise RuntimeError(f"{method}: {msg['error']}")
                 result: dict[str, Any] = msg.get("result", {})

@@ -4,7 +4,8 @@ client's own origin), against the bot's real Activity server and the fake Discor
 desktop, 1280×720) and Bob (a phone, 390×844) play at the Activity, Carol with the chat
 buttons, at one table, to the end. Before each browser move, the cards the client raises and
 the buttons it offers are exactly the engine's legal actions for that seat; the move is made by
-clicking them (a defence: the card, then the open card it beats).
+clicking them (a defence: the card, then the open card it beats). Every WebSocket frame each
+browser received (read over DevTools) passes the wire leak check of test_wire_leak.py.
 
 Needs Chromium (Debian's ``chromium``) and the built client (``npm ci && npm run build`` in
 activity/, which the install does where npm exists); without either it is skipped, saying why.
@@ -37,7 +38,8 @@ from tests.activity.browser import (
     reduce_motion,
     set_size,
 )
-from tests.activity.helpers import activity_bot, chat_move, chat_settled
+from tests.activity.helpers import History, activity_bot, chat_move, chat_settled, listen
+from tests.activity.test_wire_leak import check_frames
 from tests.bot.helpers import World, public_message, table_of, world
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
@@ -101,6 +103,7 @@ async def click_move(page: Page, action: Action) -> None:
 
 async def open_in_browser(page: Page, base: str, user: int, instance: str) -> None:
     await reduce_motion(page)
+    await page.call("Network.enable")  # its WebSocket frames, for the wire leak check
     await page.call("Page.navigate", url=f"{base}/harness/?scenario={instance}&user={user}")
     await page.wait_for(DRAWN, f"user {user}'s client to draw", timeout=30)
 
@@ -170,6 +173,8 @@ async def test_a_whole_game_in_the_browser(tmp_path: Path, monkeypatch: pytest.M
                 await fake.slash(u, w.channel, "durak", "join")
             await fake.slash(w.alice, w.channel, "durak", "start")
             table = table_of(bot, w.channel)
+            history = History(table)  # every state, by version: what each frame is checked by
+            listen(bot, history)
             await fake.wait_for(lambda: table.table_message_id is not None)
             await fake.click(w.carol, public_message(w, table), f"dkt:{table.table_id}:hand")
             instance = fake.activity.open_instance(w.channel, [w.alice, w.bob])
@@ -194,3 +199,6 @@ async def test_a_whole_game_in_the_browser(tmp_path: Path, monkeypatch: pytest.M
                 )
                 assert shown["cards"] == [] and shown["buttons"] == []
                 assert shown["status"] == "finished" and durak in shown["line"], shown
+                # R23-R25 in the browser: no frame it received held a card hidden from its user,
+                # and each offered exactly the engine's legal actions for the seat
+                assert check_frames(page.websocket_frames(), user, history) >= clicks // 2

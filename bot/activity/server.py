@@ -9,10 +9,10 @@ An action goes through :meth:`TableService.act`, the same locked, re-validated p
 button.
 
 ``/`` serves the built browser client (``activity/dist``, made by ``npm run build`` in
-``activity/``) when it exists, and otherwise says it is not built.
+``activity/``, or the copy an installed wheel carries) when it exists, and otherwise says it is
+not built.
 
-To come (docs/activity.md, "Not yet"): building the client in the Python install, lobby
-operations over the socket, the launch button.
+To come (docs/activity.md, "Not yet"): lobby operations over the socket.
 """
 
 from __future__ import annotations
@@ -60,8 +60,19 @@ HELLO_SECONDS = 10.0
 CLOSE_UNAUTHORIZED, CLOSE_BAD_FRAME = 4001, 4002
 #: Activity instance ids are short and URL-safe (``i-<launch>-gc-<guild>-<channel>``).
 INSTANCE_ID = r"^[A-Za-z0-9_-]{1,128}$"
-#: Where ``npm run build`` in ``activity/`` puts the browser client (a source checkout).
-CLIENT_DIR = Path(__file__).resolve().parents[2] / "activity" / "dist"
+#: Where ``npm run build`` in ``activity/`` puts the browser client (a source checkout), and
+#: where an installed wheel carries it (the build backend copies it there).
+CHECKOUT_CLIENT = Path(__file__).resolve().parents[2] / "activity" / "dist"
+PACKAGED_CLIENT = Path(__file__).resolve().parent / "client"
+
+
+def find_client(*candidates: Path) -> Path:
+    """The first built client: the checkout's (what ``npm run build`` just made), else the
+    wheel's; the checkout's when there is none."""
+    return next((d for d in candidates if (d / "index.html").is_file()), candidates[0])
+
+
+CLIENT_DIR = find_client(CHECKOUT_CLIENT, PACKAGED_CLIENT)
 #: The empty tag in ``activity/index.html`` the server fills with the application's client id
 #: (the SDK needs it before anything else, and it is configuration, not a build input).
 CLIENT_ID_TAG = '<meta name="discord-client-id" content="" />'
@@ -116,6 +127,11 @@ class ActivityServer:
         self._sockets: set[web.WebSocketResponse] = set()
         #: The built client (``index.html`` and ``assets/``), if it is built.
         self.client_dir = CLIENT_DIR if client_dir is None else client_dir
+
+    @property
+    def client_built(self) -> bool:
+        """Whether the browser client is built (``index.html`` beside its ``assets/``)."""
+        return (self.client_dir / "index.html").is_file()
 
     def app(self) -> web.Application:
         app = web.Application()

@@ -178,6 +178,8 @@ class DiscordNotifier:
         self.alerts = TurnAlerts(client, self.limits, notify_delay)
         #: Whether a guild shows cards as pictures (`/durak settings images:`); on by default.
         self.images: dict[int, bool] = {}
+        #: Whether table messages offer "Play at the table" (the Activity is on and built).
+        self.activity_launch = False
 
     def images_on(self, guild_id: int) -> bool:
         return self.images.get(guild_id, True)
@@ -188,7 +190,9 @@ class DiscordNotifier:
         """The public table message: embed, buttons, (pictures on) the table picture and what
         it shows (see ``table_picture``)."""
         images = self.images_on(table.guild_id)
-        embed, view = render_table(table, press_hand=self.press_hand(table), images=images)
+        embed, view = render_table(
+            table, press_hand=self.press_hand(table), images=images, launch=self.activity_launch
+        )
         if not images:
             return embed, view, [], None
         picture = table_picture(table)  # the same snapshot table_file draws (no await between)
@@ -389,7 +393,8 @@ class DiscordNotifier:
             shown = (table.version, tuple(press_hand), picture)
             if shown == msgs.shown_table:
                 return  # a mark that came while this write waited, already shown by it
-            embed, view = render_table(table, press_hand=press_hand, images=images)
+            launch = self.activity_launch
+            embed, view = render_table(table, press_hand=press_hand, images=images, launch=launch)
             msgs.picture, msgs.shown_table = UNKNOWN_PICTURE, None  # until the edit has landed
             await edit_channel_message(
                 self.client,

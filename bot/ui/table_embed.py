@@ -95,8 +95,9 @@ def _trump_field(table: Table, v: PublicView, names: Sequence[str]) -> str:
 
 
 def render_table(
-    table: Table, *, press_hand: Sequence[str] = (), images: bool = False
+    table: Table, *, press_hand: Sequence[str] = (), images: bool = False, launch: bool = False
 ) -> tuple[discord.Embed, discord.ui.View]:
+    """The public table message; ``launch`` adds "Play at the table" (the Activity)."""
     assert table.state is not None
     loc = table.language
     v = table.public_view()
@@ -133,6 +134,9 @@ def render_table(
             style=discord.ButtonStyle.primary,
         )
     )
+    if launch:
+        label = t("btn.play_table", loc)
+        view.add_item(TableButton(table.table_id, TableOp.PLAY, label=label))
     view.add_item(TableButton(table.table_id, TableOp.RULES, label=t("btn.rules", loc)))
     if table.status == TableStatus.RUNNING and (table.away or table.left):  # an AI stands in
         view.add_item(TableButton(table.table_id, TableOp.BACK, label=t("btn.back", loc)))

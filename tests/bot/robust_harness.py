@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from durak_core import GameState
+from durak_core.serialize import state_from_json
 from tests.fake_discord import FakeDiscord, FakeMessage, InteractionResult
 from tests.fake_discord.pytest_plugin import started_fake
 
@@ -272,7 +273,7 @@ async def run_harness(workdir: Path, *, kills: int, games: int, seed: int = 1) -
         final = saved(db)
         for g in all_games:
             status, state_json, _ = final[g.table_id]
-            log = [(s, a.code) for s, a in GameState.from_json(state_json).log]
+            log = [(s, a.code) for s, a in state_from_json(state_json).log]
             assert status == "finished"
             if not is_subsequence(g.acked, log):
                 stats.lost_actions += 1
@@ -288,7 +289,7 @@ async def check_after_kill(
     snapshots: dict[str, GameState] = {}
     for g in games:
         status, state_json, _ = at_kill[g.table_id]
-        state = GameState.from_json(state_json)
+        state = state_from_json(state_json)
         log = [(s, a.code) for s, a in state.log]
         if not is_subsequence(g.acked, log):
             stats.lost_actions += 1
@@ -307,7 +308,7 @@ async def check_after_kill(
 
         def moved_on(g: Game = g, before: GameState = before) -> GameState | None:
             status, state_json, _ = saved(db)[g.table_id]
-            now = GameState.from_json(state_json)
+            now = state_from_json(state_json)
             if len(now.log) > len(before.log) or status == "finished":
                 return now
             return None

@@ -7,6 +7,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from pydantic import SecretStr
 
@@ -79,10 +80,13 @@ def table_of(bot: DurakBot, channel: int) -> Table:
     return table
 
 
-async def open_table(w: World, bot: DurakBot, users: list[int], channel: int) -> Table:
-    """``users[0]`` opens a table in ``channel``, the others join, the host starts; returns the
-    table once its public message exists (no hand opened yet)."""
-    await w.fake.slash(users[0], channel, "durak", "new")
+async def open_table(
+    w: World, bot: DurakBot, users: list[int], channel: int, **options: Any
+) -> Table:
+    """``users[0]`` opens a table in ``channel`` (with ``/durak new``'s ``options``), the others
+    join, the host starts; returns the table once its public message exists (no hand opened
+    yet)."""
+    await w.fake.slash(users[0], channel, "durak", "new", options=options)
     for u in users[1:]:
         await w.fake.slash(u, channel, "durak", "join")
     await w.fake.slash(users[0], channel, "durak", "start")

@@ -124,26 +124,18 @@ def render_table(
     embed.set_footer(text=footer)
 
     view = discord.ui.View(timeout=None)
-    view.add_item(
-        TableButton(
-            table.table_id,
-            TableOp.HAND,
-            label=t("btn.my_hand", loc),
-            style=discord.ButtonStyle.primary,
-        )
+    secondary = discord.ButtonStyle.secondary
+    finished = table.status == TableStatus.FINISHED
+    ai_stands_in = table.status == TableStatus.RUNNING and bool(table.away or table.left)
+    buttons = (  # (op, label, style, shown)
+        (TableOp.HAND, "btn.my_hand", discord.ButtonStyle.primary, True),
+        (TableOp.RULES, "btn.rules", secondary, True),
+        (TableOp.BACK, "btn.back", secondary, ai_stands_in),
+        (TableOp.REMATCH, "btn.rematch", discord.ButtonStyle.success, finished),
     )
-    view.add_item(TableButton(table.table_id, TableOp.RULES, label=t("btn.rules", loc)))
-    if table.status == TableStatus.RUNNING and (table.away or table.left):  # an AI stands in
-        view.add_item(TableButton(table.table_id, TableOp.BACK, label=t("btn.back", loc)))
-    if table.status == TableStatus.FINISHED:
-        view.add_item(
-            TableButton(
-                table.table_id,
-                TableOp.REMATCH,
-                label=t("btn.rematch", loc),
-                style=discord.ButtonStyle.success,
-            )
-        )
+    for op, label, style, shown in buttons:
+        if shown:
+            view.add_item(TableButton(table.table_id, op, label=t(label, loc), style=style))
     return embed, view
 
 

@@ -36,7 +36,7 @@ from bot.ui.table_picture import rank_labels, role_words, table_picture
 from durak_core import Card, GameState, PublicView, RuleSet, new_game, preset
 from durak_core.ai import Level
 from tests.bot.helpers import open_table, public_message, running_bot, world
-from tests.engine.test_properties import _reshuffle_hidden
+from tests.engine.helpers import reshuffle_hidden
 
 RU = {11: "В", 12: "Д", 13: "К", 14: "Т"}
 
@@ -166,7 +166,7 @@ def test_no_private_card_is_drawn() -> None:
     for name in ("classic", "changing-trump", "jokers", "double-deck"):
         for n, moves in ((2, 0), (3, 9), (4, 25), (5, 40)):
             s = played(preset(name), n, rng.randrange(1000), moves)
-            other = _reshuffle_hidden(s, None, rng)
+            other = reshuffle_hidden(s, None, rng)
             assert other.hands != s.hands or other.talon != s.talon or not other.talon
             seats = NAMES[:n]
             assert render_table_png(other.public_view(), seats, labels=RU, words=WORDS) == (

@@ -15,6 +15,7 @@ from bot.app import DurakBot
 from bot.settings import Settings
 from bot.tables.table import Table
 from durak_core import Action
+from tests.bot.quick_settings import QUICK
 from tests.fake_discord import FakeDiscord, FakeMessage
 from tests.fake_discord.pytest_plugin import started_fake
 
@@ -36,11 +37,7 @@ def settings(db: Path, **overrides: object) -> Settings:
     values: dict[str, object] = {
         "discord_token": SecretStr("fake-bot-token"),
         "database_path": db,
-        "turn_timer_seconds": 0,
-        "ai_delay_seconds": 0.0,
-        "ai_budget_seconds": 0.05,
-        "ai_budget_iterations": 20,
-        "table_edit_interval_seconds": 0.05,
+        **QUICK,
         "hand_idle_refresh_seconds": 0.05,
         "table_picture_interval_seconds": 0.0,
     }

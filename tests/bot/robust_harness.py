@@ -29,6 +29,7 @@ from pathlib import Path
 
 from durak_core import GameState
 from durak_core.serialize import state_from_json
+from tests.bot.quick_settings import bot_env
 from tests.fake_discord import FakeDiscord, FakeMessage, InteractionResult
 from tests.fake_discord.pytest_plugin import started_fake
 
@@ -83,21 +84,13 @@ class BotProcess:
         self.log = open(workdir / "bot.log", "ab")  # noqa: SIM115 - closed in stop()
 
     def env(self) -> dict[str, str]:
-        env = dict(os.environ)
-        env.update(
-            DURAK_FAKE_DISCORD_URL=self.fake.http_url,
-            PYTHONPATH=os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")]),
-            DISCORD_TOKEN=self.fake.token,
-            DATABASE_PATH=str(self.workdir / "durak.sqlite3"),
-            TURN_TIMER_SECONDS="0",
-            AI_DELAY_SECONDS="0.02",
-            AI_BUDGET_SECONDS="0.05",
-            AI_BUDGET_ITERATIONS="20",
-            TABLE_EDIT_INTERVAL_SECONDS="0.05",
-            HAND_IDLE_REFRESH_SECONDS="0.05",
-            LOG_LEVEL="WARNING",
+        return bot_env(
+            self.fake,
+            PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
+            database_path=self.workdir / "durak.sqlite3",
+            ai_delay_seconds=0.02,
+            hand_idle_refresh_seconds=0.05,
         )
-        return env
 
     async def sync(self, guild: int) -> None:
         # In a thread: the fake Discord answering it runs on this event loop.

@@ -16,17 +16,14 @@ from bot.settings import Settings
 from bot.tables.table import Table
 from durak_core import Action
 from tests.bot.quick_settings import QUICK
-from tests.fake_discord import FakeDiscord, FakeMessage
-from tests.fake_discord.pytest_plugin import started_fake
+from tests.fake_discord import FakeMessage
+from tests.fake_discord.pytest_plugin import Club, started_fake
 
 HAND_ID = re.compile(r"^dk:(?P<table>[0-9a-f]{8}):(?P<seat>\d):(?P<version>\d+):(?P<code>\d+)$")
 
 
 @dataclass
-class World:
-    fake: FakeDiscord
-    guild: int
-    channel: int
+class World(Club):
     alice: int
     bob: int
     carol: int
@@ -48,8 +45,7 @@ def settings(db: Path, **overrides: object) -> Settings:
 @asynccontextmanager
 async def world(tmp_path: Path) -> AsyncIterator[World]:
     async with started_fake() as fake:
-        guild = fake.add_guild("Durak Club")
-        channel = fake.add_channel(guild, "tables")
+        guild, channel = Club.places(fake)
         w = World(
             fake,
             guild,

@@ -37,11 +37,12 @@ class GameState(Board):
     """One moment of one game. Read it through properties, views and the methods below."""
 
     def copy(self) -> GameState:
-        """An independent copy (the fast path mutates one in place; the engine's ``apply``
-        changes one into the next state): the three working lists are copied, every other
-        field is immutable and shared; the engine's cache of legal actions starts empty.
-        Written out field by field because it runs once per applied action (a loop over
-        :data:`FIELDS` is several times slower compiled); a test checks it against them."""
+        """An independent copy (the fast path mutates one in place; :meth:`apply` changes one
+        into the next state): the three working lists are copied, every other field is
+        immutable and shared; the engine's cache of legal actions starts empty. Written out
+        field by field because it runs once per applied action (a loop over
+        :data:`~durak_core.board.FIELDS` is several times slower compiled); a test checks it
+        against them."""
         new = GameState()  # no __init__: every field is set below
         new.rules = self.rules
         new.n = self.n

@@ -6,14 +6,19 @@ the same source files, turned into C extensions (docs/performance.md has what it
 docs/architecture.md how it fits). Without a C compiler, without mypyc, or with
 ``DURAK_PURE_PYTHON=1`` the package installs as pure Python and behaves the same, only slower.
 (It lives here rather than in a setup.py so that the repository's top level stays as specified.)
+
+Building a wheel (``pip install .``) or an editable install (``pip install -e .``) also builds the
+Discord Activity's browser client where npm exists (:mod:`activity_client`); never fatal.
 """
 
 from __future__ import annotations
 
 import os
 import sys
+from pathlib import Path
 from typing import Any
 
+from activity_client import build_client, packaged
 from setuptools import setup
 from setuptools.build_meta import _BuildMetaBackend
 from setuptools.command.build_ext import build_ext
@@ -93,6 +98,26 @@ get_requires_for_build_sdist = _BACKEND.get_requires_for_build_sdist
 get_requires_for_build_editable = _BACKEND.get_requires_for_build_editable
 prepare_metadata_for_build_wheel = _BACKEND.prepare_metadata_for_build_wheel
 prepare_metadata_for_build_editable = _BACKEND.prepare_metadata_for_build_editable
-build_wheel = _BACKEND.build_wheel
 build_sdist = _BACKEND.build_sdist
-build_editable = _BACKEND.build_editable
+
+
+def build_wheel(
+    wheel_directory: str,
+    config_settings: dict[str, Any] | None = None,
+    metadata_directory: str | None = None,
+) -> str:
+    """A wheel carries the built client as package data (``activity_client.packaged``)."""
+    root = Path(__file__).resolve().parents[1]
+    build_client(root)
+    with packaged(root):
+        return str(_BACKEND.build_wheel(wheel_directory, config_settings, metadata_directory))
+
+
+def build_editable(
+    wheel_directory: str,
+    config_settings: dict[str, Any] | None = None,
+    metadata_directory: str | None = None,
+) -> str:
+    """An editable install serves the checkout's ``activity/dist`` itself."""
+    build_client(Path(__file__).resolve().parents[1])
+    return str(_BACKEND.build_editable(wheel_directory, config_settings, metadata_directory))

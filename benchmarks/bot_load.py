@@ -47,12 +47,13 @@ import tempfile
 import time
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
 
+from benchmarks.activity_load import ActivityLoad, activity_env, free_port
+from benchmarks.chat_load import ChatPlayers, Tbl
 from bot.settings import Settings
 from tests.bot.robust_harness import BotProcess
-from tests.fake_discord import FakeDiscord, FakeMessage, RecordedRequest
+from tests.fake_discord import RecordedRequest
 from tests.fake_discord.pytest_plugin import started_fake
 
 #: ``bot_steady_*``: interactions answered this long after the timed phase began, i.e. after
@@ -61,33 +62,6 @@ STEADY_AFTER = 5.0
 #: The load target: the bot's p99 interaction time (the ladder's capacity is judged by it).
 P99_TARGET_MS = 100.0
 HAND_IDLE_DEFAULT = Settings.model_fields["hand_idle_refresh_seconds"].default
-ACTION_ID = re.compile(r"^dk:[0-9a-f]{8}:\d:\d+:\d+$")
-
-
-@dataclass
-class Tbl:
-    channel: int
-    humans: list[int]
-    table_id: str = ""
-    message_id: int = 0
-
-
-def table_message(fake: FakeDiscord, channel: int) -> FakeMessage | None:
-    found = [
-        m
-        for m in fake.channel_messages(channel)
-        if m.embeds and any(b.custom_id and b.custom_id.startswith("dkt:") for b in m.buttons)
-    ]
-    return found[-1] if found else None
-
-
-def latest_hand(fake: FakeDiscord, user: int) -> FakeMessage | None:
-    for m in reversed(fake.ephemeral_messages(user)):
-        if any(b.custom_id and b.custom_id.startswith("dk:") for b in m.buttons):
-            return m
-        if "**" in m.content:
-            return m
-    return None
 
 
 def pct(values: list[float], q: float) -> float:
@@ -100,6 +74,16 @@ def pct(values: list[float], q: float) -> float:
 def ms_percentiles(name: str, seconds: list[float]) -> dict[str, float]:
     """``{name}_p50`` and ``{name}_p99`` of durations in seconds, in milliseconds."""
     return {f"{name}_p{q}": round(pct(seconds, q / 100) * 1000, 1) for q in (50, 99)}
+
+
+def by_kind(rows: list[list[str]]) -> dict[str, list[tuple[float, float]]]:
+    """The timing file's interactions by what was asked (its 4th column): (until answered,
+    until handed to HTTP), in seconds."""
+    kinds: dict[str, list[tuple[float, float]]] = {}
+    for r in rows:
+        if len(r) > 3:
+            kinds.setdefault(r[3], []).append((float(r[0]), float(r[1])))
+    return kinds
 
 
 def busiest_second(times: Iterable[float]) -> tuple[int, float]:
@@ -143,9 +127,9 @@ async def run(
     think: tuple[float, float],
     burst: bool = False,
     global_limit: int = 50,
+    browsers: bool = False,
 ) -> dict[str, object]:
     rng = random.Random(seed)
-    latencies: list[float] = []
     async with started_fake() as fake:
         fake.set_edit_rate_limit(True, limit=5, per=5.0)
         fake.set_global_rate_limit(global_limit > 0, limit=max(global_limit, 1))
@@ -153,12 +137,16 @@ async def run(
         tables: list[Tbl] = []
         for i in range(n_tables):
             humans = 2 if i % 5 == 0 else 1  # mostly AI: 1 human + 3 AI, every 5th 2 + 2
-            tables.append(
-                Tbl(
-                    fake.add_channel(guild, f"t{i}"),
-                    [fake.add_user(f"u{i}-{h}") for h in range(humans)],
-                )
+            tb = Tbl(
+                fake.add_channel(guild, f"t{i}"),
+                [fake.add_user(f"u{i}-{h}") for h in range(humans)],
             )
+            if browsers:  # half the humans play from the Activity, a spectator at every 5th
+                if humans == 2:
+                    tb.browsers = [tb.humans[1], fake.add_user(f"s{i}")]
+                elif i % 2:
+                    tb.browsers = [tb.humans[0]]
+            tables.append(tb)
         with tempfile.TemporaryDirectory() as tmp:
             bot = BotProcess(fake, Path(tmp))
             overrides = {
@@ -174,6 +162,9 @@ async def run(
                 "LOG_LEVEL": "WARNING",
                 "DURAK_TIMING_FILE": str(Path(tmp) / "timing.txt"),
             }
+            port = free_port()
+            if browsers:
+                overrides |= activity_env(fake, port)
             base_env = bot.env
             bot.env = lambda: {**base_env(), **overrides}  # type: ignore[method-assign]
             await bot.sync(guild)
@@ -187,37 +178,12 @@ async def run(
                     options={"images": False},
                 )
 
-            async def timed(coro: object) -> None:
-                t0 = time.perf_counter()
-                await coro  # type: ignore[misc]
-                latencies.append(time.perf_counter() - t0)
-
-            async def open_table(tb: Tbl) -> None:
-                host = tb.humans[0]
-                ai = 4 - len(tb.humans)
-                await timed(
-                    fake.slash(
-                        host,
-                        tb.channel,
-                        "durak",
-                        "new",
-                        options={"ai_seats": ai, "seats": 4},
-                        timeout=30,
-                    )
-                )
-                for other in tb.humans[1:]:
-                    await timed(fake.slash(other, tb.channel, "durak", "join", timeout=30))
-                await timed(fake.slash(host, tb.channel, "durak", "start", timeout=30))
-                msg = await fake.wait_for(lambda: table_message(fake, tb.channel), 60)
-                tb.message_id = msg.id
-                tb.table_id = next(
-                    b.custom_id.split(":")[1]
-                    for b in msg.buttons
-                    if b.custom_id and b.custom_id.startswith("dkt:")
-                )
-
-            for k in range(0, n_tables, 20):
-                await asyncio.gather(*(open_table(tb) for tb in tables[k : k + 20]))
+            load = await ActivityLoad(fake, port).__aenter__()
+            players = ChatPlayers(fake, rng, think, load if browsers else None)
+            latencies = players.latencies
+            await players.open_tables(tables)
+            if browsers:
+                await players.open_viewers(tables)
             setup_latencies = len(latencies)
             edits_before = {
                 tb.channel: sum(
@@ -234,37 +200,9 @@ async def run(
             start = time.monotonic()
             play_wall = time.time()
             end = start + seconds
-            clicks = 0
-            games_finished = 0
-
-            async def human(tb: Tbl, user: int) -> None:
-                nonlocal clicks, games_finished
-                r = random.Random(rng.random())
-                if not burst:
-                    await asyncio.sleep(r.uniform(*think))
-                await timed(fake.click(user, tb.message_id, f"dkt:{tb.table_id}:hand", timeout=30))
-                while time.monotonic() < end:
-                    await asyncio.sleep(r.uniform(*think))  # a human's thinking time
-                    msg = fake.message(tb.message_id)
-                    if any(b.custom_id and b.custom_id.endswith(":rematch") for b in msg.buttons):
-                        games_finished += 1
-                        await timed(fake.click(user, msg, f"dkt:{tb.table_id}:rematch", timeout=30))
-                        newer = table_message(fake, tb.channel)
-                        if newer is not None:
-                            tb.message_id = newer.id
-                        continue
-                    hand = latest_hand(fake, user)
-                    ids = [
-                        b.custom_id
-                        for b in (hand.buttons if hand else [])
-                        if b.custom_id and not b.disabled and ACTION_ID.match(b.custom_id)
-                    ]
-                    if hand is None or not ids:
-                        continue
-                    clicks += 1
-                    await timed(fake.click(user, hand, r.choice(ids), timeout=30))
-
-            await asyncio.gather(*(human(tb, u) for tb in tables for u in tb.humans))
+            await asyncio.gather(
+                *(players.human(tb, u, end, burst) for tb in tables for u in tb.humans)
+            )
             elapsed = time.monotonic() - start
             limited = [
                 r
@@ -288,6 +226,8 @@ async def run(
                     - edits_before[tb.channel]
                 )
                 rates.append(edits / elapsed)
+            activity = load.figures(ms_percentiles) if browsers else {}
+            await load.__aexit__()
             await bot.stop()
             rss_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
             timing = Path(tmp) / "timing.txt"
@@ -318,13 +258,23 @@ async def run(
             "humans": sum(len(tb.humans) for tb in tables),
             "seconds": round(elapsed, 1),
             "interactions": len(latencies),
-            "action_clicks": clicks,
+            "action_clicks": players.clicks,
             **ms_percentiles("bot_interaction_ms", inside),
             "bot_interactions_timed": len(inside),
             **ms_percentiles("bot_until_answer_sent_ms", handed),
             **ms_percentiles("bot_play_interaction_ms", play_inside),
             **ms_percentiles("bot_play_until_answer_sent_ms", play_handed),
             **ms_percentiles("bot_steady_interaction_ms", steady),
+            # Which asks make the tail, per kind (setup commands are their own): count, p50
+            # and p99 (ms), and the p99 until the answer was handed to HTTP.
+            "bot_interaction_ms_by_kind": {
+                kind: [
+                    len(times),
+                    *ms_percentiles("", [t for t, _ in times]).values(),
+                    ms_percentiles("", [h for _, h in times])["_p99"],
+                ]
+                for kind, times in sorted(by_kind(rows).items())
+            },
             **ms_percentiles("bot_human_act_ms", acts),
             **ms_percentiles("bot_save_wait_ms", saves),
             **ms_percentiles("bot_save_batch_ms", [float(r[1]) for r in batches]),
@@ -371,7 +321,8 @@ async def run(
             "responses_429_by_route": dict(
                 Counter(route_of(r) for r in fake.requests if r.status == 429)
             ),
-            "games_finished_seen": games_finished,
+            "games_finished_seen": players.games_finished,
+            **activity,
         }
 
 
@@ -404,6 +355,12 @@ def main() -> None:
         "with DISCORD_REQUESTS_PER_SECOND=0 then)",
     )
     p.add_argument(
+        "--browsers",
+        action="store_true",
+        help="half the humans play from the Activity over its WebSocket (no browser), with a "
+        "spectator at every fifth table; reports action → every viewer updated (activity_*)",
+    )
+    p.add_argument(
         "--ladder",
         nargs="*",
         type=int,
@@ -423,9 +380,19 @@ def main() -> None:
                 think,
                 args.burst,
                 args.global_limit,
+                args.browsers,
             )
         )
-        print(json.dumps({"images": args.images, "global_limit": args.global_limit, **figures}))
+        print(
+            json.dumps(
+                {
+                    "images": args.images,
+                    "global_limit": args.global_limit,
+                    "browsers": args.browsers,
+                    **figures,
+                }
+            )
+        )
         return
     steps = []
     for n in args.ladder or [100, 200, 400, 800]:

@@ -22,6 +22,7 @@ from bot.tables.service import TableService
 from bot.text import t
 from bot.ui.buttons import DYNAMIC_ITEMS, is_ours, matches_template
 from bot.ui.channel_limits import GlobalLimitWatch
+from bot.ui.help_text import BUILD_COMMAND
 from bot.ui.refresher import DiscordNotifier
 
 if TYPE_CHECKING:
@@ -30,6 +31,24 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 UNANSWERED_GRACE_SECONDS = 1.0
+#: Application command type PRIMARY_ENTRY_POINT (the Activity's "Launch"), and what of it a
+#: bulk overwrite sends back (the id keeps it the same command).
+ENTRY_POINT = 4
+ENTRY_POINT_FIELDS = frozenset(
+    (
+        "id",
+        "type",
+        "name",
+        "name_localizations",
+        "description",
+        "description_localizations",
+        "handler",
+        "integration_types",
+        "contexts",
+        "default_member_permissions",
+        "nsfw",
+    )
+)
 
 
 class DurakBot(commands.Bot):
@@ -65,6 +84,8 @@ class DurakBot(commands.Bot):
         self.unanswered_grace = UNANSWERED_GRACE_SECONDS
         #: The Activity's web server (docs/activity.md), when ACTIVITY_ENABLED.
         self.activity_server: ActivityServer | None = None
+        #: None when the Activity is off, else whether its browser client is built.
+        self.activity_built: bool | None = None
 
     async def setup_hook(self) -> None:
         # The AI thinks with ~4x the playouts when the engine is compiled (docs/performance.md).
@@ -92,8 +113,20 @@ class DurakBot(commands.Bot):
             from bot.activity.listeners import TableListeners
             from bot.activity.server import ActivityServer
 
-            self.activity_server = ActivityServer(self.settings)
+            self.activity_server = ActivityServer(
+                self.settings, pace=self.notifier.limits.budget.acquire
+            )
             notifier = TableListeners(self.notifier, self.activity_server.hub)
+            self.activity_built = self.activity_server.client_built
+            # the table message offers "Play at the table" only where there is a table to open
+            self.notifier.activity_launch = self.activity_built
+            if not self.activity_built:
+                log.warning(
+                    "the Activity is enabled but its client is not built (%s has no index.html): "
+                    "tables are played with the buttons; to build it: %s, then restart",
+                    self.activity_server.client_dir,
+                    BUILD_COMMAND,
+                )
         if self._clock is None:
             self.service = TableService(storage, self.settings, notifier)
         else:
@@ -115,10 +148,35 @@ class DurakBot(commands.Bot):
     async def sync_commands(self, guild_id: int | None) -> int:
         """Register the commands: in one guild (instant) or globally (may take an hour)."""
         if guild_id is None:
-            return len(await self.tree.sync())
+            return await self._sync_global()
         guild = discord.Object(guild_id)
         self.tree.copy_global_to(guild=guild)
         return len(await self.tree.sync(guild=guild))
+
+    async def _sync_global(self) -> int:
+        """A global sync is a bulk overwrite. An app with Activities has a "Launch" entry point
+        command (type 4), which discord.py does not know (its command types stop at 3), and
+        Discord refuses an overwrite that leaves it out (docs/activity.md, "Launching"): it is
+        sent back as Discord holds it, with our commands."""
+        app_id = self.application_id
+        assert app_id is not None
+        held = await self.http.get_global_commands(app_id)
+        kept: list[Any] = [
+            {k: v for k, v in c.items() if k in ENTRY_POINT_FIELDS}
+            for c in held
+            if int(c.get("type", 1)) == ENTRY_POINT
+        ]
+        if not kept:
+            return len(await self.tree.sync())
+        translator = self.tree.translator
+        ours: list[Any] = []
+        for command in self.tree.get_commands():
+            if translator is None:
+                ours.append(command.to_dict(self.tree))
+            else:
+                ours.append(await command.get_translated_payload(self.tree, translator))
+        synced = await self.http.bulk_upsert_global_commands(app_id, payload=ours + kept)
+        return len(synced) - len(kept)
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """Answer our component clicks that no DynamicItem will: a custom_id that matches no

@@ -43,7 +43,11 @@ function send(message) {
 async function reply(cmd, args, clientId) {
   switch (cmd) {
     case "AUTHORIZE":
-      if (user) return { code: await (await fetch(`/harness/code?user=${user}`)).text() };
+      if (user) {
+        const answer = await fetch(`/harness/code?user=${user}`);
+        if (!answer.ok) throw new Error(`no code: ${answer.status}`);
+        return { code: await answer.text() };
+      }
       return { code: `harness-code-${scenario}` };
     case "AUTHENTICATE":
       return {
@@ -77,7 +81,15 @@ window.addEventListener("message", async (event) => {
     harness.ready = true;
   } else if (opcode === FRAME) {
     harness.commands.push(body.cmd);
-    const data = await reply(body.cmd, body.args ?? {}, clientId);
+    let data;
+    try {
+      data = await reply(body.cmd, body.args ?? {}, clientId);
+    } catch (error) {
+      // e.g. no code while the bot that serves this page restarts: an error, as Discord
+      // answers a failed command, so the client's promise settles and it tries again
+      send([FRAME, { cmd: body.cmd, evt: "ERROR", nonce: body.nonce, data: { code: 1000, message: `harness: ${error}` } }]);
+      return;
+    }
     if (data === undefined) {
       send([FRAME, { cmd: body.cmd, evt: "ERROR", nonce: body.nonce, data: { code: 1000, message: `harness: ${body.cmd} is not played` } }]);
     } else {

@@ -16,12 +16,17 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import sys
 from pathlib import Path
 from typing import Any
 
 from aiohttp import WSMsgType, web
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parents[1]))
+
+from tests.activity.browser import harness_file  # noqa: E402  (the page and its script)
+
 DIST = HERE.parent / "dist"
 FRAMES = HERE / "frames"
 CLIENT_ID = "1234567890"
@@ -35,13 +40,6 @@ async def index(_: web.Request) -> web.Response:
     page = (DIST / "index.html").read_text(encoding="utf-8")
     page = page.replace(CLIENT_ID_TAG, f'<meta name="discord-client-id" content="{CLIENT_ID}" />')
     return web.Response(text=page, content_type="text/html")
-
-
-async def harness_file(request: web.Request) -> web.FileResponse:
-    name = request.match_info.get("name") or "index.html"
-    if name not in ("index.html", "harness.js"):
-        raise web.HTTPNotFound()
-    return web.FileResponse(HERE / name)
 
 
 async def token(request: web.Request) -> web.Response:

@@ -23,7 +23,9 @@ from pathlib import Path
 from typing import Any
 
 import aiohttp
-from screenshots import DRAWN, ROOT, Page, free_port, headless_chromium, new_page, set_size
+from screenshots import ROOT
+
+from tests.activity.browser import DRAWN, Page, free_port, headless_chromium, new_page, set_size
 
 FRAMES = ROOT / "activity" / "harness" / "frames"
 #: ``--shot DIR``: also save a screenshot of the pairing in progress there.

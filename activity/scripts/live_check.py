@@ -28,14 +28,18 @@ from aiohttp import web
 ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT), str(Path(__file__).resolve().parent)]
 
-from screenshots import Page, headless_chromium, new_page, set_size  # noqa: E402
-
 from bot.tables.table import Table  # noqa: E402
 from durak_core import Attack, Defend, Transfer  # noqa: E402
+from tests.activity.browser import (  # noqa: E402
+    Page,
+    harness_routes,
+    headless_chromium,
+    new_page,
+    set_size,
+)
 from tests.activity.helpers import activity_bot  # noqa: E402
 from tests.bot.helpers import World, open_table, world  # noqa: E402
 
-HARNESS = ROOT / "activity" / "harness"
 PARENT_PORT = 3333  # the SDK accepts messages from http://localhost:3333 (facts sheet §2)
 #: Evaluated inside the client's iframe (another origin than the harness page).
 IN_FRAME = "document"
@@ -53,23 +57,8 @@ def label(card: object) -> str:
 
 
 def parent_app(w: World) -> web.Application:
-    async def page(request: web.Request) -> web.FileResponse:
-        name = request.match_info.get("name") or "index.html"
-        if name not in ("index.html", "harness.js"):
-            raise web.HTTPNotFound()
-        return web.FileResponse(HARNESS / name)
-
-    async def code(request: web.Request) -> web.Response:
-        return web.Response(text=w.fake.activity.issue_code(int(request.query["user"])))
-
     app = web.Application()
-    app.add_routes(
-        [
-            web.get("/harness/", page),
-            web.get("/harness/code", code),
-            web.get("/harness/{name}", page),
-        ]
-    )
+    app.add_routes(harness_routes(w.fake.activity.issue_code))
     return app
 
 

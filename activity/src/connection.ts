@@ -17,6 +17,9 @@ export class Connection {
   private token: string | null;
   private retries = 0;
   private refs = 0;
+  /** A move made while the socket was down: sent once it is back, so no click is lost (the
+   * server still checks it against the table's version then). */
+  private queued: string | null = null;
 
   constructor(
     session: string,
@@ -43,6 +46,10 @@ export class Connection {
         this.events.reconnecting(false);
       }
       this.events.frame(frame);
+      if (frame.type === "welcome" && this.queued !== null) {
+        ws.send(this.queued);
+        this.queued = null;
+      }
     };
     ws.onclose = (event) => {
       if (this.ws !== ws) return;
@@ -67,11 +74,13 @@ export class Connection {
     this.open();
   }
 
-  /** Sends an action; returns its ref (echoed by an error frame), or null if offline. */
+  /** Sends an action, or keeps it for the next socket while offline (the latest one only);
+   * returns its ref (echoed by an error frame). */
   act(code: number, version: number): string | null {
-    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return null;
     const ref = `a${++this.refs}`;
-    this.ws.send(actFrame(code, version, ref));
+    const frame = actFrame(code, version, ref);
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(frame);
+    else this.queued = frame;
     return ref;
   }
 }

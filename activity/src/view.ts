@@ -278,6 +278,10 @@ export function render(root: HTMLElement, state: ViewState, handlers: ViewHandle
   }
   if (state.toast) children.push(h("div", { class: "toast", role: "alert" }, state.toast));
   root.className = table?.game ? (table.you === null ? "spectating" : "seated") : "waiting";
+  // For tests and debugging: which table version is drawn, and whether a move is on its way.
+  root.dataset.version = table ? String(table.version) : "";
+  root.dataset.status = table?.status ?? "";
+  root.dataset.pending = String(state.pending);
   root.replaceChildren(...children.filter((c): c is Node | string => !!c));
   if (focused) root.querySelector<HTMLElement>(`[data-key="${CSS.escape(focused)}"]`)?.focus();
 }

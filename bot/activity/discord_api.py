@@ -7,8 +7,10 @@ the bot and the Activity always talk to the same Discord (the tests' fake patche
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,6 +20,11 @@ from discord.http import Route
 log = logging.getLogger(__name__)
 
 TIMEOUT = aiohttp.ClientTimeout(total=10)
+#: A 429 (Discord's global limit, which these calls share with the bot's own requests) is
+#: waited out this many times when it asks for at most ``MAX_RATE_LIMIT_WAIT`` seconds; past
+#: that the sign-in answers "try again" (503), never "you are not allowed".
+RATE_LIMIT_TRIES = 5
+MAX_RATE_LIMIT_WAIT = 5.0
 
 
 class DiscordRefused(Exception):
@@ -28,6 +35,11 @@ class DiscordRefused(Exception):
         super().__init__(f"{what}: {status} {detail}".strip())
         self.what = what
         self.status = status
+
+    @property
+    def transient(self) -> bool:
+        """No answer, Discord's own failure, or its rate limit: worth trying again later."""
+        return self.status == 0 or self.status == 429 or self.status >= 500
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,10 +60,20 @@ class ActivityInstance:
 
 
 class DiscordApi:
-    def __init__(self, client_id: int, client_secret: str, bot_token: str) -> None:
+    """``pace``: awaited before each request made with the bot token, which counts against the
+    bot's global rate limit (the bot's own request budget; the OAuth2 calls do not count)."""
+
+    def __init__(
+        self,
+        client_id: int,
+        client_secret: str,
+        bot_token: str,
+        pace: Callable[[], Awaitable[None]] | None = None,
+    ) -> None:
         self.client_id = client_id
         self._client_secret = client_secret
         self._bot_token = bot_token
+        self._pace = pace
         self._session: aiohttp.ClientSession | None = None
 
     def _http(self) -> aiohttp.ClientSession:
@@ -64,15 +86,26 @@ class DiscordApi:
             await self._session.close()
             self._session = None
 
-    async def _call(self, what: str, method: str, path: str, **kwargs: Any) -> Any:
-        try:
-            async with self._http().request(method, Route.BASE + path, **kwargs) as response:
-                text = await response.text()
-                if response.status != 200:
-                    raise DiscordRefused(what, response.status, text[:200])
-                return json.loads(text)
-        except (aiohttp.ClientError, TimeoutError, json.JSONDecodeError) as exc:
-            raise DiscordRefused(what, 0, type(exc).__name__) from None
+    async def _call(
+        self, what: str, method: str, path: str, *, paced: bool = False, **kwargs: Any
+    ) -> Any:
+        for attempt in range(1, RATE_LIMIT_TRIES + 1):
+            if paced and self._pace is not None:
+                await self._pace()
+            try:
+                async with self._http().request(method, Route.BASE + path, **kwargs) as response:
+                    text = await response.text()
+                    if response.status == 200:
+                        return json.loads(text)
+                    status = response.status
+                    wait = _retry_after(response.headers, text) if status == 429 else 0.0
+            except (aiohttp.ClientError, TimeoutError, json.JSONDecodeError) as exc:
+                raise DiscordRefused(what, 0, type(exc).__name__) from None
+            if status != 429 or attempt == RATE_LIMIT_TRIES or wait > MAX_RATE_LIMIT_WAIT:
+                raise DiscordRefused(what, status, text[:200])
+            log.info("%s: rate limited by Discord, trying again in %.2fs", what, wait)
+            await asyncio.sleep(wait)
+        raise AssertionError("unreachable")
 
     async def exchange_code(self, code: str) -> str:
         """The access token for the SDK's authorization ``code`` (no ``redirect_uri``, as
@@ -116,6 +149,7 @@ class DiscordApi:
             "GET",
             f"/applications/{self.client_id}/activity-instances/{instance_id}",
             headers={"Authorization": f"Bot {self._bot_token}"},
+            paced=True,
         )
         try:
             location = data["location"]
@@ -129,3 +163,16 @@ class DiscordApi:
             )
         except (KeyError, TypeError, ValueError):
             raise DiscordRefused("activity instance", 200, "unexpected instance object") from None
+
+
+def _retry_after(headers: Any, text: str) -> float:
+    """A 429's wait in seconds: its JSON ``retry_after``, else its ``Retry-After`` header;
+    infinity when it says neither (never waited for)."""
+    try:
+        return float(json.loads(text)["retry_after"])
+    except (ValueError, KeyError, TypeError):
+        pass
+    try:
+        return float(headers.get("Retry-After", "inf"))
+    except ValueError:
+        return float("inf")

@@ -9,10 +9,10 @@ An action goes through :meth:`TableService.act`, the same locked, re-validated p
 button.
 
 ``/`` serves the built browser client (``activity/dist``, made by ``npm run build`` in
-``activity/``) when it exists, and otherwise says it is not built.
+``activity/``, or the copy an installed wheel carries) when it exists, and otherwise says it is
+not built.
 
-To come (docs/activity.md, "Not yet"): building the client in the Python install, lobby
-operations over the socket, the launch button.
+To come (docs/activity.md, "Not yet"): lobby operations over the socket.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import re
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -59,8 +60,19 @@ HELLO_SECONDS = 10.0
 CLOSE_UNAUTHORIZED, CLOSE_BAD_FRAME = 4001, 4002
 #: Activity instance ids are short and URL-safe (``i-<launch>-gc-<guild>-<channel>``).
 INSTANCE_ID = r"^[A-Za-z0-9_-]{1,128}$"
-#: Where ``npm run build`` in ``activity/`` puts the browser client (a source checkout).
-CLIENT_DIR = Path(__file__).resolve().parents[2] / "activity" / "dist"
+#: Where ``npm run build`` in ``activity/`` puts the browser client (a source checkout), and
+#: where an installed wheel carries it (the build backend copies it there).
+CHECKOUT_CLIENT = Path(__file__).resolve().parents[2] / "activity" / "dist"
+PACKAGED_CLIENT = Path(__file__).resolve().parent / "client"
+
+
+def find_client(*candidates: Path) -> Path:
+    """The first built client: the checkout's (what ``npm run build`` just made), else the
+    wheel's; the checkout's when there is none."""
+    return next((d for d in candidates if (d / "index.html").is_file()), candidates[0])
+
+
+CLIENT_DIR = find_client(CHECKOUT_CLIENT, PACKAGED_CLIENT)
 #: The empty tag in ``activity/index.html`` the server fills with the application's client id
 #: (the SDK needs it before anything else, and it is configuration, not a build input).
 CLIENT_ID_TAG = '<meta name="discord-client-id" content="" />'
@@ -93,7 +105,10 @@ class ActivityServer:
         *,
         signer: SessionSigner | None = None,
         client_dir: Path | None = None,
+        pace: Callable[[], Awaitable[None]] | None = None,
     ) -> None:
+        """``pace``: the bot's request budget (Discord's global limit), which the instance
+        check, made with the bot token, shares with every message the bot writes."""
         assert settings.discord_client_id is not None
         assert settings.discord_client_secret is not None
         self.settings = settings
@@ -101,6 +116,7 @@ class ActivityServer:
             settings.discord_client_id,
             settings.discord_client_secret.get_secret_value(),
             settings.discord_token.get_secret_value(),
+            pace,
         )
         self.signer = signer or SessionSigner()
         self.hub = ActivityHub()
@@ -111,6 +127,11 @@ class ActivityServer:
         self._sockets: set[web.WebSocketResponse] = set()
         #: The built client (``index.html`` and ``assets/``), if it is built.
         self.client_dir = CLIENT_DIR if client_dir is None else client_dir
+
+    @property
+    def client_built(self) -> bool:
+        """Whether the browser client is built (``index.html`` beside its ``assets/``)."""
+        return (self.client_dir / "index.html").is_file()
 
     def app(self) -> web.Application:
         app = web.Application()
@@ -183,14 +204,14 @@ class ActivityServer:
             user = await self.discord.user(access_token)
         except DiscordRefused as exc:
             log.info("activity sign-in refused: %s", exc)
-            if exc.status == 0 or exc.status >= 500:
+            if exc.transient:
                 return _refusal(503, "err.activity_unavailable", locale)
             return _refusal(401, "err.activity_auth", locale)
         try:
             instance = await self.discord.instance(body.instance_id)
         except DiscordRefused as exc:
             log.info("activity instance %s refused for %s: %s", body.instance_id, user.id, exc)
-            if exc.status == 0 or exc.status >= 500:
+            if exc.transient:
                 return _refusal(503, "err.activity_unavailable", user.locale)
             return _refusal(403, "err.activity_instance", user.locale)
         if instance.instance_id != body.instance_id or user.id not in instance.users:

@@ -54,6 +54,11 @@ class PlayCommands(CogBase):
                 await self._send_rules(interaction, table)
             case TableOp.HAND:
                 await self._send_hand(interaction, table)
+            case TableOp.PLAY:  # the Activity opens in this channel, on its table
+                if self.bot.activity_built:
+                    await interaction.response.launch_activity()
+                else:  # a button from before the Activity was turned off
+                    await self._say(interaction, "activity.not_built")
             case TableOp.BACK:  # a player takes the seat back from the AI
                 await self._take_seat_back(interaction, table)
             case TableOp.REMATCH:

@@ -1,4 +1,5 @@
-"""The server's and the user's switches (``/durak settings``) and the owner's ``sync``."""
+"""The server's and the user's switches (``/durak settings``), ``/durak help`` and the owner's
+``sync``."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from discord import app_commands
 
 from bot.text import t
 from bot.text.translator import ls
+from bot.ui.help_text import help_text
 from bot.ui.turn_alerts import NOTIFY_MODES
 
 from .base import CogBase, loc_of
@@ -48,6 +50,11 @@ class ServerCommands(CogBase):
             t(f"settings.notify_{await prefs.get(interaction.user.id)}", loc),
         ]
         await interaction.response.send_message("\n".join(lines), ephemeral=True)
+
+    @app_commands.command(name=ls("name.help"), description=ls("cmd.help"))
+    async def help(self, interaction: discord.Interaction) -> None:
+        text = help_text(loc_of(interaction), activity_built=self.bot.activity_built)
+        await interaction.response.send_message(text, ephemeral=True)
 
     @app_commands.command(name=ls("name.sync"), description=ls("cmd.sync"))
     async def sync(self, interaction: discord.Interaction) -> None:

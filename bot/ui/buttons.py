@@ -8,7 +8,8 @@ Formats (all well under Discord's 100 characters)::
     dk:<table>:<seat>:<version>:a<card>     a hand button: aim at an open attack card
     dk:<table>:<seat>:<version>:p1|p0       a hand button: "done for this bout" on / off
     dks:<table>:<seat>:<version>:<n>        a hand select menu; values are action codes
-    dkt:<table>:<op>                        the table message: hand, rules, rematch, back
+    dkt:<table>:<op>                        the table message: hand, play (the Activity),
+                                            rules, rematch, back
     dkl:<table>:<op>                        the lobby: join, leave, start, cancel, ai-<level>,
                                             ai-remove, ai-open / ai-host (who may seat AIs)
     dkb:<sort>:<page>                       leaderboard pages
@@ -32,6 +33,8 @@ class TableOp(StrEnum):
     """The table message's buttons (``dkt:<table>:<op>``; kept in posted messages)."""
 
     HAND = "hand"
+    #: "Play at the table": launches the Activity (LAUNCH_ACTIVITY, interaction callback 12).
+    PLAY = "play"
     RULES = "rules"
     REMATCH = "rematch"
     BACK = "back"

@@ -178,6 +178,8 @@ class DiscordNotifier:
         self.alerts = TurnAlerts(client, self.limits, notify_delay)
         #: Whether a guild shows cards as pictures (`/durak settings images:`); on by default.
         self.images: dict[int, bool] = {}
+        #: Whether table messages offer "Play at the table" (the Activity is on and built).
+        self.activity_launch = False
 
     def images_on(self, guild_id: int) -> bool:
         return self.images.get(guild_id, True)
@@ -188,7 +190,9 @@ class DiscordNotifier:
         """The public table message: embed, buttons, (pictures on) the table picture and what
         it shows (see ``table_picture``)."""
         images = self.images_on(table.guild_id)
-        embed, view = render_table(table, press_hand=self.press_hand(table), images=images)
+        embed, view = render_table(
+            table, press_hand=self.press_hand(table), images=images, launch=self.activity_launch
+        )
         if not images:
             return embed, view, [], None
         picture = table_picture(table)  # the same snapshot table_file draws (no await between)
@@ -389,7 +393,8 @@ class DiscordNotifier:
             shown = (table.version, tuple(press_hand), picture)
             if shown == msgs.shown_table:
                 return  # a mark that came while this write waited, already shown by it
-            embed, view = render_table(table, press_hand=press_hand, images=images)
+            launch = self.activity_launch
+            embed, view = render_table(table, press_hand=press_hand, images=images, launch=launch)
             msgs.picture, msgs.shown_table = UNKNOWN_PICTURE, None  # until the edit has landed
             await edit_channel_message(
                 self.client,
@@ -448,6 +453,18 @@ class DiscordNotifier:
         except discord.HTTPException:
             log.exception("could not post the table message of %s", table.table_id)
         self.table_changed(table, actor=None)
+        self._spawn(self._draw_hands_ahead(table), f"durak-hands-{table.table_id}")
+
+    async def _draw_hands_ahead(self, table: Table) -> None:
+        """A new game: each human's hand picture is drawn now, in the table's language, so
+        that the "My hand" most players press next is answered without waiting for it."""
+        if table.state is None or not self.images_on(table.guild_id):
+            return
+        for user in table.humans:
+            seat = table.seat_of(user)
+            if seat is not None and table.state is not None:
+                hand = table_hand(table, seat, loc=table.language, images=True, updates_until=None)
+                await hand.files()
 
     async def _close(self, table: Table) -> None:
         msgs = self._tables.pop(table.table_id, None)

@@ -7,6 +7,7 @@ table's language (``Table.language``). With pictures on, the embed shows ``table
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 import discord
@@ -15,7 +16,7 @@ from bot.domain import TableStatus
 from bot.render.table import seat_role
 from bot.tables.table import STAND_IN_LEVEL, Note, Table
 from bot.text import t
-from durak_core import PublicView, seed_commitment
+from durak_core import Event, PublicView, seed_commitment
 
 from .buttons import TableButton, TableOp
 from .cards import card_text, event_line
@@ -94,8 +95,9 @@ def _trump_field(table: Table, v: PublicView, names: Sequence[str]) -> str:
 
 
 def render_table(
-    table: Table, *, press_hand: Sequence[str] = (), images: bool = False
+    table: Table, *, press_hand: Sequence[str] = (), images: bool = False, launch: bool = False
 ) -> tuple[discord.Embed, discord.ui.View]:
+    """The public table message; ``launch`` adds "Play at the table" (the Activity)."""
     assert table.state is not None
     loc = table.language
     v = table.public_view()
@@ -129,6 +131,7 @@ def render_table(
     ai_stands_in = table.status == TableStatus.RUNNING and bool(table.away or table.left)
     buttons = (  # (op, label, style, shown)
         (TableOp.HAND, "btn.my_hand", discord.ButtonStyle.primary, True),
+        (TableOp.PLAY, "btn.play_table", secondary, launch),
         (TableOp.RULES, "btn.rules", secondary, True),
         (TableOp.BACK, "btn.back", secondary, ai_stands_in),
         (TableOp.REMATCH, "btn.rematch", discord.ButtonStyle.success, finished),
@@ -215,7 +218,7 @@ def players_text(
 def last_lines(table: Table, limit: int = LAST_ACTIONS) -> list[str]:
     """The newest public log lines in words, oldest first: engine events (never a private one,
     R24) and the table's notes (who leads and why, leaving, coming back)."""
-    loc, names = table.language, [s.name for s in table.seats]
+    loc, names = table.language, tuple(s.name for s in table.seats)
     lines: list[str] = []
     timed = set(table.timed_out)
     notes = list(table.notes)
@@ -223,7 +226,7 @@ def last_lines(table: Table, limit: int = LAST_ACTIONS) -> list[str]:
     # A note with ``at == i`` came after event i - 1 and before event i.
     for i in range(len(table.events), -1, -1):
         if i < len(table.events) and table.events[i].to is None:  # R24: no private event
-            line = event_line(table.events[i], names, loc)
+            line = _event_line(table.events[i], names, loc)
             if line is not None:
                 lines.append(line + (t("table.timed_out", loc) if i in timed else ""))
         while notes and notes[-1].at == i:
@@ -231,6 +234,12 @@ def last_lines(table: Table, limit: int = LAST_ACTIONS) -> list[str]:
         if len(lines) >= limit:
             break
     return list(reversed(lines[:limit]))
+
+
+# Every table message and hand shows the last lines again: each line is written once.
+@functools.lru_cache(maxsize=4096)
+def _event_line(event: Event, names: tuple[str, ...], loc: str | None) -> str | None:
+    return event_line(event, names, loc)
 
 
 def note_line(note: Note, names: Sequence[str], loc: str | None) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import random
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -18,6 +19,7 @@ from bot.app import DurakBot
 from bot.tables.table import Table
 from durak_core import GameState
 from tests.bot.helpers import World, running_bot
+from tests.fake_discord import UPDATE_MESSAGE, FakeDiscord
 
 CLIENT_SECRET = "fake-client-secret"
 
@@ -166,3 +168,24 @@ def listen(bot: DurakBot, listener: History) -> None:
     notifier = bot.service.core.notifier
     assert isinstance(notifier, TableListeners)
     notifier.listeners.append(listener)
+
+
+def chat_settled(bot: DurakBot, table: Table, chat_user: int) -> bool:
+    """The chat player's hand message shows the table's version, and no write is pending."""
+    link = bot.notifier.links.get((table.table_id, chat_user))
+    return link is not None and link.shown_version == table.version and bot.notifier.idle()
+
+
+async def chat_move(fake: FakeDiscord, user: int, rng: random.Random) -> None:
+    """A random button (or select option) of ``user``'s open hand message: a legal move, or
+    aiming at an open card first; refused clicks fail the test."""
+    hand = [m for m in fake.ephemeral_messages(user) if "Your hand" in m.content][-1]
+    clickable = [b.custom_id for b in hand.buttons if b.custom_id and not b.disabled]
+    if hand.selects and (rng.random() < 0.5 or not clickable):
+        sel = hand.selects[0]
+        value = rng.choice([o["value"] for o in sel["options"]])
+        result = await fake.select(user, hand, sel["custom_id"], [value])
+    else:
+        result = await fake.click(user, hand, rng.choice(clickable))
+    assert result.response_type == UPDATE_MESSAGE, result.content
+    assert "⚠️" not in result.content, result.content

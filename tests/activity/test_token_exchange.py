@@ -4,6 +4,7 @@ the bot token. Whatever the client claims beyond the code and the instance id is
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 from tests.activity.helpers import activity_bot, post_token
@@ -98,3 +99,42 @@ async def test_wrong_client_secret_fails_the_exchange(tmp_path: Path) -> None:
         assert status == 401 and body["error"] == "err.activity_auth"
         assert w.fake.activity.refused[-1][0] == "invalid_client"
         assert not w.fake.activity.codes[code].used
+
+
+async def test_a_rate_limited_sign_in_waits_or_says_try_again(tmp_path: Path) -> None:
+    """Discord's 429 on these calls (its global limit is shared with the bot's own requests)
+    is waited out when short; a long one answers 503 "try again", never "not allowed"."""
+    async with world(tmp_path) as w, activity_bot(w) as site:
+        fake = w.fake
+        instance = fake.activity.open_instance(w.channel, [w.alice])
+        check = f"/applications/{fake.application_id}/activity-instances/*"
+
+        fake.fail_next("POST", "/oauth2/token", status=429, retry_after=0.05)
+        fake.fail_next("GET", check, status=429, times=2, retry_after=0.05)
+        code = fake.activity.issue_code(w.alice)
+        status, body = await post_token(site, {"code": code, "instance_id": instance})
+        assert status == 200, body
+        tried = [(r.method, r.status) for r in fake.requests if "activity-instances" in r.path]
+        assert tried == [("GET", 429), ("GET", 429), ("GET", 200)]
+
+        fake.fail_next("GET", check, status=429, retry_after=60.0)
+        code = fake.activity.issue_code(w.alice)
+        status, body = await post_token(site, {"code": code, "instance_id": instance})
+        assert status == 503 and body["error"] == "err.activity_unavailable"
+
+
+async def test_the_instance_check_waits_for_the_bots_request_budget(tmp_path: Path) -> None:
+    """Made with the bot token, the instance check counts against Discord's global limit like
+    every message the bot writes: it takes its turn in the bot's budget, held here as after a
+    global 429, instead of adding to a burst Discord would refuse."""
+    async with world(tmp_path) as w, activity_bot(w) as site:
+        fake = w.fake
+        instance = fake.activity.open_instance(w.channel, [w.alice])
+        budget = site.bot.notifier.limits.budget
+        budget.rate = 40.0
+        budget.slow_down(0.6)
+        started = time.monotonic()
+        code = fake.activity.issue_code(w.alice)
+        status, body = await post_token(site, {"code": code, "instance_id": instance})
+        assert status == 200, body
+        assert time.monotonic() - started >= 0.55

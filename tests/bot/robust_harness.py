@@ -77,6 +77,9 @@ def is_subsequence(small: list[tuple[int, int]], big: list[tuple[int, int]]) -> 
 
 
 class BotProcess:
+    #: The bot's entry point (a subclass may run another test runner around it).
+    runner = HERE / "robust_runner.py"
+
     def __init__(self, fake: FakeDiscord, workdir: Path) -> None:
         self.fake = fake
         self.workdir = workdir
@@ -96,7 +99,7 @@ class BotProcess:
         # In a thread: the fake Discord answering it runs on this event loop.
         await asyncio.to_thread(
             subprocess.run,
-            [sys.executable, str(HERE / "robust_runner.py"), "--sync", "--guild", str(guild)],
+            [sys.executable, str(self.runner), "--sync", "--guild", str(guild)],
             env=self.env(),
             cwd=self.workdir,
             stdout=self.log,
@@ -108,7 +111,7 @@ class BotProcess:
     async def start(self) -> None:
         identifies = self.fake.gateway.identify_count
         self.proc = subprocess.Popen(
-            [sys.executable, str(HERE / "robust_runner.py")],
+            [sys.executable, str(self.runner)],
             env=self.env(),
             cwd=self.workdir,
             stdout=self.log,

@@ -10,12 +10,14 @@ With ``DURAK_TIMING_FILE`` set (the load benchmark), the bot's own processing ti
 interaction is written there, one line per interaction, two values in seconds: from discord.py
 building the ``Interaction`` (gateway frame parsed) to the bot's first response being accepted
 by (the fake) Discord, and to the moment the bot hands that response to HTTP (its work done,
-the round trip to Discord not counted); then the Unix time of the answer. Beside it,
+the round trip to Discord not counted); then the Unix time of the answer and what was asked
+(``interaction_kind``). Beside it,
 ``<file>.phases`` times parts of that work (see ``time_phases``).
 """
 
 from __future__ import annotations
 
+import asyncio
 import atexit
 import os
 import sys
@@ -27,18 +29,58 @@ from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
 
+class TimingLines:
+    """The timing lines of one file, written once a second (and at exit) rather than one
+    write per line: the bot's CPU share counts these hooks too, and a write per save, act and
+    answer cost about 2 % of it. A bot killed outright loses at most its last second."""
+
+    def __init__(self, path: str) -> None:
+        self._out = open(path, "a")  # noqa: SIM115 - open for the life of the process
+        self._lines: list[str] = []
+        self._due = False
+        atexit.register(self.flush)
+
+    def write(self, line: str) -> None:
+        self._lines.append(line)
+        if not self._due:
+            self._due = True
+            asyncio.get_running_loop().call_later(1.0, self.flush)
+
+    def flush(self) -> None:
+        self._due = False
+        if self._lines and not self._out.closed:
+            self._out.write("".join(self._lines))
+            self._out.flush()
+            self._lines.clear()
+
+
+def interaction_kind(data: Any) -> str:
+    """What was asked, without its ids: ``/durak start``, ``dkt:hand`` (a table button),
+    ``dk:act`` (a hand's action button), for the benchmark's figures per kind."""
+    custom_id = data.get("custom_id")
+    if isinstance(custom_id, str):
+        parts = custom_id.split(":")
+        op = parts[-1] if len(parts) > 1 and parts[-1].isalpha() else "act"
+        return f"{parts[0]}:{op}"
+    words = [str(data.get("name", "?"))]
+    options = data.get("options") or []
+    while options and options[0].get("type") in (1, 2):  # subcommand (group)
+        words.append(str(options[0].get("name")))
+        options = options[0].get("options") or []
+    return "/" + " ".join(words).replace(" ", "_")
+
+
 def time_interactions(path: str) -> None:
     from discord.interactions import Interaction
     from discord.webhook.async_ import AsyncWebhookAdapter
 
-    started: dict[int, float] = {}
-    # Line-buffered: the figures survive a bot that is killed instead of stopping cleanly.
-    out = open(path, "a", buffering=1)  # noqa: SIM115 - open for the life of the process
+    started: dict[int, tuple[float, str]] = {}
+    out = TimingLines(path)
     init, request = Interaction.__init__, AsyncWebhookAdapter.request
 
     def timed_init(self: Interaction, *args: Any, **kwargs: Any) -> None:
         init(self, *args, **kwargs)
-        started[self.id] = time.perf_counter()
+        started[self.id] = (time.perf_counter(), interaction_kind(self.data or {}))
 
     # Every answer to an interaction goes through the webhook adapter's request on the callback
     # route: discord.py's own (create_interaction_response) and the bot's (a hand click's
@@ -47,14 +89,16 @@ def time_interactions(path: str) -> None:
         handed = time.perf_counter()
         result = await request(self, route, *args, **kwargs)
         if route.path.endswith("/callback"):
-            t0 = started.pop(int(route.webhook_id or 0), None)
-            if t0 is not None:
-                out.write(f"{time.perf_counter() - t0:.6f} {handed - t0:.6f} {time.time():.3f}\n")
+            begun = started.pop(int(route.webhook_id or 0), None)
+            if begun is not None:
+                t0, kind = begun
+                out.write(
+                    f"{time.perf_counter() - t0:.6f} {handed - t0:.6f} {time.time():.3f} {kind}\n"
+                )
         return result
 
     Interaction.__init__ = timed_init  # type: ignore[method-assign]
     AsyncWebhookAdapter.request = timed_request  # type: ignore[method-assign]
-    atexit.register(out.close)
     time_phases(path + ".phases")
 
 
@@ -65,7 +109,7 @@ def time_phases(path: str) -> None:
     from bot.tables.play import Play
     from bot.tables.save_queue import SaveQueue
 
-    out = open(path, "a", buffering=1)  # noqa: SIM115 - open for the life of the process
+    out = TimingLines(path)
     act, save = Play.act, SaveQueue.save
 
     async def timed_act(self: Any, *args: Any, **kwargs: Any) -> None:
@@ -94,7 +138,6 @@ def time_phases(path: str) -> None:
     Play.act = timed_act  # type: ignore[method-assign]
     SaveQueue.save = timed_save  # type: ignore[method-assign]
     SqliteStorage._upsert = timed_upsert  # type: ignore[method-assign]
-    atexit.register(out.close)
 
 
 def main() -> int:

@@ -31,7 +31,9 @@ from bot.render.scene import HAND_CARD
 from bot.render.table import PLATE_H, PLATE_W, seat_boxes
 from bot.tables.table import Seat, Table
 from bot.text import t
+from bot.ui import hand_view
 from bot.ui.cards import action_line
+from bot.ui.hand_view import table_hand
 from bot.ui.table_picture import rank_labels, role_words, table_picture
 from durak_core import Card, GameState, PublicView, RuleSet, new_game, preset
 from durak_core.ai import Level
@@ -279,3 +281,23 @@ async def test_the_picture_follows_the_text_at_its_own_pace(tmp_path: Path) -> N
         )
         shown = fake.attachment_bytes(public_message(w, table))["table.png"]
         assert shown == render_scene_png(table_picture(table))
+
+
+async def test_hand_pictures_are_drawn_ahead_when_a_game_starts(tmp_path: Path) -> None:
+    """Most players press "My hand" right after the start: their pictures are ready by then,
+    so that answer does not wait for a drawing (the hand shown is the one drawn)."""
+    async with world(tmp_path) as w, running_bot(w) as bot:
+        hand_view._PICTURES.clear()
+        table = await open_table(w, bot, [w.alice, w.bob], w.channel)
+        for user in (w.alice, w.bob):
+            seat = table.seat_of(user)
+            assert seat is not None
+            key = table_hand(table, seat, loc=None, images=True, updates_until=None).picture
+
+            def drawn_ahead(k: object = key) -> bool:
+                return k in hand_view._PICTURES
+
+            await w.fake.wait_for(drawn_ahead, what="the picture")
+        drawn = len(hand_view._PICTURES)
+        await w.fake.click(w.alice, public_message(w, table), f"dkt:{table.table_id}:hand")
+        assert len(hand_view._PICTURES) == drawn  # answered from the pictures drawn ahead

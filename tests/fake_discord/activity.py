@@ -20,8 +20,9 @@ from urllib.parse import parse_qsl
 from aiohttp import web
 
 from .http_util import API_PREFIX, FAKE_BODY, ApiError, json_response
-from .model import JSON
+from .model import JSON, FakeInteraction
 from .payloads import user_payload
+from .validation import Problem
 
 if TYPE_CHECKING:
     from .driver import FakeDiscord
@@ -31,6 +32,15 @@ CODE_LIFETIME = 600.0
 ACCESS_TOKEN_LIFETIME = 604_800
 #: The routes that take no bot token (checked here, not by the bot-token middleware).
 TOKEN_ROUTE = "/oauth2/token"
+#: The fake's own route (outside the API) that issues a code: see ``routes``.
+TEST_CODE_ROUTE = "/_test/activity/code"
+#: Application command type PRIMARY_ENTRY_POINT, and its handler DISCORD_LAUNCH_ACTIVITY.
+ENTRY_POINT, DISCORD_LAUNCHES = 4, 2
+#: Interactions that may be answered with LAUNCH_ACTIVITY: a command, a component, a modal.
+LAUNCHABLE = (2, 3, 5)
+#: Bulk-overwriting the global commands without the entry point. Discord's docs do not state
+#: this answer; it is the code and text library users report (the facts sheet marks it ⚠).
+CANNOT_REMOVE_ENTRY_POINT = 50240
 
 
 @dataclass
@@ -80,6 +90,10 @@ class ActivityState:
         self.instances: dict[str, FakeActivityInstance] = {}
         #: Every refused token exchange, as (error, description): tests look here.
         self.refused: list[tuple[str, str]] = []
+        #: Activities on in the portal (:meth:`enable`): LAUNCH_ACTIVITY answers are accepted.
+        self.enabled = False
+        #: The instances opened by LAUNCH_ACTIVITY answers, by interaction id.
+        self.launched: dict[int, str] = {}
 
     @property
     def client_id(self) -> int:
@@ -110,6 +124,57 @@ class ActivityState:
         )
         return instance_id
 
+    def enable(self) -> None:
+        """What turning Activities on in the portal does: the app may launch them, and Discord
+        creates the global "Launch" entry point command (type 4, Discord launches it)."""
+        self.enabled = True
+        if not any(k[0] is None and k[2] == ENTRY_POINT for k in self.fake.store.commands):
+            # replace_commands keeps the other global commands: they are passed along
+            kept = [c.payload for k, c in self.fake.store.commands.items() if k[0] is None]
+            launch = {"name": "Launch", "type": ENTRY_POINT, "handler": DISCORD_LAUNCHES}
+            self.fake.store.replace_commands(None, [*kept, launch])
+
+    def launch_problems(self, interaction: FakeInteraction) -> list[Problem]:
+        """Why a LAUNCH_ACTIVITY answer to ``interaction`` is refused, if it is."""
+        if not self.enabled:
+            return [("type", "This application has no Activity (Activities are not enabled).")]
+        if interaction.type not in LAUNCHABLE:
+            return [("type", "Only commands, components and modals can launch an Activity.")]
+        return []
+
+    def launch(self, interaction: FakeInteraction) -> str:
+        """An accepted LAUNCH_ACTIVITY answer: the Activity opens in the interaction's channel
+        with its user connected; the new instance's id."""
+        instance = self.open_instance(interaction.channel_id, [interaction.user_id])
+        self.launched[interaction.id] = instance
+        return instance
+
+    def entry_point_problems(self, scope: int | None, commands: list[JSON]) -> list[Problem]:
+        """A bulk overwrite: at most one entry point command, global, with Activities on."""
+        points = [i for i, c in enumerate(commands) if int(c.get("type", 1)) == ENTRY_POINT]
+        problems: list[Problem] = []
+        for i in points:
+            if scope is not None or not self.enabled or len(points) > 1:
+                problems.append((f"{i}.type", "An app has one global entry point command."))
+            if int(commands[i].get("handler", 1)) not in (1, 2):
+                problems.append((f"{i}.handler", "Unknown entry point handler."))
+        return problems
+
+    def drops_entry_point(self, scope: int | None, commands: list[JSON]) -> ApiError | None:
+        """Discord's refusal of a global overwrite that leaves the entry point out."""
+        had = any(k[0] is None and k[2] == ENTRY_POINT for k in self.fake.store.commands)
+        if scope is not None or not had:
+            return None
+        if any(int(c.get("type", 1)) == ENTRY_POINT for c in commands):
+            return None
+        return ApiError(
+            400,
+            CANNOT_REMOVE_ENTRY_POINT,
+            "You cannot remove this app's Primary Entry Point command in a bulk update "
+            "operation. Please include the Primary Entry Point command in your update request "
+            "or delete it separately.",
+        )
+
     def join_instance(self, instance_id: str, user_id: int) -> None:
         users = self.instances[instance_id].users
         if user_id not in users:
@@ -133,7 +198,13 @@ class ActivityState:
             web.get(
                 p + "/applications/{app_id}/activity-instances/{instance_id}", self.get_instance
             ),
+            # Not Discord's: a code for ``?user=`` as ``authorize`` would give it, for a harness
+            # page served by a bot in another process (tests/activity/activity_runner.py).
+            web.get(TEST_CODE_ROUTE, self.test_code),
         ]
+
+    async def test_code(self, request: web.Request) -> web.Response:
+        return web.Response(text=self.issue_code(int(request.query["user"])))
 
     def _oauth_error(self, status: int, error: str, description: str) -> ApiError:
         self.refused.append((error, description))

@@ -20,6 +20,7 @@ from .payloads import (
     thread_payload,
     user_payload,
 )
+from .results import LAUNCH_ACTIVITY
 from .validation import Problem, validate_commands, validate_message, validate_modal
 
 if TYPE_CHECKING:
@@ -188,6 +189,13 @@ class RestApi:
         scope = self._scope(request)
         body, _ = await read_body(request)
         self._check(request, validate_commands(body))
+        self._check(request, self.fake.activity.entry_point_problems(scope, body))
+        dropped = self.fake.activity.drops_entry_point(scope, body)
+        if dropped is not None:
+            self.fake.violations.append(
+                Violation("PUT", request.path.removeprefix(API_PREFIX), "", str(dropped))
+            )
+            raise dropped
         return json_response([c.payload for c in self.store.replace_commands(scope, body)])
 
     # -- interaction callback ------------------------------------------------------------
@@ -247,6 +255,11 @@ class RestApi:
             inter.modal = data
         elif rtype == 8:
             inter.autocomplete_choices = list(data.get("choices") or [])
+        elif rtype == LAUNCH_ACTIVITY:
+            self._check(request, self.fake.activity.launch_problems(inter))
+            instance = self.fake.activity.launch(inter)
+            summary["activity_instance_id"] = instance
+            resource["activity_instance"] = {"id": instance}
         else:
             self._check(request, [("type", f"Unsupported interaction callback type {rtype}.")])
         if message is not None:

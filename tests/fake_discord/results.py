@@ -20,6 +20,8 @@ PONG, MESSAGE, DEFERRED_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE, AUTOCOMPLETE, 
     8,
     9,
 )
+#: The answer that opens the app's Activity (interaction callback type 12).
+LAUNCH_ACTIVITY = 12
 
 
 class InteractionResult:

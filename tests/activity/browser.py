@@ -1,0 +1,212 @@
+"""A headless Chromium driven over the DevTools protocol (aiohttp's WebSocket client: no
+Playwright, no Selenium, no browser download), and the harness page that plays Discord's
+parent frame for the client (activity/harness, facts sheet §2). Shared by the browser tests
+(tests/activity/test_browser_*.py) and the scripts in activity/scripts."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+from aiohttp import web
+
+ROOT = Path(__file__).resolve().parents[2]
+HARNESS = ROOT / "activity" / "harness"
+#: The built client the bot serves (``npm run build`` in activity/).
+CLIENT_DIST = ROOT / "activity" / "dist"
+#: The client's document, from the harness page (the same origin: the page reaches into it).
+CLIENT_DOC = "document.getElementById('activity')?.contentDocument"
+#: True once the client in the harness's iframe has drawn a view and nothing is animating.
+DRAWN = f"""(() => {{
+  const doc = {CLIENT_DOC};
+  const app = doc?.getElementById('app');
+  const still = doc?.getAnimations().every(a => a.playState !== 'running');
+  return !!app && app.className !== '' && still;  // render() names the view
+}})()"""
+
+#: What the client offers once it is still (no move on its way, no animation): the drawn
+#: version and status, the raised hand cards and the enabled buttons (their ``data-key``).
+OFFERS = f"""(() => {{
+  const doc = {CLIENT_DOC};
+  const app = doc?.getElementById('app');
+  if (!app || app.dataset.pending !== 'false') return null;
+  if (!doc.getAnimations().every(a => a.playState !== 'running')) return null;
+  const keys = sel => [...doc.querySelectorAll(sel)].map(e => e.dataset.key);
+  return {{
+    version: Number(app.dataset.version),
+    cards: keys('.hand .card.playable').map(k => k.slice(2)),
+    buttons: keys('.controls button.act:not([disabled])'),
+    status: app.dataset.status,
+    line: doc.querySelector('.status')?.textContent ?? '',
+  }};
+}})()"""
+
+
+def offers_when(condition: str) -> str:
+    """``OFFERS`` once ``condition`` (JavaScript, on ``o``) holds, else null."""
+    return f"(() => {{ const o = {OFFERS}; return o && ({condition}) ? o : null }})()"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def find_chromium() -> str | None:
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+class Page:
+    """One Chromium page over the DevTools protocol."""
+
+    def __init__(self, ws: aiohttp.ClientWebSocketResponse) -> None:
+        self.ws = ws
+        self.ids = itertools.count(1)
+        #: The events the page sent (``Network.enable`` adds the WebSocket frames), in order.
+        self.events: list[dict[str, Any]] = []
+
+    def websocket_frames(self) -> list[str]:
+        """Every text frame the page's WebSockets received (with ``Network`` enabled)."""
+        return [
+            str(e["params"]["response"]["payloadData"])
+            for e in self.events
+            if e.get("method") == "Network.webSocketFrameReceived"
+            and e["params"]["response"].get("opcode") == 1
+        ]
+
+    async def call(self, method: str, **params: Any) -> dict[str, Any]:
+        mid = next(self.ids)
+        await self.ws.send_json({"id": mid, "method": method, "params": params})
+        while True:
+            msg = await self.ws.receive_json(timeout=30)
+            if "method" in msg:
+                self.events.append(msg)
+            elif msg.get("id") == mid:
+                if "error" in msg:
+                    raise RuntimeError(f"{method}: {msg['error']}")
+                result: dict[str, Any] = msg.get("result", {})
+                return result
+
+    async def evaluate(self, expression: str, context: int | None = None) -> Any:
+        params: dict[str, Any] = {"expression": expression, "returnByValue": True}
+        if context is not None:
+            params["contextId"] = context
+        result = await self.call("Runtime.evaluate", **params)
+        if "exceptionDetails" in result:
+            raise RuntimeError(f"{expression[:80]}…: {result['exceptionDetails']}")
+        return result.get("result", {}).get("value")
+
+    async def wait_for(
+        self, expression: str, what: str, timeout: float = 20.0, context: int | None = None
+    ) -> Any:
+        """The expression's first truthy value, polled every 50 ms."""
+        deadline = time.monotonic() + timeout
+        while not (value := await self.evaluate(expression, context)):
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"waited {timeout}s for {what}")
+            await asyncio.sleep(0.05)
+        return value
+
+
+@contextlib.asynccontextmanager
+async def new_page(http: aiohttp.ClientSession, browser_port: int) -> AsyncIterator[Page]:
+    """A new tab of the browser, driven over its DevTools WebSocket, page events on."""
+    async with http.put(f"http://127.0.0.1:{browser_port}/json/new?about:blank") as r:
+        target = await r.json()
+    async with http.ws_connect(target["webSocketDebuggerUrl"], max_msg_size=0) as ws:
+        page = Page(ws)
+        await page.call("Page.enable")
+        yield page
+
+
+async def set_size(page: Page, width: int, height: int) -> None:
+    """The viewport, as a phone below 600 px wide."""
+    await page.call(
+        "Emulation.setDeviceMetricsOverride",
+        width=width,
+        height=height,
+        deviceScaleFactor=1,
+        mobile=width < 600,
+    )
+
+
+async def reduce_motion(page: Page) -> None:
+    await page.call(
+        "Emulation.setEmulatedMedia",
+        features=[{"name": "prefers-reduced-motion", "value": "reduce"}],
+    )
+
+
+@contextlib.asynccontextmanager
+async def headless_chromium(*flags: str) -> AsyncIterator[int]:
+    """A headless Chromium on a fresh profile; yields its DevTools port, stops it after."""
+    binary = find_chromium()
+    if binary is None:
+        raise SystemExit("no Chromium: apt-get install -y chromium")
+    profile = tempfile.mkdtemp(prefix="durak-chromium-")
+    browser = subprocess.Popen(
+        [
+            binary,
+            "--headless",
+            "--no-sandbox",  # root in a container
+            "--disable-gpu",
+            "--hide-scrollbars",
+            "--no-first-run",
+            *flags,
+            f"--user-data-dir={profile}",
+            "--remote-debugging-port=0",
+            "about:blank",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        active = Path(profile) / "DevToolsActivePort"
+        deadline = time.monotonic() + 30
+        while not active.exists() or not active.read_text().strip():
+            if time.monotonic() > deadline or browser.poll() is not None:
+                raise SystemExit("Chromium did not start")
+            await asyncio.sleep(0.1)
+        yield int(active.read_text().split()[0])
+    finally:
+        browser.terminate()
+        browser.wait(10)
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+async def harness_file(request: web.Request) -> web.FileResponse:
+    """``/harness/`` and ``/harness/{name}``: the page and its script, nothing else."""
+    name = request.match_info.get("name") or "index.html"
+    if name not in ("index.html", "harness.js"):
+        raise web.HTTPNotFound()
+    return web.FileResponse(HARNESS / name)
+
+
+def harness_routes(issue_code: Callable[[int], str | Awaitable[str]]) -> list[web.RouteDef]:
+    """The harness page and its script, and ``/harness/code?user=``: the code ``authorize``
+    gives that user (``issue_code``, e.g. the fake Discord's)."""
+
+    async def code(request: web.Request) -> web.Response:
+        issued = issue_code(int(request.query["user"]))
+        return web.Response(text=issued if isinstance(issued, str) else await issued)
+
+    return [
+        web.get("/harness/", harness_file),
+        web.get("/harness/code", code),
+        web.get("/harness/{name}", harness_file),
+    ]

@@ -30,6 +30,7 @@ COMPILED = [
     "durak_core/actions.py",
     "durak_core/after_bout.py",
     "durak_core/bits.py",
+    "durak_core/board.py",
     "durak_core/deck.py",
     "durak_core/engine.py",
     "durak_core/fast.py",

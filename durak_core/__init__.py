@@ -19,7 +19,7 @@ from .actions import (
 )
 from .cards import Card, Suit, parse_cards
 from .deck import order_from_hands, seed_commitment, shuffled_deck
-from .engine import apply, can, legal_actions, legal_moves, new_game, step, verify
+from .engine import can, legal_actions, legal_moves, verify
 from .errors import (
     ActionNotationError,
     CardNotationError,
@@ -34,9 +34,9 @@ from .errors import (
 from .events import Event, visible_to
 from .result import GameResult, SeatPoints
 from .rules import PRESETS, RuleSet, parse_rules, preset
-from .serialize import parse_move, position, replay, replay_json
+from .serialize import parse_move, position, replay, replay_json, state_from_json
 from .series import Series
-from .state import GameState
+from .state import GameState, apply, new_game, step
 from .views import PublicView, SeatView, public_view, seat_view
 
 #: Whether the engine's hot modules run compiled (mypyc, see .build/backend.py) or as pure
@@ -91,6 +91,7 @@ __all__ = [
     "seat_view",
     "seed_commitment",
     "shuffled_deck",
+    "state_from_json",
     "step",
     "verify",
     "visible_to",

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from .bits import set_bits
+from .board import Board, set_roles, set_trump, with_item
 from .cards import Card, cards_of
 from .events import (
     BoutEnded,
@@ -18,15 +19,13 @@ from .events import (
     PlayerOut,
     TrumpRevealed,
 )
-from .state import GameState, with_item
-from .tables import set_roles, set_trump
 
 #: ``tuple.__new__(SomeEvent, fields)`` builds a NamedTuple event from its fields in one C call;
 #: the class's own ``__new__`` is a Python function, a noticeable cost a few times each bout.
 _event_from_fields: Final[Any] = tuple.__new__
 
 
-def end_bout(s: GameState, events: list[Event] | None) -> None:
+def end_bout(s: Board, events: list[Event] | None) -> None:
     """End the bout (R16) and start the next one, or end the game."""
     defended = not s.taken
     defender = s.defender
@@ -59,7 +58,7 @@ def end_bout(s: GameState, events: list[Event] | None) -> None:
         events.append(bout_started(s.attacker, s.defender, s.limit))
 
 
-def _refill(s: GameState, defender: int, events: list[Event] | None) -> None:
+def _refill(s: Board, defender: int, events: list[Event] | None) -> None:
     """R17: the main attacker draws up to a full hand first, the others clockwise, the defender
     last, while the talon lasts."""
     tables = s._k
@@ -78,7 +77,7 @@ def _refill(s: GameState, defender: int, events: list[Event] | None) -> None:
         _draw(s, defender, need, events)
 
 
-def _draw(s: GameState, seat: int, need: int, events: list[Event] | None) -> None:
+def _draw(s: Board, seat: int, need: int, events: list[Event] | None) -> None:
     """``seat`` draws up to ``need`` cards from a non-empty talon (R17)."""
     talon = s.talon  # top last
     drawn = 0
@@ -113,13 +112,13 @@ def _draw(s: GameState, seat: int, need: int, events: list[Event] | None) -> Non
         events.append(_event_from_fields(CardsReceived, (seat, cards)))
 
 
-def _has_cards(s: GameState, seat: int) -> None:
+def _has_cards(s: Board, seat: int) -> None:
     """``seat``'s hand is no longer empty: forget when it emptied (R18)."""
     if s.emptied[seat] >= 0:
         s.emptied = with_item(s.emptied, seat, -1)
 
 
-def _players_out(s: GameState, events: list[Event] | None) -> bool:
+def _players_out(s: Board, events: list[Event] | None) -> bool:
     """R18: with the talon empty, players without cards leave, in the order their hands
     emptied; then R20 may end the game (True if it did)."""
     hands = s.hands
@@ -148,7 +147,7 @@ def _players_out(s: GameState, events: list[Event] | None) -> bool:
     return True
 
 
-def game_over(s: GameState) -> bool:
+def game_over(s: Board) -> bool:
     """R20/V7: at most one player holds cards, or only one team does."""
     if not s._k.team_size:
         return s.active.bit_count() <= 1

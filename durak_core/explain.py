@@ -7,11 +7,11 @@ only keeps the name the bot and the tests call.
 from __future__ import annotations
 
 from .actions import Action
+from .board import Board
 from .legality import refusal
-from .state import GameState
 
 
-def why_illegal(s: GameState, seat: int, action: Action) -> tuple[str, str]:
+def why_illegal(s: Board, seat: int, action: Action) -> tuple[str, str]:
     """(rule id, message) for an action :func:`~durak_core.engine.verify` rejects."""
     why = refusal(s, seat, action)
     if why is None:

@@ -14,21 +14,21 @@ an illegal action corrupts the state silently. They mutate the state in place, s
 from __future__ import annotations
 
 from .actions import Action
+from .board import Board, Move
 from .listing import ACTIONS, list_legal
-from .state import GameState, Move
 from .stepping import do
 
 
-def legal_moves(s: GameState) -> list[Move]:
+def legal_moves(s: Board) -> list[Move]:
     """Every legal (seat, action) now, as a fresh list (the pairs themselves are interned)."""
     return list_legal(s)
 
 
-def legal_actions(s: GameState, seat: int) -> list[Action]:
+def legal_actions(s: Board, seat: int) -> list[Action]:
     """The seat's legal actions, as a fresh list."""
     return list_legal(s, 1 << seat, ACTIONS)
 
 
-def apply_unchecked(s: GameState, seat: int, action: Action) -> None:
+def apply_unchecked(s: Board, seat: int, action: Action) -> None:
     """Apply ``action`` in place without checking it: no events, no log."""
     do(s, seat, action, None)

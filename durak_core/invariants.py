@@ -6,11 +6,11 @@ An empty tuple means the state is consistent. The property tests run it after ev
 from __future__ import annotations
 
 from .after_bout import game_over
+from .board import Board
 from .cards import cards_of
-from .state import GameState
 
 
-def check(s: GameState) -> tuple[str, ...]:
+def check(s: Board) -> tuple[str, ...]:
     problems: list[str] = []
     bad = problems.append
     deck = s.rules.deck_mask()

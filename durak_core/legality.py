@@ -27,8 +27,8 @@ from typing import Final
 
 from .actions import ATTACK, DEFEND, EXCHANGE, PASS, TAKE, TRANSFER, Action
 from .bits import lowest_bit
+from .board import Board
 from .cards import Card, card_index
-from .state import GameState
 
 #: The answer of a check that finds nothing against the action.
 ALLOWED: Final = 0
@@ -71,29 +71,29 @@ MUST_OPEN: Final = 33
 # --- the card sets ---------------------------------------------------------------------------
 
 
-def attack_cards(s: GameState, seat: int) -> int:
+def attack_cards(s: Board, seat: int) -> int:
     """R10: the main attacker opens with any card; R11: a throw-in matches a rank on the table."""
     hand = s.hands[seat]
     return hand & s.ranks if s.att else hand
 
 
-def is_unbeaten(s: GameState, attack: int) -> bool:
+def is_unbeaten(s: Board, attack: int) -> bool:
     """R13: ``attack`` lies on the table with nothing on it yet."""
     att = s.att
     return attack in att and s.dfn[att.index(attack)] < 0
 
 
-def defence_cards(s: GameState, attack: int) -> int:
+def defence_cards(s: Board, attack: int) -> int:
     """R7: the defender's cards that beat ``attack``."""
     return s.hands[s.defender] & s.beat[attack]
 
 
-def transfer_cards(s: GameState) -> int:
+def transfer_cards(s: Board) -> int:
     """V1: the defender's cards of the attack cards' rank."""
     return s.hands[s.defender] & s._k.same_rank[s.att[0]]
 
 
-def exchange_card(s: GameState, seat: int) -> int:
+def exchange_card(s: Board, seat: int) -> int:
     """V8: the lowest trump ``seat`` holds (never the face-up card itself), or -1."""
     low = s._k.lowest_trumps[s.trump_suit] & ~(1 << s.trump_card)
     return lowest_bit(s.hands[seat] & low)
@@ -103,7 +103,7 @@ def exchange_card(s: GameState, seat: int) -> int:
 # ``card`` (and ``attack``) -1: any card; the listing asks so, then lists the card set.
 
 
-def turn_check(s: GameState, seat: int) -> int:
+def turn_check(s: Board, seat: int) -> int:
     """R18: players out take no part; R10: nobody acts before the main attacker opens the bout
     (V8's exchange aside: :func:`check`)."""
     if not s.active >> seat & 1:
@@ -113,7 +113,7 @@ def turn_check(s: GameState, seat: int) -> int:
     return ALLOWED
 
 
-def attack_check(s: GameState, seat: int, card: int) -> int:
+def attack_check(s: Board, seat: int, card: int) -> int:
     """R10–R12, R15, V5, V7: may ``seat`` open the bout or throw ``card`` in?"""
     if not s.att:
         return ALLOWED  # the main attacker opens (turn_check)
@@ -130,7 +130,7 @@ def attack_check(s: GameState, seat: int, card: int) -> int:
     return ALLOWED
 
 
-def defend_check(s: GameState, seat: int, attack: int, card: int) -> int:
+def defend_check(s: Board, seat: int, attack: int, card: int) -> int:
     """R13, R14, R7: may ``seat`` beat the attack card ``attack`` with ``card``?"""
     if seat != s.defender:
         return ONLY_DEFENDER_BEATS
@@ -144,7 +144,7 @@ def defend_check(s: GameState, seat: int, attack: int, card: int) -> int:
     return ALLOWED
 
 
-def transfer_check(s: GameState, seat: int, card: int) -> int:
+def transfer_check(s: Board, seat: int, card: int) -> int:
     """V1: may the defender pass the attack on with ``card``?"""
     if not s._k.transfer:
         return NO_TRANSFERS
@@ -165,7 +165,7 @@ def transfer_check(s: GameState, seat: int, card: int) -> int:
     return ALLOWED
 
 
-def take_check(s: GameState, seat: int) -> int:
+def take_check(s: Board, seat: int) -> int:
     """R13, R14: may ``seat`` pick up the table?"""
     if seat != s.defender:
         return ONLY_DEFENDER_TAKES
@@ -176,7 +176,7 @@ def take_check(s: GameState, seat: int) -> int:
     return ALLOWED
 
 
-def pass_check(s: GameState, seat: int) -> int:
+def pass_check(s: Board, seat: int) -> int:
     """R10: the main attacker opens the bout with a card, never a pass; R15: an attacker passes
     once every card is beaten or taken; one with nothing to throw in counts as passed already
     (and is not asked)."""
@@ -195,7 +195,7 @@ def pass_check(s: GameState, seat: int) -> int:
     return ALLOWED
 
 
-def exchange_check(s: GameState, seat: int) -> int:
+def exchange_check(s: Board, seat: int) -> int:
     """V8: any player, at any time, may swap the lowest trump for the face-up trump while the
     talon holds more than that card."""
     if not s._k.trump_exchange:
@@ -209,7 +209,7 @@ def exchange_check(s: GameState, seat: int) -> int:
     return ALLOWED
 
 
-def check(s: GameState, seat: int, action: Action) -> int:
+def check(s: Board, seat: int, action: Action) -> int:
     """:data:`ALLOWED`, or the code of the first rule against ``seat`` playing ``action`` now
     (``seat`` a seat number of this table)."""
     if s.finished:
@@ -287,7 +287,7 @@ _REASONS: Final = {
 }
 
 
-def reason(s: GameState, seat: int, action: Action, why: int) -> tuple[str, str]:
+def reason(s: Board, seat: int, action: Action, why: int) -> tuple[str, str]:
     """The rule id and the sentence for the refusal ``why`` (a code :func:`check` returned)."""
     if why == NOT_A_THROWER and s.rules.team_size and s.teams[seat] == s.teams[s.defender]:
         return "V7", "teammates never attack each other"
@@ -311,7 +311,7 @@ def reason(s: GameState, seat: int, action: Action, why: int) -> tuple[str, str]
     )
 
 
-def refusal(s: GameState, seat: int, action: Action) -> tuple[str, str] | None:
+def refusal(s: Board, seat: int, action: Action) -> tuple[str, str] | None:
     """None if ``seat`` may play ``action`` now, else the rule id and the sentence saying why
     not (``seat`` a seat number of this table)."""
     why = check(s, seat, action)

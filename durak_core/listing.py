@@ -15,6 +15,7 @@ from typing import Any, Final
 
 from .actions import ATTACKS, EXCHANGE_ACTION, PASS_ACTION, TAKE_ACTION, TRANSFERS, Action, defend_i
 from .bits import append_each
+from .board import Board
 from .cards import NUM_CARD_IDS
 from .legality import (
     ALLOWED,
@@ -29,7 +30,6 @@ from .legality import (
     transfer_check,
 )
 from .rules import MAX_SEATS
-from .state import GameState
 
 
 class Spelling:
@@ -69,7 +69,7 @@ ALL_SEATS: Final = (1 << MAX_SEATS) - 1
 
 
 def list_legal(
-    s: GameState,
+    s: Board,
     seats: int = ALL_SEATS,
     spelling: tuple[Spelling, ...] = MOVES,
     out: list[Any] | None = None,
@@ -94,7 +94,7 @@ def list_legal(
 
 
 def _list_bout_actions(
-    s: GameState, seats: int, spelling: tuple[Spelling, ...], out: list[Any]
+    s: Board, seats: int, spelling: tuple[Spelling, ...], out: list[Any]
 ) -> None:
     """The bout's actions (all but V8's exchange) of the seats in ``seats`` (active seats).
 

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+from .board import Board
 from .cards import cards_of
-from .state import GameState
 
 
-def describe_state(s: GameState) -> str:
+def describe_state(s: Board) -> str:
     """A one-glance summary of the full state (it shows every hand: never show it to players)."""
     hands = " | ".join(
         f"{t}:{' '.join(str(c) for c in cards_of(h))}" for t, h in enumerate(s.hands)

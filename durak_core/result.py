@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .state import GameState
+from .board import Board
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,7 +34,7 @@ class GameResult:
         return not self.losers
 
 
-def game_result(s: GameState) -> GameResult | None:
+def game_result(s: Board) -> GameResult | None:
     """The result, or None while the game is running."""
     if not s.finished:
         return None

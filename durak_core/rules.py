@@ -199,42 +199,26 @@ class RuleSet:
 
     def differences(self) -> list[str]:
         """The variant options that differ from classic, each with its rule id."""
-        out = []
-        if self.transfer:
-            out.append("V1 transfer")
-        if self.deck_size != 36:
-            out.append(f"V2 {self.deck_size}-card deck")
-        if self.hand_size != 6:
-            out.append(f"V3 {self.hand_size}-card hands")
-        if self.first_bout_five:
-            out.append("V4 five before the first discard")
-        if self.neighbours_only:
-            out.append("V5 neighbours only")
-        if not self.throw_in_after_take:
-            out.append("V6 no throw-in after take")
-        if self.team_size:
-            out.append(f"V7 teams of {self.team_size}")
-        if self.trump_exchange:
-            out.append("V8 trump exchange")
-        if self.unlimited_bout:
-            out.append("V9 unlimited bout")
-        if self.under_the_fool:
-            out.append("V10 under the fool")
-        if self.no_trump:
-            out.append("V11 no trump")
-        if self.crazy:
-            out.append("V12 crazy: clubs always trump")
-        if self.diamonds_apart:
-            out.append("V13 diamonds only against diamonds")
-        if self.changing_trump:
-            out.append("V14 changing trump")
-        if self.jokers:
-            out.append("V15 jokers")
-        if self.double_deck:
-            out.append("V16 double deck")
-        if self.series_losses:
-            out.append(f"V17 series to {self.series_losses} losses")
-        return out
+        variants = (
+            (self.transfer, "V1 transfer"),
+            (self.deck_size != 36, f"V2 {self.deck_size}-card deck"),
+            (self.hand_size != 6, f"V3 {self.hand_size}-card hands"),
+            (self.first_bout_five, "V4 five before the first discard"),
+            (self.neighbours_only, "V5 neighbours only"),
+            (not self.throw_in_after_take, "V6 no throw-in after take"),
+            (self.team_size > 0, f"V7 teams of {self.team_size}"),
+            (self.trump_exchange, "V8 trump exchange"),
+            (self.unlimited_bout, "V9 unlimited bout"),
+            (self.under_the_fool, "V10 under the fool"),
+            (self.no_trump, "V11 no trump"),
+            (self.crazy, "V12 crazy: clubs always trump"),
+            (self.diamonds_apart, "V13 diamonds only against diamonds"),
+            (self.changing_trump, "V14 changing trump"),
+            (self.jokers, "V15 jokers"),
+            (self.double_deck, "V16 double deck"),
+            (self.series_losses > 0, f"V17 series to {self.series_losses} losses"),
+        )
+        return [text for differs, text in variants if differs]
 
     def describe(self) -> str:
         if not self.differences():

@@ -1,97 +1,48 @@
-"""The full game state: every card's place, the bout, the roles.
+"""The full game state: :class:`GameState`, how a game starts, and the public API as methods.
 
 ``GameState`` holds secrets (every hand, the talon order). Only the engine, serialization and
 tests handle it; the bot and the AI get views (:mod:`durak_core.views`). It is immutable through
 the public API: :meth:`GameState.apply` returns a new state. The fast path
 (:mod:`durak_core.fast`) mutates a private copy in place, for search.
 
-Card sets are bitmasks over card indices (:mod:`durak_core.cards`), seat sets bitmasks over seat
-numbers, so the hot path does integer arithmetic instead of building sets.
+Its fields are those of :class:`~durak_core.board.Board`, which the engine's kernel reads and
+changes; this module sits above the kernel and the views, so the methods below import what they
+call without a cycle.
 """
 
 from __future__ import annotations
 
-import inspect
-from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, Final
+from collections.abc import Sequence
+from typing import cast
 
-from .cards import Suit
+from .actions import Action, parse_action
+from .bits import lowest_bit
+from .board import Board, Move, set_roles, set_trump, with_item
+from .cards import COPY_STRIDE, SUIT_BLOCKS, Card
+from .deck import deal, dealer_from_seed, shuffled_indices
+from .engine import action_taken, can, legal_actions, legal_moves, verify
+from .errors import RulesError
+from .events import Event
+from .invariants import check
+from .render import describe_state
+from .result import GameResult, game_result
 from .rules import RuleSet
-
-if TYPE_CHECKING:
-    from .actions import Action
-    from .cards import Card
-    from .events import Event
-    from .result import GameResult
-    from .tables import Tables
-    from .views import PublicView, SeatView
-
-Move = tuple[int, "Action"]
-#: (previous tail, move) or None. Spelled without recursion: mypyc cannot map a recursive alias.
-LogTail = tuple[Any, Move] | None
-#: ``trump_suit`` of a game without trump (V11, V13, a turned joker under V15). The engine keeps
-#: the suit as an int for its tables; everything public (:attr:`GameState.trump`, the views)
-#: says None.
-NO_TRUMP: Final = -1
+from .snapshot import state_to_json
+from .stepping import do
+from .tables import CLOCKWISE
+from .views import PublicView, SeatView, public_view, seat_view
 
 
-class GameState:
-    """One moment of one game. Read it through properties, views and the engine functions.
-
-    The annotations below are the state's one list of fields (:data:`FIELDS` is read from them):
-    equality, pickling, the copy and the JSON snapshot all follow them. Every field holds an
-    immutable value (ints, tuples, the rule set), shared between states, except three working
-    lists the engine changes on every card played: ``hands``, ``att`` and ``dfn``. They belong
-    to one state (:meth:`copy` copies them) and are read-only outside the engine: a state
-    handed out is never changed again. (Tuples there measurably slow the compiled fast path,
-    which changes them in place.)
-    """
-
-    rules: RuleSet
-    n: int  # seats
-    teams: tuple[int, ...]  # team number of each seat (each seat its own without V7)
-    beat: tuple[int, ...]  # card index -> mask of the cards that beat it (R7, per trump)
-    trump_suit: int  # the suit's number, or NO_TRUMP (see :attr:`trump` for the public form)
-    trump_card: int  # the face-up card: bottom of the talon, or in a hand under R6
-    hidden_trump: int  # V14: the face-down card under the trump (talon[0]) until revealed, or -1
-    hands: list[int]  # per seat: the mask of its cards (a working list: see copy)
-    known: tuple[int, ...]  # per seat: cards publicly known to be in that hand (R23)
-    talon: tuple[int, ...]  # top of the talon LAST; the trump card is [0] (V14: [1])
-    discard: int
-    att: list[int]  # attack cards of this bout, in order (a working list: see copy)
-    dfn: list[int]  # the card beating att[i], or -1 (a working list: see copy)
-    table: int  # mask of every card on the table
-    ranks: int  # mask of every card whose rank is on the table (R11)
-    unbeaten: int
-    attacker: int  # main attacker
-    defender: int
-    attackers: int  # seats that may throw in this bout (R9, V5, V7)
-    limit: int  # R12 attack-card limit of this bout
-    taken: bool
-    passed: int  # seats that explicitly passed since the table last changed (R15)
-    active: int  # seats still in the game
-    out: tuple[int, ...]  # seats out, in finishing order (R18)
-    emptied: tuple[int, ...]  # per seat: version of the action that emptied the hand, or -1
-    discarded_once: bool  # has any bout ended defended yet (V4)
-    bout: int
-    version: int  # number of actions applied
-    dealer: int
-    starter: int
-    first_game: bool
-    seed: int | None
-    order: tuple[int, ...]  # the initial card order (top first), for replay
-    _log_base: tuple[Move, ...]  # the log is _log_base, then the moves chained in _log_tail
-    _log_tail: LogTail  # (previous tail, move) or None: O(1) per applied action
-    finished: bool
-    _legal: list[Any] | None  # the engine's cache: per seat its actions, then every move
-    _k: Tables  # the engine's tables for this rule set and seat count (tables.tables_for)
+class GameState(Board):
+    """One moment of one game. Read it through properties, views and the methods below."""
 
     def copy(self) -> GameState:
-        """An independent copy (the fast path mutates one in place; the engine's ``apply``
-        changes one into the next state): the three working lists are copied, every other
-        field is immutable and shared; the engine's cache of legal actions starts empty.
-        Written out field by field because it runs once per applied action (a loop over
-        :data:`FIELDS` is several times slower compiled); a test checks it against them."""
+        """An independent copy (the fast path mutates one in place; :meth:`apply` changes one
+        into the next state): the three working lists are copied, every other field is
+        immutable and shared; the engine's cache of legal actions starts empty. Written out
+        field by field because it runs once per applied action (a loop over
+        :data:`~durak_core.board.FIELDS` is several times slower compiled); a test checks it
+        against them."""
         new = GameState()  # no __init__: every field is set below
         new.rules = self.rules
         new.n = self.n
@@ -133,141 +84,192 @@ class GameState:
         new._k = self._k
         return new
 
-    @property
-    def trump(self) -> Suit | None:
-        """The trump suit; None when the game has none (V11, V13, a joker turned under V15)."""
-        return None if self.trump_suit == NO_TRUMP else Suit(self.trump_suit)
-
-    @property
-    def log(self) -> tuple[Move, ...]:
-        """Every (seat, action) applied since the deal, in order."""
-        tail = self._log_tail
-        if tail is None:
-            return self._log_base
-        moves: list[Move] = []
-        while tail is not None:
-            tail, move = tail
-            moves.append(move)
-        moves.reverse()
-        log = self._log_base + tuple(moves)
-        self._log_base = log  # the same value, now flat
-        self._log_tail = None
-        return log
-
-    @log.setter
-    def log(self, moves: tuple[Move, ...]) -> None:
-        self._log_base = tuple(moves)
-        self._log_tail = None
-
-    def _key(self) -> tuple[object, ...]:
-        return (*(getattr(self, name) for name in _VALUE_FIELDS), self.log)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, GameState) and self._key() == other._key()
-
-    __hash__ = None  # type: ignore[assignment]
-
     def __repr__(self) -> str:
-        from .render import describe_state
-
         return describe_state(self)
 
-    # --- the public API, as methods (see :mod:`durak_core.engine`) ---------------------------
+    # --- the public API, as methods ----------------------------------------------------------
 
-    # seat and action: any value, checked at run time (see the engine's public entry points)
+    # seat and action: any value, checked at run time (see :mod:`durak_core.engine`)
     def legal_actions(self, seat: object) -> tuple[Action, ...]:
-        return _engine.legal_actions(self, seat)
+        """The legal actions of ``seat`` now (empty when it has none, or the game is over)."""
+        return legal_actions(self, seat)
 
     def legal_moves(self) -> tuple[Move, ...]:
-        return _engine.legal_moves(self)
+        """Every legal (seat, action) pair now, seats in order."""
+        return legal_moves(self)
 
     def can(self, seat: object, action: object) -> bool:
-        return _engine.can(self, seat, action)
+        """Whether ``seat`` may play ``action`` now."""
+        return can(self, seat, action)
 
     def verify(self, seat: object, action: object) -> None:
-        _engine.verify(self, seat, action)
+        """Raise :class:`~durak_core.errors.IllegalActionError` (naming the rule) unless
+        ``action`` is legal for ``seat``."""
+        verify(self, seat, action)
 
     def apply(self, seat: object, action: object) -> tuple[GameState, tuple[Event, ...]]:
-        return _engine.apply(self, seat, action)
+        """Apply a legal action: the new state and the events it produced; this one is
+        unchanged. An illegal action raises :class:`~durak_core.errors.IllegalActionError`
+        (its ``rule`` names the rule). An action may be given as notation."""
+        cache = self._legal
+        if (
+            cache is None
+            or cache[-1] is None
+            or type(seat) is not int
+            or not isinstance(action, Action)
+            or (seat, action) not in cache[-1]
+        ):  # not one of the listed pairs (or not listed yet): the full check
+            if isinstance(action, str):
+                action = parse_action(action)
+            verify(self, seat, action)
+        played = cast(Action, action)  # listed or verified: a seat number and an action
+        by = cast(int, seat)
+        new = self.copy()
+        events: list[Event] = [action_taken(by, played)]
+        do(new, by, played, events)
+        new._log_tail = (self._log_tail, (by, played))
+        return new, tuple(events)
 
     def view(self, seat: object) -> SeatView:
-        from .views import seat_view
-
+        """What ``seat``, and only ``seat``, may know (R23, R24)."""
         return seat_view(self, seat)
 
     def public_view(self) -> PublicView:
-        from .views import public_view
-
+        """What a spectator may know (R23)."""
         return public_view(self)
 
     @property
     def result(self) -> GameResult | None:
-        from .result import game_result
-
+        """The finished game's result; None while it is being played."""
         return game_result(self)
 
     def status(self) -> tuple[str, ...]:
-        from .invariants import check
-
+        """The problems with this state (every card once, R7, R12, roles); empty when none."""
         return check(self)
 
     def to_json(self) -> str:
-        from .serialize import state_to_json
-
+        """The whole state, secrets included, for storage (see :mod:`durak_core.serialize`)."""
         return state_to_json(self)
 
-    @staticmethod
-    def from_json(text: str | bytes) -> GameState:
-        from .serialize import state_from_json
 
-        return state_from_json(text)
-
-    def order_cards(self) -> tuple[Card, ...]:
-        """The initial card order (top first) this game was dealt from."""
-        from .cards import Card
-
-        return tuple(Card.from_index(i) for i in self.order)
-
-    def hand_size(self, seat: int) -> int:
-        return self.hands[seat].bit_count()
-
-    def __getstate__(self) -> dict[str, Any]:
-        d = {k: getattr(self, k) for k in _VALUE_FIELDS}
-        d["beat"] = self.beat
-        d["log"] = self.log
-        return d
-
-    def __setstate__(self, d: dict[str, Any]) -> None:
-        for k, v in d.items():
-            setattr(self, k, v)
-        self._legal = None
-        self._k = _tables_for(self.rules, self.n)
+def apply(s: GameState, seat: object, action: object) -> tuple[GameState, tuple[Event, ...]]:
+    """:meth:`GameState.apply` as a function."""
+    return s.apply(seat, action)
 
 
-def _declared_fields() -> tuple[str, ...]:
-    # Pure Python: the class annotations, in order. Compiled, mypyc keeps no annotations but
-    # records the same attributes, in the same order, for pickling.
-    names: Iterable[str] = inspect.get_annotations(GameState) or getattr(
-        GameState, "__mypyc_attrs__", ()
-    )
-    return tuple(name for name in names if not name.startswith("__"))
+step = apply
 
 
-#: Every field of :class:`GameState`, in declaration order.
-FIELDS: Final = _declared_fields()
-#: The fields that make a state's value (with its log): not the engine's caches and tables,
-#: nor the log's two halves (compared as the whole log), nor ``beat`` (follows the trump).
-_VALUE_FIELDS: Final = tuple(
-    name for name in FIELDS if name not in ("_k", "_legal", "_log_base", "_log_tail", "beat")
-)
+# --- starting a game ----------------------------------------------------------------------------
 
 
-def with_item(values: tuple[int, ...], index: int, value: int) -> tuple[int, ...]:
-    """``values`` with ``values[index]`` replaced (how the engine changes a per-seat field)."""
-    changed = list(values)
-    changed[index] = value
-    return tuple(changed)
+def new_game(
+    rules: RuleSet,
+    seats: int,
+    *,
+    seed: int | None = None,
+    order: Sequence[Card | str] | None = None,
+    dealer: int | None = None,
+    first_game: bool = True,
+) -> GameState:
+    """Deal a new game.
+
+    Give exactly one of ``seed`` (an int in 0..2**256-1; the deck is :func:`shuffled_deck`) or
+    ``order`` (every card of the deck once, top first; see :mod:`durak_core.deck` for the dealing
+    convention). ``dealer`` defaults to a seat drawn from the seed, or to the last seat with an
+    explicit order (so seat 0 receives the first card). ``first_game=False`` marks a later game
+    of a series, where V10 decides the starter instead of R8.
+    """
+    if not isinstance(rules, RuleSet):
+        raise RulesError(f"rules must be a RuleSet, not {type(rules).__name__}")
+    rules.check_seats(seats)
+    if (seed is None) == (order is None):
+        raise RulesError("R4: give exactly one of seed or order")
+    if seed is not None:
+        deck = shuffled_indices(rules, seed)
+        default_dealer = dealer_from_seed(seed, seats)
+    else:
+        assert order is not None
+        deck = [c.index for c in _check_order(rules, order)]
+        default_dealer = seats - 1
+    if dealer is None:
+        dealer = default_dealer
+    elif not isinstance(dealer, int) or not 0 <= dealer < seats:
+        raise RulesError(f"R3: the dealer must be a seat 0..{seats - 1}, not {dealer!r}")
+
+    hands, trump, talon = deal(rules, seats, dealer, deck)
+    s = GameState()  # no __init__: new_game sets every field
+    s.rules = rules
+    s.n = seats
+    s.teams = rules.teams_of(seats)
+    set_trump(s, Card.from_index(trump))
+    s.hidden_trump = talon[-1] if rules.changing_trump else -1
+    s.hands = [sum(1 << card for card in hand) for hand in hands]
+    s.known = (0,) * seats
+    talon.reverse()
+    s.talon = tuple(talon)
+    s.discard = 0
+    s.att = []
+    s.dfn = []
+    s.table = s.ranks = s.unbeaten = s.passed = 0
+    s.taken = False
+    s.active = (1 << seats) - 1
+    s.out = ()
+    s.emptied = (-1,) * seats
+    s.discarded_once = False
+    s.bout = 0
+    s.version = 0
+    s.dealer = dealer
+    s.first_game = first_game
+    s.seed = seed
+    s.order = tuple(deck)
+    s.log = ()
+    s.finished = False
+    s._legal = None
+    if not talon:  # R6: everyone knows who holds the last dealt card
+        s.known = with_item(s.known, dealer, 1 << trump)
+
+    holder = None
+    if first_game or not rules.under_the_fool:  # V10 skips R8 in later games
+        holder = _lowest_trump_holder(s)  # R8
+    s.starter = (dealer + 1) % seats if holder is None else holder
+    set_roles(s, s.starter)
+    return s
 
 
-from . import engine as _engine  # noqa: E402  (the engine imports GameState; see module doc)
-from .tables import tables_for as _tables_for  # noqa: E402
+def _check_order(rules: RuleSet, order: Sequence[Card | str]) -> list[Card]:
+    cards = [c if isinstance(c, Card) else Card.parse(c) for c in order]
+    deck = set(rules.deck())
+    seen: set[Card] = set()
+    for c in cards:
+        if c not in deck:
+            raise RulesError(f"R1/V2: {c} is not in the {rules.deck_size}-card deck")
+        if c in seen:
+            raise RulesError(f"R1: {c} appears twice in the card order")
+        seen.add(c)
+    if len(cards) != len(deck):
+        missing = ", ".join(str(c) for c in sorted(deck - seen))
+        raise RulesError(f"R1: the card order lacks {missing}")
+    return cards
+
+
+def _lowest_trump_holder(s: GameState) -> int | None:
+    """R8: the seat holding the lowest trump (the face-up trump under the talon is not held);
+    that card becomes public knowledge. Under V16 two players may hold that rank: the one first
+    in the deal (clockwise from the dealer's left) starts."""
+    if s.trump_suit < 0:
+        return None
+    block = SUIT_BLOCKS[s.trump_suit]  # the trump suit's first copies, in rank order
+    held = 0
+    for hand in s.hands:
+        held |= (hand | hand >> COPY_STRIDE) & block  # V16: a second copy counts as its rank
+    if not held:
+        return None
+    low = held & -held  # the lowest trump rank anyone holds
+    both_copies = low | low << COPY_STRIDE
+    for seat in CLOCKWISE[s.n][(s.dealer + 1) % s.n]:
+        mine = s.hands[seat] & both_copies
+        if mine:
+            s.known = with_item(s.known, seat, s.known[seat] | 1 << lowest_bit(mine))
+            return seat
+    raise AssertionError("unreachable: someone holds that trump")

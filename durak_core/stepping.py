@@ -1,7 +1,7 @@
 """Applying one legal action to a state, in place (R11–R16, V1, V6, V8).
 
 :func:`do` plays the action and, when it ends the bout (R16), hands over to
-:func:`durak_core.after_bout.end_bout`. It trusts its caller: ``engine.apply`` checks the action
+:func:`durak_core.after_bout.end_bout`. It trusts its caller: ``GameState.apply`` checks the action
 first, the fast path (:mod:`durak_core.fast`) does not.
 """
 
@@ -11,17 +11,16 @@ from typing import Final
 
 from .actions import ATTACK, DEFEND, EXCHANGE, PASS, TAKE, TRANSFER, Action
 from .after_bout import end_bout
+from .board import Board, set_roles, with_item
 from .cards import Card
 from .events import Event, TrumpExchanged
 from .legality import exchange_card
-from .state import GameState, with_item
-from .tables import set_roles
 
 #: By action kind: does the action move a card from the hand to the table?
 _PLAYS_CARD: Final = tuple(kind in (ATTACK, DEFEND, TRANSFER) for kind in range(6))
 
 
-def do(s: GameState, seat: int, action: Action, events: list[Event] | None = None) -> None:
+def do(s: Board, seat: int, action: Action, events: list[Event] | None = None) -> None:
     """Apply a legal action in place; append its events to ``events`` unless it is None."""
     kind = action.kind
     version = s.version
@@ -60,7 +59,7 @@ def do(s: GameState, seat: int, action: Action, events: list[Event] | None = Non
         end_bout(s, events)
 
 
-def _play_card(s: GameState, seat: int, card: int, version: int) -> None:
+def _play_card(s: Board, seat: int, card: int, version: int) -> None:
     """``card`` leaves ``seat``'s hand for the table; a new card clears every pass (R15)."""
     bit = 1 << card
     hands = s.hands
@@ -76,7 +75,7 @@ def _play_card(s: GameState, seat: int, card: int, version: int) -> None:
     s.passed = 0
 
 
-def _exchange_trump(s: GameState, seat: int, events: list[Event] | None) -> None:
+def _exchange_trump(s: Board, seat: int, events: list[Event] | None) -> None:
     """V8: ``seat``'s lowest trump and the face-up trump change places."""
     low = exchange_card(s, seat)
     face_up = s.trump_card
@@ -88,7 +87,7 @@ def _exchange_trump(s: GameState, seat: int, events: list[Event] | None) -> None
         events.append(TrumpExchanged(seat, Card.from_index(low), Card.from_index(face_up)))
 
 
-def _bout_is_over(s: GameState) -> bool:
+def _bout_is_over(s: Board) -> bool:
     """R16: every card is beaten or taken, and every thrower has passed, explicitly or by having
     nothing to throw in (R15) or by the bout's limit (R12)."""
     if s.unbeaten and not s.taken:

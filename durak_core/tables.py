@@ -7,12 +7,10 @@ the step reads a table instead of recomputing them. A state holds its tables (``
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Final
 
-from .cards import SAME_RANK, Card, Suit
+from .cards import SAME_RANK, Suit
 from .rules import MAX_SEATS, MIN_SEATS, RuleSet, lowest_trumps
-from .state import GameState
 
 #: Every mask of active seats is below this (one bit per seat, at most MAX_SEATS of them).
 ACTIVE_MASKS: Final = 1 << MAX_SEATS
@@ -165,49 +163,3 @@ def tables_for(rules: RuleSet, n: int) -> Tables:
     if tables is None:
         tables = _TABLES[key] = Tables(rules, n)
     return tables
-
-
-def set_trump(s: GameState, card: Card) -> None:
-    """Make ``card`` the face-up trump card (R5; V14 on reveal), and attach the rule set's
-    tables to the state."""
-    suit = s.rules.trump_for(card)
-    tables = s._k = tables_for(s.rules, s.n)
-    s.trump_card = card.index
-    trump = s.trump_suit = -1 if suit is None else int(suit)
-    beat = tables.beat[trump]
-    if beat is None:
-        beat = tables.beat[trump] = _beat_table(s.rules, trump)
-    s.beat = beat
-
-
-@lru_cache(maxsize=256)
-def _beat_table(rules: RuleSet, trump: int) -> tuple[int, ...]:
-    """For each card index, the mask of deck cards that beat it (R7, via ``rules.beats``);
-    ``trump`` is a suit number or -1 for none."""
-    deck = rules.deck()
-    suit = None if trump < 0 else Suit(trump)
-    table = [0] * (max(card.index for card in deck) + 1)
-    for attack in deck:
-        table[attack.index] = sum(1 << d.index for d in deck if rules.beats(attack, d, suit))
-    return tuple(table)
-
-
-def set_roles(s: GameState, attacker: int) -> None:
-    """R9/R12: ``attacker`` leads against the next opponent; the bout's limit is fixed from that
-    defender's hand now (at the bout's start, or at a V1 transfer)."""
-    tables = s._k
-    active = s.active
-    s.attacker = attacker
-    defender = s.defender = tables.next_opponent(attacker, active)
-    if defender < 0:
-        raise AssertionError("no opponent left; the game should have ended")
-    cap = tables.caps[s.discarded_once]
-    held = s.hands[defender].bit_count()
-    s.limit = held if held < cap else cap  # R12, fixed for the bout
-    s.attackers = tables.throwers(attacker, defender, active)
-
-
-def throwers_now(s: GameState) -> int:
-    """R9, V5, V7: who may throw in this bout (computed, not looked up: the state may not have
-    its tables yet)."""
-    return throwers_of(s.rules, s.n, s.teams, s.active, s.attacker, s.defender)

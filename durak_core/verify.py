@@ -33,13 +33,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .deck import seed_commitment, shuffled_deck
-from .engine import new_game
 from .errors import DurakError
 from .result import GameResult
 from .rules import RuleSet
 from .serialize import parse_move
 from .series import Series
-from .state import GameState
+from .state import GameState, new_game
 
 #: Why a verification failed (the bot words each one in every language).
 REASONS = ("bad_record", "commitment", "deck", "earlier", "illegal", "unfinished", "order", "durak")

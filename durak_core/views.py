@@ -16,12 +16,12 @@ from dataclasses import dataclass, fields
 from typing import Any, Final
 
 from .actions import Action
+from .board import Board
 from .cards import Card, Suit, cards_of
 from .engine import legal_actions
 from .errors import SeatError
 from .result import GameResult, game_result
 from .rules import RuleSet
-from .state import GameState
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +77,7 @@ class SeatView(PublicView):
     legal_actions: tuple[Action, ...]
 
 
-def _public_fields(s: GameState) -> dict[str, Any]:
+def _public_fields(s: Board) -> dict[str, Any]:
     return {
         "rules": s.rules,
         "seats": s.n,
@@ -112,7 +112,7 @@ def _public_fields(s: GameState) -> dict[str, Any]:
     }
 
 
-def _awaiting(s: GameState) -> tuple[int, ...]:
+def _awaiting(s: Board) -> tuple[int, ...]:
     if s.finished:
         return ()
     if not s.att:
@@ -122,13 +122,13 @@ def _awaiting(s: GameState) -> tuple[int, ...]:
     return tuple(t for t in range(s.n) if s.attackers >> t & 1 and not s.passed >> t & 1)
 
 
-def public_view(s: GameState) -> PublicView:
+def public_view(s: Board) -> PublicView:
     return PublicView(**_public_fields(s))
 
 
-def seat_view(s: GameState, seat: object, public: PublicView | None = None) -> SeatView:
+def seat_view(s: Board, seat: object, public: PublicView | None = None) -> SeatView:
     """``seat``'s view; any other value than a seat number (``True`` included, as in
-    :func:`~durak_core.engine.apply`) raises :class:`SeatError`. ``public``: ``s``'s public
+    :meth:`~durak_core.state.GameState.apply`) raises :class:`SeatError`. ``public``: ``s``'s public
     view, if the caller keeps it, whose fields the seat's view then shares (a table shows
     one state to every seat)."""
     if type(seat) is not int or not 0 <= seat < s.n:

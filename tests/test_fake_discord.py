@@ -21,18 +21,14 @@ from tests.fake_discord import (
     MODAL,
     UPDATE_MESSAGE,
     ButtonInfo,
-    FakeDiscord,
     InteractionResult,
 )
-from tests.fake_discord.pytest_plugin import started_fake
+from tests.fake_discord.pytest_plugin import Club, started_fake
 from tests.fake_discord.validation import validate_message
 
 
 @dataclass
-class World:
-    fake: FakeDiscord
-    guild: int
-    channel: int
+class World(Club):
     alice: int
     bob: int
 
@@ -40,8 +36,7 @@ class World:
 @pytest.fixture
 async def world() -> AsyncIterator[World]:
     async with started_fake() as fake:
-        guild = fake.add_guild("Durak Club")
-        channel = fake.add_channel(guild, "tables")
+        guild, channel = Club.places(fake)
         alice = fake.add_user("alice")
         bob = fake.add_user("boris", locale="ru")
         yield World(fake, guild, channel, alice, bob)

@@ -21,7 +21,7 @@ from bot.tables.table import Table
 from bot.text import language as lang_of
 from bot.text import t
 from bot.tournaments import TournamentError
-from bot.ui.hand_view import HandMessage, table_hand
+from bot.ui.hand_view import table_hand
 from bot.ui.message_writes import update_clicked_message
 from bot.ui.refresher import updates_until
 from bot.ui.rules_text import reason_text, why_text
@@ -83,7 +83,7 @@ class CogBase(commands.Cog):
         if hand is not None and cause.kind in HAND_NOTICES:
             table = self.bot.service.registry.get(hand.table_id)
             if table is not None and table.state is not None:
-                await self._update_hand(interaction, table, hand.seat, notice=text)
+                await self._show_hand(interaction, table, hand.seat, notice=text)
                 return
         await _reply(interaction, text)
 
@@ -104,34 +104,9 @@ class CogBase(commands.Cog):
             await self._say(interaction, "err.lobby_hand" if lobby else "err.not_running")
             return
         await load_guild_settings(self.bot, table.guild_id)
-        hand = self._hand(interaction, table, seat)
-        await interaction.response.send_message(
-            hand.content, view=hand.view.as_view(), files=await hand.files(), ephemeral=True
-        )
-        self.bot.notifier.remember(table, interaction.user.id, interaction, hand)
+        await self._show_hand(interaction, table, seat)
 
-    def _hand(
-        self,
-        interaction: discord.Interaction,
-        table: Table,
-        seat: int,
-        *,
-        focus: Card | None = None,
-        notice: str | None = None,
-    ) -> HandMessage:
-        """The hand of ``seat`` as the clicking user sees it (language, pictures, how long the
-        message can still be refreshed)."""
-        return table_hand(
-            table,
-            seat,
-            loc=loc_of(interaction),
-            images=self.bot.notifier.images_on(table.guild_id),
-            updates_until=updates_until(interaction),
-            focus=focus,
-            notice=notice,
-        )
-
-    async def _update_hand(
+    async def _show_hand(
         self,
         interaction: discord.Interaction,
         table: Table,
@@ -140,12 +115,23 @@ class CogBase(commands.Cog):
         focus: Card | None = None,
         notice: str | None = None,
     ) -> None:
-        """Answer a hand click by editing that hand message in place (type 7)."""
-        hand = self._hand(interaction, table, seat, focus=focus, notice=notice)
+        """The hand of ``seat`` as the clicking user sees it (language, pictures, how long the
+        message can still be refreshed): a hand click edits that hand message in place (type
+        7); anything else gets a new ephemeral hand message."""
+        hand = table_hand(
+            table,
+            seat,
+            loc=loc_of(interaction),
+            images=self.bot.notifier.images_on(table.guild_id),
+            updates_until=updates_until(interaction),
+            focus=focus,
+            notice=notice,
+        )
         message = interaction.message
         user = interaction.user.id
         if message is None or not message.flags.ephemeral:
-            # A hand id forged onto a public message: never turn that message into a hand.
+            # A command, the table message's "hand" button, or a hand id forged onto a public
+            # message: never turn that message into a hand.
             await interaction.response.send_message(
                 content=hand.content,
                 view=hand.view.as_view(),

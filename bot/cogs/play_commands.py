@@ -76,12 +76,12 @@ class PlayCommands(CogBase):
             await self.bot.service.play.set_auto_pass(
                 table, seat, code == AUTO_PASS_ON, version=version, user_id=interaction.user.id
             )
-            await self._update_hand(interaction, table, seat)
+            await self._show_hand(interaction, table, seat)
         elif code.startswith("a"):  # aim at an open attack card: a view change, not an action
             index = int(code[1:])
             if version != table.version or table.state is None or index >= NUM_CARD_IDS:
                 raise Rejected(Refusal.STALE)
-            await self._update_hand(interaction, table, seat, focus=Card.from_index(index))
+            await self._show_hand(interaction, table, seat, focus=Card.from_index(index))
         else:
             await self._act(interaction, table, seat, version, code)
 
@@ -120,4 +120,4 @@ class PlayCommands(CogBase):
         await self.bot.service.play.act(
             table, seat, action, version=version, user_id=interaction.user.id
         )
-        await self._update_hand(interaction, table, seat)
+        await self._show_hand(interaction, table, seat)

@@ -60,7 +60,7 @@ from .rows import (
     table_from_row,
 )
 from .settings import SettingsStore
-from .sharding import ShardScope
+from .sharding import ShardScope, fetch_owned
 from .tournament_queries import INSERT_LINK, TournamentQueries, check_link
 
 T = TypeVar("T")
@@ -304,16 +304,10 @@ class SqlStorage(SettingsStore, TournamentQueries):
         if not statuses:
             return []
         where = f"status IN ({marks(len(statuses))})"
-        params: list[object] = list(statuses)
-        if self.shards is not None:
-            where += f" AND ((guild_id >> 22) % ?) IN ({marks(len(self.shards.shard_ids))})"
-            params += [self.shards.shard_count, *self.shards.shard_ids]
 
         async def body(conn: Connection) -> list[SavedTable]:
-            rows = await conn.fetch(
-                f"SELECT * FROM saved_tables WHERE {where} ORDER BY updated_at, table_id",
-                *params,
-            )
+            order = "updated_at, table_id"
+            rows = await fetch_owned(conn, self.shards, "saved_tables", where, statuses, order)
             return [table_from_row(r) for r in rows]
 
         return await self._transaction(body, write=False)

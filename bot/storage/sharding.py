@@ -3,13 +3,17 @@
 Discord routes a guild to shard ``(guild_id >> 22) % shard_count``. A process
 running ``shard_ids`` restores only the saved tables of its own guilds, so two
 processes never resume the same table. The same formula is evaluated in SQL
-by the backends' ``load_tables``.
+(:func:`fetch_owned`) when the backends load tables and tournaments.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .connection import Connection, Row
 
 
 def shard_of(guild_id: int, shard_count: int) -> int:
@@ -39,3 +43,21 @@ class ShardScope:
 
     def owns(self, guild_id: int) -> bool:
         return shard_of(guild_id, self.shard_count) in self.shard_ids
+
+
+async def fetch_owned(
+    conn: Connection,
+    shards: ShardScope | None,
+    table: str,
+    where: str,
+    params: Sequence[object],
+    order: str,
+) -> list[Row]:
+    """Every column of ``table``'s rows that match ``where`` (``?`` marks for ``params``), in
+    ``order``: only those of the guilds of ``shards`` (:meth:`ShardScope.owns`, in SQL) when
+    the process runs some of the shards."""
+    if shards is not None:
+        marks = ", ".join("?" * len(shards.shard_ids))
+        where += f" AND ((guild_id >> 22) % ?) IN ({marks})"
+        params = [*params, shards.shard_count, *shards.shard_ids]
+    return await conn.fetch(f"SELECT * FROM {table} WHERE {where} ORDER BY {order}", *params)

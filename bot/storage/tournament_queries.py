@@ -37,7 +37,7 @@ from .models import (
     TournamentStatus,
 )
 from .rows import dumps, parse_ts
-from .sharding import ShardScope
+from .sharding import ShardScope, fetch_owned
 from .tournament_rows import (
     ENTRANT_COLUMNS,
     TOURNAMENT_COLUMNS,
@@ -148,18 +148,12 @@ class TournamentQueries(ABC):
     async def active_tournaments(self) -> list[TournamentRecord]:
         """The tournaments in sign-up or running, oldest first, for a restarted bot to resume
         (only its shards' guilds, as ``load_tables``)."""
-        where = "status IN (?, ?)"
-        params: list[object] = [Status.SIGNUP, Status.RUNNING]
-        if self.shards is not None:
-            ids = self.shards.shard_ids
-            where += f" AND ((guild_id >> 22) % ?) IN ({', '.join('?' * len(ids))})"
-            params += [self.shards.shard_count, *self.shards.shard_ids]
+        active = [Status.SIGNUP, Status.RUNNING]
 
         async def body(conn: Connection) -> list[TournamentRecord]:
-            rows = await conn.fetch(
-                f"SELECT * FROM tournaments WHERE {where} ORDER BY created_at, tournament_id",
-                *params,
-            )
+            order = "created_at, tournament_id"
+            where = "status IN (?, ?)"
+            rows = await fetch_owned(conn, self.shards, "tournaments", where, active, order)
             return [tournament_from_row(r) for r in rows]
 
         return await self._transaction(body, write=False)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import Final
 
 from bot.settings import Settings
 from bot.storage import Storage
@@ -49,22 +50,11 @@ class TableService:
         )
         self.core.ai = self.ai
         self.ticker.tick = self.timers.tick
-
-    @property
-    def storage(self) -> Storage:
-        return self.core.storage
-
-    @property
-    def settings(self) -> Settings:
-        return self.core.settings
-
-    @property
-    def registry(self) -> Registry:
-        return self.core.registry
-
-    @property
-    def saves(self) -> SaveQueue:
-        return self.core.saves
+        # The core's parts that callers reach through the service (set once, like the core's).
+        self.storage: Final[Storage] = storage
+        self.settings: Final[Settings] = settings
+        self.registry: Final[Registry] = self.core.registry
+        self.saves: Final[SaveQueue] = self.core.saves
 
     @property
     def pending_writes(self) -> int:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from enum import StrEnum
-from typing import Any, Protocol
+from typing import Any, Protocol, Self
 
 import discord
 
@@ -113,6 +113,25 @@ def handler(interaction: discord.Interaction) -> ClickHandler:
     return found
 
 
+class _FromCustomId:
+    """``from_custom_id`` for every item below: an item is rebuilt from its custom id alone
+    (``from_match``); the interaction is checked later, by the handler."""
+
+    @classmethod
+    def from_match(cls, match: re.Match[str]) -> Self:
+        raise NotImplementedError
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> Self:
+        return cls.from_match(match)
+
+
 def hand_button_id(table: str, seat: int, version: int, code: str) -> str:
     """The custom id of a hand's button (``code``: an action code, ``a<card>`` or a toggle)."""
     return f"dk:{table}:{seat}:{version}:{code}"
@@ -124,6 +143,7 @@ def hand_select_id(table: str, seat: int, version: int, n: int) -> str:
 
 
 class HandButton(
+    _FromCustomId,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"dk:" + HAND_RE + r":(?P<code>a?[0-9]{1,5}|p[01])",
 ):
@@ -151,13 +171,7 @@ class HandButton(
         self.table, self.seat, self.version, self.code = table, seat, version, code
 
     @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction,
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> HandButton:
+    def from_match(cls, match: re.Match[str]) -> Self:
         return cls(
             match["table"], int(match["seat"]), int(match["version"]), match["code"], label="?"
         )
@@ -169,6 +183,7 @@ class HandButton(
 
 
 class HandSelect(
+    _FromCustomId,
     discord.ui.DynamicItem[discord.ui.Select[Any]],
     template=r"dks:" + HAND_RE + r":(?P<n>[0-9])",
 ):
@@ -194,13 +209,7 @@ class HandSelect(
         self.table, self.seat, self.version = table, seat, version
 
     @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction,
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> HandSelect:
+    def from_match(cls, match: re.Match[str]) -> Self:
         return cls(match["table"], int(match["seat"]), int(match["version"]), int(match["n"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -213,6 +222,7 @@ class HandSelect(
 
 
 class TableButton(
+    _FromCustomId,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"dkt:" + TABLE_RE + ":" + _one_of(TableOp),
 ):
@@ -228,13 +238,7 @@ class TableButton(
         self.table, self.op = table, op
 
     @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction,
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> TableButton:
+    def from_match(cls, match: re.Match[str]) -> Self:
         return cls(match["table"], TableOp(match["op"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -242,6 +246,7 @@ class TableButton(
 
 
 class LobbyButton(
+    _FromCustomId,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"dkl:" + TABLE_RE + ":" + _one_of(LobbyOp),
 ):
@@ -260,13 +265,7 @@ class LobbyButton(
         self.table, self.op = table, op
 
     @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction,
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> LobbyButton:
+    def from_match(cls, match: re.Match[str]) -> Self:
         return cls(match["table"], LobbyOp(match["op"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -274,6 +273,7 @@ class LobbyButton(
 
 
 class BoardButton(
+    _FromCustomId,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"dkb:(?P<sort>wins|win_rate|rating):(?P<page>[0-9]{1,5})",
 ):
@@ -294,13 +294,7 @@ class BoardButton(
         self.sort, self.page = sort, page
 
     @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction,
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> BoardButton:
+    def from_match(cls, match: re.Match[str]) -> Self:
         return cls(match["sort"], int(match["page"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:

@@ -126,29 +126,20 @@ def render_table(
     embed.set_footer(text=footer)
 
     view = discord.ui.View(timeout=None)
-    view.add_item(
-        TableButton(
-            table.table_id,
-            TableOp.HAND,
-            label=t("btn.my_hand", loc),
-            style=discord.ButtonStyle.primary,
-        )
+    secondary = discord.ButtonStyle.secondary
+    # a tournament's table deals its match on by itself: no rematch
+    finished = table.status == TableStatus.FINISHED and table.match is None
+    ai_stands_in = table.status == TableStatus.RUNNING and bool(table.away or table.left)
+    buttons = (  # (op, label, style, shown)
+        (TableOp.HAND, "btn.my_hand", discord.ButtonStyle.primary, True),
+        (TableOp.PLAY, "btn.play_table", secondary, launch),
+        (TableOp.RULES, "btn.rules", secondary, True),
+        (TableOp.BACK, "btn.back", secondary, ai_stands_in),
+        (TableOp.REMATCH, "btn.rematch", discord.ButtonStyle.success, finished),
     )
-    if launch:
-        label = t("btn.play_table", loc)
-        view.add_item(TableButton(table.table_id, TableOp.PLAY, label=label))
-    view.add_item(TableButton(table.table_id, TableOp.RULES, label=t("btn.rules", loc)))
-    if table.status == TableStatus.RUNNING and (table.away or table.left):  # an AI stands in
-        view.add_item(TableButton(table.table_id, TableOp.BACK, label=t("btn.back", loc)))
-    if table.status == TableStatus.FINISHED and table.match is None:  # a tournament deals on
-        view.add_item(
-            TableButton(
-                table.table_id,
-                TableOp.REMATCH,
-                label=t("btn.rematch", loc),
-                style=discord.ButtonStyle.success,
-            )
-        )
+    for op, label, style, shown in buttons:
+        if shown:
+            view.add_item(TableButton(table.table_id, op, label=t(label, loc), style=style))
     return embed, view
 
 

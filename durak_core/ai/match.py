@@ -16,10 +16,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from ..engine import new_game
 from ..events import Event, visible_to
 from ..result import GameResult
 from ..rules import RuleSet
+from ..state import new_game
 from .base import Clock, Player
 from .schedule import next_actor
 

@@ -7,50 +7,11 @@ import random
 
 import pytest
 
-from durak_core import PRESETS, GameState
+from durak_core import PRESETS
 from durak_core.ai import LEVELS, Budget, Level, make_player
+from tests.engine.helpers import reshuffle_hidden
 
 from .helpers import random_positions
-
-
-def reshuffle_hidden(s: GameState, seat: int, rng: random.Random) -> GameState:
-    """Swap the cards ``seat`` cannot see (other hands minus their known cards, the talon
-    minus the face-up trump and V14's card under it) among their places."""
-    t = s.copy()
-    fixed_talon = {s.trump_card}
-    slots: list[tuple[str, int]] = []
-    cards: list[int] = []
-    for other in range(s.n):
-        if other == seat:
-            continue
-        m = s.hands[other] & ~s.known[other]
-        while m:
-            low = m & -m
-            cards.append(low.bit_length() - 1)
-            slots.append(("hand", other))
-            m ^= low
-    for i, c in enumerate(s.talon):
-        if c not in fixed_talon:
-            cards.append(c)
-            slots.append(("talon", i))
-    new = cards[:]
-    rng.shuffle(new)
-    hands = t.hands  # the copy's own list
-    talon = list(s.talon)  # an immutable tuple: build a new one
-    for (kind, where), old in zip(slots, cards, strict=True):
-        if kind == "hand":
-            hands[where] &= ~(1 << old)
-    for (kind, where), c in zip(slots, new, strict=True):
-        if kind == "hand":
-            hands[where] |= 1 << c
-        else:
-            talon[where] = c
-    t.hands = hands
-    t.talon = tuple(talon)
-    if getattr(s, "hidden_trump", -1) >= 0:
-        t.hidden_trump = t.talon[0]
-    assert not t.status(), t.status()
-    return t
 
 
 @pytest.mark.parametrize("preset_name", ["classic", "transfer", "changing-trump", "teams"])

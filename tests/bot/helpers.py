@@ -7,6 +7,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from pydantic import SecretStr
 
@@ -14,17 +15,15 @@ from bot.app import DurakBot
 from bot.settings import Settings
 from bot.tables.table import Table
 from durak_core import Action
-from tests.fake_discord import FakeDiscord, FakeMessage
-from tests.fake_discord.pytest_plugin import started_fake
+from tests.bot.quick_settings import QUICK
+from tests.fake_discord import FakeMessage
+from tests.fake_discord.pytest_plugin import Club, started_fake
 
 HAND_ID = re.compile(r"^dk:(?P<table>[0-9a-f]{8}):(?P<seat>\d):(?P<version>\d+):(?P<code>\d+)$")
 
 
 @dataclass
-class World:
-    fake: FakeDiscord
-    guild: int
-    channel: int
+class World(Club):
     alice: int
     bob: int
     carol: int
@@ -35,11 +34,7 @@ def settings(db: Path, **overrides: object) -> Settings:
     values: dict[str, object] = {
         "discord_token": SecretStr("fake-bot-token"),
         "database_path": db,
-        "turn_timer_seconds": 0,
-        "ai_delay_seconds": 0.0,
-        "ai_budget_seconds": 0.05,
-        "ai_budget_iterations": 20,
-        "table_edit_interval_seconds": 0.05,
+        **QUICK,
         "hand_idle_refresh_seconds": 0.05,
         "table_picture_interval_seconds": 0.0,
     }
@@ -50,8 +45,7 @@ def settings(db: Path, **overrides: object) -> Settings:
 @asynccontextmanager
 async def world(tmp_path: Path) -> AsyncIterator[World]:
     async with started_fake() as fake:
-        guild = fake.add_guild("Durak Club")
-        channel = fake.add_channel(guild, "tables")
+        guild, channel = Club.places(fake)
         w = World(
             fake,
             guild,
@@ -79,10 +73,13 @@ def table_of(bot: DurakBot, channel: int) -> Table:
     return table
 
 
-async def open_table(w: World, bot: DurakBot, users: list[int], channel: int) -> Table:
-    """``users[0]`` opens a table in ``channel``, the others join, the host starts; returns the
-    table once its public message exists (no hand opened yet)."""
-    await w.fake.slash(users[0], channel, "durak", "new")
+async def open_table(
+    w: World, bot: DurakBot, users: list[int], channel: int, **options: Any
+) -> Table:
+    """``users[0]`` opens a table in ``channel`` (with ``/durak new``'s ``options``), the others
+    join, the host starts; returns the table once its public message exists (no hand opened
+    yet)."""
+    await w.fake.slash(users[0], channel, "durak", "new", options=options)
     for u in users[1:]:
         await w.fake.slash(u, channel, "durak", "join")
     await w.fake.slash(users[0], channel, "durak", "start")

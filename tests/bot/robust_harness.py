@@ -28,6 +28,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from durak_core import GameState
+from durak_core.serialize import state_from_json
+from tests.bot.quick_settings import bot_env
 from tests.fake_discord import FakeDiscord, FakeMessage, InteractionResult
 from tests.fake_discord.pytest_plugin import started_fake
 
@@ -85,21 +87,13 @@ class BotProcess:
         self.log = open(workdir / "bot.log", "ab")  # noqa: SIM115 - closed in stop()
 
     def env(self) -> dict[str, str]:
-        env = dict(os.environ)
-        env.update(
-            DURAK_FAKE_DISCORD_URL=self.fake.http_url,
-            PYTHONPATH=os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")]),
-            DISCORD_TOKEN=self.fake.token,
-            DATABASE_PATH=str(self.workdir / "durak.sqlite3"),
-            TURN_TIMER_SECONDS="0",
-            AI_DELAY_SECONDS="0.02",
-            AI_BUDGET_SECONDS="0.05",
-            AI_BUDGET_ITERATIONS="20",
-            TABLE_EDIT_INTERVAL_SECONDS="0.05",
-            HAND_IDLE_REFRESH_SECONDS="0.05",
-            LOG_LEVEL="WARNING",
+        return bot_env(
+            self.fake,
+            PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
+            database_path=self.workdir / "durak.sqlite3",
+            ai_delay_seconds=0.02,
+            hand_idle_refresh_seconds=0.05,
         )
-        return env
 
     async def sync(self, guild: int) -> None:
         # In a thread: the fake Discord answering it runs on this event loop.
@@ -275,7 +269,7 @@ async def run_harness(workdir: Path, *, kills: int, games: int, seed: int = 1) -
         final = saved(db)
         for g in all_games:
             status, state_json, _ = final[g.table_id]
-            log = [(s, a.code) for s, a in GameState.from_json(state_json).log]
+            log = [(s, a.code) for s, a in state_from_json(state_json).log]
             assert status == "finished"
             if not is_subsequence(g.acked, log):
                 stats.lost_actions += 1
@@ -291,7 +285,7 @@ async def check_after_kill(
     snapshots: dict[str, GameState] = {}
     for g in games:
         status, state_json, _ = at_kill[g.table_id]
-        state = GameState.from_json(state_json)
+        state = state_from_json(state_json)
         log = [(s, a.code) for s, a in state.log]
         if not is_subsequence(g.acked, log):
             stats.lost_actions += 1
@@ -310,7 +304,7 @@ async def check_after_kill(
 
         def moved_on(g: Game = g, before: GameState = before) -> GameState | None:
             status, state_json, _ = saved(db)[g.table_id]
-            now = GameState.from_json(state_json)
+            now = state_from_json(state_json)
             if len(now.log) > len(before.log) or status == "finished":
                 return now
             return None

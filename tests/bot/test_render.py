@@ -37,8 +37,8 @@ from bot.ui.hand_view import table_hand
 from bot.ui.table_picture import rank_labels, role_words, table_picture
 from durak_core import Card, GameState, PublicView, RuleSet, new_game, preset
 from durak_core.ai import Level
-from tests.bot.helpers import open_table, public_message, running_bot, table_of, world
-from tests.engine.test_properties import _reshuffle_hidden
+from tests.bot.helpers import open_table, public_message, running_bot, world
+from tests.engine.helpers import reshuffle_hidden
 
 RU = {11: "В", 12: "Д", 13: "К", 14: "Т"}
 
@@ -168,7 +168,7 @@ def test_no_private_card_is_drawn() -> None:
     for name in ("classic", "changing-trump", "jokers", "double-deck"):
         for n, moves in ((2, 0), (3, 9), (4, 25), (5, 40)):
             s = played(preset(name), n, rng.randrange(1000), moves)
-            other = _reshuffle_hidden(s, None, rng)
+            other = reshuffle_hidden(s, None, rng)
             assert other.hands != s.hands or other.talon != s.talon or not other.talon
             seats = NAMES[:n]
             assert render_table_png(other.public_view(), seats, labels=RU, words=WORDS) == (
@@ -221,10 +221,7 @@ def test_table_key_holds_badges_and_language() -> None:
 async def test_pictures_attached_and_the_switch(tmp_path: Path) -> None:
     async with world(tmp_path) as w, running_bot(w) as bot:
         fake = w.fake
-        await fake.slash(w.alice, w.channel, "durak", "new", options={"ai_seats": 1})
-        await fake.slash(w.alice, w.channel, "durak", "start")
-        table = table_of(bot, w.channel)
-        await fake.wait_for(lambda: table.table_message_id is not None)
+        table = await open_table(w, bot, [w.alice], w.channel, ai_seats=1)
         message = public_message(w, table)
         files = fake.attachment_bytes(message)
         assert set(files) == {"table.png"} and size(files["table.png"]) == (WIDTH, HEIGHT)
@@ -265,10 +262,7 @@ async def test_the_picture_follows_the_text_at_its_own_pace(tmp_path: Path) -> N
     and keeps the picture; the picture catches up once its interval has passed."""
     async with world(tmp_path) as w, running_bot(w, table_picture_interval_seconds=2.0) as bot:
         fake = w.fake
-        await fake.slash(w.alice, w.channel, "durak", "new", options={"ai_seats": 1})
-        await fake.slash(w.alice, w.channel, "durak", "start")
-        table = table_of(bot, w.channel)
-        await fake.wait_for(lambda: table.table_message_id is not None)
+        table = await open_table(w, bot, [w.alice], w.channel, ai_seats=1)
         first = fake.attachment_bytes(public_message(w, table))["table.png"]
         assert table.state is not None
         if table.state.attacker == table.seat_of(w.alice):  # else the AI leads by itself

@@ -16,8 +16,9 @@ from bot.app import DurakBot
 from bot.tables import persistence
 from bot.tables.persistence import restore_state
 from bot.tables.table import Table
-from durak_core import GameState, StateFormatError, new_game
+from durak_core import StateFormatError, new_game
 from durak_core.rules import RuleSet
+from durak_core.serialize import state_from_json
 from tests.bot.helpers import World, open_table, public_message, running_bot, table_of, world
 from tests.bot.test_bot_game import settled
 from tests.bot.test_turn_alerts import act, movers
@@ -62,7 +63,7 @@ async def test_a_snapshot_that_disagrees_with_its_log_is_restored_from_the_log(
             await calm(w, bot, table, users)
             table_id = table.table_id
         truth = saved_row(w.db, table_id)
-        played = GameState.from_json(truth)
+        played = state_from_json(truth)
         assert played.version >= 4
         tampered = json.loads(truth)
         secret = tampered["hands"][0][0]

@@ -16,7 +16,7 @@ from bot.tables.table import Table
 from bot.tables.timeout_moves import default_action
 from durak_core import RuleSet, new_game
 from durak_core.actions import ATTACK, PASS, TAKE, Attack
-from tests.bot.helpers import World, public_message, settings, table_of, world
+from tests.bot.helpers import World, open_table, public_message, settings, world
 
 
 class Clock:
@@ -41,12 +41,7 @@ async def bot_with_clock(w: World, clock: Clock, **overrides: object) -> AsyncIt
 
 
 async def two_player_game(w: World, bot: DurakBot) -> Table:
-    await w.fake.slash(w.alice, w.channel, "durak", "new")
-    await w.fake.slash(w.bob, w.channel, "durak", "join")
-    await w.fake.slash(w.alice, w.channel, "durak", "start")
-    table = table_of(bot, w.channel)
-    await w.fake.wait_for(lambda: table.table_message_id is not None)
-    return table
+    return await open_table(w, bot, [w.alice, w.bob], w.channel)
 
 
 def test_default_action_is_least_harmful() -> None:

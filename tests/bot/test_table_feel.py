@@ -68,14 +68,14 @@ async def play(w: World, bot: DurakBot, table: Table, user: int, action: str) ->
     await settle(w, bot, table, [w.alice, w.bob, w.carol])
 
 
+def alice_leads(hands: list[str], *, talon: str) -> GameState:
+    """A bout's start at this table: hearts trump (the ace under the talon), alice (seat 0)
+    leads."""
+    return position(RuleSet(), hands, trump="AH", attacker=0, talon=talon)
+
+
 #: Three seats at a bout's start: alice leads sevens against bob; carol holds no seven.
-SEVENS = position(
-    RuleSet(),
-    ["7S 7C 9H", "8S 8C 10H KS AS", "6D 9D QH"],
-    trump="AH",
-    attacker=0,
-    talon="6H 6S 10D 10C 10S 6C",
-)
+SEVENS = alice_leads(["7S 7C 9H", "8S 8C 10H KS AS", "6D 9D QH"], talon="6H 6S 10D 10C 10S 6C")
 
 
 async def test_done_for_this_bout_survives_new_cards_and_a_throw_in_clears_it(
@@ -83,12 +83,8 @@ async def test_done_for_this_bout_survives_new_cards_and_a_throw_in_clears_it(
 ) -> None:
     """R15 clears a pass with every new card; "done for this bout" has the table pass again
     for the player after each one, until the player's own throw-in takes it back."""
-    state = position(
-        RuleSet(),
-        ["7S 7C 8D 9H QD", "8S 8C 10H KS 9D", "7D 6C JD QH"],
-        trump="AH",
-        attacker=0,
-        talon="6D 6H 6S 10D 10C 10S",
+    state = alice_leads(
+        ["7S 7C 8D 9H QD", "8S 8C 10H KS 9D", "7D 6C JD QH"], talon="6D 6H 6S 10D 10C 10S"
     )
     async with world(tmp_path) as w, running_bot(w) as bot:
         fake = w.fake
@@ -189,10 +185,7 @@ async def test_r6_whole_deck_names_who_holds_the_trump_card(tmp_path: Path) -> N
     """R6: six players with 36 cards: no talon, and everyone is told who holds the trump card."""
     async with world(tmp_path) as w, running_bot(w) as bot:
         fake = w.fake
-        await fake.slash(w.alice, w.channel, "durak", "new", options={"ai_seats": 5})
-        await fake.slash(w.alice, w.channel, "durak", "start")
-        table = table_of(bot, w.channel)
-        await fake.wait_for(lambda: table.table_message_id is not None)
+        table = await open_table(w, bot, [w.alice], w.channel, ai_seats=5)
         assert table.state is not None
         v = table.state.public_view()
         assert v.talon_size == 0
@@ -261,9 +254,7 @@ def _hand(state: GameState, seat: int) -> str:
 def test_status_names_the_bouts_limit() -> None:
     """R12: bob held two cards when the bout began, so two attack cards are the limit; carol
     holds a seven but may not throw it in, and her hand says why."""
-    g = position(
-        RuleSet(), ["7S 7C 9H", "8S 8C", "7H QH 6C"], trump="AH", attacker=0, talon="6D 6S 10D"
-    )
+    g = alice_leads(["7S 7C 9H", "8S 8C", "7H QH 6C"], talon="6D 6S 10D")
     for action in ("attack 7S", "attack 7C"):
         g, _ = g.apply(0, parse_action(action))
     assert g.limit == 2 and not g.legal_actions(2)
@@ -300,13 +291,7 @@ async def test_a_hand_waits_only_for_moves_that_ask_nothing_of_its_player(
     once when what the player may do changes: alice leads 7S against bob (carol holds no
     seven: nothing new for her, her hand waits); bob beats it with 8S, and carol may throw in
     her 8D (R11), so her hand shows it at once."""
-    state = position(
-        RuleSet(),
-        ["7S 7C 9H", "8S 8C 10H KS AS", "6D 8D QH"],
-        trump="AH",
-        attacker=0,
-        talon="6H 6S 10D 10C 10S 6C",
-    )
+    state = alice_leads(["7S 7C 9H", "8S 8C 10H KS AS", "6D 8D QH"], talon="6H 6S 10D 10C 10S 6C")
     async with world(tmp_path) as w, running_bot(w, hand_idle_refresh_seconds=30) as bot:
         table = await three_at_a_bout(w, bot, state)
 

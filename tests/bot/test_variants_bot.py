@@ -13,7 +13,7 @@ from bot.text import t
 from bot.ui.cards import event_line
 from durak_core import Card
 from durak_core.events import TrumpRevealed
-from tests.bot.helpers import public_message, running_bot, table_of, world
+from tests.bot.helpers import open_table, public_message, running_bot, table_of, world
 from tests.bot.test_bot_game import play_one_game
 
 
@@ -63,11 +63,7 @@ async def test_new_with_variant_options_and_conflicts(tmp_path: Path) -> None:
 async def test_no_trump_game_shows_no_trump(tmp_path: Path) -> None:
     async with world(tmp_path) as w, running_bot(w) as bot:
         fake = w.fake
-        await fake.slash(w.alice, w.channel, "durak", "new", options={"preset": "no-trump"})
-        await fake.slash(w.bob, w.channel, "durak", "join")
-        await fake.slash(w.alice, w.channel, "durak", "start")
-        table = table_of(bot, w.channel)
-        await fake.wait_for(lambda: table.table_message_id is not None)
+        table = await open_table(w, bot, [w.alice, w.bob], w.channel, preset="no-trump")
         trump = public_message(w, table).embeds[0]["fields"][0]["value"]
         assert trump.startswith("no trump")
         hand = await fake.click(w.alice, public_message(w, table), f"dkt:{table.table_id}:hand")

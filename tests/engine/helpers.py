@@ -1,10 +1,13 @@
-"""Shared helpers for engine tests: deal exact hands, play scripted moves."""
+"""Shared helpers for engine tests: deal exact hands, play scripted moves, reshuffle what a
+seat cannot see."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 
 from durak_core import Card, GameState, RuleSet, new_game, order_from_hands, parse_cards
+from durak_core.cards import cards_of
 
 
 def deal_exact(
@@ -42,3 +45,38 @@ def play(state: GameState, *moves: str) -> GameState:
 
 def legal(state: GameState, seat: int) -> list[str]:
     return sorted(str(a) for a in state.legal_actions(seat))
+
+
+def reshuffle_hidden(s: GameState, seat: int | None, rng: random.Random) -> GameState:
+    """A copy of ``s`` where every card hidden from ``seat`` (None: from everyone) is dealt
+    anew among the same hidden places, keeping every hand size and every known card."""
+    t = s.copy()
+    slots: list[tuple[str, int]] = []
+    hidden: list[int] = []
+    for p in range(s.n):
+        if p == seat:
+            continue
+        for c in cards_of(s.hands[p] & ~s.known[p]):
+            slots.append(("hand", p))
+            hidden.append(c.index)
+    for i, index in enumerate(s.talon):
+        if index != s.trump_card:  # every talon card but the face-up trump is hidden (V14 too)
+            slots.append(("talon", i))
+            hidden.append(index)
+    rng.shuffle(hidden)
+    hands = t.hands  # the copy's own list
+    talon = list(s.talon)  # an immutable tuple: build a new one
+    for p in range(s.n):
+        if p != seat:
+            hands[p] = s.known[p]
+    for (where, k), index in zip(slots, hidden, strict=True):
+        if where == "hand":
+            hands[k] |= 1 << index
+        else:
+            talon[k] = index
+    t.hands = hands
+    t.talon = tuple(talon)
+    if t.hidden_trump >= 0:  # V14: whatever now lies under the trump is the face-down card
+        t.hidden_trump = t.talon[0]
+    assert t.status() == ()
+    return t

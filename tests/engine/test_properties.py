@@ -7,11 +7,13 @@ import random
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from durak_core import Action, GameState, IllegalActionError, RuleSet, replay
+from durak_core import Action, IllegalActionError, RuleSet, replay
 from durak_core.actions import NUM_ACTION_CODES
 from durak_core.cards import cards_of
 from durak_core.explain import why_illegal
+from durak_core.serialize import state_from_json
 
+from .helpers import reshuffle_hidden
 from .strategies import games, random_playthrough
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -42,42 +44,7 @@ def test_replay_reproduces_the_final_state_and_json_round_trips(
     assert replay(rules, seats, seed=seed, actions=final.log) == final
     assert replay(rules, seats, seed=seed, actions=[f"{t} {a}" for t, a in final.log]) == final
     for s in (states[0], states[len(states) // 2], final):
-        assert GameState.from_json(s.to_json()) == s
-
-
-def _reshuffle_hidden(s: GameState, seat: int | None, rng: random.Random) -> GameState:
-    """A copy of ``s`` where every card hidden from ``seat`` (None: from everyone) is dealt
-    anew among the same hidden places, keeping every hand size and every known card."""
-    t = s.copy()
-    slots: list[tuple[str, int]] = []
-    hidden: list[int] = []
-    for p in range(s.n):
-        if p == seat:
-            continue
-        for c in cards_of(s.hands[p] & ~s.known[p]):
-            slots.append(("hand", p))
-            hidden.append(c.index)
-    for i, index in enumerate(s.talon):
-        if index != s.trump_card:  # every talon card but the face-up trump is hidden (V14 too)
-            slots.append(("talon", i))
-            hidden.append(index)
-    rng.shuffle(hidden)
-    hands = t.hands  # the copy's own list
-    talon = list(s.talon)  # an immutable tuple: build a new one
-    for p in range(s.n):
-        if p != seat:
-            hands[p] = s.known[p]
-    for (where, k), index in zip(slots, hidden, strict=True):
-        if where == "hand":
-            hands[k] |= 1 << index
-        else:
-            talon[k] = index
-    t.hands = hands
-    t.talon = tuple(talon)
-    if t.hidden_trump >= 0:  # V14: whatever now lies under the trump is the face-down card
-        t.hidden_trump = t.talon[0]
-    assert t.status() == ()
-    return t
+        assert state_from_json(s.to_json()) == s
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -90,9 +57,9 @@ def test_leak_a_seats_view_ignores_everything_hidden_from_it(
     states = list(random_playthrough(*game))
     for s in rng.sample(states, min(8, len(states))):
         for p in range(s.n):
-            other = _reshuffle_hidden(s, p, rng)
+            other = reshuffle_hidden(s, p, rng)
             assert other.view(p) == s.view(p)
-        everyone = _reshuffle_hidden(s, None, rng)
+        everyone = reshuffle_hidden(s, None, rng)
         assert everyone.public_view() == s.public_view()
 
 

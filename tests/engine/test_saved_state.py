@@ -26,8 +26,8 @@ from durak_core import (
     replay_json,
 )
 from durak_core.actions import PASS
-from durak_core.serialize import state_to_json, state_to_model
-from durak_core.state import FIELDS
+from durak_core.board import FIELDS
+from durak_core.serialize import state_from_json, state_to_json, state_to_model
 
 from .helpers import deal_exact
 from .strategies import games, random_playthrough
@@ -52,7 +52,7 @@ def saved(where: Callable[[GameState], bool], seats: int = 3) -> Saved:
         for s in states(seats, seed):
             if where(s):
                 d: Saved = json.loads(s.to_json())
-                assert GameState.from_json(json.dumps(d)) == s  # untouched, it loads
+                assert state_from_json(json.dumps(d)) == s  # untouched, it loads
                 return d
     raise AssertionError("no such state")
 
@@ -60,7 +60,7 @@ def saved(where: Callable[[GameState], bool], seats: int = 3) -> Saved:
 def refused(d: Saved, *named: str) -> str:
     """Load ``d``; it must be refused with a message naming every one of ``named``."""
     with pytest.raises(StateFormatError) as info:
-        GameState.from_json(json.dumps(d))
+        state_from_json(json.dumps(d))
     message = str(info.value)
     for word in named:
         assert word in message, message

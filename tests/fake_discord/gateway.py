@@ -16,7 +16,7 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
-from .model import JSON
+from .model import JSON, FakeGuild
 from .payloads import guild_create_payload, member_payload, user_payload
 from .store import FakeStore
 
@@ -36,6 +36,13 @@ class GatewaySession:
         self.intents = intents
         self.seq = 0
         self.log: list[JSON] = []  # every dispatch, for replay on RESUME
+
+    def record(self, event: str, data: JSON) -> JSON:
+        """The next dispatch frame of this session, numbered and kept for RESUME."""
+        self.seq += 1
+        frame: JSON = {"op": 0, "t": event, "s": self.seq, "d": data}
+        self.log.append(frame)
+        return frame
 
 
 class ShardLink:
@@ -94,9 +101,7 @@ class Gateway:
             _log.debug("no gateway session; dropping %s", event)
             return
         async with self._send_lock:
-            session.seq += 1
-            frame = {"op": 0, "t": event, "s": session.seq, "d": data}
-            session.log.append(frame)
+            frame = session.record(event, data)
             if self.connected and self._ws is not None:
                 await self._send(self._ws, frame)
 
@@ -158,9 +163,7 @@ class Gateway:
             _log.debug("no client holds shard %d; dropping %s", shard, event)
             return
         async with self._send_lock:
-            link.session.seq += 1
-            frame = {"op": 0, "t": event, "s": link.session.seq, "d": data}
-            link.session.log.append(frame)
+            frame = link.session.record(event, data)
             if link.ws is not None and not link.ws.closed:
                 await self._send(link.ws, frame)
 
@@ -175,22 +178,30 @@ class Gateway:
             self.session = session
             self._ws = ws
             store = self._store
-            ready = self._ready(session, list(store.guilds))
-            frames: list[JSON] = [{"t": "READY", "d": ready}]
             # Like Discord: without the presences intent GUILD_CREATE lists only the bot
             # itself, so a bot with the members intent must chunk (op 8) to see the others.
             everyone = bool(session.intents & GUILD_PRESENCES)
-            for guild in store.guilds.values():
-                listed = None if everyone else [store.bot.id]
-                gdata = guild_create_payload(guild, store.users, store.channels, listed)
-                frames.append({"t": "GUILD_CREATE", "d": gdata})
-            for f in frames:
-                session.seq += 1
-                frame = {"op": 0, "t": f["t"], "s": session.seq, "d": f["d"]}
-                session.log.append(frame)
-                await self._send(ws, frame)
+            guilds = list(store.guilds.values())
+            ready = self._ready(session, list(store.guilds))
+            await self._welcome(ws, session, guilds, ready, everyone)
         self._live.set()
         self._store.touch()
+
+    async def _welcome(
+        self,
+        ws: web.WebSocketResponse,
+        session: GatewaySession,
+        guilds: list[FakeGuild],
+        ready: JSON,
+        everyone: bool,
+    ) -> None:
+        """READY, then a GUILD_CREATE per guild (listing every member, or only the bot)."""
+        store = self._store
+        listed = None if everyone else [store.bot.id]
+        await self._send(ws, session.record("READY", ready))
+        for guild in guilds:
+            gdata = guild_create_payload(guild, store.users, store.channels, listed)
+            await self._send(ws, session.record("GUILD_CREATE", gdata))
 
     def _ready(
         self, session: GatewaySession, guild_ids: list[int], *, shard: list[int] | None = None
@@ -226,15 +237,7 @@ class Gateway:
                 self.session = session  # "a bot is connected", for the driver's checks
             guilds = [g for g in store.guilds.values() if shard_of(g.id, count) == shard_id]
             ready = self._ready(session, [g.id for g in guilds], shard=[shard_id, count])
-            frames: list[JSON] = [{"t": "READY", "d": ready}]
-            for guild in guilds:
-                gdata = guild_create_payload(guild, store.users, store.channels, [store.bot.id])
-                frames.append({"t": "GUILD_CREATE", "d": gdata})
-            for f in frames:
-                session.seq += 1
-                frame = {"op": 0, "t": f["t"], "s": session.seq, "d": f["d"]}
-                session.log.append(frame)
-                await self._send(ws, frame)
+            await self._welcome(ws, session, guilds, ready, everyone=False)
         self._live.set()
         self._store.touch()
 
@@ -251,14 +254,7 @@ class Gateway:
         since = int(data.get("seq") or 0)
         async with self._send_lock:
             self._ws = ws
-            for frame in session.log:
-                if frame["s"] > since:
-                    self.replayed_count += 1
-                    await self._send(ws, frame)
-            session.seq += 1
-            resumed = {"op": 0, "t": "RESUMED", "s": session.seq, "d": {"_trace": ["fake-discord"]}}
-            session.log.append(resumed)
-            await self._send(ws, resumed)
+            await self._replay(ws, session, since)
         self._live.set()
         self._store.touch()
 
@@ -266,17 +262,16 @@ class Gateway:
         self.resume_count += 1
         async with self._send_lock:
             link.ws = ws
-            for frame in link.session.log:
-                if frame["s"] > since:
-                    self.replayed_count += 1
-                    await self._send(ws, frame)
-            link.session.seq += 1
-            resumed = {
-                "op": 0, "t": "RESUMED", "s": link.session.seq, "d": {"_trace": ["fake-discord"]}
-            }  # fmt: skip
-            link.session.log.append(resumed)
-            await self._send(ws, resumed)
+            await self._replay(ws, link.session, since)
         self._store.touch()
+
+    async def _replay(self, ws: web.WebSocketResponse, session: GatewaySession, since: int) -> None:
+        """RESUME: every dispatch after ``since`` again, then RESUMED."""
+        for frame in session.log:
+            if frame["s"] > since:
+                self.replayed_count += 1
+                await self._send(ws, frame)
+        await self._send(ws, session.record("RESUMED", {"_trace": ["fake-discord"]}))
 
     async def _request_members(self, ws: web.WebSocketResponse, data: JSON) -> None:
         store = self._store

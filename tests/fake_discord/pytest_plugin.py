@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 
 import pytest_asyncio
 
@@ -23,6 +24,22 @@ async def started_fake(**kwargs: object) -> AsyncIterator[FakeDiscord]:
             yield fake
     finally:
         await fake.stop()
+
+
+@dataclass
+class Club:
+    """Where a test plays: a started fake Discord, its guild and the guild's channel (each
+    suite's ``World`` adds its users)."""
+
+    fake: FakeDiscord
+    guild: int
+    channel: int
+
+    @staticmethod
+    def places(fake: FakeDiscord) -> tuple[int, int]:
+        """A new guild, "Durak Club", with its "tables" channel: (guild, channel)."""
+        guild = fake.add_guild("Durak Club")
+        return guild, fake.add_channel(guild, "tables")
 
 
 @pytest_asyncio.fixture

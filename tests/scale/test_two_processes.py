@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import random
 import re
 import sys
@@ -16,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from bot.storage import PostgresStorage
+from tests.bot.quick_settings import bot_env
 from tests.fake_discord import FakeDiscord, FakeMessage
 from tests.fake_discord.gateway import shard_of
 from tests.storage.pg_server import drop_schema, fresh_schema, pg_server, warn_skipped
@@ -42,21 +42,7 @@ async def pg_url() -> AsyncIterator[str]:
 async def _bot_process(
     fake: FakeDiscord, url: str, shard: int, guild: int
 ) -> asyncio.subprocess.Process:
-    env = dict(
-        os.environ,
-        DURAK_FAKE_DISCORD_URL=fake.http_url,
-        DURAK_SCALE_GUILD=str(guild),
-        DISCORD_TOKEN=fake.token,
-        DATABASE_URL=url,
-        SHARD_COUNT="2",
-        SHARD_IDS=str(shard),
-        TURN_TIMER_SECONDS="0",
-        AI_DELAY_SECONDS="0",
-        AI_BUDGET_SECONDS="0.05",
-        AI_BUDGET_ITERATIONS="20",
-        TABLE_EDIT_INTERVAL_SECONDS="0.05",
-        LOG_LEVEL="WARNING",
-    )
+    env = bot_env(fake, DURAK_SCALE_GUILD=guild, database_url=url, shard_count=2, shard_ids=shard)
     proc = await asyncio.create_subprocess_exec(
         sys.executable, str(RUNNER), cwd=ROOT, env=env,
         stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,

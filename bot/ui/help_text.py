@@ -21,6 +21,7 @@ _COMMANDS = (
     "stats",
     "history",
     "settings",
+    "tournament",
 )
 
 

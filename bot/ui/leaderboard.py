@@ -82,16 +82,10 @@ def render_history(games: list[GameSummary], loc: str | None = None) -> discord.
             else t("history.durak", loc, name=names.get(g.durak_seat, "?"))
         )
         when = f"<t:{int(g.ended_at.timestamp())}:R>"
-        lines.append(
-            t(
-                "history.line",
-                loc,
-                when=when,
-                game=g.game_number,
-                id=g.game_id,
-                winner=first,
-                loser=loser,
-            )
-        )
+        words = {"winner": first, "loser": loser, "game": g.game_number, "id": g.game_id}
+        line = t("history.line", loc, when=when, **words)
+        if g.tournament is not None:  # counted like any game, and marked as the event's
+            line += t("history.tournament", loc, round=g.tournament.round, table=g.tournament.table)
+        lines.append(line)
     embed.description = "\n".join(lines)[:4000] if lines else t("history.empty", loc)
     return embed

@@ -190,6 +190,12 @@ async def test_no_shows_are_played_by_the_ai_to_the_end(tmp_path: Path) -> None:
             if any(":hand" in str(b.custom_id) for b in m.buttons)
         )
         assert not any(str(b.custom_id).endswith(":rematch") for b in rematch.buttons)
+        # /durak history there marks its games as the tournament's, with round and table
+        link = (await storage.channel_history(w.guild, thread))[0].tournament
+        assert link is not None
+        answer = await fake.slash(w.bob, thread, "durak", "history")
+        mark = t("history.tournament", round=link.round, table=link.table)
+        assert mark in str(answer.embeds[0]["description"])
 
 
 @pytest.mark.slow  # played out by the AI through the fake Discord

@@ -7,15 +7,13 @@ from __future__ import annotations
 
 import asyncio
 import random
-import re
 import time
 from collections.abc import Awaitable
 from dataclasses import dataclass, field
 
 from benchmarks.activity_load import ActivityLoad, Viewer
+from tests.bot.robust_harness import ACTION_ID
 from tests.fake_discord import FakeDiscord, FakeMessage
-
-ACTION_ID = re.compile(r"^dk:[0-9a-f]{8}:\d:\d+:\d+$")
 
 
 @dataclass

@@ -302,6 +302,7 @@ class BoardButton(
 
 
 class SignupButton(
+    _FromCustomId,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"dkr:(?P<tournament>[0-9a-f]{8}):" + _one_of(SignupOp),
 ):
@@ -322,13 +323,7 @@ class SignupButton(
         self.tournament, self.op = tournament, op
 
     @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction,
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> SignupButton:
+    def from_match(cls, match: re.Match[str]) -> Self:
         return cls(match["tournament"], SignupOp(match["op"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:

@@ -169,6 +169,11 @@ async def test_done_for_this_bout_and_the_rematch_from_the_browser(tmp_path: Pat
                     "err.stale",
                 )
                 bout = state.bout
+                shown = browsers[user].last_table()
+                watched = spectator.last_table()
+                assert shown is not None and watched is not None
+                assert shown["game"]["may_auto_pass"] and not shown["game"]["auto_pass"]
+                assert not watched["game"]["may_auto_pass"]
                 await applied(
                     fake, table, browsers[user], lobby_frame("auto_pass_on", version=table.version)
                 )
@@ -180,6 +185,9 @@ async def test_done_for_this_bout_and_the_rematch_from_the_browser(tmp_path: Pat
                     or seat in table.public_view().passed
                 )
                 if seat in table.auto_pass:
+                    await all_shown(fake, table, list(browsers.values()))
+                    shown = browsers[user].last_table()
+                    assert shown is not None and shown["game"]["auto_pass"]
                     await applied(fake, table, browsers[user], lobby_frame("auto_pass_off"))
                     assert seat not in table.auto_pass
                 auto_passed = True

@@ -145,19 +145,25 @@ def seat(table: Table, user: int) -> int:
     return found
 
 
+def serve_with_harness(monkeypatch: pytest.MonkeyPatch, w: World) -> None:
+    """The Activity server serves the built client and, beside it, the harness page that
+    plays Discord's parent frame (same origin)."""
+    monkeypatch.setattr(server_module, "CLIENT_DIR", CLIENT_DIST)
+    served = ActivityServer.app
+
+    def with_harness(server: ActivityServer) -> Any:
+        app = served(server)
+        app.add_routes(harness_routes(w.fake.activity.issue_code))
+        return app
+
+    monkeypatch.setattr(ActivityServer, "app", with_harness)
+
+
 @pytest.mark.skipif(needs() is not None, reason=needs() or "")
 async def test_a_whole_game_in_the_browser(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     rng = random.Random(19)
-    monkeypatch.setattr(server_module, "CLIENT_DIR", CLIENT_DIST)
     async with world(tmp_path) as w:
-        served = ActivityServer.app
-
-        def with_harness(server: ActivityServer) -> Any:  # the parent frame, same origin
-            app = served(server)
-            app.add_routes(harness_routes(w.fake.activity.issue_code))
-            return app
-
-        monkeypatch.setattr(ActivityServer, "app", with_harness)
+        serve_with_harness(monkeypatch, w)
         async with (
             activity_bot(w) as site,
             headless_chromium() as port,

@@ -14,24 +14,20 @@ import random
 from pathlib import Path
 from typing import Any
 
-import aiohttp
 import pytest
 
 from tests.activity.browser import (
     CLIENT_DOC,
     Page,
-    headless_chromium,
-    new_page,
     offers_when,
-    set_size,
 )
-from tests.activity.helpers import History, activity_bot, listen
+from tests.activity.helpers import History, listen
 from tests.activity.test_browser_game import (
     WAIT,
     needs,
-    open_in_browser,
+    open_pages,
     play_to_the_end,
-    serve_with_harness,
+    two_browsers,
 )
 from tests.activity.test_wire_leak import check_frames
 from tests.bot.helpers import public_message, table_of, world
@@ -73,57 +69,46 @@ async def test_join_start_and_rematch_from_the_activity(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     rng = random.Random(5)
-    async with world(tmp_path) as w:
-        serve_with_harness(monkeypatch, w)
-        async with (
-            activity_bot(w) as site,
-            headless_chromium() as port,
-            aiohttp.ClientSession() as http,
-            new_page(http, port) as alice,
-            new_page(http, port) as bob,
-        ):
-            fake, bot = w.fake, site.bot
-            new = await fake.slash(w.alice, w.channel, "durak", "new", options={"deck": 24})
-            assert new.message is not None
-            lobby_message = new.message
-            table = table_of(bot, w.channel)
-            history = History(table)
-            listen(bot, history)
-            instance = fake.activity.open_instance(w.channel, [w.alice, w.bob])
-            await set_size(alice, 1280, 720)
-            await set_size(bob, 390, 844)
-            pages = {w.alice: alice, w.bob: bob}
-            for user, page in pages.items():
-                await open_in_browser(page, site.url, user, instance)
+    async with world(tmp_path) as w, two_browsers(monkeypatch, w) as (site, alice, bob):
+        fake, bot = w.fake, site.bot
+        new = await fake.slash(w.alice, w.channel, "durak", "new", options={"deck": 24})
+        assert new.message is not None
+        lobby_message = new.message
+        table = table_of(bot, w.channel)
+        history = History(table)
+        listen(bot, history)
+        instance = fake.activity.open_instance(w.channel, [w.alice, w.bob])
+        pages = {w.alice: alice, w.bob: bob}
+        await open_pages(site, pages, instance)
 
-            # Bob is no player yet: he may only join. Alice, alone, may add AI, not start.
-            shown = await shown_at(bob, table.version, "bob's lobby")
-            assert shown["status"] == "lobby" and shown["ops"] == ["l:join:"], shown
-            shown = await shown_at(alice, table.version, "alice's lobby")
-            assert shown["ops"] == ["l:add_ai:easy", "l:add_ai:normal", "l:add_ai:hard"], shown
+        # Bob is no player yet: he may only join. Alice, alone, may add AI, not start.
+        shown = await shown_at(bob, table.version, "bob's lobby")
+        assert shown["status"] == "lobby" and shown["ops"] == ["l:join:"], shown
+        shown = await shown_at(alice, table.version, "alice's lobby")
+        assert shown["ops"] == ["l:add_ai:easy", "l:add_ai:normal", "l:add_ai:hard"], shown
 
-            await press(bob, "l:join:")
-            await fake.wait_for(lambda: table.seat_of(w.bob) == 1, WAIT, what="bob to join")
-            await fake.wait_for(lambda: "bob" in str(lobby_message.embeds), WAIT, what="chat")
-            shown = await shown_at(bob, table.version, "bob seated")
-            assert shown["ops"] == ["l:leave:"], shown
-            await fake.slash(w.carol, w.channel, "durak", "join")
-            shown = await shown_at(alice, table.version, "alice's full lobby")
-            assert "l:start:" in shown["ops"], shown
+        await press(bob, "l:join:")
+        await fake.wait_for(lambda: table.seat_of(w.bob) == 1, WAIT, what="bob to join")
+        await fake.wait_for(lambda: "bob" in str(lobby_message.embeds), WAIT, what="chat")
+        shown = await shown_at(bob, table.version, "bob seated")
+        assert shown["ops"] == ["l:leave:"], shown
+        await fake.slash(w.carol, w.channel, "durak", "join")
+        shown = await shown_at(alice, table.version, "alice's full lobby")
+        assert "l:start:" in shown["ops"], shown
 
-            await press(alice, "l:start:")
-            await fake.wait_for(lambda: table.table_message_id is not None, WAIT, what="start")
-            assert table.status == "running"
-            await fake.click(w.carol, public_message(w, table), f"dkt:{table.table_id}:hand")
-            await play_to_the_end(w, bot, table, pages, rng)
-            assert table.status == "finished"
+        await press(alice, "l:start:")
+        await fake.wait_for(lambda: table.table_message_id is not None, WAIT, what="start")
+        assert table.status == "running"
+        await fake.click(w.carol, public_message(w, table), f"dkt:{table.table_id}:hand")
+        await play_to_the_end(w, bot, table, pages, rng)
+        assert table.status == "finished"
 
-            shown = await shown_at(bob, table.version, "the rematch button")
-            assert shown["ops"] == ["l:rematch:"] and shown["buttons"] == [], shown
-            await press(bob, "l:rematch:")
-            await fake.wait_for(
-                lambda: table.game_number == 2 and table.status == "running", WAIT, what="rematch"
-            )
-            for user, page in pages.items():
-                await shown_at(page, table.version, f"user {user}'s new game")
-                assert check_frames(page.websocket_frames(), user, history) >= 5
+        shown = await shown_at(bob, table.version, "the rematch button")
+        assert shown["ops"] == ["l:rematch:"] and shown["buttons"] == [], shown
+        await press(bob, "l:rematch:")
+        await fake.wait_for(
+            lambda: table.game_number == 2 and table.status == "running", WAIT, what="rematch"
+        )
+        for user, page in pages.items():
+            await shown_at(page, table.version, f"user {user}'s new game")
+            assert check_frames(page.websocket_frames(), user, history) >= 5

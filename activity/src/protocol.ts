@@ -114,7 +114,17 @@ export function actFrame(code: number, version: number, ref: string): string {
 }
 
 /** The lobby operations (and "done for this bout"), each a chat button's counterpart. */
-export type LobbyOpName = "join" | "leave" | "add_ai" | "remove_ai" | "start" | "rematch" | "auto_pass_on" | "auto_pass_off";
+export type LobbyOpName =
+  | "join"
+  | "leave"
+  | "add_ai"
+  | "remove_ai"
+  | "ai_open"
+  | "ai_host"
+  | "start"
+  | "rematch"
+  | "auto_pass_on"
+  | "auto_pass_off";
 export type AiLevel = "easy" | "normal" | "hard";
 
 export interface LobbyExtra {

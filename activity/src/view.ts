@@ -253,7 +253,11 @@ function lobbyOps(table: Table, state: ViewState, handlers: ViewHandlers): HTMLE
     for (const level of AI_LEVELS) entries.push([tr("btn.add_ai", { level: tr(`level.${level}`) }), "add_ai", { level }, !full, "ai"]);
     if (table.players.some((p) => p.ai)) entries.push([tr("btn.remove_ai"), "remove_ai", {}, true, "ai"]);
   }
-  if (host) entries.push([tr("btn.start"), "start", {}, table.players.length >= 2, "start"]);
+  if (host) {
+    const open = !!table.anyone_adds_ai;
+    entries.push([tr(open ? "btn.ai_host" : "btn.ai_open"), open ? "ai_host" : "ai_open", {}, true, "option"]);
+    entries.push([tr("btn.start"), "start", {}, table.players.length >= 2, "start"]);
+  }
   return opBar(entries, state, handlers);
 }
 
@@ -312,7 +316,10 @@ export function render(root: HTMLElement, state: ViewState, handlers: ViewHandle
   if (!table || !table.game) {
     const text = !table ? tr("err.no_table") : table.status === "lobby" ? `${tr("lobby.title")} — ${tr("lobby.hint")}` : tr("lobby.cancelled");
     const seats = table ? h("ul", { class: "seats" }, ...table.players.map((_, i) => seatPlate(table, i))) : null;
-    const count = table?.status === "lobby" ? h("p", { class: "small" }, tr("lobby.seats", { n: table.players.length, max: table.max_seats })) : null;
+    const count =
+      table?.status === "lobby"
+        ? h("p", { class: "small" }, `${tr("lobby.seats", { n: table.players.length, max: table.max_seats })} · ${tr(table.anyone_adds_ai ? "lobby.ai_anyone" : "lobby.ai_host_only")}`)
+        : null;
     children.push(h("section", { class: "lobby" }, seats, count, h("p", { class: "status", role: "status" }, text), table && lobbyOps(table, state, handlers)));
   } else {
     const game = table.game;

@@ -42,6 +42,8 @@ async def run_lobby_op(service: TableService, session: Session, frame: LobbyOp) 
             await lobby.add_ai(table, user, level, ai_seat_name(table, level))
         case "remove_ai":
             await lobby.remove_ai(table, user)
+        case "ai_open" | "ai_host":  # the lobby option: everyone seated adds AI, or the host
+            await lobby.set_anyone_adds_ai(table, user, frame.op == "ai_open")
         case "start":
             await lobby.start(table, user)
         case "rematch":

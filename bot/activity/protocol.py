@@ -44,7 +44,16 @@ class Act(_Frame):
 
 #: The lobby and seat operations a browser may ask for, each the chat button's counterpart.
 LobbyOpName = Literal[
-    "join", "leave", "add_ai", "remove_ai", "start", "rematch", "auto_pass_on", "auto_pass_off"
+    "join",
+    "leave",
+    "add_ai",
+    "remove_ai",
+    "ai_open",
+    "ai_host",
+    "start",
+    "rematch",
+    "auto_pass_on",
+    "auto_pass_off",
 ]
 
 

@@ -81,11 +81,13 @@ async def test_join_start_and_rematch_from_the_activity(
         pages = {w.alice: alice, w.bob: bob}
         await open_pages(site, pages, instance)
 
-        # Bob is no player yet: he may only join. Alice, alone, may add AI, not start.
+        # Bob is no player yet: he may only join. Alice, alone, may add AI and
+        # open that to everyone, not start.
         shown = await shown_at(bob, table.version, "bob's lobby")
         assert shown["status"] == "lobby" and shown["ops"] == ["l:join:"], shown
         shown = await shown_at(alice, table.version, "alice's lobby")
-        assert shown["ops"] == ["l:add_ai:easy", "l:add_ai:normal", "l:add_ai:hard"], shown
+        adds = ["l:add_ai:easy", "l:add_ai:normal", "l:add_ai:hard"]
+        assert shown["ops"] == [*adds, "l:ai_open:"], shown
 
         await press(bob, "l:join:")
         await fake.wait_for(lambda: table.seat_of(w.bob) == 1, WAIT, what="bob to join")

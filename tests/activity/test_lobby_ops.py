@@ -84,6 +84,17 @@ async def test_a_lobby_run_from_the_browser(tmp_path: Path) -> None:
         await refused(fake, table, bob, lobby_frame("join"), "err.already_seated")
         await refused(fake, table, bob, lobby_frame("add_ai"), "err.ai_host_only")
         await refused(fake, table, bob, lobby_frame("start"), "err.not_host")
+        await refused(fake, table, bob, lobby_frame("ai_open"), "err.not_host")
+        # The lobby option: the host lets every seated player add and remove AI seats.
+        await applied(fake, table, alice, lobby_frame("ai_open"))
+        assert table.anyone_adds_ai
+        await all_shown(fake, table, browsers)
+        assert (bob.last_table() or {})["anyone_adds_ai"] is True
+        await applied(fake, table, bob, lobby_frame("add_ai", level="easy"))
+        assert table.seats[2].ai_level == "easy"
+        await applied(fake, table, bob, lobby_frame("remove_ai"))
+        await applied(fake, table, alice, lobby_frame("ai_host"))
+        assert not table.anyone_adds_ai and len(table.seats) == 2
         await refused(fake, table, carol, lobby_frame("start"), "err.not_host")
         await refused(fake, table, carol, lobby_frame("leave"), "err.not_seated")
         await refused(fake, table, alice, lobby_frame("leave"), "err.host_cannot_leave")

@@ -2,7 +2,7 @@
 // single-use resume token; a refused token (a restarted server, an expired token) signs in
 // again through Discord, silently.
 
-import { actFrame, helloFrame, parseServerFrame, type ServerFrame } from "./protocol";
+import { actFrame, helloFrame, lobbyFrame, parseServerFrame, type LobbyExtra, type LobbyOpName, type ServerFrame } from "./protocol";
 
 export interface ConnectionEvents {
   frame(frame: ServerFrame): void;
@@ -78,9 +78,19 @@ export class Connection {
    * returns its ref (echoed by an error frame). */
   act(code: number, version: number): string | null {
     const ref = `a${++this.refs}`;
-    const frame = actFrame(code, version, ref);
+    this.send(actFrame(code, version, ref));
+    return ref;
+  }
+
+  /** A lobby operation (or "done for this bout"), sent or kept like an action. */
+  lobby(op: LobbyOpName, extra: LobbyExtra = {}): string {
+    const ref = `l${++this.refs}`;
+    this.send(lobbyFrame(op, ref, extra));
+    return ref;
+  }
+
+  private send(frame: string): void {
     if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(frame);
     else this.queued = frame;
-    return ref;
   }
 }

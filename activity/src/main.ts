@@ -39,6 +39,12 @@ function draw(): void {
         draw();
       }
     },
+    lobby(op, extra) {
+      if (!connection || state.pending) return;
+      connection.lobby(op, extra);
+      state.pending = true;
+      draw();
+    },
     select(selection: Selection) {
       state.selection = selection;
       draw();

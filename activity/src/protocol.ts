@@ -44,6 +44,9 @@ export interface Game {
   result: GameResult | null;
   hand: string[] | null;
   actions: ActionOffer[];
+  /** "Done for this bout": set for your seat, and whether you may set it now. */
+  auto_pass?: boolean;
+  may_auto_pass?: boolean;
 }
 
 export interface Table {
@@ -53,6 +56,8 @@ export interface Table {
   language: string;
   host: string;
   max_seats: number;
+  /** Whether every seated player (not only the host) may add and remove AI seats. */
+  anyone_adds_ai?: boolean;
   you: number | null;
   players: Player[];
   game: Game | null;
@@ -106,4 +111,29 @@ export function helloFrame(token: string): string {
 
 export function actFrame(code: number, version: number, ref: string): string {
   return JSON.stringify({ v: PROTOCOL_VERSION, type: "act", code, version, ref });
+}
+
+/** The lobby operations (and "done for this bout"), each a chat button's counterpart. */
+export type LobbyOpName =
+  | "join"
+  | "leave"
+  | "add_ai"
+  | "remove_ai"
+  | "ai_open"
+  | "ai_host"
+  | "start"
+  | "rematch"
+  | "auto_pass_on"
+  | "auto_pass_off";
+export type AiLevel = "easy" | "normal" | "hard";
+
+export interface LobbyExtra {
+  /** For add_ai only. */
+  level?: AiLevel;
+  /** For auto_pass_on/off: the table version the choice was made at. */
+  version?: number;
+}
+
+export function lobbyFrame(op: LobbyOpName, ref: string, extra: LobbyExtra = {}): string {
+  return JSON.stringify({ v: PROTOCOL_VERSION, type: "lobby", op, ...extra, ref });
 }

@@ -3,7 +3,7 @@
 
 import { playable, readOffers, type Offers } from "./actions";
 import { cardFace, cardLabel, suitOf } from "./cards";
-import type { Game, Table } from "./protocol";
+import type { AiLevel, Game, LobbyExtra, LobbyOpName, Table } from "./protocol";
 import { tr } from "./texts";
 
 export interface Selection {
@@ -25,6 +25,7 @@ export interface ViewState {
 
 export interface ViewHandlers {
   act(code: number): void;
+  lobby(op: LobbyOpName, extra?: LobbyExtra): void;
   select(selection: Selection): void;
 }
 
@@ -221,6 +222,60 @@ function controls(game: Game, offers: Offers, state: ViewState, handlers: ViewHa
   return bar;
 }
 
+const AI_LEVELS: AiLevel[] = ["easy", "normal", "hard"];
+
+/** A row of buttons for lobby operations: [label, op, extra, enabled, kind] each. */
+function opBar(entries: [string, LobbyOpName, LobbyExtra, boolean, string][], state: ViewState, handlers: ViewHandlers): HTMLElement | null {
+  if (entries.length === 0) return null;
+  const bar = h("div", { class: "ops" });
+  for (const [label, op, extra, enabled, kind] of entries) {
+    const b = h("button", { type: "button", class: `act ${kind}`, "data-key": `l:${op}:${extra.level ?? ""}`, disabled: state.pending || !enabled }, label);
+    b.addEventListener("click", () => handlers.lobby(op, extra));
+    bar.append(b);
+  }
+  return bar;
+}
+
+function isHost(table: Table): boolean {
+  return table.you !== null && table.players[table.you]?.user_id === table.host;
+}
+
+/** The lobby's buttons, as the chat's lobby message offers them to this user. */
+function lobbyOps(table: Table, state: ViewState, handlers: ViewHandlers): HTMLElement | null {
+  if (table.status !== "lobby") return null;
+  const seated = table.you !== null;
+  const host = isHost(table);
+  const full = table.players.length >= table.max_seats;
+  const entries: [string, LobbyOpName, LobbyExtra, boolean, string][] = [];
+  if (!seated) entries.push([tr("btn.join"), "join", {}, !full, "join"]);
+  else if (!host) entries.push([tr("btn.leave"), "leave", {}, true, "leave"]);
+  if (seated && (host || table.anyone_adds_ai)) {
+    for (const level of AI_LEVELS) entries.push([tr("btn.add_ai", { level: tr(`level.${level}`) }), "add_ai", { level }, !full, "ai"]);
+    if (table.players.some((p) => p.ai)) entries.push([tr("btn.remove_ai"), "remove_ai", {}, true, "ai"]);
+  }
+  if (host) {
+    const open = !!table.anyone_adds_ai;
+    entries.push([tr(open ? "btn.ai_host" : "btn.ai_open"), open ? "ai_host" : "ai_open", {}, true, "option"]);
+    entries.push([tr("btn.start"), "start", {}, table.players.length >= 2, "start"]);
+  }
+  return opBar(entries, state, handlers);
+}
+
+/** In a game: "done for this bout" (or taking it back), taking a seat back from the AI, and,
+ * once the game is over, the rematch. */
+function gameOps(table: Table, game: Game, state: ViewState, handlers: ViewHandlers): HTMLElement | null {
+  const you = table.you;
+  if (you === null) return null;
+  const entries: [string, LobbyOpName, LobbyExtra, boolean, string][] = [];
+  const version = { version: table.version };
+  if (table.status === "finished") entries.push([tr("btn.rematch"), "rematch", {}, true, "rematch"]);
+  else if (game.auto_pass) entries.push([tr("act.auto_pass_off"), "auto_pass_off", version, true, "auto-pass"]);
+  else if (game.may_auto_pass) entries.push([tr("act.auto_pass"), "auto_pass_on", version, true, "auto-pass"]);
+  const playing = table.players[you]?.playing;
+  if (table.status === "running" && (playing === "away" || playing === "left")) entries.push([tr("btn.back"), "join", {}, true, "back"]);
+  return opBar(entries, state, handlers);
+}
+
 function handArea(game: Game, offers: Offers, state: ViewState, handlers: ViewHandlers): HTMLElement {
   const hand = game.hand ?? [];
   const sel = state.selection;
@@ -261,7 +316,11 @@ export function render(root: HTMLElement, state: ViewState, handlers: ViewHandle
   if (!table || !table.game) {
     const text = !table ? tr("err.no_table") : table.status === "lobby" ? `${tr("lobby.title")} — ${tr("lobby.hint")}` : tr("lobby.cancelled");
     const seats = table ? h("ul", { class: "seats" }, ...table.players.map((_, i) => seatPlate(table, i))) : null;
-    children.push(h("section", { class: "lobby" }, seats, h("p", { class: "status" }, text)));
+    const count =
+      table?.status === "lobby"
+        ? h("p", { class: "small" }, `${tr("lobby.seats", { n: table.players.length, max: table.max_seats })} · ${tr(table.anyone_adds_ai ? "lobby.ai_anyone" : "lobby.ai_host_only")}`)
+        : null;
+    children.push(h("section", { class: "lobby" }, seats, count, h("p", { class: "status", role: "status" }, text), table && lobbyOps(table, state, handlers)));
   } else {
     const game = table.game;
     const offers = readOffers(game.actions);
@@ -271,6 +330,8 @@ export function render(root: HTMLElement, state: ViewState, handlers: ViewHandle
       h("section", { class: "felt" }, deckArea(game), boutArea(game, offers, state, handlers)),
       h("p", { class: "status", role: "status" }, statusLine(table, game, state)),
       controls(game, offers, state, handlers),
+      gameOps(table, game, state, handlers),
+      table.status === "finished" && table.you !== null && h("p", { class: "small" }, tr("table.rematch_hint")),
     );
     if (you !== null) {
       children.push(h("section", { class: "mine" + (game.awaiting.includes(you) && !game.finished ? " turn" : "") }, h("ul", { class: "me" }, seatPlate(table, you)), handArea(game, offers, state, handlers)));

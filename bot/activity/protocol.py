@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
 
 from .table_frames import PROTOCOL_VERSION
 
@@ -42,15 +42,49 @@ class Act(_Frame):
     ref: str | None = Field(default=None, max_length=64)
 
 
-ClientFrame = Annotated[Hello | Act, Field(discriminator="type")]
-_CLIENT_FRAME: TypeAdapter[Hello | Act] = TypeAdapter(ClientFrame)
+#: The lobby and seat operations a browser may ask for, each the chat button's counterpart.
+LobbyOpName = Literal[
+    "join",
+    "leave",
+    "add_ai",
+    "remove_ai",
+    "ai_open",
+    "ai_host",
+    "start",
+    "rematch",
+    "auto_pass_on",
+    "auto_pass_off",
+]
+
+
+class LobbyOp(_Frame):
+    """A lobby operation (or "done for this bout", which is a setting, not an engine action).
+    ``level``: only for ``add_ai``, one of the lobby buttons' levels (normal if absent).
+    ``version``: the table version the choice was made at, for the "done for this bout" ops
+    (refused as stale if the table moved on); the lobby ops are checked on the table as it is."""
+
+    type: Literal["lobby"]
+    op: LobbyOpName
+    level: Literal["easy", "normal", "hard"] | None = None
+    version: int | None = Field(default=None, ge=0)
+    ref: str | None = Field(default=None, max_length=64)
+
+    @model_validator(mode="after")
+    def _level_only_for_add_ai(self) -> LobbyOp:
+        if self.level is not None and self.op != "add_ai":
+            raise ValueError("level is for add_ai only")
+        return self
+
+
+ClientFrame = Annotated[Hello | Act | LobbyOp, Field(discriminator="type")]
+_CLIENT_FRAME: TypeAdapter[Hello | Act | LobbyOp] = TypeAdapter(ClientFrame)
 
 
 class BadFrame(Exception):
     pass
 
 
-def parse_client_frame(text: str) -> Hello | Act:
+def parse_client_frame(text: str) -> Hello | Act | LobbyOp:
     if len(text) > MAX_CLIENT_FRAME:
         raise BadFrame("too long")
     try:

@@ -11,8 +11,9 @@ button.
 ``/`` serves the built browser client (``activity/dist``, made by ``npm run build`` in
 ``activity/``, or the copy an installed wheel carries) when it exists, and otherwise says it is
 not built.
-
-To come (docs/activity.md, "Not yet"): lobby operations over the socket.
+A lobby operation (join, leave, AI seats, start, rematch, "done for this bout") goes through
+the chat buttons' methods of :attr:`TableService.lobby` and :attr:`TableService.play`
+(:mod:`.lobby_ops`).
 """
 
 from __future__ import annotations
@@ -29,18 +30,20 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from bot.tables.refusals import Refusal, Rejected
 from bot.text import t
-from bot.ui.rules_text import why_text
+from bot.ui.rules_text import refusal_text
 from durak_core import Action
 from durak_core.errors import ActionNotationError
 
 from .client_texts import client_texts
 from .discord_api import DiscordApi, DiscordRefused
 from .hub import ActivityHub, Connection
+from .lobby_ops import run_lobby_op
 from .protocol import (
     MAX_CLIENT_FRAME,
     Act,
     BadFrame,
     Hello,
+    LobbyOp,
     error_frame,
     parse_client_frame,
     welcome_frame,
@@ -223,6 +226,7 @@ class ActivityServer:
             channel_id=instance.channel_id,
             guild_id=instance.guild_id,
             locale=user.locale,
+            name=user.global_name or user.username,
         )
         return web.json_response(
             {
@@ -287,6 +291,7 @@ class ActivityServer:
             channel_id=session.channel_id,
             guild_id=session.guild_id,
             locale=session.locale,
+            name=session.name,
         )
         conn.send(
             welcome_frame(
@@ -319,6 +324,8 @@ class ActivityServer:
                     continue
                 if isinstance(frame, Act):
                     await self._act(conn, frame)
+                elif isinstance(frame, LobbyOp):
+                    await self._lobby_op(conn, frame)
                 else:  # a second hello: the socket is authenticated already
                     conn.send(self._error(session, "err.activity_frame"))
         finally:
@@ -359,8 +366,17 @@ class ActivityServer:
             conn.send(self._error(session, "err.internal", ref=frame.ref))
 
     def _rejection(self, session: Session, rej: Rejected, ref: str | None) -> str:
-        params = dict(rej.params)
-        if rej.kind is Refusal.ILLEGAL:
-            params["why"] = why_text(str(params.get("rule", "")), session.locale)
-        text_key = "err.activity_stale" if rej.kind is Refusal.STALE else rej.key
-        return error_frame(rej.key, t(text_key, session.locale, **params), ref)
+        if rej.kind is Refusal.STALE:
+            return error_frame(rej.key, t("err.activity_stale", session.locale), ref)
+        return error_frame(rej.key, refusal_text(rej, session.locale), ref)
+
+    async def _lobby_op(self, conn: Connection, frame: LobbyOp) -> None:
+        """A lobby operation or "done for this bout", through the chat buttons' methods."""
+        assert self.service is not None
+        try:
+            await run_lobby_op(self.service, conn.session, frame)
+        except Rejected as rej:
+            conn.send(self._rejection(conn.session, rej, frame.ref))
+        except Exception:  # as the chat: err.internal, and the table's lock kept it whole
+            log.exception("activity lobby op %s of %s failed", frame.op, conn.session.user_id)
+            conn.send(self._error(conn.session, "err.internal", ref=frame.ref))

@@ -37,6 +37,8 @@ class Session:
     locale: str
     nonce: str
     expires_at: float
+    #: The user's name on Discord (from ``/users/@me``): the name a seat they join shows.
+    name: str = ""
 
 
 class BadToken(Exception):
@@ -81,6 +83,7 @@ class SessionSigner:
         channel_id: int,
         guild_id: int | None,
         locale: str,
+        name: str = "",
     ) -> str:
         claims = {
             "u": str(user_id),
@@ -88,6 +91,7 @@ class SessionSigner:
             "c": str(channel_id),
             "g": None if guild_id is None else str(guild_id),
             "l": locale,
+            "d": name,
             "n": _b64(secrets.token_bytes(NONCE_BYTES)),
             "e": round(self.clock() + self.lifetime, 3),
         }
@@ -111,6 +115,7 @@ class SessionSigner:
                 locale=str(claims["l"]),
                 nonce=str(claims["n"]),
                 expires_at=float(claims["e"]),
+                name=str(claims["d"]),
             )
         except (binascii.Error, ValueError, KeyError, TypeError) as exc:  # signed, yet odd
             raise BadToken(f"bad claims: {exc}") from None

@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from bot.domain import TableStatus
+from bot.tables.play import may_auto_pass
 from bot.tables.table import Table
 from durak_core import Card, PublicView, SeatView
 
@@ -87,6 +88,7 @@ def table_frame(table: Table | None, user_id: int) -> str:
         "language": table.language or "en",
         "host": str(table.host_id),
         "max_seats": table.max_seats,
+        "anyone_adds_ai": table.anyone_adds_ai,
         "you": seat,
         "players": [
             {
@@ -102,8 +104,12 @@ def table_frame(table: Table | None, user_id: int) -> str:
     if table.state is not None and table.status in (TableStatus.RUNNING, TableStatus.FINISHED):
         game = public_part(table.public_view())
         if seat is not None:
-            game.update(seat_part(table.seat_view(seat)))
+            view = table.seat_view(seat)
+            game.update(seat_part(view))
+            # "Done for this bout": whether it is set for the seat, and whether it may be now.
+            game["auto_pass"] = seat in table.auto_pass
+            game["may_auto_pass"] = table.status == TableStatus.RUNNING and may_auto_pass(view)
         else:
-            game.update({"hand": None, "actions": []})
+            game.update({"hand": None, "actions": [], "auto_pass": False, "may_auto_pass": False})
         body["game"] = game
     return json.dumps({"v": PROTOCOL_VERSION, "type": "table", "table": body})

@@ -24,7 +24,7 @@ from bot.tournaments import TournamentError
 from bot.ui.hand_view import table_hand
 from bot.ui.message_writes import update_clicked_message
 from bot.ui.refresher import updates_until
-from bot.ui.rules_text import reason_text, why_text
+from bot.ui.rules_text import refusal_text
 from durak_core import Card
 
 from .client import DurakClient
@@ -174,16 +174,6 @@ def tournament_error_text(
         return t(Refusal.NO_TOURNAMENT.key, loc)
     params = cause.params if isinstance(cause, TournamentError) else {}
     return t(f"tournament.error.{cause.code}", loc, **params)
-
-
-def refusal_text(rej: Rejected, loc: str) -> str:
-    """A refusal in the user's language; engine reasons are shown as local rule names."""
-    params = dict(rej.params)
-    if rej.kind is Refusal.RULES_SEATS:
-        params["reason"] = reason_text(str(params.get("reason", "")), None, loc)
-    if rej.kind is Refusal.ILLEGAL:
-        params["why"] = why_text(str(params.get("rule", "")), loc)
-    return t(rej.key, loc, **params)
 
 
 C = TypeVar("C", bound=CogBase)

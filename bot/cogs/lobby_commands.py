@@ -14,7 +14,7 @@ from bot.tables.table import MAX_SEATS, MIN_SEATS, Table
 from bot.text import t
 from bot.text.translator import ls
 from bot.ui.buttons import LobbyOp
-from bot.ui.lobby import render_lobby, render_lobby_done
+from bot.ui.lobby import ai_seat_name, render_lobby, render_lobby_done
 from bot.ui.rules_text import reason_text
 from durak_core import RulesError
 from durak_core.ai import Level
@@ -154,11 +154,7 @@ class LobbyCommands(CogBase):
         self.bot.notifier.shown(table, version)
 
     async def _add_ai(self, table: Table, user_id: int, level: Level) -> None:
-        n = sum(1 for s in table.seats if s.is_ai) + 1
-        loc = table.language
-        await self.bot.service.lobby.add_ai(
-            table, user_id, level, t("ai.name", loc, n=n, level=t(f"level.{level}", loc))
-        )
+        await self.bot.service.lobby.add_ai(table, user_id, level, ai_seat_name(table, level))
 
     async def _lobby_op(self, interaction: discord.Interaction, op: LobbyOp) -> None:
         """join / leave / start / cancel from a slash command: answer, the lobby refreshes."""

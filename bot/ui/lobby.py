@@ -13,7 +13,14 @@ from .rules_text import rules_summary, rules_text
 
 AI_BUTTON_LEVELS = (Level.EASY, Level.NORMAL, Level.HARD)
 
-__all__ = ["AI_BUTTON_LEVELS", "render_lobby", "render_lobby_done", "rules_text"]
+__all__ = ["AI_BUTTON_LEVELS", "ai_seat_name", "render_lobby", "render_lobby_done", "rules_text"]
+
+
+def ai_seat_name(table: Table, level: Level) -> str:
+    """The name of the next AI seat ("AI 2 (hard)"), in the table's language."""
+    n = sum(1 for s in table.seats if s.is_ai) + 1
+    loc = table.language
+    return t("ai.name", loc, n=n, level=t(f"level.{level}", loc))
 
 
 def render_lobby(table: Table) -> tuple[discord.Embed, discord.ui.View]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from bot.tables.refusals import Refusal, Rejected
 from bot.text import t
 from durak_core import PRESETS, RuleSet
 from durak_core.cards import ACE
@@ -130,6 +131,16 @@ def reason_text(message: str, rules: RuleSet | None, loc: str | None = None) -> 
         if f"rname.{rid}" in _KEYS
     ]
     return " + ".join(named) if named else t("why.other", loc)
+
+
+def refusal_text(rej: Rejected, loc: str) -> str:
+    """A refusal in the user's language; engine reasons are shown as local rule names."""
+    params = dict(rej.params)
+    if rej.kind is Refusal.RULES_SEATS:
+        params["reason"] = reason_text(str(params.get("reason", "")), None, loc)
+    if rej.kind is Refusal.ILLEGAL:
+        params["why"] = why_text(str(params.get("rule", "")), loc)
+    return t(rej.key, loc, **params)
 
 
 def why_text(rule: str, loc: str | None = None) -> str:

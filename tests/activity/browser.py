@@ -35,7 +35,8 @@ DRAWN = f"""(() => {{
 }})()"""
 
 #: What the client offers once it is still (no move on its way, no animation): the drawn
-#: version and status, the raised hand cards and the enabled buttons (their ``data-key``).
+#: version and status, the raised hand cards, the enabled action buttons and the enabled lobby
+#: (and "done for this bout", rematch) buttons, by their ``data-key``.
 OFFERS = f"""(() => {{
   const doc = {CLIENT_DOC};
   const app = doc?.getElementById('app');
@@ -46,6 +47,7 @@ OFFERS = f"""(() => {{
     version: Number(app.dataset.version),
     cards: keys('.hand .card.playable').map(k => k.slice(2)),
     buttons: keys('.controls button.act:not([disabled])'),
+    ops: keys('.ops button.act:not([disabled])'),
     status: app.dataset.status,
     line: doc.querySelector('.status')?.textContent ?? '',
   }};

@@ -140,6 +140,18 @@ async def open_browser(w: World, site: Site, user: int, instance: str) -> Browse
     return browser
 
 
+async def applied(fake: FakeDiscord, table: Table, browser: Browser, frame: dict[str, Any]) -> None:
+    """Send ``frame`` (an action or a lobby operation); returns once the table moved on, and
+    fails if it was refused instead."""
+    errors, version = len(browser.errors()), table.version
+    await browser.send(frame)
+    await fake.wait_for(
+        lambda: table.version > version or len(browser.errors()) > errors,
+        what=f"the browser's {frame['type']}",
+    )
+    assert len(browser.errors()) == errors, browser.errors()[-1]
+
+
 class History:
     """Every state the table passed through, by table version, recorded under the table lock
     by a listener beside the chat and the browsers: what each frame must be checked against."""

@@ -14,7 +14,8 @@ activity/, which the install does where npm exists); without either it is skippe
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -38,11 +39,21 @@ from tests.activity.browser import (
     reduce_motion,
     set_size,
 )
-from tests.activity.helpers import History, activity_bot, chat_move, chat_settled, listen
+from tests.activity.helpers import (
+    History,
+    Site,
+    activity_bot,
+    chat_move,
+    chat_settled,
+    listen,
+)
 from tests.activity.test_wire_leak import check_frames
 from tests.bot.helpers import World, public_message, table_of, world
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
+
+#: The running bot with its Activity server, Alice's page and Bob's.
+Two = tuple[Site, Page, Page]
 
 #: Seconds one step may take: generous, for a loaded CI machine (a step takes ~0.1 s).
 WAIT = 30.0
@@ -145,60 +156,70 @@ def seat(table: Table, user: int) -> int:
     return found
 
 
+@asynccontextmanager
+async def two_browsers(monkeypatch: pytest.MonkeyPatch, w: World) -> AsyncIterator[Two]:
+    """The bot, its Activity server serving the built client and, beside it, the harness page
+    that plays Discord's parent frame (same origin); a desktop page (1280×720) for Alice and a
+    phone's (390×844) for Bob."""
+    monkeypatch.setattr(server_module, "CLIENT_DIR", CLIENT_DIST)
+    served = ActivityServer.app
+
+    def with_harness(server: ActivityServer) -> Any:
+        app = served(server)
+        app.add_routes(harness_routes(w.fake.activity.issue_code))
+        return app
+
+    monkeypatch.setattr(ActivityServer, "app", with_harness)
+    async with (
+        activity_bot(w) as site,
+        headless_chromium() as port,
+        aiohttp.ClientSession() as http,
+        new_page(http, port) as alice,
+        new_page(http, port) as bob,
+    ):
+        await set_size(alice, 1280, 720)
+        await set_size(bob, 390, 844)
+        yield site, alice, bob
+
+
+async def open_pages(site: Site, pages: dict[int, Page], instance: str) -> None:
+    for user, page in pages.items():
+        await open_in_browser(page, site.url, user, instance)
+
+
 @pytest.mark.skipif(needs() is not None, reason=needs() or "")
 async def test_a_whole_game_in_the_browser(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     rng = random.Random(19)
-    monkeypatch.setattr(server_module, "CLIENT_DIR", CLIENT_DIST)
-    async with world(tmp_path) as w:
-        served = ActivityServer.app
+    async with world(tmp_path) as w, two_browsers(monkeypatch, w) as (site, alice, bob):
+        fake, bot = w.fake, site.bot
+        await fake.slash(w.alice, w.channel, "durak", "new", options={"deck": 24, "transfer": True})
+        for u in (w.bob, w.carol):
+            await fake.slash(u, w.channel, "durak", "join")
+        await fake.slash(w.alice, w.channel, "durak", "start")
+        table = table_of(bot, w.channel)
+        history = History(table)  # every state, by version: what each frame is checked by
+        listen(bot, history)
+        await fake.wait_for(lambda: table.table_message_id is not None)
+        await fake.click(w.carol, public_message(w, table), f"dkt:{table.table_id}:hand")
+        instance = fake.activity.open_instance(w.channel, [w.alice, w.bob])
+        pages = {w.alice: alice, w.bob: bob}
+        await open_pages(site, pages, instance)
 
-        def with_harness(server: ActivityServer) -> Any:  # the parent frame, same origin
-            app = served(server)
-            app.add_routes(harness_routes(w.fake.activity.issue_code))
-            return app
+        clicks = await play_to_the_end(w, bot, table, pages, rng)
 
-        monkeypatch.setattr(ActivityServer, "app", with_harness)
-        async with (
-            activity_bot(w) as site,
-            headless_chromium() as port,
-            aiohttp.ClientSession() as http,
-            new_page(http, port) as alice,
-            new_page(http, port) as bob,
-        ):
-            fake, bot = w.fake, site.bot
-            await fake.slash(
-                w.alice, w.channel, "durak", "new", options={"deck": 24, "transfer": True}
+        assert table.status == "finished" and table.state is not None
+        assert clicks >= 10, clicks
+        result = table.state.public_view().result
+        assert result is not None and result.durak is not None
+        durak = table.seats[result.durak].name
+        for user, page in pages.items():
+            shown = await page.wait_for(
+                offers_when(f"o.version === {table.version}"),
+                f"user {user}'s client to show the end",
+                WAIT,
             )
-            for u in (w.bob, w.carol):
-                await fake.slash(u, w.channel, "durak", "join")
-            await fake.slash(w.alice, w.channel, "durak", "start")
-            table = table_of(bot, w.channel)
-            history = History(table)  # every state, by version: what each frame is checked by
-            listen(bot, history)
-            await fake.wait_for(lambda: table.table_message_id is not None)
-            await fake.click(w.carol, public_message(w, table), f"dkt:{table.table_id}:hand")
-            instance = fake.activity.open_instance(w.channel, [w.alice, w.bob])
-            await set_size(alice, 1280, 720)
-            await set_size(bob, 390, 844)
-            pages = {w.alice: alice, w.bob: bob}
-            for user, page in pages.items():
-                await open_in_browser(page, site.url, user, instance)
-
-            clicks = await play_to_the_end(w, bot, table, pages, rng)
-
-            assert table.status == "finished" and table.state is not None
-            assert clicks >= 10, clicks
-            result = table.state.public_view().result
-            assert result is not None and result.durak is not None
-            durak = table.seats[result.durak].name
-            for user, page in pages.items():
-                shown = await page.wait_for(
-                    offers_when(f"o.version === {table.version}"),
-                    f"user {user}'s client to show the end",
-                    WAIT,
-                )
-                assert shown["cards"] == [] and shown["buttons"] == []
-                assert shown["status"] == "finished" and durak in shown["line"], shown
-                # R23-R25 in the browser: no frame it received held a card hidden from its user,
-                # and each offered exactly the engine's legal actions for the seat
-                assert check_frames(page.websocket_frames(), user, history) >= clicks // 2
+            assert shown["cards"] == [] and shown["buttons"] == []
+            assert shown["status"] == "finished" and durak in shown["line"], shown
+            # R23-R25 in the browser: no frame it received held a card hidden from its user,
+            # and each offered exactly the engine's legal actions for the seat
+            assert check_frames(page.websocket_frames(), user, history) >= clicks // 2

@@ -21,6 +21,7 @@ from durak_core.cards import cards_of
 from tests.activity.helpers import (
     History,
     activity_bot,
+    applied,
     chat_move,
     chat_settled,
     listen,
@@ -127,16 +128,8 @@ async def test_no_frame_holds_a_hidden_card_over_a_whole_game(tmp_path: Path) ->
                 shown = browsers[user].last_table()
                 assert shown is not None
                 choice = rng.choice(shown["game"]["actions"])
-                browser = browsers[user]
-                errors, version = len(browser.errors()), table.version
-                await browser.act(choice["code"], shown["version"])
-                await fake.wait_for(
-                    lambda b=browser, n=errors, v=version: (  # type: ignore[misc]
-                        table.version > v or len(b.errors()) > n
-                    ),
-                    what="the browser's action",
-                )
-                assert len(browser.errors()) == errors, browser.errors()[-1]
+                act = {"v": 1, "type": "act", "code": choice["code"], "version": shown["version"]}
+                await applied(fake, table, browsers[user], act)
             else:
                 await chat_move(fake, user, rng)
         assert table.status == "finished" and table.state is not None

@@ -58,6 +58,8 @@ export interface Table {
   max_seats: number;
   /** Whether every seated player (not only the host) may add and remove AI seats. */
   anyone_adds_ai?: boolean;
+  /** A tournament's table: the bot deals the match's next game itself (no rematch). */
+  tournament?: boolean;
   you: number | null;
   players: Player[];
   game: Game | null;

@@ -268,8 +268,9 @@ function gameOps(table: Table, game: Game, state: ViewState, handlers: ViewHandl
   if (you === null) return null;
   const entries: [string, LobbyOpName, LobbyExtra, boolean, string][] = [];
   const version = { version: table.version };
-  if (table.status === "finished") entries.push([tr("btn.rematch"), "rematch", {}, true, "rematch"]);
-  else if (game.auto_pass) entries.push([tr("act.auto_pass_off"), "auto_pass_off", version, true, "auto-pass"]);
+  if (table.status === "finished") {
+    if (!table.tournament) entries.push([tr("btn.rematch"), "rematch", {}, true, "rematch"]);
+  } else if (game.auto_pass) entries.push([tr("act.auto_pass_off"), "auto_pass_off", version, true, "auto-pass"]);
   else if (game.may_auto_pass) entries.push([tr("act.auto_pass"), "auto_pass_on", version, true, "auto-pass"]);
   const playing = table.players[you]?.playing;
   if (table.status === "running" && (playing === "away" || playing === "left")) entries.push([tr("btn.back"), "join", {}, true, "back"]);
@@ -331,7 +332,7 @@ export function render(root: HTMLElement, state: ViewState, handlers: ViewHandle
       h("p", { class: "status", role: "status" }, statusLine(table, game, state)),
       controls(game, offers, state, handlers),
       gameOps(table, game, state, handlers),
-      table.status === "finished" && table.you !== null && h("p", { class: "small" }, tr("table.rematch_hint")),
+      table.status === "finished" && table.you !== null && !table.tournament && h("p", { class: "small" }, tr("table.rematch_hint")),
     );
     if (you !== null) {
       children.push(h("section", { class: "mine" + (game.awaiting.includes(you) && !game.finished ? " turn" : "") }, h("ul", { class: "me" }, seatPlate(table, you)), handArea(game, offers, state, handlers)));

@@ -89,6 +89,8 @@ def table_frame(table: Table | None, user_id: int) -> str:
         "host": str(table.host_id),
         "max_seats": table.max_seats,
         "anyone_adds_ai": table.anyone_adds_ai,
+        # a tournament's table deals its match on by itself: no rematch to offer
+        "tournament": table.match is not None,
         "you": seat,
         "players": [
             {

@@ -39,7 +39,7 @@ from tests.activity.browser import (  # noqa: E402  (the DevTools driver, shared
 )
 
 OUT = ROOT / "docs" / "activity"
-SCENARIOS = ("seat-defend", "spectator")
+SCENARIOS = ("seat-defend", "spectator", "lobby", "finished")
 SIZES = ((1280, 720), (390, 844))
 
 

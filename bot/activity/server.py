@@ -285,14 +285,7 @@ class ActivityServer:
     async def _serve(self, ws: web.WebSocketResponse, session: Session) -> None:
         assert self.service is not None
         conn = Connection(ws, session)
-        resume = self.signer.issue(
-            user_id=session.user_id,
-            instance_id=session.instance_id,
-            channel_id=session.channel_id,
-            guild_id=session.guild_id,
-            locale=session.locale,
-            name=session.name,
-        )
+        resume = self.signer.renew(session)
         conn.send(
             welcome_frame(
                 user_id=session.user_id,

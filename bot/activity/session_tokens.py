@@ -98,6 +98,18 @@ class SessionSigner:
         body = _b64(json.dumps(claims, separators=(",", ":")).encode())
         return f"{body}.{self._mac(body)}"
 
+    def renew(self, session: Session) -> str:
+        """A fresh token for ``session``'s user, instance and channel (a new nonce and expiry):
+        the single-use token a welcome hands out for reconnecting."""
+        return self.issue(
+            user_id=session.user_id,
+            instance_id=session.instance_id,
+            channel_id=session.channel_id,
+            guild_id=session.guild_id,
+            locale=session.locale,
+            name=session.name,
+        )
+
     def verify(self, token: object) -> Session:
         """The token's session, if it is genuine and unexpired (it is not consumed)."""
         if not isinstance(token, str) or token.count(".") != 1 or len(token) > 1024:

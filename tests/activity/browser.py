@@ -11,9 +11,11 @@ import itertools
 import shutil
 import socket
 import subprocess
+import sys
 import tempfile
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from base64 import b64decode
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -212,3 +214,51 @@ def harness_routes(issue_code: Callable[[int], str | Awaitable[str]]) -> list[we
         web.get("/harness/code", code),
         web.get("/harness/{name}", harness_file),
     ]
+
+
+#: The recorded scenarios (activity/harness/frames/<name>.json) docs/activity.md shows, and the
+#: two layouts every view is checked at (issue #19): a desktop and a phone.
+SCREENSHOT_SCENARIOS = ("seat-defend", "spectator", "lobby", "finished")
+SCREENSHOT_SIZES = ((1280, 720), (390, 844))
+
+
+async def take_screenshots(
+    out: Path, scenarios: Sequence[str] = SCREENSHOT_SCENARIOS, *, reduced: bool = False
+) -> list[Path]:
+    """The client in the harness page, fed each recorded scenario, shot once it has drawn and
+    stopped moving, at each size: ``out/<scenario>-<w>x<h>.png``. Starts the harness server
+    (activity/harness/serve.py) and a headless Chromium, and stops both."""
+    port = free_port()
+    harness = subprocess.Popen(
+        [sys.executable, str(HARNESS / "serve.py"), "--port", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    written: list[Path] = []
+    try:
+        async with headless_chromium() as browser_port, aiohttp.ClientSession() as http:
+            base = f"http://127.0.0.1:{port}"
+            for _ in range(100):  # the harness server's start
+                with contextlib.suppress(aiohttp.ClientError):
+                    async with http.get(base + "/harness/") as r:
+                        if r.status == 200:
+                            break
+                await asyncio.sleep(0.1)
+            async with new_page(http, browser_port) as page:
+                if reduced:
+                    await reduce_motion(page)
+                for scenario, (width, height) in itertools.product(scenarios, SCREENSHOT_SIZES):
+                    await set_size(page, width, height)
+                    platform = "mobile" if width < 600 else "desktop"
+                    url = f"{base}/harness/?scenario={scenario}&shot=1&platform={platform}"
+                    await page.call("Page.navigate", url=url)
+                    await page.wait_for(DRAWN, f"{scenario} at {width}x{height}")
+                    await asyncio.sleep(0.3)  # a frame or two after the last animation
+                    shot = await page.call("Page.captureScreenshot", format="png")
+                    path = out / f"{scenario}-{width}x{height}.png"
+                    path.write_bytes(b64decode(shot["data"]))
+                    written.append(path)
+    finally:
+        harness.terminate()
+        harness.wait(10)
+    return written

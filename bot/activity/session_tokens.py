@@ -25,6 +25,10 @@ SESSION_SECONDS = 300
 NONCE_BYTES = 16
 
 
+#: What a token says of its user (``issue``'s arguments); the nonce and expiry are its own.
+_CLAIMS = ("user_id", "instance_id", "channel_id", "guild_id", "locale", "name")
+
+
 @dataclass(frozen=True, slots=True)
 class Session:
     """A verified token's claims."""
@@ -101,14 +105,7 @@ class SessionSigner:
     def renew(self, session: Session) -> str:
         """A fresh token for ``session``'s user, instance and channel (a new nonce and expiry):
         the single-use token a welcome hands out for reconnecting."""
-        return self.issue(
-            user_id=session.user_id,
-            instance_id=session.instance_id,
-            channel_id=session.channel_id,
-            guild_id=session.guild_id,
-            locale=session.locale,
-            name=session.name,
-        )
+        return self.issue(**{claim: getattr(session, claim) for claim in _CLAIMS})
 
     def verify(self, token: object) -> Session:
         """The token's session, if it is genuine and unexpired (it is not consumed)."""

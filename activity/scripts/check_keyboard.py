@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import subprocess
 import sys
 import time
 from base64 import b64decode
@@ -25,7 +24,7 @@ from typing import Any
 import aiohttp
 from screenshots import ROOT
 
-from tests.activity.browser import DRAWN, Page, free_port, headless_chromium, new_page, set_size
+from tests.activity.browser import DRAWN, Page, harness_server, new_page, run_check, set_size
 
 FRAMES = ROOT / "activity" / "harness" / "frames"
 #: ``--shot DIR``: also save a screenshot of the pairing in progress there.
@@ -126,24 +125,8 @@ async def check(browser_port: int, base: str) -> None:
 
 
 async def main() -> int:
-    port = free_port()
-    harness = subprocess.Popen(
-        [sys.executable, str(ROOT / "activity" / "harness" / "serve.py"), "--port", str(port)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        async with headless_chromium() as browser_port:
-            await asyncio.sleep(0.5)  # the harness server's start
-            await check(browser_port, f"http://127.0.0.1:{port}")
-        print("ok")
-        return 0
-    except AssertionError as exc:
-        print(f"FAILED: {exc!r}")
-        return 1
-    finally:
-        harness.terminate()
-        harness.wait(10)
+    async with harness_server() as base:
+        return await run_check(lambda browser_port: check(browser_port, base))
 
 
 if __name__ == "__main__":

@@ -33,8 +33,8 @@ from durak_core import Attack, Defend, Transfer  # noqa: E402
 from tests.activity.browser import (  # noqa: E402
     Page,
     harness_routes,
-    headless_chromium,
     new_page,
+    run_check,
     set_size,
 )
 from tests.activity.helpers import activity_bot  # noqa: E402
@@ -159,13 +159,7 @@ async def main() -> int:
         "--disable-features=IsolateOrigins,site-per-process",
     )
     try:
-        async with headless_chromium(*isolation) as browser_port:
-            await check(browser_port, tmp)
-        print("ok")
-        return 0
-    except AssertionError as exc:
-        print(f"FAILED: {exc!r}")
-        return 1
+        return await run_check(lambda browser_port: check(browser_port, tmp), *isolation)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

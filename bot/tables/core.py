@@ -75,6 +75,14 @@ class TableCore:
     def human_acted(self, table: Table) -> None:
         table.last_human_action = self.clock()
 
+    def add_table(self, table: Table) -> Table:
+        """A new table (its id from ``registry.new_id()``) registered and watched by the ticker,
+        its idle clock starting now."""
+        self.human_acted(table)
+        self.registry.add(table)
+        self.ticker.ensure()
+        return table
+
     async def changed(self, table: Table, *, actor: int | None, new_game: bool = False) -> None:
         """Under the lock: bump the version, restart the timer, save; then notify and let the
         AI seats move. Notification only schedules work, so the lock is held briefly."""

@@ -39,20 +39,19 @@ class Lobby:
         if existing is not None:  # a finished table waiting for a rematch gives way
             core.registry.remove(existing)
             await core.storage.delete_table(existing.table_id)
-        table = Table(
-            table_id=core.registry.new_id(),
-            guild_id=guild_id,
-            channel_id=channel_id,
-            host_id=host_id,
-            rules=rules,
-            max_seats=max_seats,
-            turn_timer=core.settings.turn_timer_seconds if turn_timer is None else turn_timer,
-            seats=[Seat(name=host_name, user_id=host_id)],
-            thread_id=thread_id,
+        table = core.add_table(
+            Table(
+                table_id=core.registry.new_id(),
+                guild_id=guild_id,
+                channel_id=channel_id,
+                host_id=host_id,
+                rules=rules,
+                max_seats=max_seats,
+                turn_timer=core.settings.turn_timer_seconds if turn_timer is None else turn_timer,
+                seats=[Seat(name=host_name, user_id=host_id)],
+                thread_id=thread_id,
+            )
         )
-        core.human_acted(table)
-        core.registry.add(table)
-        core.ticker.ensure()
         await core.saves.save(table)
         return table
 

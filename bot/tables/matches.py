@@ -26,22 +26,21 @@ async def open_match(
 ) -> Table:
     """A table in its own thread with every seat taken (AI seats included), its first game
     dealt and announced (the notifier posts the table message)."""
-    table = Table(
-        table_id=core.registry.new_id(),
-        guild_id=guild_id,
-        channel_id=thread_id,
-        host_id=host_id,
-        rules=rules,
-        max_seats=len(seats),
-        turn_timer=turn_timer,
-        seats=list(seats),
-        thread_id=thread_id,
-        language=language,
-        match=match,
+    table = core.add_table(
+        Table(
+            table_id=core.registry.new_id(),
+            guild_id=guild_id,
+            channel_id=thread_id,
+            host_id=host_id,
+            rules=rules,
+            max_seats=len(seats),
+            turn_timer=turn_timer,
+            seats=list(seats),
+            thread_id=thread_id,
+            language=language,
+            match=match,
+        )
     )
-    core.human_acted(table)
-    core.registry.add(table)
-    core.ticker.ensure()
     async with table.lock:
         table.series = Series(table.rules, len(table.seats))
         lobby.deal(table)

@@ -222,43 +222,67 @@ SCREENSHOT_SCENARIOS = ("seat-defend", "spectator", "lobby", "finished")
 SCREENSHOT_SIZES = ((1280, 720), (390, 844))
 
 
-async def take_screenshots(
-    out: Path, scenarios: Sequence[str] = SCREENSHOT_SCENARIOS, *, reduced: bool = False
-) -> list[Path]:
-    """The client in the harness page, fed each recorded scenario, shot once it has drawn and
-    stopped moving, at each size: ``out/<scenario>-<w>x<h>.png``. Starts the harness server
-    (activity/harness/serve.py) and a headless Chromium, and stops both."""
+@contextlib.asynccontextmanager
+async def harness_server() -> AsyncIterator[str]:
+    """activity/harness/serve.py on a free port, once it answers; yields its base URL."""
     port = free_port()
     harness = subprocess.Popen(
         [sys.executable, str(HARNESS / "serve.py"), "--port", str(port)],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
-    written: list[Path] = []
+    base = f"http://127.0.0.1:{port}"
     try:
-        async with headless_chromium() as browser_port, aiohttp.ClientSession() as http:
-            base = f"http://127.0.0.1:{port}"
-            for _ in range(100):  # the harness server's start
+        async with aiohttp.ClientSession() as http:
+            for _ in range(100):
                 with contextlib.suppress(aiohttp.ClientError):
                     async with http.get(base + "/harness/") as r:
                         if r.status == 200:
                             break
                 await asyncio.sleep(0.1)
-            async with new_page(http, browser_port) as page:
-                if reduced:
-                    await reduce_motion(page)
-                for scenario, (width, height) in itertools.product(scenarios, SCREENSHOT_SIZES):
-                    await set_size(page, width, height)
-                    platform = "mobile" if width < 600 else "desktop"
-                    url = f"{base}/harness/?scenario={scenario}&shot=1&platform={platform}"
-                    await page.call("Page.navigate", url=url)
-                    await page.wait_for(DRAWN, f"{scenario} at {width}x{height}")
-                    await asyncio.sleep(0.3)  # a frame or two after the last animation
-                    shot = await page.call("Page.captureScreenshot", format="png")
-                    path = out / f"{scenario}-{width}x{height}.png"
-                    path.write_bytes(b64decode(shot["data"]))
-                    written.append(path)
+        yield base
     finally:
         harness.terminate()
         harness.wait(10)
+
+
+async def run_check(check: Callable[[int], Awaitable[None]], *flags: str) -> int:
+    """A script's check in a fresh headless Chromium (``check`` gets its DevTools port):
+    prints "ok" and returns 0, or "FAILED: ..." and 1 when one of its assertions fails."""
+    try:
+        async with headless_chromium(*flags) as browser_port:
+            await check(browser_port)
+    except AssertionError as exc:
+        print(f"FAILED: {exc!r}")
+        return 1
+    print("ok")
+    return 0
+
+
+async def take_screenshots(
+    out: Path, scenarios: Sequence[str] = SCREENSHOT_SCENARIOS, *, reduced: bool = False
+) -> list[Path]:
+    """The client in the harness page, fed each recorded scenario, shot once it has drawn and
+    stopped moving, at each size: ``out/<scenario>-<w>x<h>.png``. Starts the harness server
+    and a headless Chromium, and stops both."""
+    written: list[Path] = []
+    async with (
+        harness_server() as base,
+        headless_chromium() as browser_port,
+        aiohttp.ClientSession() as http,
+        new_page(http, browser_port) as page,
+    ):
+        if reduced:
+            await reduce_motion(page)
+        for scenario, (width, height) in itertools.product(scenarios, SCREENSHOT_SIZES):
+            await set_size(page, width, height)
+            platform = "mobile" if width < 600 else "desktop"
+            url = f"{base}/harness/?scenario={scenario}&shot=1&platform={platform}"
+            await page.call("Page.navigate", url=url)
+            await page.wait_for(DRAWN, f"{scenario} at {width}x{height}")
+            await asyncio.sleep(0.3)  # a frame or two after the last animation
+            shot = await page.call("Page.captureScreenshot", format="png")
+            path = out / f"{scenario}-{width}x{height}.png"
+            path.write_bytes(b64decode(shot["data"]))
+            written.append(path)
     return written

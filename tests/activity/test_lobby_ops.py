@@ -141,6 +141,8 @@ async def test_a_lobby_run_from_the_browser(tmp_path: Path) -> None:
 
 
 async def test_done_for_this_bout_and_the_rematch_from_the_browser(tmp_path: Path) -> None:
+    """ "Done for this bout" from the browser passes for the seat whenever R15 lets it; the
+    rematch asked from the browser deals the next game from the previous Durak (R22)."""
     rng = random.Random(7)
     async with world(tmp_path) as w, activity_bot(w) as site:
         fake, bot = w.fake, site.bot
@@ -189,7 +191,7 @@ async def test_done_for_this_bout_and_the_rematch_from_the_browser(tmp_path: Pat
                     fake, table, browsers[user], lobby_frame("auto_pass_on", version=table.version)
                 )
                 assert table.state is not None
-                # Set, or already used up: the seat passed and the bout went on without it.
+                # Set, or already used up: the seat passed (R15) and the bout went on without it.
                 assert (
                     seat in table.auto_pass
                     or table.state.bout != bout
@@ -219,10 +221,16 @@ async def test_done_for_this_bout_and_the_rematch_from_the_browser(tmp_path: Pat
             what="the final table message",
         )
         games = table.game_number
+        ended = table.state
+        assert ended is not None and ended.result is not None
+        durak = ended.result.durak
         await refused(fake, table, spectator, lobby_frame("rematch"), "err.not_seated")
         await refused(fake, table, browsers[w.bob], lobby_frame("start"), "err.not_lobby")
         await applied(fake, table, browsers[w.bob], lobby_frame("rematch"))  # not the host: fine
         assert running(table) and table.game_number == games + 1
+        assert table.state is not None
+        if durak is not None:  # R22: the Durak deals the next game (a draw: R8 decides)
+            assert table.state.dealer == durak
         await all_shown(fake, table, list(browsers.values()))
         await fake.wait_for(
             lambda: "🏁" not in public_message(w, table).embeds[0]["description"],

@@ -20,7 +20,8 @@ opened (the clicks of the timed phase; setup is 200 × /durak new + start, joins
 and ``capacity_tables``, the largest count whose bot p99 stayed within 100 ms with no 429.
 The fake Discord and the simulated humans share the machine with the bot, so on 2 cores the
 largest steps measure the machine as much as the bot (``bot_cpu_share`` says how busy the bot
-itself was; ``ai_workers_cpu_share`` adds its AI worker processes).
+itself was; ``ai_workers_cpu_share`` adds its AI worker processes, ``harness_cpu_share`` the fake
+and the players, ``machine_busy_cores`` everything on the machine).
 
 ``--think MIN MAX``: each human's thinking time between two clicks, uniform in seconds (default
 0.5–2 s: 240 humans ask for about 190 clicks a second). A human also presses "My hand" for the
@@ -107,6 +108,19 @@ def cpu_seconds(pid: int) -> float:
     """User + system CPU time of a running process (Linux ``/proc``), in seconds."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def machine_busy_seconds() -> float:
+    """CPU time all processes of the machine spent busy (not idle or waiting for I/O), summed
+    over its cores (Linux ``/proc/stat``), in seconds."""
+    ticks = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    return (sum(ticks) - ticks[3] - ticks[4]) / os.sysconf("SC_CLK_TCK")
+
+
+def own_cpu_seconds() -> float:
+    """This process's CPU time: the fake Discord and the simulated players."""
+    t = os.times()
+    return t.user + t.system
 
 
 def children_cpu_seconds(pid: int) -> float:
@@ -197,6 +211,7 @@ async def run(
             cpu_before = cpu_seconds(bot.proc.pid)
             requests_before = len(fake.requests)
             workers_before = children_cpu_seconds(bot.proc.pid)
+            harness_before, machine_before = own_cpu_seconds(), machine_busy_seconds()
             start = time.monotonic()
             play_wall = time.time()
             end = start + seconds
@@ -212,6 +227,8 @@ async def run(
             peak, peak_at = busiest_second(r.at for r in limited)
             bot_cpu = cpu_seconds(bot.proc.pid) - cpu_before
             workers_cpu = children_cpu_seconds(bot.proc.pid) - workers_before
+            harness_cpu = own_cpu_seconds() - harness_before
+            machine_busy = machine_busy_seconds() - machine_before
             play_interactions = len(latencies) - setup_latencies
             rates = []
             for tb in tables:
@@ -291,6 +308,11 @@ async def run(
             # saves included): a slower machine shows here, not only in the latencies.
             "bot_cpu_ms_per_interaction": round(1000 * bot_cpu / max(play_interactions, 1), 2),
             "ai_workers_cpu_share": round(workers_cpu / elapsed, 2),
+            # The fake Discord and the simulated players share the machine with the bot: with
+            # the machine's busy cores beside them, a bot starved by its harness shows as such.
+            "harness_cpu_share": round(harness_cpu / elapsed, 2),
+            "machine_busy_cores": round(machine_busy / elapsed, 2),
+            "machine_cores": os.cpu_count(),
             "responses_429": fake.rate_limit_count,
             # What the bot asked of Discord in the timed phase, per second (route shapes):
             # table edits, hand refreshes (webhook edits), click answers (callbacks), posts.
@@ -402,7 +424,9 @@ def main() -> None:
         steps.append(step)
         print(
             f"{n} tables: bot p99 {step['bot_interaction_ms_p99']} ms, CPU share "
-            f"{step['bot_cpu_share']}, 429s {step['responses_429']}",
+            f"{step['bot_cpu_share']}, harness {step['harness_cpu_share']}, machine "
+            f"{step['machine_busy_cores']} of {step['machine_cores']} cores, "
+            f"429s {step['responses_429']}",
             file=sys.stderr,
         )
     within = [

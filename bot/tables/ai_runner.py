@@ -5,12 +5,13 @@ left in a game nobody watches, so the runner plays without the delay and with a 
 
 One task per table at most: it waits ``delay``, snapshots the view of the first AI seat that has
 a legal action (R25: the view and that seat's visible events, nothing else), lets the player
-choose in a worker process (``AI_PROCESSES``; 0 = a worker thread; a forced move and Easy's
-rule of thumb are decided on the spot), and submits the action with the version it saw. If
-anyone acted in the meantime the action is stale and the loop simply looks again. In a process
-(:mod:`.ai_workers`) the player, the view and the events travel pickled (players keep no state
-between decisions, so nothing needs to come back but the action); a search in another process
-cannot hold the bot's interpreter lock, so clicks are answered meanwhile.
+choose in a worker process (``AI_PROCESSES``; 0 = a worker thread; a forced move and a
+decision without search, Easy's and Normal's rules of thumb, are made on the spot), and
+submits the action with the version it saw. If anyone acted in the meantime the action is
+stale and the loop simply looks again. In a process (:mod:`.ai_workers`) the player, the view
+and the events travel pickled (players keep no state between decisions, so nothing needs to
+come back but the action); a search in another process cannot hold the bot's interpreter lock,
+so clicks are answered meanwhile.
 """
 
 from __future__ import annotations
@@ -24,8 +25,7 @@ from typing import Protocol
 
 from bot.settings import Settings
 from durak_core import Action, Event, SeatView, visible_to
-from durak_core.ai import Budget, Player
-from durak_core.ai.easy import EasyPlayer
+from durak_core.ai import Budget, DeterministicPlayer, Player
 
 from .ai_workers import AiWorkers, WorkerDied
 from .refusals import Refusal, Rejected
@@ -35,9 +35,6 @@ log = logging.getLogger(__name__)
 
 #: Thinking time per decision once only AIs are left (they finish the game quickly).
 FAST_BUDGET_SECONDS = 0.05
-#: Players that decide on the event loop: Easy's rule of thumb takes microseconds (at most
-#: about half a millisecond), less than pickling its view for a worker.
-INLINE_PLAYERS = (EasyPlayer,)
 
 
 def choose(player: Player, view: SeatView, history: Sequence[Event]) -> Action:
@@ -67,8 +64,8 @@ class AiRunner:
     async def _decide(self, player: Player, view: SeatView, history: Sequence[Event]) -> Action:
         if len(view.legal_actions) == 1:  # forced (about a fifth of all moves): nothing to think
             return view.legal_actions[0]
-        if isinstance(player, INLINE_PLAYERS):  # microseconds: less than a trip to a worker
-            return choose(player, view, history)
+        if isinstance(player, DeterministicPlayer) and player.quick(view):
+            return choose(player, view, history)  # microseconds: less than a trip to a worker
         if self.processes <= 0:
             return await asyncio.to_thread(choose, player, view, history)
         if self._workers is None:

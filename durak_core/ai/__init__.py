@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from enum import StrEnum
 
-from .base import Budget, Clock, Player
+from .base import Budget, Clock, DeterministicPlayer, Player
 from .easy import EasyPlayer
 from .normal import NormalPlayer
 from .random_player import RandomPlayer
@@ -61,4 +61,4 @@ def make_player(
     raise ValueError(f"unknown AI level {level!r}; known: {', '.join(LEVELS)}")
 
 
-__all__ = ["LEVELS", "Budget", "Clock", "Level", "Player", "make_player"]
+__all__ = ["LEVELS", "Budget", "Clock", "DeterministicPlayer", "Level", "Player", "make_player"]

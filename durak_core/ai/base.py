@@ -58,6 +58,11 @@ class DeterministicPlayer:
         """The choice among two or more legal actions."""
         raise NotImplementedError
 
+    def quick(self, view: SeatView) -> bool:
+        """Whether deciding ``view`` takes microseconds (no search): less than sending it to
+        another process, so the bot decides it on its event loop."""
+        return True
+
 
 def forced_action(view: SeatView) -> Action | None:
     """The seat's only legal action, if it has one choice; None if it has several."""

@@ -163,8 +163,8 @@ async def test_a_killed_ai_worker_is_replaced(caplog: pytest.LogCaptureFixture) 
     view, history = state.view(seat), visible_to([], seat)
     slow = make_player(Level.HARD, seed=9, budget=Budget(seconds=2.0, clock=time.perf_counter))
     try:
-        normal = make_player(Level.NORMAL, seed=1, budget=Budget(seconds=0.05, iterations=20))
-        await runner._decide(normal, view, history)  # starts the worker
+        quick = make_player(Level.HARD, seed=1, budget=Budget(iterations=20))
+        await runner._decide(quick, view, history)  # starts the worker
         assert runner._workers is not None
         (first,) = runner._workers.pids
         deciding = asyncio.create_task(runner._decide(slow, view, history))
@@ -172,7 +172,7 @@ async def test_a_killed_ai_worker_is_replaced(caplog: pytest.LogCaptureFixture) 
         os.kill(first, signal.SIGKILL)
         assert await deciding in view.legal_actions
         assert any("AI worker process died" in r.getMessage() for r in caplog.records)
-        assert await runner._decide(normal, view, history) in view.legal_actions
+        assert await runner._decide(quick, view, history) in view.legal_actions
         (second,) = runner._workers.pids
         assert second != first
         idle = 1 - seat  # a seat with no legal action: the player raises in the worker
@@ -186,25 +186,32 @@ async def test_a_killed_ai_worker_is_replaced(caplog: pytest.LogCaptureFixture) 
     assert runner._workers is None
 
 
-async def test_forced_moves_and_easy_are_decided_without_a_worker() -> None:
-    """A seat with one legal action, and Easy's rule of thumb, cost less than a trip to a
-    worker: no worker process is started for them, and the decision is the player's own."""
+async def test_forced_moves_and_rules_of_thumb_are_decided_without_a_worker() -> None:
+    """A seat with one legal action, Easy's rule of thumb and Normal's heuristics cost less than
+    a trip to a worker: no worker process is started for them, and the decision is the
+    player's own. Normal's endgame search (talon empty, two seats) goes to a worker."""
     runner, state, seat = _runner_and_position(1)
     view, history = state.view(seat), visible_to([], seat)
     easy = make_player(Level.EASY, seed=1)
+    normal = make_player(Level.NORMAL, seed=1)
     try:
         assert len(view.legal_actions) > 1
         assert await runner._decide(easy, view, history) == easy.choose(view, history)
-        forced = None
-        while forced is None:  # play on until some seat has exactly one legal action
+        assert await runner._decide(normal, view, history) == normal.choose(view, history)
+        forced = endgame = None
+        while forced is None or endgame is None:  # play on: a forced move, then the endgame
             mover = next(s for s in range(2) if state.legal_actions(s))
-            if len(state.legal_actions(mover)) == 1:
-                forced = state.view(mover)
-            else:
-                state, _ = state.apply(mover, easy.choose(state.view(mover), ()))
+            mover_view = state.view(mover)
+            if forced is None and len(mover_view.legal_actions) == 1:
+                forced = mover_view
+            if endgame is None and mover_view.talon_size == 0 and len(mover_view.legal_actions) > 1:
+                endgame = mover_view
+            state, _ = state.apply(mover, easy.choose(mover_view, ()))
         hard = make_player(Level.HARD, seed=9, budget=Budget(seconds=5.0))
         assert await runner._decide(hard, forced, ()) == forced.legal_actions[0]
-        assert runner._workers is None  # neither needed a worker
+        assert runner._workers is None  # none of these needed a worker
+        assert await runner._decide(normal, endgame, ()) == normal.choose(endgame, ())
+        assert runner._workers is not None and len(runner._workers.pids) == 1
     finally:
         await runner.close()
 
@@ -234,8 +241,8 @@ async def main():
     runner = AiRunner(object(), delay=0, processes=1)
     state = new_game(preset("classic"), 2, seed=4)
     seat = next(s for s in range(2) if state.legal_actions(s))
-    normal = make_player(Level.NORMAL, seed=1, budget=Budget(seconds=0.05, iterations=20))
-    await runner._decide(normal, state.view(seat), visible_to([], seat))
+    hard = make_player(Level.HARD, seed=1, budget=Budget(iterations=20))
+    await runner._decide(hard, state.view(seat), visible_to([], seat))
     print(*runner._workers.pids, flush=True)
     os.kill(os.getpid(), signal.SIGKILL)  # no shutdown: like a crash or the OOM killer
 

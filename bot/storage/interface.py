@@ -53,6 +53,12 @@ class Storage(Protocol):
 
     async def save_table(self, t: SavedTable) -> None: ...
 
+    def save_table_at_once(self, t: SavedTable) -> bool:
+        """Write ``t`` now if that needs no waiting (SQLite with nothing else writing): True
+        once written; False if the caller must ``await save_table(t)``. Raises what the write
+        raised."""
+        ...
+
     async def load_tables(
         self, statuses: Sequence[TableStatus] = (TableStatus.LOBBY, TableStatus.RUNNING)
     ) -> list[SavedTable]: ...

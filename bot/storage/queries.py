@@ -153,6 +153,9 @@ class SqlStorage(SettingsStore, TournamentQueries):
     #: With a scope, ``load_tables`` returns only the tables of this process's guilds.
     shards: ShardScope | None
 
+    def save_table_at_once(self, t: SavedTable) -> bool:
+        return False  # a backend that writes without waiting says so
+
     @abstractmethod
     async def close(self) -> None: ...
 

@@ -126,27 +126,33 @@ class SqliteStorage(SqlStorage):
 
     # -- saved tables -------------------------------------------------------------
 
-    async def save_table(self, t: SavedTable) -> None:
+    def save_table_at_once(self, t: SavedTable) -> bool:
         """Written at once when nothing else is writing: no suspension, so the save a click
-        waits for costs no extra turns of a busy event loop. Otherwise group commit: saves
-        that arrive while a batch is being written (or retried because another connection
-        holds the lock) wait for the next batch, which writes them all. Returns once ``t`` is
-        committed; raises what its write raised."""
+        waits for costs no extra turns of a busy event loop (and no task)."""
         if (
-            not self._save_queue
-            and not self._lock.locked()
-            and (self._saver is None or self._saver.done())
+            self._save_queue
+            or self._lock.locked()
+            or not (self._saver is None or self._saver.done())
         ):
-            try:
-                stale = _upsert_tables(self._writer, [t])
-            except sqlite3.OperationalError as exc:
-                if not is_busy(exc):
-                    raise
-            else:  # (locked: queued below and retried with backoff)
-                self._after_write()
-                if t.table_id in stale:
-                    raise StaleTableVersion(t.table_id, t.version, stale[t.table_id])
-                return
+            return False
+        try:
+            stale = _upsert_tables(self._writer, [t])
+        except sqlite3.OperationalError as exc:
+            if not is_busy(exc):
+                raise
+            return False  # locked by another connection: queued and retried with backoff
+        self._after_write()
+        if t.table_id in stale:
+            raise StaleTableVersion(t.table_id, t.version, stale[t.table_id])
+        return True
+
+    async def save_table(self, t: SavedTable) -> None:
+        """Written at once when it can be (``save_table_at_once``); otherwise group commit:
+        saves that arrive while a batch is being written (or retried because another
+        connection holds the lock) wait for the next batch, which writes them all. Returns once
+        ``t`` is committed; raises what its write raised."""
+        if self.save_table_at_once(t):
+            return
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._save_queue.append((t, done))
         if self._saver is None or self._saver.done():

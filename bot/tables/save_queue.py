@@ -50,7 +50,15 @@ class SaveQueue:
             self._mark_unsaved(table)  # written after the write in flight, newest state
             return
         self._unsaved.pop(tid, None)
-        task = asyncio.create_task(self._write(table, to_saved(table)), name=f"durak-save-{tid}")
+        saved = to_saved(table)
+        try:
+            if self.storage.save_table_at_once(saved):
+                return  # written without suspending: no task, no timer
+        except Exception as exc:  # as in _write
+            self._report_outage(f"table {tid}", exc)
+            self._mark_unsaved(table)
+            return
+        task = asyncio.create_task(self._write(table, saved), name=f"durak-save-{tid}")
         self._saving[tid] = task
         done, _ = await asyncio.wait({task}, timeout=self.wait_seconds)
         if not done:

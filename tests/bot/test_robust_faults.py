@@ -180,6 +180,11 @@ class FlakyStorage:
             raise sqlite3.OperationalError("database or disk is full")
         await self.inner.save_table(t)
 
+    def save_table_at_once(self, t: SavedTable) -> bool:
+        if self.full:
+            raise sqlite3.OperationalError("database or disk is full")
+        return self.inner.save_table_at_once(t)
+
     async def record_game(self, rec: GameRecord) -> str:
         if self.full:
             raise sqlite3.OperationalError("database or disk is full")

@@ -243,8 +243,10 @@ def make_bot(settings: Settings, **kwargs: Any) -> DurakBot:
     return ShardedDurakBot(settings, shard_count=settings.shard_count, shard_ids=ids, **kwargs)
 
 
-#: Cyclic GC generation thresholds for the running bot (CPython's default is 700, 10, 10).
-GC_THRESHOLDS = (5_000, 20, 100)
+#: Cyclic GC generation thresholds for the running bot (CPython's default is 700, 10, 10). A
+#: young generation of 50,000 objects: under load (AI decisions on the loop allocate a lot) a
+#: tenth of the 5,000 before saved ~6 % of the bot's CPU (docs/performance.md, 2026-12-02).
+GC_THRESHOLDS = (50_000, 50, 100)
 
 
 def quiet_gc() -> None:

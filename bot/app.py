@@ -244,8 +244,8 @@ def make_bot(settings: Settings, **kwargs: Any) -> DurakBot:
 
 
 #: Cyclic GC generation thresholds for the running bot (CPython's default is 700, 10, 10). A
-#: young generation of 50,000 objects: under load (AI decisions on the loop allocate a lot) a
-#: tenth of the 5,000 before saved ~6 % of the bot's CPU (docs/performance.md, 2026-12-02).
+#: young generation of 50,000 objects, collected a tenth as often as with 5,000, saved ~6 % of
+#: the bot's CPU under load (docs/performance.md, 2026-12-02).
 GC_THRESHOLDS = (50_000, 50, 100)
 
 

@@ -12,27 +12,14 @@ from collections.abc import Awaitable
 from dataclasses import dataclass, field
 
 from benchmarks.activity_load import ActivityLoad, Viewer
-from tests.bot.robust_harness import ACTION_ID
+from tests.bot.robust_harness import ACTION_ID, ChannelTable, table_message
 from tests.fake_discord import FakeDiscord, FakeMessage
 
 
 @dataclass
-class Tbl:
-    channel: int
-    humans: list[int]
-    table_id: str = ""
-    message_id: int = 0
+class Tbl(ChannelTable):
     #: ``--browsers``: who plays or watches from the Activity (a spectator is not in humans).
     browsers: list[int] = field(default_factory=list)
-
-
-def table_message(fake: FakeDiscord, channel: int) -> FakeMessage | None:
-    found = [
-        m
-        for m in fake.channel_messages(channel)
-        if m.embeds and any(b.custom_id and b.custom_id.startswith("dkt:") for b in m.buttons)
-    ]
-    return found[-1] if found else None
 
 
 def latest_hand(fake: FakeDiscord, user: int) -> FakeMessage | None:
@@ -77,13 +64,7 @@ class ChatPlayers:
         for other in tb.humans[1:]:
             await self.timed(fake.slash(other, tb.channel, "durak", "join", timeout=30))
         await self.timed(fake.slash(host, tb.channel, "durak", "start", timeout=30))
-        msg = await fake.wait_for(lambda: table_message(fake, tb.channel), 60)
-        tb.message_id = msg.id
-        tb.table_id = next(
-            b.custom_id.split(":")[1]
-            for b in msg.buttons
-            if b.custom_id and b.custom_id.startswith("dkt:")
-        )
+        await tb.posted(fake, 60)
 
     async def open_tables(self, tables: list[Tbl], at_once: int = 20) -> None:
         for k in range(0, len(tables), at_once):

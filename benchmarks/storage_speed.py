@@ -33,6 +33,7 @@ from typing import TypedDict
 from bot.cli.progress import add_progress_flag, progress_bar, show_progress
 from bot.storage import (
     GameRecord,
+    LeaderboardQuery,
     LeaderboardSort,
     PostgresStorage,
     SavedTable,
@@ -193,7 +194,7 @@ async def measure(url: str, games: int, users: int, runs: int) -> dict[str, obje
         for sort in sorts:
 
             def board(i: int, sort: LeaderboardSort = sort) -> Awaitable[object]:
-                return s.leaderboard(GUILD, sort, page=1 + i % 20)  # pages 1..20
+                return s.leaderboard(LeaderboardQuery(GUILD, sort, page=1 + i % 20))  # pages 1..20
 
             out[f"leaderboard_{sort}_ms"] = await median_ms(board, runs // 4)
         probe = [rnd.randrange(1, users + 1) for _ in range(runs)]

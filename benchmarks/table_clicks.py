@@ -81,9 +81,9 @@ import tempfile
 import time
 import types
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import AsyncExitStack, contextmanager
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 from unittest import mock
@@ -578,22 +578,28 @@ def summarize(games: list[GameCounts]) -> dict[str, Any]:
     }
 
 
-async def run(
-    *,
-    seats: tuple[int, ...] = SEATS,
-    presets: tuple[str, ...] = PRESETS,
-    games: int = 4,
-    seed: int = 1,
-    think: float = 0.3,
-    edit_interval: float = 1.0,
-    notify_delay: float = 0.2,
-    images: bool = False,
-    defend_order: str = "table",
-    first: str = "defender",
-    log: Callable[[str], None] | None = None,
-) -> dict[str, Any]:
-    """Play ``games`` games of every (seats, preset) configuration; the report as a dict."""
-    configs = [(n, p) for n in seats for p in presets]
+@dataclass(frozen=True)
+class Options:
+    """What a run plays and how; named as the report and the command line name them (the
+    flags' defaults are these)."""
+
+    games_per_config: int = 4
+    seats: Sequence[int] = SEATS
+    presets: Sequence[str] = PRESETS
+    seed: int = 1
+    think_seconds: float = 0.3
+    table_edit_interval_seconds: float = 1.0
+    turn_notify_delay_seconds: float = 0.2
+    images: bool = False
+    defend_order: str = "table"
+    first: str = "defender"
+
+
+async def run(options: Options, log: Callable[[str], None] | None = None) -> dict[str, Any]:
+    """Play ``games_per_config`` games of every (seats, preset) configuration; the report as
+    a dict."""
+    o = options
+    configs = [(n, p) for n in o.seats for p in o.presets]
     results: dict[str, list[GameCounts]] = {f"{n}-{p}": [] for n, p in configs}
     wall = time.monotonic()
     async with AsyncExitStack() as stack:
@@ -612,30 +618,36 @@ async def run(
             running_bot(
                 w,
                 turn_timer_seconds=0,
-                table_edit_interval_seconds=edit_interval,
-                turn_notify_delay_seconds=notify_delay,
+                table_edit_interval_seconds=o.table_edit_interval_seconds,
+                turn_notify_delay_seconds=o.turn_notify_delay_seconds,
                 abandon_after_minutes=60,
             )
         )
-        await save_images_setting(bot, w.guild, images)
+        await save_images_setting(bot, w.guild, o.images)
         seeds: dict[int, int] = {}
         stack.enter_context(fixed_deals(bot, seeds))
 
         async def play_config(name: str) -> None:
             s = seatings[name]
             n, preset = len(s.users), s.preset
-            for g in range(games):
-                seeds[s.channel] = _seed(seed, n, preset, g)
+            for g in range(o.games_per_config):
+                seeds[s.channel] = _seed(o.seed, n, preset, g)
                 counts = GameCounts(name, n)
                 game = Game(
-                    fake, bot, s, counts, think=think, defend_order=defend_order, first=first
+                    fake,
+                    bot,
+                    s,
+                    counts,
+                    think=o.think_seconds,
+                    defend_order=o.defend_order,
+                    first=o.first,
                 )
                 await game.play()
                 results[name].append(counts)
                 if log is not None:
                     one = summarize([counts])
                     log(
-                        f"{name} game {g + 1}/{games}: {counts.bouts} bouts, "
+                        f"{name} game {g + 1}/{o.games_per_config}: {counts.bouts} bouts, "
                         f"{sum(counts.clicks.values())} clicks, "
                         f"{one['clicks_per_beaten_card']} clicks/beaten card, "
                         f"{one['done_clicks_per_attacker_bout']} Done/attacker-bout, "
@@ -648,16 +660,7 @@ async def run(
     return {
         "benchmark": "table_clicks",
         "games": len(every),
-        "games_per_config": games,
-        "seats": list(seats),
-        "presets": list(presets),
-        "seed": seed,
-        "think_seconds": think,
-        "table_edit_interval_seconds": edit_interval,
-        "turn_notify_delay_seconds": notify_delay,
-        "images": images,
-        "defend_order": defend_order,
-        "first": first,
+        **asdict(o),
         "wall_seconds": round(time.monotonic() - wall, 1),
         "overall": summarize(every),
         "configs": {name: summarize(gs) for name, gs in results.items()},
@@ -680,29 +683,37 @@ def check(report: dict[str, Any]) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
-    ap.add_argument("--games", type=int, default=4, help="games per configuration")
+    ap.set_defaults(**asdict(Options()))
+    ap.add_argument(
+        "--games", type=int, dest="games_per_config", metavar="N", help="games per configuration"
+    )
     ap.add_argument("--quick", action="store_true", help="1 game per configuration")
     ap.add_argument("--json", action="store_true", help="print only the JSON")
-    ap.add_argument("--think", type=float, default=0.3, help="seconds before each click")
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--edit-interval", type=float, default=1.0)
+    ap.add_argument(
+        "--think", type=float, dest="think_seconds", metavar="S", help="seconds before each click"
+    )
+    ap.add_argument("--seed", type=int)
+    ap.add_argument("--edit-interval", type=float, dest="table_edit_interval_seconds", metavar="S")
     ap.add_argument(
         "--notify-delay",
         type=float,
-        default=0.2,
+        dest="turn_notify_delay_seconds",
+        metavar="S",
         help="the bot's TURN_NOTIFY_DELAY_SECONDS; below --think, so every lead and defence "
         "that waits for a player is notified (the worst case for the one-per-bout bound)",
     )
     ap.add_argument("--images", action="store_true", help="card pictures on")
-    ap.add_argument("--defend-order", choices=("table", "hardest"), default="table")
-    ap.add_argument("--first", choices=("defender", "attackers"), default="defender")
-    ap.add_argument("--seats", type=int, nargs="+", default=list(SEATS))
-    ap.add_argument("--presets", nargs="+", default=list(PRESETS))
+    ap.add_argument("--defend-order", choices=("table", "hardest"))
+    ap.add_argument("--first", choices=("defender", "attackers"))
+    ap.add_argument("--seats", type=int, nargs="+")
+    ap.add_argument("--presets", nargs="+")
     add_progress_flag(ap)
     args = ap.parse_args()
-    games = 1 if args.quick else args.games
+    if args.quick:
+        args.games_per_config = 1
+    options = Options(**{f.name: getattr(args, f.name) for f in fields(Options)})
     bar = progress_bar(
-        len(args.seats) * len(args.presets) * games,
+        len(options.seats) * len(options.presets) * options.games_per_config,
         desc="games",
         unit="game",
         enabled=show_progress(args.progress, json_output=args.json),
@@ -717,21 +728,7 @@ def main() -> None:
         bar.update()
 
     with bar:
-        report = asyncio.run(
-            run(
-                seats=tuple(args.seats),
-                presets=tuple(args.presets),
-                games=games,
-                seed=args.seed,
-                think=args.think,
-                edit_interval=args.edit_interval,
-                notify_delay=args.notify_delay,
-                images=args.images,
-                defend_order=args.defend_order,
-                first=args.first,
-                log=game_done,
-            )
-        )
+        report = asyncio.run(run(options, log=game_done))
     check(report)
     for name, r in report["configs"].items():
         log(

@@ -23,6 +23,7 @@ from aiohttp import web
 
 from bot.tables.table import Table
 
+from .listeners import EveryChange
 from .session_tokens import Session
 from .table_frames import table_frame
 
@@ -80,7 +81,7 @@ class Connection:
 POLL_SECONDS = 1.0
 
 
-class ActivityHub:
+class ActivityHub(EveryChange):
     def __init__(self, *, poll_seconds: float = POLL_SECONDS) -> None:
         self._by_channel: dict[int, set[Connection]] = {}
         #: The table each channel's browsers were last shown (None: no table).
@@ -110,15 +111,8 @@ class ActivityHub:
     def __len__(self) -> int:
         return sum(len(c) for c in self._by_channel.values())
 
-    # -- the service's notifier protocol --------------------------------------------------
-
-    def table_changed(self, table: Table, *, actor: int | None) -> None:
-        self.broadcast(table)
-
-    def game_started(self, table: Table) -> None:
-        self.broadcast(table)
-
-    def table_closed(self, table: Table) -> None:
+    def changed(self, table: Table) -> None:
+        """The service's notifier (:class:`EveryChange`): every change is broadcast."""
         self.broadcast(table)
 
     def broadcast(self, table: Table) -> None:

@@ -4,6 +4,8 @@ listener (the Activity's browsers; tests that watch every change)."""
 from __future__ import annotations
 
 import logging
+from abc import ABC, abstractmethod
+from collections.abc import Callable
 from typing import Protocol
 
 from bot.tables.table import Table
@@ -21,6 +23,23 @@ class Notifier(Protocol):
     def table_closed(self, table: Table) -> None: ...
 
 
+class EveryChange(ABC):
+    """A listener that does one thing whatever happened to a table: each notifier call is
+    ``changed`` (the Activity's hub broadcasts the table; a test's history records it)."""
+
+    @abstractmethod
+    def changed(self, table: Table) -> None: ...
+
+    def table_changed(self, table: Table, *, actor: int | None) -> None:
+        self.changed(table)
+
+    def game_started(self, table: Table) -> None:
+        self.changed(table)
+
+    def table_closed(self, table: Table) -> None:
+        self.changed(table)
+
+
 class TableListeners:
     """A notifier that forwards to ``primary`` and to each of
     ``listeners``. Called under the table lock: listeners only schedule work. A failing
@@ -31,25 +50,18 @@ class TableListeners:
         self.listeners: list[Notifier] = list(listeners)
 
     def table_changed(self, table: Table, *, actor: int | None) -> None:
-        self.primary.table_changed(table, actor=actor)
-        for listener in self.listeners:
-            try:
-                listener.table_changed(table, actor=actor)
-            except Exception:
-                log.exception("table listener %r failed", listener)
+        self._tell(lambda n: n.table_changed(table, actor=actor))
 
     def game_started(self, table: Table) -> None:
-        self.primary.game_started(table)
-        for listener in self.listeners:
-            try:
-                listener.game_started(table)
-            except Exception:
-                log.exception("table listener %r failed", listener)
+        self._tell(lambda n: n.game_started(table))
 
     def table_closed(self, table: Table) -> None:
-        self.primary.table_closed(table)
+        self._tell(lambda n: n.table_closed(table))
+
+    def _tell(self, call: Callable[[Notifier], None]) -> None:
+        call(self.primary)
         for listener in self.listeners:
             try:
-                listener.table_closed(table)
+                call(listener)
             except Exception:
                 log.exception("table listener %r failed", listener)

@@ -8,7 +8,7 @@ from typing import cast
 import discord
 from discord import app_commands
 
-from bot.storage import GameNotFound, GameRecord, LeaderboardSort
+from bot.storage import GameNotFound, GameRecord, LeaderboardQuery, LeaderboardSort
 from bot.text import t
 from bot.text.translator import ls
 from bot.ui.leaderboard import render_board, render_history, render_stats
@@ -37,9 +37,8 @@ class RecordsCommands(CogBase):
         if interaction.guild_id is None:
             await self._say(interaction, "err.guild_only")
             return
-        board = await self.bot.service.storage.leaderboard(
-            interaction.guild_id, cast(LeaderboardSort, sort), page=max(page, 1)
-        )
+        query = LeaderboardQuery(interaction.guild_id, cast(LeaderboardSort, sort), max(page, 1))
+        board = await self.bot.service.storage.leaderboard(query)
         embed, view = render_board(board, sort, loc_of(interaction))
         if edit:
             await interaction.response.edit_message(embed=embed, view=view)

@@ -27,7 +27,7 @@ from .factory import (
     open_storage,
     sqlite_url,
 )
-from .interface import MAX_PAGE_SIZE, LeaderboardSort, Storage
+from .interface import MAX_PAGE_SIZE, LeaderboardQuery, LeaderboardSort, Storage
 from .models import (
     EntrantRecord,
     GameRecord,
@@ -62,6 +62,7 @@ __all__ = [
     "InvalidQuery",
     "LeaderboardEntry",
     "LeaderboardPage",
+    "LeaderboardQuery",
     "LeaderboardSort",
     "LeaveClosed",
     "MigrationError",

@@ -7,6 +7,7 @@ The bot depends on this Protocol only. Both backends run the same schema and que
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Literal, Protocol
 
 from bot.tournaments import Pairing, PlayedGame
@@ -65,15 +66,7 @@ class Storage(Protocol):
 
     async def delete_table(self, table_id: str) -> bool: ...
 
-    async def leaderboard(
-        self,
-        guild_id: int,
-        sort: LeaderboardSort,
-        page: int = 1,
-        page_size: int = 10,
-        min_games: int = 5,
-        include_ai: bool = False,
-    ) -> LeaderboardPage: ...
+    async def leaderboard(self, query: LeaderboardQuery) -> LeaderboardPage: ...
 
     async def user_stats(self, user_id: int, guild_id: int | None) -> PlayerStats: ...
 
@@ -150,15 +143,28 @@ _STATUSES: frozenset[str] = frozenset(TableStatus)
 _SORTS: frozenset[str] = frozenset({"wins", "win_rate", "rating"})
 
 
-def check_page(page: int, page_size: int, min_games: int, sort: str) -> None:
-    if sort not in _SORTS:
-        raise InvalidQuery(f"sort must be one of {sorted(_SORTS)}, got {sort!r}")
-    if page < 1:
-        raise InvalidQuery(f"page must be >= 1, got {page}")
-    if not 1 <= page_size <= MAX_PAGE_SIZE:
-        raise InvalidQuery(f"page_size must be in 1..{MAX_PAGE_SIZE}, got {page_size}")
-    if min_games < 0:
-        raise InvalidQuery(f"min_games must be >= 0, got {min_games}")
+@dataclass(frozen=True, slots=True)
+class LeaderboardQuery:
+    """One page of a guild's leaderboard: ``min_games`` counts for ``win_rate`` only; AI seats
+    are left out unless ``include_ai``. Checked when made (``InvalidQuery``), so every backend
+    refuses the same bad input."""
+
+    guild_id: int
+    sort: LeaderboardSort
+    page: int = 1
+    page_size: int = 10
+    min_games: int = 5
+    include_ai: bool = False
+
+    def __post_init__(self) -> None:
+        if self.sort not in _SORTS:
+            raise InvalidQuery(f"sort must be one of {sorted(_SORTS)}, got {self.sort!r}")
+        if self.page < 1:
+            raise InvalidQuery(f"page must be >= 1, got {self.page}")
+        if not 1 <= self.page_size <= MAX_PAGE_SIZE:
+            raise InvalidQuery(f"page_size must be in 1..{MAX_PAGE_SIZE}, got {self.page_size}")
+        if self.min_games < 0:
+            raise InvalidQuery(f"min_games must be >= 0, got {self.min_games}")
 
 
 def check_limit(limit: int) -> None:

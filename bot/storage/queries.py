@@ -28,10 +28,9 @@ from .connection import Connection, Row
 from .errors import GameNotFound, InvalidQuery, UnknownPlayer
 from .interface import (
     SETTINGS_OWNER,
-    LeaderboardSort,
+    LeaderboardQuery,
     SettingsTable,
     check_limit,
-    check_page,
     check_statuses,
 )
 from .models import (
@@ -348,23 +347,15 @@ class SqlStorage(SettingsStore, TournamentQueries):
 
     # -- queries ------------------------------------------------------------------
 
-    async def leaderboard(
-        self,
-        guild_id: int,
-        sort: LeaderboardSort,
-        page: int = 1,
-        page_size: int = 10,
-        min_games: int = 5,
-        include_ai: bool = False,
-    ) -> LeaderboardPage:
-        check_page(page, page_size, min_games, sort)
+    async def leaderboard(self, query: LeaderboardQuery) -> LeaderboardPage:
         where = "guild_id = ? AND games > 0"
-        params: list[object] = [guild_id]
-        if not include_ai:
+        params: list[object] = [query.guild_id]
+        if not query.include_ai:
             where += " AND kind = 'human'"
-        if sort == "win_rate":
+        if query.sort == "win_rate":
             where += " AND games >= ?"
-            params.append(min_games)
+            params.append(query.min_games)
+        page, page_size = query.page, query.page_size
         offset = (page - 1) * page_size
 
         async def body(conn: Connection) -> LeaderboardPage:
@@ -372,7 +363,7 @@ class SqlStorage(SettingsStore, TournamentQueries):
             total = int(count[0]) if count else 0
             rows = await conn.fetch(
                 f"SELECT {', '.join(ENTRY_COLUMNS)} FROM guild_stats WHERE {where}"
-                f" ORDER BY {_LEADERBOARD_ORDER[sort]} LIMIT ? OFFSET ?",
+                f" ORDER BY {_LEADERBOARD_ORDER[query.sort]} LIMIT ? OFFSET ?",
                 *params,
                 page_size,
                 offset,

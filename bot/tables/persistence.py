@@ -7,7 +7,6 @@ from dataclasses import asdict
 from datetime import datetime
 from typing import Any, cast
 
-from bot.domain import TableStatus
 from bot.storage import SavedTable
 from durak_core import Card, Event, GameState, RuleSet, Series, new_game, replay_json
 from durak_core.ai import LEVELS, Level
@@ -15,6 +14,19 @@ from durak_core.ai import LEVELS, Level
 from .table import MatchOf, Note, Seat, Table
 
 log = logging.getLogger(__name__)
+
+#: What a saved table keeps in columns of its own, named as the table names them (the rest is
+#: ``meta``, and the game's ``state_json``): both directions copy these.
+_COLUMNS = (
+    "table_id",
+    "guild_id",
+    "channel_id",
+    "thread_id",
+    "lobby_message_id",
+    "table_message_id",
+    "status",
+    "version",
+)
 
 
 def to_saved(table: Table) -> SavedTable:
@@ -57,16 +69,9 @@ def to_saved(table: Table) -> SavedTable:
         "match": None if table.match is None else asdict(table.match),
     }
     return SavedTable(
-        table_id=table.table_id,
-        guild_id=table.guild_id,
-        channel_id=table.channel_id,
-        thread_id=table.thread_id,
-        lobby_message_id=table.lobby_message_id,
-        table_message_id=table.table_message_id,
+        **{c: getattr(table, c) for c in _COLUMNS},
         state_json=table.state.to_json() if table.state is not None else "",
         meta=meta,
-        status=table.status,
-        version=table.version,
     )
 
 
@@ -87,19 +92,12 @@ def from_saved(saved: SavedTable) -> Table:
     rules = RuleSet.from_options(meta["rules"])
     seats = [_seat(s) for s in meta["seats"]]
     table = Table(
-        table_id=saved.table_id,
-        guild_id=saved.guild_id,
-        channel_id=saved.channel_id,
+        **{c: getattr(saved, c) for c in _COLUMNS},
         host_id=int(meta["host_id"]),
         rules=rules,
         max_seats=int(meta["max_seats"]),
         turn_timer=int(meta["turn_timer"]),
         seats=seats,
-        status=TableStatus(saved.status),
-        thread_id=saved.thread_id,
-        lobby_message_id=saved.lobby_message_id,
-        table_message_id=saved.table_message_id,
-        version=saved.version,
         series_number=int(meta.get("series_number", 1)),
     )
     raw_series = meta.get("series")

@@ -32,6 +32,13 @@ class Components(Protocol):
     def has_components_v2(self) -> bool: ...
 
 
+def _transport(interaction: discord.Interaction) -> dict[str, Any]:
+    """The session and proxy that discord.py's webhook adapter sends an interaction's requests
+    through (as its own ``Interaction`` methods pass them)."""
+    http = cast(Any, interaction._state).http
+    return {"session": interaction._session, "proxy": http.proxy, "proxy_auth": http.proxy_auth}
+
+
 async def edit_channel_message(
     client: discord.Client,
     channel_id: int,
@@ -63,13 +70,10 @@ async def edit_interaction_answer(
         attachments=attachments,
         previous_allowed_mentions=state.allowed_mentions,
     ) as params:
-        http = state.http
         data = await async_context.get().edit_original_interaction_response(
             interaction.application_id,
             interaction.token,
-            session=interaction._session,
-            proxy=http.proxy,
-            proxy_auth=http.proxy_auth,
+            **_transport(interaction),
             payload=params.payload,
             multipart=params.multipart,
             files=params.files,
@@ -104,12 +108,9 @@ async def update_clicked_message(
         webhook_id=interaction.id,
         webhook_token=interaction.token,
     )
-    http = state.http
     await async_context.get().request(
         route,
-        session=interaction._session,
-        proxy=http.proxy,
-        proxy_auth=http.proxy_auth,
+        **_transport(interaction),
         payload=None if params.files else params.payload,
         multipart=params.multipart if params.files else None,
         files=params.files or None,

@@ -14,7 +14,7 @@ from typing import Any
 
 import aiohttp
 
-from bot.activity.listeners import TableListeners
+from bot.activity.listeners import EveryChange, TableListeners
 from bot.app import DurakBot
 from bot.tables.table import Table
 from durak_core import GameState
@@ -152,7 +152,7 @@ async def applied(fake: FakeDiscord, table: Table, browser: Browser, frame: dict
     assert len(browser.errors()) == errors, browser.errors()[-1]
 
 
-class History:
+class History(EveryChange):
     """Every state the table passed through, by table version, recorded under the table lock
     by a listener beside the chat and the browsers: what each frame must be checked against."""
 
@@ -166,13 +166,7 @@ class History:
         self.states[table.version] = table.state
         self.seats[table.version] = [s.user_id for s in table.seats]
 
-    def table_changed(self, table: Table, *, actor: int | None) -> None:
-        self.record(table)
-
-    def game_started(self, table: Table) -> None:
-        self.record(table)
-
-    def table_closed(self, table: Table) -> None:
+    def changed(self, table: Table) -> None:
         self.record(table)
 
 

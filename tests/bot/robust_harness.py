@@ -38,12 +38,41 @@ ROOT = HERE.parents[1]
 ACTION_ID = re.compile(r"^dk:(?P<table>[0-9a-f]{8}):(?P<seat>\d):(?P<version>\d+):(?P<code>\d+)$")
 
 
+def table_message(fake: FakeDiscord, channel: int) -> FakeMessage | None:
+    """The newest table message (the one with the table's ``dkt:`` buttons) in ``channel``."""
+    found = [
+        m
+        for m in fake.channel_messages(channel)
+        if any((b.custom_id or "").startswith("dkt:") for b in m.buttons)
+    ]
+    return found[-1] if found else None
+
+
 @dataclass
-class Game:
+class ChannelTable:
+    """A table that ``humans`` play in ``channel`` (AI seats fill the others): its id and its
+    table message's, once the table message is posted (:meth:`posted`)."""
+
     channel: int
-    users: list[int]
+    humans: list[int]
     table_id: str = ""
     message_id: int = 0
+
+    async def posted(self, fake: FakeDiscord, timeout: float) -> None:
+        """Wait for the table message; note its id and the table's (from its buttons)."""
+        msg = await fake.wait_for(
+            lambda: table_message(fake, self.channel), timeout, what="the table message"
+        )
+        self.message_id = msg.id
+        self.table_id = next(
+            b.custom_id.split(":")[1]
+            for b in msg.buttons
+            if b.custom_id and b.custom_id.startswith("dkt:")
+        )
+
+
+@dataclass
+class Game(ChannelTable):
     acked: list[tuple[int, int]] = field(default_factory=list)  # (seat, action code)
     finished: bool = False
 
@@ -147,13 +176,13 @@ def latest_hand(fake: FakeDiscord, user: int) -> FakeMessage | None:
 
 
 async def open_hands(fake: FakeDiscord, game: Game) -> None:
-    for user in game.users:
+    for user in game.humans:
         await fake.click(user, game.message_id, f"dkt:{game.table_id}:hand", timeout=10)
 
 
 def pick_click(fake: FakeDiscord, game: Game, rng: random.Random) -> tuple[int, str] | None:
     options = []
-    for user in game.users:
+    for user in game.humans:
         hand = latest_hand(fake, user)
         if hand is None:
             continue
@@ -199,28 +228,13 @@ async def run_harness(workdir: Path, *, kills: int, games: int, seed: int = 1) -
         await bot.start()
         db = workdir / "durak.sqlite3"
         for g in all_games:
-            host, other = g.users
+            host, other = g.humans
             await fake.slash(
                 host, g.channel, "durak", "new", options={"ai_seats": 1, "ai_level": "easy"}
             )
             await fake.slash(other, g.channel, "durak", "join")
             await fake.slash(host, g.channel, "durak", "start")
-
-            def posted(g: Game = g) -> FakeMessage | None:
-                found = [
-                    m
-                    for m in fake.channel_messages(g.channel)
-                    if m.embeds and "game" in str(m.embeds[0].get("title", ""))
-                ]
-                return found[-1] if found else None
-
-            msg = await fake.wait_for(posted, 10, what="the table message")
-            g.message_id = msg.id
-            g.table_id = next(
-                b.custom_id.split(":")[1]
-                for b in msg.buttons
-                if b.custom_id and b.custom_id.startswith("dkt:")
-            )
+            await g.posted(fake, 10)
             await open_hands(fake, g)
 
         # Kill after a random number of acknowledged clicks, sometimes with a click in flight.

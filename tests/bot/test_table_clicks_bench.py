@@ -12,7 +12,14 @@ from durak_core.actions import ATTACK, TAKE
 
 async def test_one_two_seat_game_is_counted_consistently() -> None:
     report = await tc.run(
-        seats=(2,), presets=("classic",), games=1, seed=3, think=0.0, edit_interval=0.05
+        tc.Options(
+            games_per_config=1,
+            seats=(2,),
+            presets=("classic",),
+            seed=3,
+            think_seconds=0.0,
+            table_edit_interval_seconds=0.05,
+        )
     )
     tc.check(report)  # every figure finite, every game finished
     overall = report["overall"]

@@ -21,9 +21,9 @@ from bot.storage.factory import sqlite_url
 from bot.text import t
 from bot.tournaments import rounds_from_games, standings
 from bot.ui.tournament_text import num
-from tests.bot.robust_harness import ACTION_ID, BotProcess
+from tests.bot.robust_harness import ACTION_ID, BotProcess, table_message
 from tests.bot.test_tournament_signup import champion_line, description, display
-from tests.fake_discord import FakeDiscord, FakeMessage
+from tests.fake_discord import FakeDiscord
 from tests.fake_discord.pytest_plugin import started_fake
 
 pytestmark = pytest.mark.slow  # a bot process, killed once, runs 12 four-seat matches
@@ -40,15 +40,6 @@ async def until(check: object, timeout: float, what: str) -> None:
         if time.monotonic() > end:
             raise TimeoutError(f"timed out waiting for {what}")
         await asyncio.sleep(0.2)
-
-
-def table_message(fake: FakeDiscord, thread: int) -> FakeMessage | None:
-    found = [
-        m
-        for m in fake.channel_messages(thread)
-        if any((b.custom_id or "").startswith("dkt:") for b in m.buttons)
-    ]
-    return found[-1] if found else None
 
 
 class Human:

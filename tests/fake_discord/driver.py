@@ -259,10 +259,7 @@ class FakeDiscord:
         data = {"custom_id": custom_id, "component_type": 2}
         if "id" in comp:
             data["id"] = comp["id"]
-        label = f"click {custom_id!r}"
-        return await self._interact(
-            user_id, msg.channel_id, COMPONENT, data, msg, label=label, timeout=timeout, wait=wait
-        )
+        return await self._use_component(user_id, msg, data, "click", timeout, wait)
 
     async def select(
         self,
@@ -285,10 +282,7 @@ class FakeDiscord:
             if bad:
                 raise ValueError(f"select {custom_id!r} has no options {bad}; options: {allowed}")
         data: JSON = {"custom_id": custom_id, "component_type": comp["type"], "values": values}
-        label = f"select {custom_id!r}"
-        return await self._interact(
-            user_id, msg.channel_id, COMPONENT, data, msg, label=label, timeout=timeout, wait=wait
-        )
+        return await self._use_component(user_id, msg, data, "select", timeout, wait)
 
     async def submit_modal(
         self,
@@ -331,6 +325,15 @@ class FakeDiscord:
         channel_id = opened_by.interaction.channel_id
         return await self._interact(
             user_id, channel_id, MODAL_SUBMIT, data, source, label="modal submit", timeout=timeout
+        )
+
+    async def _use_component(
+        self, user_id: int, msg: FakeMessage, data: JSON, verb: str, timeout: float, wait: bool
+    ) -> InteractionResult:
+        """The interaction of a click or a choice on one of ``msg``'s components."""
+        label = f"{verb} {data['custom_id']!r}"
+        return await self._interact(
+            user_id, msg.channel_id, COMPONENT, data, msg, label=label, timeout=timeout, wait=wait
         )
 
     async def _interact(

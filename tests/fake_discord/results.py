@@ -30,20 +30,13 @@ class InteractionResult:
     def __init__(self, fake: FakeDiscord, interaction: FakeInteraction) -> None:
         self._fake = fake
         self.interaction = interaction
+        self.id, self.token = interaction.id, interaction.token  # fixed for its lifetime
 
     def __repr__(self) -> str:
         return (
             f"<InteractionResult id={self.id} response_type={self.response_type}"
             f" message={self.message!r}>"
         )
-
-    @property
-    def id(self) -> int:
-        return self.interaction.id
-
-    @property
-    def token(self) -> str:
-        return self.interaction.token
 
     @property
     def response_type(self) -> int | None:

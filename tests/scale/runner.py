@@ -24,6 +24,7 @@ from discord.http import Route
 async def serve() -> int:
     from bot.__main__ import load_settings
     from bot.app import make_bot
+    from bot.storage import LeaderboardQuery
 
     settings = load_settings()
     if isinstance(settings, str):
@@ -50,7 +51,9 @@ async def serve() -> int:
                 storage = bot.service.storage
                 out = {
                     str(g): (
-                        await storage.leaderboard(g, "rating", min_games=0, include_ai=True)
+                        await storage.leaderboard(
+                            LeaderboardQuery(g, "rating", min_games=0, include_ai=True)
+                        )
                     ).model_dump(mode="json")
                     for g in guilds
                 }

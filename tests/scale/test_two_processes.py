@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage import PostgresStorage
+from bot.storage import LeaderboardQuery, PostgresStorage
 from tests.bot.quick_settings import bot_env
 from tests.fake_discord import FakeDiscord, FakeMessage
 from tests.fake_discord.gateway import shard_of
@@ -61,7 +61,7 @@ async def _query(proc: asyncio.subprocess.Process, *args: int) -> dict[str, obje
 
 
 async def _games_in(db: PostgresStorage, guild: int) -> int:
-    board = await db.leaderboard(guild, "wins", min_games=0)
+    board = await db.leaderboard(LeaderboardQuery(guild, "wins", min_games=0))
     return sum(e.games for e in board.entries)
 
 

@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 import pytest
 
-from bot.storage import GameRecord, InvalidQuery, Storage
+from bot.storage import GameRecord, InvalidQuery, LeaderboardQuery, Storage
 
 MakeGame = Callable[..., GameRecord]
 
@@ -24,7 +24,7 @@ async def league(storage: Storage, make_game: MakeGame) -> Storage:
 
 
 async def test_leaderboard_by_wins(league: Storage) -> None:
-    page = await league.leaderboard(1, "wins")
+    page = await league.leaderboard(LeaderboardQuery(1, "wins"))
     assert [(e.rank, e.user_id, e.wins) for e in page.entries] == [
         (1, 1, 4),
         (2, 4, 4),
@@ -35,16 +35,16 @@ async def test_leaderboard_by_wins(league: Storage) -> None:
 
 
 async def test_leaderboard_by_win_rate_applies_min_games(league: Storage) -> None:
-    page = await league.leaderboard(1, "win_rate", min_games=4)
+    page = await league.leaderboard(LeaderboardQuery(1, "win_rate", min_games=4))
     assert [e.user_id for e in page.entries] == [1, 4, 2]
     assert page.entries[0].win_rate == 1.0
     assert page.total == 3
-    everyone = await league.leaderboard(1, "win_rate", min_games=0)
+    everyone = await league.leaderboard(LeaderboardQuery(1, "win_rate", min_games=0))
     assert [e.user_id for e in everyone.entries][:2] == [1, 3]  # both 100 %: more games first
 
 
 async def test_leaderboard_by_rating_is_sorted(league: Storage) -> None:
-    page = await league.leaderboard(1, "rating")
+    page = await league.leaderboard(LeaderboardQuery(1, "rating"))
     ratings = [e.rating for e in page.entries]
     assert ratings == sorted(ratings, reverse=True)
     assert page.entries[0].user_id == 1
@@ -52,13 +52,13 @@ async def test_leaderboard_by_rating_is_sorted(league: Storage) -> None:
 
 
 async def test_leaderboard_pages(league: Storage) -> None:
-    p1 = await league.leaderboard(1, "wins", page=1, page_size=3)
-    p2 = await league.leaderboard(1, "wins", page=2, page_size=3)
+    p1 = await league.leaderboard(LeaderboardQuery(1, "wins", page=1, page_size=3))
+    p2 = await league.leaderboard(LeaderboardQuery(1, "wins", page=2, page_size=3))
     assert (p1.pages, p1.total, len(p1.entries)) == (2, 4, 3)
     assert [e.rank for e in p2.entries] == [4]
-    past = await league.leaderboard(1, "wins", page=3, page_size=3)
+    past = await league.leaderboard(LeaderboardQuery(1, "wins", page=3, page_size=3))
     assert past.entries == [] and past.total == 4
-    empty = await league.leaderboard(12345, "rating")
+    empty = await league.leaderboard(LeaderboardQuery(12345, "rating"))
     assert (empty.entries, empty.pages, empty.total) == ([], 0, 0)
 
 
@@ -72,12 +72,10 @@ async def test_leaderboard_pages(league: Storage) -> None:
         ({"sort": "elo"}, "sort"),
     ],
 )
-async def test_leaderboard_bad_arguments(
-    league: Storage, kwargs: dict[str, object], message: str
-) -> None:
+def test_leaderboard_bad_arguments(kwargs: dict[str, object], message: str) -> None:
     args: dict[str, object] = {"sort": "wins", **kwargs}
     with pytest.raises(InvalidQuery, match=message) as info:
-        await league.leaderboard(1, **args)  # type: ignore[arg-type]
+        LeaderboardQuery(1, **args)  # type: ignore[arg-type]
     assert isinstance(info.value, ValueError)
 
 

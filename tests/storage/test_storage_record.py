@@ -10,6 +10,7 @@ from bot.storage import (
     GameNotFound,
     GameRecord,
     InvalidQuery,
+    LeaderboardQuery,
     Storage,
     StorageError,
     UnknownPlayer,
@@ -97,9 +98,9 @@ async def test_ai_seats_are_rated_but_hidden_by_default(
 ) -> None:
     for _ in range(5):
         await storage.record_game(make_game(["hard", 1, "hard"], [0, 2], 1))
-    humans = await storage.leaderboard(1, "wins", min_games=0)
+    humans = await storage.leaderboard(LeaderboardQuery(1, "wins", min_games=0))
     assert [e.user_id for e in humans.entries] == [1]
-    everyone = await storage.leaderboard(1, "wins", min_games=0, include_ai=True)
+    everyone = await storage.leaderboard(LeaderboardQuery(1, "wins", min_games=0, include_ai=True))
     top = everyone.entries[0]
     # Two "hard" seats per game share one AI player key.
     assert (top.kind, top.ai_level, top.games, top.wins) == ("ai", "hard", 10, 5)

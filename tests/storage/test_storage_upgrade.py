@@ -18,6 +18,7 @@ import pytest
 
 from bot.storage import (
     GameRecord,
+    LeaderboardQuery,
     NewTournament,
     PostgresStorage,
     SavedTable,
@@ -98,7 +99,7 @@ async def _check_old_data_and_new_writes(s: Storage, make_game: MakeGame) -> Non
     assert (alice.mu, alice.sigma, alice.rating) == (27.5, 8.0, 3.5)
     assert (await s.user_stats(1, None)).games == 6
     assert (await s.user_stats(BOB, 1)).losses == 3
-    board = await s.leaderboard(1, "rating", min_games=0)
+    board = await s.leaderboard(LeaderboardQuery(1, "rating", min_games=0))
     assert [e.user_id for e in board.entries] == [1, BOB]
     [table] = await s.load_tables()
     assert (table.table_id, table.version, table.meta) == ("t1", 7, {"score": [1, 0]})

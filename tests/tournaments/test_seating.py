@@ -16,7 +16,7 @@ import random
 from collections.abc import Iterator, Sequence
 from itertools import combinations
 
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from bot.tournaments.seating import repeats, seat
@@ -72,35 +72,44 @@ def check_swap_stable(tables: list[list[int]], met: Sequence[int]) -> None:
                         assert repeats(swapped, met) > before, (a, b, tables)
 
 
-def seated_field(
-    count: int, n: int, ai_fill: bool, density: float, seed: int, *, sparse: bool
-) -> tuple[list[int], list[int], list[list[int]]] | None:
-    """Tables for ``count`` entrants at ``n`` seats, a random history of who met whom (each
-    player having met anyone, or with ``sparse`` fewer players than there are tables), and the
-    seating of it, checked to be a partition; None if nobody can sit."""
-    sizes, _ = table_sizes(count, n, ai_fill)
-    if not sizes:
-        return None
+#: A field to seat: the sizes of its tables, and who met whom (bit masks, by rank).
+Field = tuple[list[int], list[int]]
+
+
+@st.composite
+def fields(
+    draw: st.DrawFn,
+    max_count: int,
+    density: st.SearchStrategy[float],
+    *,
+    ai_fill: bool | None = None,
+    sparse: bool = False,
+) -> Field:
+    """Tables for 2..``max_count`` entrants at 2..6 seats, and a random history of who met whom
+    (each player having met anyone, or with ``sparse`` fewer players than there are tables); AI
+    seats fill the tables or not as ``ai_fill`` says (None: either). A field where nobody can sit
+    is not drawn."""
+    fill = draw(st.booleans()) if ai_fill is None else ai_fill
+    sizes, _ = table_sizes(draw(st.integers(2, max_count)), draw(st.integers(2, 6)), fill)
+    assume(sizes)
     m = sum(sizes)
-    met = random_met(m, density, random.Random(seed), len(sizes) - 1 if sparse else m)
+    rng = random.Random(draw(st.integers(0, 2**32)))
+    return sizes, random_met(m, draw(density), rng, len(sizes) - 1 if sparse else m)
+
+
+def seated(sizes: list[int], met: list[int]) -> list[list[int]]:
+    """The search's seating, checked to be a partition into tables of ``sizes``."""
     tables = seat(sizes, met)
     check_partition(tables, sizes)
-    return sizes, met, tables
+    return tables
 
 
 @FAST
-@given(
-    st.integers(2, 10), st.integers(2, 6), st.booleans(), st.floats(0, 0.7), st.integers(0, 2**32)
-)
-def test_small_fields_no_repeat_whenever_one_exists(
-    count: int, n: int, ai_fill: bool, density: float, seed: int
-) -> None:
-    seated = seated_field(count, n, ai_fill, density, seed, sparse=False)
-    if seated is None:
-        return
-    sizes, met, tables = seated
-    m = sum(sizes)
-    clean = [s for s in all_seatings(range(m), sizes) if repeats(s, met) == 0]
+@given(fields(10, st.floats(0, 0.7)))
+def test_small_fields_no_repeat_whenever_one_exists(field: Field) -> None:
+    sizes, met = field
+    tables = seated(sizes, met)
+    clean = [s for s in all_seatings(range(sum(sizes)), sizes) if repeats(s, met) == 0]
     if clean:
         assert repeats(tables, met) == 0
         if len(set(sizes)) == 1:
@@ -109,32 +118,20 @@ def test_small_fields_no_repeat_whenever_one_exists(
 
 
 @settings(max_examples=80, deadline=None)
-@given(
-    st.integers(2, 64), st.integers(2, 6), st.booleans(), st.floats(0.1, 1.0), st.integers(0, 2**32)
-)
-def test_no_repeat_when_every_player_met_fewer_than_the_tables(
-    count: int, n: int, ai_fill: bool, density: float, seed: int
-) -> None:
-    seated = seated_field(count, n, ai_fill, density, seed, sparse=True)
-    if seated is None:
-        return
-    _, met, tables = seated
+@given(fields(64, st.floats(0.1, 1.0), sparse=True))
+def test_no_repeat_when_every_player_met_fewer_than_the_tables(field: Field) -> None:
+    sizes, met = field
+    tables = seated(sizes, met)
     assert repeats(tables, met) == 0
     check_swap_stable(tables, met)
 
 
 @FAST
-@given(st.integers(2, 40), st.integers(2, 6), st.floats(0.3, 1.0), st.integers(0, 2**32))
-def test_dense_history_still_seats_everyone_in_rank_order(
-    count: int, n: int, density: float, seed: int
-) -> None:
+@given(fields(40, st.floats(0.3, 1.0), ai_fill=True))
+def test_dense_history_still_seats_everyone_in_rank_order(field: Field) -> None:
     # Past the point where repeats can be avoided: a valid seating, ranked as well as it can be.
-    sizes, _ = table_sizes(count, n, True)
-    m = sum(sizes)
-    met = random_met(m, density, random.Random(seed), m)
-    tables = seat(sizes, met)
-    check_partition(tables, sizes)
-    check_swap_stable(tables, met)
+    sizes, met = field
+    check_swap_stable(seated(sizes, met), met)
 
 
 def test_first_round_is_filled_top_down() -> None:

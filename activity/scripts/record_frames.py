@@ -29,7 +29,7 @@ OUT = Path(__file__).resolve().parents[1] / "harness" / "frames"
 NAMES = ("Olga", "Maxim", "Robo", "Dmitri")
 USERS = (101, 102, None, 104)
 #: Olga and Dmitri have Discord avatars (the harness's CDN draws them); Maxim has none.
-AVATARS = ("6f1e2d3c4b5a69788796a5b4c3d2e1f0", None, None, "a_0f1e2d3c4b5a69788796a5b4c3d2e1")
+AVATARS = ("6f1e2d3c4b5a69788796a5b4c3d2e1f0", None, None, "a_9e8d7c6b5a4938271605f4e3d2c1b0a9")
 SPECTATOR = 999
 
 

@@ -9,7 +9,10 @@ checked with Discord again first (a user who left it opens nothing).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
+
+from bot.tables.open_request import OpenRequest
 
 from .discord_api import DiscordApi
 from .protocol import OpenTable
@@ -19,22 +22,8 @@ if TYPE_CHECKING:
     from bot.tables.table import Table
 
 
-class TableOpener(Protocol):
-    async def __call__(
-        self,
-        *,
-        guild_id: int | None,
-        channel_id: int,
-        user: tuple[int, str, str | None],
-        preset: str,
-        seats: int,
-        timer: int | None,
-        ai_seats: int,
-        ai_level: str,
-        language: str | None,
-    ) -> Table:
-        """Open the table (``user``: id, name, avatar hash) or raise the chat's ``Rejected``."""
-        ...
+#: Opens the table asked for, or raises the chat's ``Rejected``.
+TableOpener = Callable[[OpenRequest], Awaitable["Table"]]
 
 
 class LeftInstance(Exception):
@@ -50,14 +39,6 @@ async def open_from_browser(
     instance = await discord.instance(session.instance_id)
     if session.user_id not in instance.users or instance.channel_id != session.channel_id:
         raise LeftInstance(session.instance_id)
-    return await opener(
-        guild_id=session.guild_id,
-        channel_id=session.channel_id,
-        user=(session.user_id, session.name or str(session.user_id), session.avatar),
-        preset=frame.preset,
-        seats=frame.seats,
-        timer=frame.timer,
-        ai_seats=frame.ai_seats,
-        ai_level=frame.ai_level,
-        language=frame.language,
-    )
+    host = (session.user_id, session.name or str(session.user_id), session.avatar)
+    options = frame.model_dump(exclude={"v", "type", "ref"})
+    return await opener(OpenRequest(session.guild_id, session.channel_id, host, **options))

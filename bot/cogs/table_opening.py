@@ -13,6 +13,7 @@ import logging
 
 import discord
 
+from bot.tables.open_request import OpenRequest
 from bot.tables.refusals import Refusal, Rejected
 from bot.tables.table import Table
 from bot.ui.lobby import ai_seat_name, render_lobby
@@ -80,29 +81,19 @@ class ActivityTables:
     def __init__(self, bot: DurakClient) -> None:
         self.bot = bot
 
-    async def __call__(
-        self,
-        *,
-        guild_id: int | None,
-        channel_id: int,
-        user: tuple[int, str, str | None],
-        preset: str,
-        seats: int,
-        timer: int | None,
-        ai_seats: int,
-        ai_level: str,
-        language: str | None,
-    ) -> Table:
-        """``/durak new`` with these options for ``user`` (id, name, avatar hash) in the
-        channel; raises :class:`Rejected` as the command would answer, nothing changed."""
+    async def __call__(self, request: OpenRequest) -> Table:
+        """``/durak new`` with the request's options, for its host, in its channel; raises
+        :class:`Rejected` as the command would answer, with nothing changed."""
+        r = request
+        guild_id, channel_id = r.guild_id, r.channel_id
         if guild_id is None:
             raise Rejected(Refusal.GUILD_ONLY)
         bot = self.bot
         await load_guild_settings(bot, guild_id)
         asked = NewTable(
-            preset=preset, transfer=None, deck=None, first_five=None, neighbours=None,
-            teams=None, seats=seats, timer=timer, ai_seats=ai_seats, ai_level=ai_level,
-            thread=False, language=language, no_trump=None, crazy=None, diamonds_apart=None,
+            preset=r.preset, transfer=None, deck=None, first_five=None, neighbours=None,
+            teams=None, seats=r.seats, timer=r.timer, ai_seats=r.ai_seats, ai_level=r.ai_level,
+            thread=False, language=r.language, no_trump=None, crazy=None, diamonds_apart=None,
             changing_trump=None, jokers=None, double_deck=None, anyone_adds_ai=False,
         )  # fmt: skip
         try:
@@ -112,7 +103,7 @@ class ActivityTables:
         guild = bot.get_guild(guild_id)
         public = asked.public_language(None if guild is None else guild.preferred_locale)
         table = await open_table(
-            bot, asked, rules, guild_id=guild_id, channel_id=channel_id, host=user, public=public
+            bot, asked, rules, guild_id=guild_id, channel_id=channel_id, host=r.host, public=public
         )
         version = table.version
         embed, view = render_lobby(table)

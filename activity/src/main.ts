@@ -54,10 +54,10 @@ function draw(): void {
       state.pending = true;
       draw();
     },
-    newTable() {
-      state.opening = true;
+    opening(on) {
+      state.opening = on;
       draw();
-      root.querySelector<HTMLElement>("#f-preset")?.focus();
+      root.querySelector<HTMLElement>(on ? "#f-preset" : '[data-key="o:new"]')?.focus();
     },
     formChanged() {
       draw();

@@ -35,7 +35,8 @@ function field(name: string, label: string, control: HTMLElement): HTMLElement {
   return h("div", { class: "field" }, h("label", { for: `f-${name}` }, label), control);
 }
 
-export function openForm(title: string, state: ViewState, handlers: ViewHandlers): HTMLElement {
+/** The form; `back`: it replaces a finished game, to which a button returns. */
+export function openForm(title: string, state: ViewState, handlers: ViewHandlers, back = false): HTMLElement {
   const choices = state.choices;
   const section = h("section", { class: "lobby open-table" }, h("p", { class: "status", role: "status" }, title));
   if (!choices) return section; // a server without the form's choices: nothing to offer
@@ -71,7 +72,13 @@ export function openForm(title: string, state: ViewState, handlers: ViewHandlers
     field("language", tr("activity.open_language"), select("language", [["", tr("activity.open_language_server")], ...choices.languages.map((l): [string, string] => [l, tr(`lang.${l}`) || l])], form.language ?? "", (v) => set({ language: v || null }))),
   );
   const submit = h("button", { type: "submit", class: "act start", "data-key": "o:open", disabled: state.pending }, tr("activity.open"));
-  const el = h("form", { class: "open-form" }, fields, h("div", { class: "ops" }, submit));
+  const ops = h("div", { class: "ops" }, submit);
+  if (back) {
+    const close = h("button", { type: "button", class: "act", "data-key": "o:back" }, tr("activity.open_back"));
+    close.addEventListener("click", () => handlers.opening(false));
+    ops.prepend(close);
+  }
+  const el = h("form", { class: "open-form" }, fields, ops);
   el.addEventListener("submit", (event) => {
     event.preventDefault();
     timer.dispatchEvent(new Event("change")); // a number typed but not yet committed counts

@@ -37,8 +37,8 @@ export interface ViewHandlers {
   select(selection: Selection): void;
   /** Open a table with the form's options (`/durak new`). */
   open(options: OpenOptions): void;
-  /** Show the form to open a new table (after a finished game). */
-  newTable(): void;
+  /** Show (or close) the form to open a new table after a finished game. */
+  opening(on: boolean): void;
   /** A form value changed that other fields depend on: draw again. */
   formChanged(): void;
 }
@@ -314,7 +314,7 @@ function afterGameOps(table: Table, game: Game, state: ViewState, handlers: View
   const bar = gameOps(table, game, state, handlers);
   if (!mayOpen(table)) return bar;
   const b = h("button", { type: "button", class: "act new-table", "data-key": "o:new", disabled: state.pending }, tr("activity.open_new"));
-  b.addEventListener("click", () => handlers.newTable());
+  b.addEventListener("click", () => handlers.opening(true));
   const ops = bar ?? h("div", { class: "ops" });
   ops.append(b);
   return ops;
@@ -327,8 +327,9 @@ export function render(root: HTMLElement, state: ViewState, handlers: ViewHandle
   let mode = "waiting";
   if (state.reconnecting) children.push(h("div", { class: "banner", role: "status" }, tr("activity.reconnecting")));
   if (!table || table.status === "abandoned" || (state.opening && mayOpen(table))) {
-    const title = table?.status === "abandoned" ? `${tr("lobby.cancelled")} ${tr("activity.open_title")}` : tr("activity.open_title");
-    children.push(openForm(title, state, handlers));
+    const afterGame = table?.status === "finished";
+    const title = afterGame ? tr("activity.open_new") : table ? `${tr("lobby.cancelled")} ${tr("activity.open_title")}` : tr("activity.open_title");
+    children.push(openForm(title, state, handlers, afterGame));
     mode = "opening";
   } else if (!table.game) {
     const text = `${tr("lobby.title")} — ${tr("lobby.hint")}`;

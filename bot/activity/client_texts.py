@@ -79,6 +79,7 @@ CLIENT_TEXT_KEYS: tuple[str, ...] = (
     "activity.open_language_server",
     "activity.open",
     "activity.open_new",
+    "activity.open_back",
     *(f"preset.{name}" for name in PRESETS),
     *(f"lang.{lang}" for lang in LANGUAGES),
 )

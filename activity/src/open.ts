@@ -53,7 +53,6 @@ export function openForm(title: string, state: ViewState, handlers: ViewHandlers
     "data-key": "f:timer",
     min: "0",
     max: String(choices.max_timer),
-    step: "5",
     inputmode: "numeric",
     value: String(form.timer),
   }) as HTMLInputElement;

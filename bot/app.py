@@ -15,6 +15,7 @@ from discord.ext import commands
 
 import durak_core
 from bot.cogs.durak import DurakCog
+from bot.cogs.table_opening import ActivityTables
 from bot.events.runner import TournamentRunner
 from bot.settings import Settings
 from bot.storage import Storage, open_storage
@@ -142,6 +143,8 @@ class DurakBot(commands.Bot):
         cog = DurakCog(self)
         await self.add_cog(cog)
         self.clicks = cog
+        if self.activity_server is not None:  # a browser opens a table as /durak new does
+            self.activity_server.opener = ActivityTables(self)
         if self.sync_on_setup:
             n = await self.sync_commands(self.sync_guild)
             log.info("synced %d command(s) to %s", n, self.sync_guild or "all guilds")

@@ -7,8 +7,9 @@ Activity server that answers with recorded frames (docs/activity.md, "Client").
 ``POST /api/token`` accepts exactly ``{code, instance_id}`` and names the scenario (the
 instance id) as the session; ``/ws`` answers a hello with the scenario's welcome and first table
 frame (``frames/<scenario>.json``, made by ``scripts/record_frames.py``), then sends the next
-recorded table frame after each ``act`` whose code the current frame offers, and an ``error``
-frame otherwise. ``GET /harness/acts`` lists the actions received (for tests).
+recorded table frame after each ``act`` whose code the current frame offers (or an ``open`` where
+no table is), and an ``error`` frame otherwise. ``/cdn/avatars/…`` stands in for Discord's CDN.
+``GET /harness/acts`` lists the actions received (for tests).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from aiohttp import WSMsgType, web
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[1]))
 
-from tests.activity.browser import harness_file  # noqa: E402  (the page and its script)
+from tests.activity.browser import cdn_avatar, harness_file  # noqa: E402  (page, script, CDN)
 
 DIST = HERE.parent / "dist"
 FRAMES = HERE / "frames"
@@ -82,7 +83,9 @@ async def websocket(request: web.Request) -> web.WebSocketResponse:
         acts.append(frame)
         game = (tables[step]["table"] or {}).get("game") or {}
         offered = {a["code"] for a in game.get("actions", [])}
-        if frame.get("type") == "act" and frame.get("code") in offered and step + 1 < len(tables):
+        moves = frame.get("type") == "act" and frame.get("code") in offered
+        opens = frame.get("type") == "open" and tables[step]["table"] is None
+        if (moves or opens) and step + 1 < len(tables):
             step += 1
             await ws.send_json(tables[step])
         else:
@@ -104,6 +107,7 @@ def app() -> web.Application:
             web.get("/harness/", harness_file),
             web.get("/harness/acts", acts_list),
             web.get("/harness/{name}", harness_file),
+            web.get("/cdn/avatars/{user}/{file}", cdn_avatar),
             web.post("/api/token", token),
             web.get("/ws", websocket),
         ]

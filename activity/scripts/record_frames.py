@@ -28,6 +28,8 @@ from durak_core.ai import Level
 OUT = Path(__file__).resolve().parents[1] / "harness" / "frames"
 NAMES = ("Olga", "Maxim", "Robo", "Dmitri")
 USERS = (101, 102, None, 104)
+#: Olga and Dmitri have Discord avatars (the harness's CDN draws them); Maxim has none.
+AVATARS = ("6f1e2d3c4b5a69788796a5b4c3d2e1f0", None, None, "a_9e8d7c6b5a4938271605f4e3d2c1b0a9")
 SPECTATOR = 999
 
 
@@ -79,8 +81,8 @@ def table_at(state: GameState | None) -> Table:
         4,
         0,
         seats=[
-            Seat(name, user_id=user, ai_level=None if user else Level.NORMAL)
-            for name, user in zip(NAMES, USERS, strict=True)
+            Seat(name, user_id=user, ai_level=None if user else Level.NORMAL, avatar=avatar)
+            for name, user, avatar in zip(NAMES, USERS, AVATARS, strict=True)
         ],
         language="en",
     )
@@ -114,12 +116,18 @@ def record(
             resume=f"{name}-resume",
             resume_expires_in=300,
             texts=client_texts(locale),
+            default_timer=60,
         )
     )
     tables = []
     for i, state in enumerate(states):
-        if state is None and status is TableStatus.ABANDONED:  # no table in the channel
+        if i == 0 and status is TableStatus.ABANDONED:  # no table in the channel
             tables.append(json.loads(table_frame(None, user_id)))
+            continue
+        if status is TableStatus.ABANDONED:  # then the one the user opens
+            table = table_at(None)
+            table.status, table.version = TableStatus.LOBBY, 1
+            tables.append(json.loads(table_frame(table, user_id)))
             continue
         table = table_at(state)
         table.version = 17 + i
@@ -142,7 +150,7 @@ def main() -> None:
     record("spectator", SPECTATOR, "en-US", [state, after])
     record("lobby", 101, "en-US", [None], TableStatus.LOBBY)
     record("finished", 101, "en-US", [finish(after)], TableStatus.FINISHED)
-    record("no-table", 101, "en-US", [None], TableStatus.ABANDONED)
+    record("open-table", 101, "en-US", [None, None], TableStatus.ABANDONED)
 
 
 if __name__ == "__main__":

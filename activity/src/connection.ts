@@ -2,7 +2,17 @@
 // single-use resume token; a refused token (a restarted server, an expired token) signs in
 // again through Discord, silently.
 
-import { actFrame, helloFrame, lobbyFrame, parseServerFrame, type LobbyExtra, type LobbyOpName, type ServerFrame } from "./protocol";
+import {
+  actFrame,
+  helloFrame,
+  lobbyFrame,
+  openFrame,
+  parseServerFrame,
+  type LobbyExtra,
+  type LobbyOpName,
+  type OpenOptions,
+  type ServerFrame,
+} from "./protocol";
 
 export interface ConnectionEvents {
   frame(frame: ServerFrame): void;
@@ -86,6 +96,13 @@ export class Connection {
   lobby(op: LobbyOpName, extra: LobbyExtra = {}): string {
     const ref = `l${++this.refs}`;
     this.send(lobbyFrame(op, ref, extra));
+    return ref;
+  }
+
+  /** Open a table in this channel (`/durak new`), sent or kept like an action. */
+  openTable(options: OpenOptions): string {
+    const ref = `o${++this.refs}`;
+    this.send(openFrame(options, ref));
     return ref;
   }
 

@@ -17,6 +17,9 @@ const state: ViewState = {
   reconnecting: false,
   toast: null,
   seen: new Set(),
+  choices: null,
+  form: null,
+  opening: false,
 };
 let connection: Connection | null = null;
 let started = false;
@@ -45,6 +48,20 @@ function draw(): void {
       state.pending = true;
       draw();
     },
+    open(options) {
+      if (!connection || state.pending) return;
+      connection.openTable(options);
+      state.pending = true;
+      draw();
+    },
+    opening(on) {
+      state.opening = on;
+      draw();
+      root.querySelector<HTMLElement>(on ? "#f-preset" : '[data-key="o:new"]')?.focus();
+    },
+    formChanged() {
+      draw();
+    },
     select(selection: Selection) {
       state.selection = selection;
       draw();
@@ -68,10 +85,13 @@ function toast(text: string): void {
 function onFrame(frame: ServerFrame): void {
   if (frame.type === "welcome") {
     setTexts(frame.texts);
+    state.choices = frame.new_table ?? null;
     started = true;
   } else if (frame.type === "table") {
     const before = state.table;
     state.table = frame.table;
+    // The form after a game closes once another table (or this one's rematch) is shown.
+    if (frame.table?.id !== before?.id || frame.table?.status !== "finished") state.opening = false;
     state.pending = false;
     if (before?.version !== frame.table?.version) state.selection = { card: null, target: null };
   } else {
@@ -96,6 +116,9 @@ for (const type of ["keydown", "pointerdown"] as const) {
 window.addEventListener("keydown", (event) => {
   if (event.key === "Escape" && (state.selection.card || state.selection.target)) {
     state.selection = { card: null, target: null };
+    draw();
+  } else if (event.key === "Escape" && state.opening) {
+    state.opening = false;
     draw();
   }
 });

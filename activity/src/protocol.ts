@@ -8,6 +8,8 @@ export interface Player {
   user_id: string | null;
   ai: string | null;
   playing: "human" | "ai" | "away" | "left";
+  /** The Discord avatar hash of a human seat (null: none, or an AI); see avatars.ts. */
+  avatar?: string | null;
 }
 
 export interface ActionOffer {
@@ -75,6 +77,18 @@ export interface WelcomeFrame {
   resume_expires_in: number;
   /** Catalogue templates in the user's language, by key (bot/activity/client_texts.py). */
   texts?: Record<string, string>;
+  /** The choices of the form that opens a table (what the server's `open` frame accepts). */
+  new_table?: NewTableChoices;
+}
+
+export interface NewTableChoices {
+  presets: string[];
+  languages: string[];
+  /** [fewest, most] */
+  seats: [number, number];
+  /** The server's default turn timer, and the longest allowed (seconds). */
+  timer: number;
+  max_timer: number;
 }
 
 export interface TableFrame {
@@ -134,6 +148,21 @@ export interface LobbyExtra {
   level?: AiLevel;
   /** For auto_pass_on/off: the table version the choice was made at. */
   version?: number;
+}
+
+/** `/durak new`'s main options; the server checks each (bot/activity/protocol.py, OpenTable). */
+export interface OpenOptions {
+  preset: string;
+  seats: number;
+  timer: number;
+  ai_seats: number;
+  ai_level: AiLevel;
+  /** null: the server's language. */
+  language: string | null;
+}
+
+export function openFrame(options: OpenOptions, ref: string): string {
+  return JSON.stringify({ v: PROTOCOL_VERSION, type: "open", ...options, ref });
 }
 
 export function lobbyFrame(op: LobbyOpName, ref: string, extra: LobbyExtra = {}): string {

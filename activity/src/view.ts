@@ -2,8 +2,11 @@
 // click may do is only what the frame's `actions` offer (readOffers), never worked out here.
 
 import { playable, readOffers, type Offers } from "./actions";
+import { avatarEl } from "./avatars";
 import { cardFace, cardLabel, suitOf } from "./cards";
-import type { AiLevel, Game, LobbyExtra, LobbyOpName, Table } from "./protocol";
+import { h, type Child } from "./dom";
+import { openForm } from "./open";
+import type { AiLevel, Game, LobbyExtra, LobbyOpName, NewTableChoices, OpenOptions, Table } from "./protocol";
 import { tr } from "./texts";
 
 export interface Selection {
@@ -21,27 +24,23 @@ export interface ViewState {
   toast: string | null;
   /** Cards seen in the previous frame: only new ones animate in. */
   seen: Set<string>;
+  /** The welcome's choices for opening a table, and the form's current values. */
+  choices: NewTableChoices | null;
+  form: OpenOptions | null;
+  /** After a finished game: the form to open a new table is shown. */
+  opening: boolean;
 }
 
 export interface ViewHandlers {
   act(code: number): void;
   lobby(op: LobbyOpName, extra?: LobbyExtra): void;
   select(selection: Selection): void;
-}
-
-type Child = Node | string | null | false | undefined;
-
-function h(tag: string, attrs: Record<string, string | boolean | undefined> = {}, ...children: Child[]): HTMLElement {
-  const el = document.createElement(tag);
-  for (const [name, value] of Object.entries(attrs)) {
-    if (value === undefined || value === false) continue;
-    el.setAttribute(name, value === true ? "" : value);
-  }
-  for (const child of children) {
-    if (child === null || child === false || child === undefined) continue;
-    el.append(child);
-  }
-  return el;
+  /** Open a table with the form's options (`/durak new`). */
+  open(options: OpenOptions): void;
+  /** Show (or close) the form to open a new table after a finished game. */
+  opening(on: boolean): void;
+  /** A form value changed that other fields depend on: draw again. */
+  formChanged(): void;
 }
 
 function cardEl(card: string, opts: { tag?: "button" | "div"; key?: string; trump?: string | null; seen?: Set<string> } = {}): HTMLElement {
@@ -82,10 +81,6 @@ function roleOf(game: Game, seat: number): string {
   return "";
 }
 
-function initials(name: string): string {
-  return (name.trim()[0] ?? "?").toUpperCase();
-}
-
 function seatPlate(table: Table, seat: number): HTMLElement {
   const game = table.game;
   const player = table.players[seat];
@@ -102,7 +97,7 @@ function seatPlate(table: Table, seat: number): HTMLElement {
       class: `seat${turn ? " turn" : ""}${out ? " out" : ""}${game?.defender === seat && !game.finished ? " defender" : ""}`,
       "aria-current": turn ? "true" : undefined,
     },
-    h("div", { class: "avatar", "aria-hidden": "true" }, player?.ai ? "AI" : initials(name)),
+    avatarEl(player, name),
     h(
       "div",
       { class: "who" },
@@ -309,29 +304,52 @@ function handArea(game: Game, offers: Offers, state: ViewState, handlers: ViewHa
   return fan;
 }
 
+/** Whether `/durak new` may open a table over this one: a finished game, not a tournament's. */
+function mayOpen(table: Table): boolean {
+  return table.status === "finished" && !table.tournament;
+}
+
+/** The game's own buttons, and after a finished game "New table" beside the rematch. */
+function afterGameOps(table: Table, game: Game, state: ViewState, handlers: ViewHandlers): HTMLElement | null {
+  const bar = gameOps(table, game, state, handlers);
+  if (!mayOpen(table)) return bar;
+  const b = h("button", { type: "button", class: "act new-table", "data-key": "o:new", disabled: state.pending }, tr("activity.open_new"));
+  b.addEventListener("click", () => handlers.opening(true));
+  const ops = bar ?? h("div", { class: "ops" });
+  ops.append(b);
+  return ops;
+}
+
 export function render(root: HTMLElement, state: ViewState, handlers: ViewHandlers): void {
   const focused = (document.activeElement as HTMLElement | null)?.dataset?.key;
   const table = state.table;
   const children: Child[] = [];
+  let mode = "waiting";
   if (state.reconnecting) children.push(h("div", { class: "banner", role: "status" }, tr("activity.reconnecting")));
-  if (!table || !table.game) {
-    const text = !table ? tr("err.no_table") : table.status === "lobby" ? `${tr("lobby.title")} — ${tr("lobby.hint")}` : tr("lobby.cancelled");
-    const seats = table ? h("ul", { class: "seats" }, ...table.players.map((_, i) => seatPlate(table, i))) : null;
+  if (!table || table.status === "abandoned" || (state.opening && mayOpen(table))) {
+    const afterGame = table?.status === "finished";
+    const title = afterGame ? tr("activity.open_new") : table ? `${tr("lobby.cancelled")} ${tr("activity.open_title")}` : tr("activity.open_title");
+    children.push(openForm(title, state, handlers, afterGame));
+    mode = "opening";
+  } else if (!table.game) {
+    const text = `${tr("lobby.title")} — ${tr("lobby.hint")}`;
+    const seats = h("ul", { class: "seats" }, ...table.players.map((_, i) => seatPlate(table, i)));
     const count =
-      table?.status === "lobby"
+      table.status === "lobby"
         ? h("p", { class: "small" }, `${tr("lobby.seats", { n: table.players.length, max: table.max_seats })} · ${tr(table.anyone_adds_ai ? "lobby.ai_anyone" : "lobby.ai_host_only")}`)
         : null;
-    children.push(h("section", { class: "lobby" }, seats, count, h("p", { class: "status", role: "status" }, text), table && lobbyOps(table, state, handlers)));
+    children.push(h("section", { class: "lobby" }, seats, count, h("p", { class: "status", role: "status" }, text), lobbyOps(table, state, handlers)));
   } else {
     const game = table.game;
     const offers = readOffers(game.actions);
     const you = table.you;
+    mode = you === null ? "spectating" : "seated";
     children.push(
       h("ul", { class: "seats", "aria-label": tr("table.players") }, ...seatOrder(table).map((s) => seatPlate(table, s))),
       h("section", { class: "felt" }, deckArea(game), boutArea(game, offers, state, handlers)),
       h("p", { class: "status", role: "status" }, statusLine(table, game, state)),
       controls(game, offers, state, handlers),
-      gameOps(table, game, state, handlers),
+      afterGameOps(table, game, state, handlers),
       table.status === "finished" && table.you !== null && !table.tournament && h("p", { class: "small" }, tr("table.rematch_hint")),
     );
     if (you !== null) {
@@ -339,7 +357,7 @@ export function render(root: HTMLElement, state: ViewState, handlers: ViewHandle
     }
   }
   if (state.toast) children.push(h("div", { class: "toast", role: "alert" }, state.toast));
-  root.className = table?.game ? (table.you === null ? "spectating" : "seated") : "waiting";
+  root.className = mode;
   // For tests and debugging: which table version is drawn, and whether a move is on its way.
   root.dataset.version = table ? String(table.version) : "";
   root.dataset.status = table?.status ?? "";

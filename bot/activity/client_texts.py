@@ -8,7 +8,8 @@ shows counts as bare numbers instead.
 
 from __future__ import annotations
 
-from bot.text import EN, t
+from bot.text import EN, LANGUAGES, t
+from durak_core import PRESETS
 
 CLIENT_TEXT_KEYS: tuple[str, ...] = (
     # controls
@@ -64,10 +65,23 @@ CLIENT_TEXT_KEYS: tuple[str, ...] = (
     "lobby.title",
     "lobby.hint",
     "lobby.cancelled",
-    "err.no_table",
     "activity.spectator",
     "activity.pick_target",
     "activity.reconnecting",
+    # the form that opens a table (/durak new's main options, named as the command names them)
+    "activity.open_title",
+    "activity.open_rules",
+    "activity.open_seats",
+    "activity.open_timer",
+    "activity.open_ai",
+    "activity.open_ai_level",
+    "activity.open_language",
+    "activity.open_language_server",
+    "activity.open",
+    "activity.open_new",
+    "activity.open_back",
+    *(f"preset.{name}" for name in PRESETS),
+    *(f"lang.{lang}" for lang in LANGUAGES),
 )
 
 

@@ -34,7 +34,7 @@ async def run_lobby_op(service: TableService, session: Session, frame: LobbyOp) 
             if table.status == TableStatus.RUNNING and seat is not None and table.stand_in(seat):
                 await lobby.back(table, user)  # joining again takes the seat back, as in chat
             else:
-                await lobby.join(table, user, session.name or str(user))
+                await lobby.join(table, user, session.name or str(user), session.avatar)
         case "leave":
             await lobby.leave(table, user)
         case "add_ai":

@@ -13,6 +13,10 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
 
+from bot.tables.table import MAX_SEATS, MAX_TURN_TIMER, MIN_SEATS
+from bot.text import LANGUAGES
+from durak_core import PRESETS
+
 from .table_frames import PROTOCOL_VERSION
 
 #: Largest frame a browser may send (an action is a few dozen bytes).
@@ -76,15 +80,39 @@ class LobbyOp(_Frame):
         return self
 
 
-ClientFrame = Annotated[Hello | Act | LobbyOp, Field(discriminator="type")]
-_CLIENT_FRAME: TypeAdapter[Hello | Act | LobbyOp] = TypeAdapter(ClientFrame)
+class OpenTable(_Frame):
+    """Open a table in the session's channel, with ``/durak new``'s main options (the same
+    ranges as the command's; the preset and language by their ids). The host is the session's
+    user, the channel its instance's."""
+
+    type: Literal["open"]
+    preset: str = Field(max_length=32)
+    seats: int = Field(ge=MIN_SEATS, le=MAX_SEATS)
+    timer: int | None = Field(default=None, ge=0, le=MAX_TURN_TIMER)
+    ai_seats: int = Field(default=0, ge=0, le=MAX_SEATS - 1)
+    ai_level: Literal["easy", "normal", "hard"] = "normal"
+    language: str | None = Field(default=None, max_length=8)
+    ref: str | None = Field(default=None, max_length=64)
+
+    @model_validator(mode="after")
+    def _known_names(self) -> OpenTable:
+        if self.preset not in PRESETS:
+            raise ValueError("unknown preset")
+        if self.language is not None and self.language not in LANGUAGES:
+            raise ValueError("unknown language")
+        return self
+
+
+ClientFrames = Hello | Act | LobbyOp | OpenTable
+ClientFrame = Annotated[ClientFrames, Field(discriminator="type")]
+_CLIENT_FRAME: TypeAdapter[ClientFrames] = TypeAdapter(ClientFrame)
 
 
 class BadFrame(Exception):
     pass
 
 
-def parse_client_frame(text: str) -> Hello | Act | LobbyOp:
+def parse_client_frame(text: str) -> ClientFrames:
     if len(text) > MAX_CLIENT_FRAME:
         raise BadFrame("too long")
     try:
@@ -101,10 +129,13 @@ def welcome_frame(
     resume: str,
     resume_expires_in: float,
     texts: dict[str, str],
+    default_timer: int,
 ) -> str:
     """Sent once a hello is accepted: who the server knows the user to be, a fresh
     single-use token to reconnect with (a WebSocket that drops needs no new authorization),
-    and the catalogue texts the client shows, in the user's language (:mod:`.client_texts`)."""
+    the catalogue texts the client shows, in the user's language (:mod:`.client_texts`), and
+    the choices of the form that opens a table (``new_table``: what :class:`OpenTable`
+    accepts; ``timer`` is the server's default turn timer)."""
     return json.dumps(
         {
             "v": PROTOCOL_VERSION,
@@ -115,6 +146,13 @@ def welcome_frame(
             "resume": resume,
             "resume_expires_in": round(resume_expires_in),
             "texts": texts,
+            "new_table": {
+                "presets": list(PRESETS),
+                "languages": list(LANGUAGES),
+                "seats": [MIN_SEATS, MAX_SEATS],
+                "timer": min(default_timer, MAX_TURN_TIMER),
+                "max_timer": MAX_TURN_TIMER,
+            },
         }
     )
 

@@ -38,12 +38,14 @@ from .client_texts import client_texts
 from .discord_api import DiscordApi, DiscordRefused
 from .hub import ActivityHub, Connection
 from .lobby_ops import run_lobby_op
+from .open_table import LeftInstance, TableOpener, open_from_browser
 from .protocol import (
     MAX_CLIENT_FRAME,
     Act,
     BadFrame,
     Hello,
     LobbyOp,
+    OpenTable,
     error_frame,
     parse_client_frame,
     welcome_frame,
@@ -124,6 +126,8 @@ class ActivityServer:
         self.signer = signer or SessionSigner()
         self.hub = ActivityHub()
         self.service: TableService | None = None
+        #: Opens a table as ``/durak new`` does (the chat side's, set by the bot).
+        self.opener: TableOpener | None = None
         self._runner: web.AppRunner | None = None
         #: The port it listens on once started (``ACTIVITY_LISTEN_PORT=0``: a free one).
         self.port = 0
@@ -227,6 +231,7 @@ class ActivityServer:
             guild_id=instance.guild_id,
             locale=user.locale,
             name=user.global_name or user.username,
+            avatar=user.avatar,
         )
         return web.json_response(
             {
@@ -294,6 +299,7 @@ class ActivityServer:
                 resume=resume,
                 resume_expires_in=self.signer.lifetime,
                 texts=client_texts(session.locale),
+                default_timer=self.settings.turn_timer_seconds,
             )
         )
         conn.start()
@@ -319,6 +325,8 @@ class ActivityServer:
                     await self._act(conn, frame)
                 elif isinstance(frame, LobbyOp):
                     await self._lobby_op(conn, frame)
+                elif isinstance(frame, OpenTable):
+                    await self._open(conn, frame)
                 else:  # a second hello: the socket is authenticated already
                     conn.send(self._error(session, "err.activity_frame"))
         finally:
@@ -373,3 +381,28 @@ class ActivityServer:
         except Exception:  # as the chat: err.internal, and the table's lock kept it whole
             log.exception("activity lobby op %s of %s failed", frame.op, conn.session.user_id)
             conn.send(self._error(conn.session, "err.internal", ref=frame.ref))
+
+    async def _open(self, conn: Connection, frame: OpenTable) -> None:
+        """Open a table in the session's channel, as ``/durak new`` would; every browser in the
+        channel then gets its lobby."""
+        session = conn.session
+        if self.opener is None:
+            conn.send(self._error(session, "err.internal", ref=frame.ref))
+            return
+        try:
+            table = await open_from_browser(self.opener, self.discord, session, frame)
+        except Rejected as rej:
+            conn.send(self._rejection(session, rej, frame.ref))
+            return
+        except (LeftInstance, DiscordRefused) as exc:
+            log.info("activity open by %s refused: %r", session.user_id, exc)
+            transient = isinstance(exc, DiscordRefused) and exc.transient
+            key = "err.activity_unavailable" if transient else "err.activity_instance"
+            conn.send(self._error(session, key, ref=frame.ref))
+            return
+        except Exception:  # as the chat: err.internal
+            log.exception("activity open of %s failed", session.user_id)
+            conn.send(self._error(session, "err.internal", ref=frame.ref))
+            return
+        async with table.lock:
+            self.hub.broadcast(table)

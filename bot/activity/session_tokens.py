@@ -26,7 +26,7 @@ NONCE_BYTES = 16
 
 
 #: What a token says of its user (``issue``'s arguments); the nonce and expiry are its own.
-_CLAIMS = ("user_id", "instance_id", "channel_id", "guild_id", "locale", "name")
+_CLAIMS = ("user_id", "instance_id", "channel_id", "guild_id", "locale", "name", "avatar")
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +43,8 @@ class Session:
     expires_at: float
     #: The user's name on Discord (from ``/users/@me``): the name a seat they join shows.
     name: str = ""
+    #: The user's avatar hash (from ``/users/@me``; None without one): the seat's picture.
+    avatar: str | None = None
 
 
 class BadToken(Exception):
@@ -88,6 +90,7 @@ class SessionSigner:
         guild_id: int | None,
         locale: str,
         name: str = "",
+        avatar: str | None = None,
     ) -> str:
         claims = {
             "u": str(user_id),
@@ -96,6 +99,7 @@ class SessionSigner:
             "g": None if guild_id is None else str(guild_id),
             "l": locale,
             "d": name,
+            "a": avatar,
             "n": _b64(secrets.token_bytes(NONCE_BYTES)),
             "e": round(self.clock() + self.lifetime, 3),
         }
@@ -125,6 +129,7 @@ class SessionSigner:
                 nonce=str(claims["n"]),
                 expires_at=float(claims["e"]),
                 name=str(claims["d"]),
+                avatar=None if claims.get("a") is None else str(claims["a"]),
             )
         except (binascii.Error, ValueError, KeyError, TypeError) as exc:  # signed, yet odd
             raise BadToken(f"bad claims: {exc}") from None

@@ -97,6 +97,8 @@ def table_frame(table: Table | None, user_id: int) -> str:
                 "name": s.name,
                 "user_id": None if s.user_id is None else str(s.user_id),
                 "ai": s.ai_level,
+                # the Discord avatar hash: the client builds the CDN path from it and user_id
+                "avatar": None if s.is_ai else s.avatar,
                 "playing": table.player_of(i)[0],
             }
             for i, s in enumerate(table.seats)

@@ -10,11 +10,11 @@ from discord import app_commands
 
 from bot.domain import TableStatus
 from bot.tables.refusals import Refusal, Rejected
-from bot.tables.table import MAX_SEATS, MIN_SEATS, Table
+from bot.tables.table import MAX_SEATS, MAX_TURN_TIMER, MIN_SEATS, Table
 from bot.text import t
 from bot.text.translator import ls
 from bot.ui.buttons import LobbyOp
-from bot.ui.lobby import ai_seat_name, render_lobby, render_lobby_done
+from bot.ui.lobby import render_lobby, render_lobby_done
 from bot.ui.rules_text import reason_text
 from durak_core import RulesError
 from durak_core.ai import Level
@@ -22,6 +22,7 @@ from durak_core.ai import Level
 from .base import CogBase, click, loc_of, log, parse_op
 from .guild_settings import load_guild_settings
 from .new_table import LANGUAGE_CHOICES, LEVEL_CHOICES, NEW_OPTIONS, PRESET_CHOICES, NewTable
+from .table_opening import add_ai, avatar_hash, lobby_posted, open_table
 
 #: The confirmation of each lobby operation done by a slash command.
 OK_KEYS = {
@@ -53,7 +54,7 @@ class LobbyCommands(CogBase):
         neighbours: bool | None = None,
         teams: bool | None = None,
         seats: app_commands.Range[int, MIN_SEATS, MAX_SEATS] = MAX_SEATS,
-        timer: app_commands.Range[int, 0, 600] | None = None,
+        timer: app_commands.Range[int, 0, MAX_TURN_TIMER] | None = None,
         ai_seats: app_commands.Range[int, 0, MAX_SEATS - 1] = 0,
         ai_level: str = Level.NORMAL.value,
         thread: bool = False,
@@ -88,20 +89,17 @@ class LobbyCommands(CogBase):
             return
         public = asked.public_language(interaction.guild_locale)
         channel, thread_id = await self._table_channel(interaction, asked.thread, public)
-        table = await self.bot.service.lobby.create(
+        user = interaction.user
+        table = await open_table(
+            self.bot,
+            asked,
+            rules,
             guild_id=interaction.guild_id,
             channel_id=thread_id or interaction.channel.id,
-            host_id=interaction.user.id,
-            host_name=interaction.user.display_name,
-            rules=rules,
-            max_seats=asked.seats,
-            turn_timer=asked.timer,
+            host=(user.id, user.display_name, avatar_hash(user)),
+            public=public,
             thread_id=thread_id,
         )
-        table.language = public
-        table.anyone_adds_ai = asked.anyone_adds_ai
-        for _ in range(asked.ai_count):
-            await self._add_ai(table, interaction.user.id, asked.level)
         await self._post_lobby(interaction, table, channel, thread_id)
 
     async def _refer_to_existing(self, interaction: discord.Interaction) -> bool:
@@ -149,12 +147,7 @@ class LobbyCommands(CogBase):
         else:
             await interaction.response.send_message(embed=embed, view=view)
             message = await interaction.original_response()
-        table.lobby_message_id = message.id
-        await self.bot.service.save_locked(table)
-        self.bot.notifier.shown(table, version)
-
-    async def _add_ai(self, table: Table, user_id: int, level: Level) -> None:
-        await self.bot.service.lobby.add_ai(table, user_id, level, ai_seat_name(table, level))
+        await lobby_posted(self.bot, table, message.id, version)
 
     async def _lobby_op(self, interaction: discord.Interaction, op: LobbyOp) -> None:
         """join / leave / start / cancel from a slash command: answer, the lobby refreshes."""
@@ -172,13 +165,13 @@ class LobbyCommands(CogBase):
         lobby = self.bot.service.lobby
         level = op.ai_level
         if level is not None:
-            await self._add_ai(table, user.id, level)
+            await add_ai(self.bot, table, user.id, level)
         elif op is LobbyOp.JOIN:
             seat = table.seat_of(user.id)
             if table.status == TableStatus.RUNNING and seat is not None and table.stand_in(seat):
                 await lobby.back(table, user.id)  # joining again takes the seat back
             else:
-                await lobby.join(table, user.id, user.display_name)
+                await lobby.join(table, user.id, user.display_name, avatar_hash(user))
         elif op is LobbyOp.LEAVE:
             await lobby.leave(table, user.id)
         elif op is LobbyOp.START:

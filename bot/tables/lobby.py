@@ -30,6 +30,7 @@ class Lobby:
         max_seats: int,
         turn_timer: int | None,
         thread_id: int | None = None,
+        host_avatar: str | None = None,
     ) -> Table:
         core = self.core
         existing = core.registry.in_channel(channel_id)
@@ -48,21 +49,21 @@ class Lobby:
                 rules=rules,
                 max_seats=max_seats,
                 turn_timer=core.settings.turn_timer_seconds if turn_timer is None else turn_timer,
-                seats=[Seat(name=host_name, user_id=host_id)],
+                seats=[Seat(name=host_name, user_id=host_id, avatar=host_avatar)],
                 thread_id=thread_id,
             )
         )
         await core.saves.save(table)
         return table
 
-    async def join(self, table: Table, user_id: int, name: str) -> None:
+    async def join(self, table: Table, user_id: int, name: str, avatar: str | None = None) -> None:
         async with table.lock:
             _need_lobby(table)
             if table.seat_of(user_id) is not None:
                 raise Rejected(Refusal.ALREADY_SEATED)
             if table.is_full:
                 raise Rejected(Refusal.TABLE_FULL, {"n": table.max_seats})
-            table.seats.append(Seat(name=name, user_id=user_id))
+            table.seats.append(Seat(name=name, user_id=user_id, avatar=avatar))
             self.core.human_acted(table)
             await self.core.changed(table, actor=user_id)
 

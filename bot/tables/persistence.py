@@ -37,7 +37,13 @@ def to_saved(table: Table) -> SavedTable:
         "max_seats": table.max_seats,
         "turn_timer": table.turn_timer,
         "seats": [
-            {"name": s.name, "user_id": s.user_id, "ai_level": s.ai_level, "replaced": s.replaced}
+            {
+                "name": s.name,
+                "user_id": s.user_id,
+                "ai_level": s.ai_level,
+                "replaced": s.replaced,
+                "avatar": s.avatar,
+            }
             for s in table.seats
         ],
         "series_number": table.series_number,
@@ -84,6 +90,8 @@ def _seat(raw: dict[str, Any]) -> Seat:
         user_id=None if raw.get("user_id") is None else int(raw["user_id"]),
         ai_level=None if level is None else Level(level),
         replaced=bool(raw.get("replaced", False)),
+        # tables saved before avatars were kept have none
+        avatar=None if raw.get("avatar") is None else str(raw["avatar"]),
     )
 
 

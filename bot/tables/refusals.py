@@ -11,6 +11,10 @@ class Refusal(Enum):
     (``err.*``, in every language); callers tell refusals apart by kind, never by text."""
 
     AI_HOST_ONLY = "err.ai_host_only"
+    #: Opening a table: rules that cannot be combined, a DM, a channel the bot cannot post in.
+    BAD_RULES = "err.bad_rules"
+    GUILD_ONLY = "err.guild_only"
+    CANNOT_POST = "err.cannot_post"
     ALREADY_LEFT = "err.already_left"
     ALREADY_SEATED = "err.already_seated"
     CANCEL_DENIED = "err.cancel_denied"

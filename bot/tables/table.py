@@ -22,6 +22,8 @@ SeatPlayer = Literal["human", "ai", "away", "left"]
 STAND_IN_LEVEL = Level.NORMAL
 MIN_SEATS = 2
 MAX_SEATS = 6
+#: The longest turn timer a table may have (seconds; 0 = none).
+MAX_TURN_TIMER = 600
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +47,8 @@ class Seat:
     ai_level: Level | None = None
     #: An AI seat that was a human's until its owner left a game (named after the owner).
     replaced: bool = False
+    #: The human's Discord avatar hash (None: none, or not known), for the Activity's seats.
+    avatar: str | None = None
 
     @property
     def is_ai(self) -> bool:

@@ -136,7 +136,7 @@ def reason_text(message: str, rules: RuleSet | None, loc: str | None = None) -> 
 def refusal_text(rej: Rejected, loc: str) -> str:
     """A refusal in the user's language; engine reasons are shown as local rule names."""
     params = dict(rej.params)
-    if rej.kind is Refusal.RULES_SEATS:
+    if rej.kind in (Refusal.RULES_SEATS, Refusal.BAD_RULES):
         params["reason"] = reason_text(str(params.get("reason", "")), None, loc)
     if rej.kind is Refusal.ILLEGAL:
         params["why"] = why_text(str(params.get("rule", "")), loc)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 import itertools
 import shutil
 import socket
@@ -201,9 +202,38 @@ async def harness_file(request: web.Request) -> web.FileResponse:
     return web.FileResponse(HARNESS / name)
 
 
+#: Avatar colours of the harness's stand-in CDN, picked by the user id.
+AVATAR_COLOURS = ((0x5C, 0x6B, 0xC0), (0xE0, 0x7A, 0x5F), (0x3D, 0xA5, 0xD9), (0x8E, 0x44, 0xAD))
+
+
+def avatar_png(user_id: int) -> bytes:
+    """A small generated picture standing in for a Discord avatar (a face on a colour)."""
+    from PIL import Image, ImageDraw
+
+    image = Image.new("RGB", (64, 64), AVATAR_COLOURS[user_id % len(AVATAR_COLOURS)])
+    draw = ImageDraw.Draw(image)
+    draw.ellipse((14, 10, 50, 46), fill=(246, 222, 190))  # the head
+    draw.ellipse((8, 44, 56, 84), fill=(246, 222, 190))  # the shoulders
+    for x in (25, 39):
+        draw.ellipse((x - 3, 24, x + 3, 30), fill=(40, 40, 40))
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG")
+    return buffer.getvalue()
+
+
+async def cdn_avatar(request: web.Request) -> web.Response:
+    """``/cdn/avatars/{user}/{hash}.png``: what the Activity's URL mapping ``/cdn`` →
+    ``cdn.discordapp.com`` reaches in Discord; here a generated picture. A hash ending in
+    ``404`` answers 404 (a picture that does not load: the client falls back to initials)."""
+    user, name = request.match_info["user"], request.match_info["file"]
+    if not user.isdigit() or not name.endswith(".png") or name.removesuffix(".png").endswith("404"):
+        raise web.HTTPNotFound()
+    return web.Response(body=avatar_png(int(user)), content_type="image/png")
+
+
 def harness_routes(issue_code: Callable[[int], str | Awaitable[str]]) -> list[web.RouteDef]:
-    """The harness page and its script, and ``/harness/code?user=``: the code ``authorize``
-    gives that user (``issue_code``, e.g. the fake Discord's)."""
+    """The harness page and its script, ``/harness/code?user=``: the code ``authorize``
+    gives that user (``issue_code``, e.g. the fake Discord's), and the stand-in CDN."""
 
     async def code(request: web.Request) -> web.Response:
         issued = issue_code(int(request.query["user"]))
@@ -213,12 +243,13 @@ def harness_routes(issue_code: Callable[[int], str | Awaitable[str]]) -> list[we
         web.get("/harness/", harness_file),
         web.get("/harness/code", code),
         web.get("/harness/{name}", harness_file),
+        web.get("/cdn/avatars/{user}/{file}", cdn_avatar),
     ]
 
 
 #: The recorded scenarios (activity/harness/frames/<name>.json) docs/activity.md shows, and the
 #: two layouts every view is checked at (issue #19): a desktop and a phone.
-SCREENSHOT_SCENARIOS = ("seat-defend", "spectator", "lobby", "finished")
+SCREENSHOT_SCENARIOS = ("seat-defend", "spectator", "lobby", "finished", "open-table")
 SCREENSHOT_SIZES = ((1280, 720), (390, 844))
 
 

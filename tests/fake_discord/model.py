@@ -30,6 +30,8 @@ class FakeUser:
     locale: str = "en-US"
     bot: bool = False
     global_name: str | None = None
+    #: The avatar hash (32 hex digits, ``a_`` first when animated), or None.
+    avatar: str | None = None
 
 
 @dataclass

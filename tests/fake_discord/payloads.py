@@ -29,7 +29,7 @@ def user_payload(user: FakeUser) -> JSON:
         "username": user.name,
         "global_name": user.global_name,
         "discriminator": "0",
-        "avatar": None,
+        "avatar": user.avatar,
         "bot": user.bot,
         "public_flags": 0,
         "flags": 0,

@@ -219,7 +219,7 @@ async def test_many_tables_stay_within_the_global_limit(tmp_path: Path) -> None:
             # room for discord.py's own requests, and for a busy loop sending some late
             w.fake.set_global_rate_limit(limit=16, per=1.0)
             async with running_bot(w, discord_requests_per_second=budget) as bot:
-                await play_ai_tables(w, bot, 6, timeout=30)
+                await play_ai_tables(w, bot, 10, timeout=30)
             if budget:
                 assert w.fake.rate_limit_count == 0
             else:

@@ -186,8 +186,10 @@ async def test_r6_whole_deck_names_who_holds_the_trump_card(tmp_path: Path) -> N
     async with world(tmp_path) as w, running_bot(w) as bot:
         fake = w.fake
         table = await open_table(w, bot, [w.alice], w.channel, ai_seats=5)
-        assert table.state is not None
-        v = table.state.public_view()
+        assert table.state is not None and table.seed is not None
+        # The deal itself (the AI seats may have played on meanwhile, the trump card too).
+        dealer = table.state.public_view().dealer
+        v = new_game(table.rules, 6, seed=table.seed, dealer=dealer).public_view()
         assert v.talon_size == 0
         holder = next(s for s, known in enumerate(v.known) if v.trump_card in known)
         line = t("note.r6", None, name=table.seats[holder].name, card=card_text(v.trump_card))

@@ -104,6 +104,18 @@ def route_of(request: RecordedRequest) -> str:
     return f"{request.method} {re.sub(r'[0-9]{5,}|aW50[^/]*', '*', request.path)}"
 
 
+def earlier_writes(requests: list[RecordedRequest], refused: RecordedRequest) -> list[str]:
+    """The requests to ``refused``'s channel in the 5 s before it (Discord's per-channel window)."""
+    channel = refused.path.split("/")[2] if refused.path.startswith("/channels/") else None
+    return [
+        f"{round(r.at - refused.at, 2)} {r.method} {r.status}"
+        for r in requests
+        if channel is not None
+        and r.path.startswith(f"/channels/{channel}/")
+        and refused.at - 5 <= r.at < refused.at
+    ]
+
+
 def cpu_seconds(pid: int) -> float:
     """User + system CPU time of a running process (Linux ``/proc``), in seconds."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
@@ -343,6 +355,13 @@ async def run(
             "responses_429_by_route": dict(
                 Counter(route_of(r) for r in fake.requests if r.status == 429)
             ),
+            # When each 429 came, in seconds from the timed phase's start (< 0: the setup), and
+            # the requests to its channel in the five seconds before it.
+            "responses_429_at": [
+                [round(r.at - start, 2), route_of(r), earlier_writes(fake.requests, r)]
+                for r in fake.requests
+                if r.status == 429
+            ][:10],
             "games_finished_seen": players.games_finished,
             **activity,
         }

@@ -8,6 +8,7 @@ from typing import Literal
 
 from discord import app_commands
 
+from bot.tables.table import MAX_SEATS
 from bot.text import LANGUAGES
 from bot.text import language as lang_of
 from bot.text.translator import ls
@@ -37,27 +38,28 @@ RULE_FLAGS = {
 
 @dataclass(frozen=True, slots=True)
 class NewTable:
-    """What ``/durak new`` was asked for (None: the preset's or the server's default)."""
+    """What ``/durak new`` was asked for, with the command's defaults (None: the preset's or the
+    server's default)."""
 
-    preset: str
-    transfer: bool | None
-    deck: Literal[24, 36, 52] | None
-    first_five: bool | None
-    neighbours: bool | None
-    teams: bool | None
-    seats: int
-    timer: int | None
-    ai_seats: int
-    ai_level: str
-    thread: bool
-    language: str | None
-    no_trump: bool | None
-    crazy: bool | None
-    diamonds_apart: bool | None
-    changing_trump: bool | None
-    jokers: bool | None
-    double_deck: bool | None
-    anyone_adds_ai: bool
+    preset: str = "classic"
+    transfer: bool | None = None
+    deck: Literal[24, 36, 52] | None = None
+    first_five: bool | None = None
+    neighbours: bool | None = None
+    teams: bool | None = None
+    seats: int = MAX_SEATS
+    timer: int | None = None
+    ai_seats: int = 0
+    ai_level: str = Level.NORMAL.value
+    thread: bool = False
+    language: str | None = None
+    no_trump: bool | None = None
+    crazy: bool | None = None
+    diamonds_apart: bool | None = None
+    changing_trump: bool | None = None
+    jokers: bool | None = None
+    double_deck: bool | None = None
+    anyone_adds_ai: bool = False
 
     def rules(self) -> RuleSet:
         """The preset with the options given; raises ``RulesError`` for a combination the

@@ -91,11 +91,13 @@ class ActivityTables:
         bot = self.bot
         await load_guild_settings(bot, guild_id)
         asked = NewTable(
-            preset=r.preset, transfer=None, deck=None, first_five=None, neighbours=None,
-            teams=None, seats=r.seats, timer=r.timer, ai_seats=r.ai_seats, ai_level=r.ai_level,
-            thread=False, language=r.language, no_trump=None, crazy=None, diamonds_apart=None,
-            changing_trump=None, jokers=None, double_deck=None, anyone_adds_ai=False,
-        )  # fmt: skip
+            r.preset,
+            seats=r.seats,
+            timer=r.timer,
+            ai_seats=r.ai_seats,
+            ai_level=r.ai_level,
+            language=r.language,
+        )
         try:
             rules = asked.rules()
         except RulesError as exc:

@@ -73,9 +73,15 @@ class TournamentCommands(CogBase):
         settings = ask.settings()
         when = parse_deadline(deadline, datetime.now(UTC))
         rules_asked = NewTable(
-            preset, transfer, deck, first_five, neighbours, None, table_size, timer, 0, "normal",
-            False, language, None, None, None, None, None, None, False,
-        )  # fmt: skip
+            preset,
+            transfer,
+            deck,
+            first_five,
+            neighbours,
+            seats=table_size,
+            timer=timer,
+            language=language,
+        )
         lang = language_choice(language, interaction.guild_locale)
         try:
             options = table_options(settings, rules_asked, timer or self._default_timer(), lang)

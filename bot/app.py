@@ -247,8 +247,8 @@ def make_bot(settings: Settings, **kwargs: Any) -> DurakBot:
 
 
 #: Cyclic GC generation thresholds for the running bot (CPython's default is 700, 10, 10). A
-#: young generation of 50,000 objects, collected a tenth as often as with 5,000, saved ~6 % of
-#: the bot's CPU under load (docs/performance.md, 2026-12-02).
+#: young generation of 50,000 objects is collected a tenth as often as one of 5,000, which
+#: shows in the bot's CPU under load (measured: docs/performance.md, 2026-12-02).
 GC_THRESHOLDS = (50_000, 50, 100)
 
 

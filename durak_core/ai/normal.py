@@ -75,7 +75,7 @@ class NormalPlayer(DeterministicPlayer):
     name = "normal"
 
     def quick(self, view: SeatView) -> bool:
-        return not counts_cards(view)  # heuristics: tens of microseconds; the search: up to ~50 ms
+        return not counts_cards(view)  # only the endgame look-ahead searches
 
     def decide(self, view: SeatView, history: Sequence[Event]) -> Action:
         return normal_choice(view, history)

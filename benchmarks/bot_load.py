@@ -359,9 +359,8 @@ async def run(
             # the requests to its channel in the five seconds before it.
             "responses_429_at": [
                 [round(r.at - start, 2), route_of(r), earlier_writes(fake.requests, r)]
-                for r in fake.requests
-                if r.status == 429
-            ][:10],
+                for r in [r for r in fake.requests if r.status == 429][:10]
+            ],
             "games_finished_seen": players.games_finished,
             **activity,
         }

@@ -22,6 +22,12 @@ DEFAULT_LANGUAGE = "en"
 
 def language(locale: object | None) -> str:
     """The catalogue for a Discord locale (a ``discord.Locale`` or its string value)."""
+    if type(locale) is str:  # the usual case, asked on every text: one look-up
+        known = _LANGUAGE_OF.get(locale)
+        if known is not None:
+            return known
+    elif locale is None:
+        return DEFAULT_LANGUAGE
     value = str(getattr(locale, "value", locale) or DEFAULT_LANGUAGE)
     lang = _LANGUAGE_OF.get(value)
     if lang is None:  # a handful of locales: remembered (every message asks)
@@ -38,8 +44,9 @@ def t(key: str, locale: object | None = None, /, **params: object) -> str:
     message = CATALOGUES[lang].get(key)
     if not message:
         lang, message = DEFAULT_LANGUAGE, EN[key]
-    template = pick(key, message, lang, params)
-    return template.format(**params) if params else template
+    if type(message) is not str:  # a plural message (most are plain: no call for them)
+        message = pick(key, message, lang, params)
+    return message.format(**params) if params else message
 
 
 __all__ = ["CATALOGUES", "DEFAULT_LANGUAGE", "EN", "LANGUAGES", "Catalogue", "language", "t"]

@@ -53,10 +53,10 @@ def plural_categories(lang: str) -> frozenset[str]:
 
 def plural_category(lang: str, n: object) -> str:
     """The CLDR category of the count ``n`` in ``lang`` (1 → one, 2 → few, 5 → many in ru)."""
-    if isinstance(n, bool) or not isinstance(n, int | float | Decimal):
-        raise TypeError(f"a plural count must be a number, not {n!r}")
     if type(n) is int and 0 <= n < 1000:  # the usual counts: Babel's rule is slow to evaluate
         return _small_count_category(lang, n)
+    if isinstance(n, bool) or not isinstance(n, int | float | Decimal):
+        raise TypeError(f"a plural count must be a number, not {n!r}")
     return plural_rule(lang)(n)
 
 

@@ -7,6 +7,7 @@ of the double deck, and the buttons' custom ids tell them apart.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 from bot.text import t
@@ -18,11 +19,15 @@ from durak_core.events import ActionTaken, BoutEnded, Event, PlayerOut, TrumpRev
 _FACES = ("J", "Q", "K", "A")
 
 
+# Cards are interned and a text depends on the card and the language only: every message
+# writes the same few dozen again and again (a hand, its buttons, the table, the log).
+@functools.lru_cache(maxsize=2048)
 def rank_label(rank: int, loc: str | None = None) -> str:
     name = RANK_NAMES[rank]
     return t(f"card.{name}", loc) if name in _FACES else name
 
 
+@functools.lru_cache(maxsize=4096)
 def card_text(card: Card, loc: str | None = None) -> str:
     if card.joker:
         return t("card.joker_red" if card.is_red else "card.joker_black", loc)
@@ -34,9 +39,10 @@ def cards_text(cards: Sequence[Card], loc: str | None = None) -> str:
     return " ".join(card_text(c, loc) for c in cards)
 
 
-def suit_order(trump: Suit | None) -> list[Suit]:
+@functools.lru_cache(maxsize=8)
+def suit_order(trump: Suit | None) -> tuple[Suit, ...]:
     """Suits for display: the non-trumps in a fixed order, the trump (if any, V11) last."""
-    return [s for s in Suit if s != trump] + ([trump] if trump is not None else [])
+    return tuple(s for s in Suit if s != trump) + ((trump,) if trump is not None else ())
 
 
 def grouped_hand(hand: Sequence[Card], trump: Suit | None, loc: str | None = None) -> str:

@@ -30,6 +30,7 @@ from durak_core.actions import DEFEND, EXCHANGE, PASS, PASS_ACTION, TAKE, TRANSF
 
 from .buttons import HandButton, HandSelect, hand_button_id, hand_select_id
 from .cards import card_text, cards_text, grouped_hand, hand_sort_key
+from .message_writes import ComponentRows
 from .table_embed import (
     last_lines,
     pairs_text,
@@ -45,32 +46,10 @@ PER_ROW = 5
 PER_SELECT = 25
 
 
-class HandComponents:
-    """A hand's action rows, ready as Discord's JSON. A hand is built on every change and
-    discord.py's ``View`` of a dozen dynamic items took ~150 µs to build, for a message whose
-    clicks are dispatched by custom id anyway. Edits take it where discord.py takes a view (they
-    call only ``to_components`` and ``has_components_v2``); a new message, which discord.py
-    keeps a view of, gets :meth:`as_view`."""
-
-    def __init__(self, rows: list[list[dict[str, Any]]], build: Callable[[], discord.ui.View]):
-        self._rows = rows
-        self._build = build
-
-    def to_components(self) -> list[dict[str, Any]]:
-        return [{"type": 1, "components": [dict(c) for c in row]} for row in self._rows]
-
-    def has_components_v2(self) -> bool:
-        return False
-
-    def as_view(self) -> discord.ui.View:
-        """The same rows as discord.py's ``View`` of the hand's dynamic items."""
-        return self._build()
-
-
 @dataclass
 class HandMessage:
     content: str
-    view: HandComponents
+    view: ComponentRows
     version: int
     #: Draws the hand as a picture (PNG), when pictures are on for the guild.
     draw: Callable[[], bytes] | None = None
@@ -288,7 +267,7 @@ class _Layout:
             self._parts.append((self.row, (chunk, placeholder, loc)))
             self.row += 1
 
-    def components(self, table_id: str, seat: int, version: int) -> HandComponents:
+    def components(self, table_id: str, seat: int, version: int) -> ComponentRows:
         """The action rows as Discord's JSON, written directly (the same JSON as
         :meth:`view`'s, tested)."""
         rows: list[list[dict[str, Any]]] = []
@@ -325,7 +304,7 @@ class _Layout:
             )
             selects += 1
         rows = [r for r in rows if r]
-        return HandComponents(rows, functools.partial(self.view, table_id, seat, version))
+        return ComponentRows(rows, functools.partial(self.view, table_id, seat, version))
 
     def view(self, table_id: str, seat: int, version: int) -> discord.ui.View:
         view = discord.ui.View(timeout=None)

@@ -190,9 +190,10 @@ class DiscordNotifier:
         """The public table message: embed, buttons, (pictures on) the table picture and what
         it shows (see ``table_picture``)."""
         images = self.images_on(table.guild_id)
-        embed, view = render_table(
+        embed, rows = render_table(
             table, press_hand=self.press_hand(table), images=images, launch=self.activity_launch
         )
+        view = rows.as_view()  # a new message: discord.py keeps its view
         if not images:
             return embed, view, [], None
         picture = table_picture(table)  # the same snapshot table_file draws (no await between)
@@ -394,14 +395,14 @@ class DiscordNotifier:
             if shown == msgs.shown_table:
                 return  # a mark that came while this write waited, already shown by it
             launch = self.activity_launch
-            embed, view = render_table(table, press_hand=press_hand, images=images, launch=launch)
+            embed, rows = render_table(table, press_hand=press_hand, images=images, launch=launch)
             msgs.picture, msgs.shown_table = UNKNOWN_PICTURE, None  # until the edit has landed
             await edit_channel_message(
                 self.client,
                 table.channel_id,
                 table.table_message_id,
                 embed=embed,
-                view=view,
+                view=rows,
                 **files,
             )
         msgs.picture, msgs.shown_table = picture, shown

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
+from typing import Any
 
 import discord
 
@@ -20,6 +21,7 @@ from durak_core import Event, PublicView, seed_commitment
 
 from .buttons import TableButton, TableOp
 from .cards import card_text, event_line
+from .message_writes import ComponentRows
 from .rules_text import rules_summary
 from .table_picture import TABLE_IMAGE
 from .table_picture import rank_labels as rank_labels  # still imported from here (hand_view)
@@ -96,7 +98,7 @@ def _trump_field(table: Table, v: PublicView, names: Sequence[str]) -> str:
 
 def render_table(
     table: Table, *, press_hand: Sequence[str] = (), images: bool = False, launch: bool = False
-) -> tuple[discord.Embed, discord.ui.View]:
+) -> tuple[discord.Embed, ComponentRows]:
     """The public table message; ``launch`` adds "Play at the table" (the Activity)."""
     assert table.state is not None
     loc = table.language
@@ -117,30 +119,56 @@ def render_table(
     if images:
         embed.set_image(url=f"attachment://{TABLE_IMAGE}")
     assert table.seed is not None
-    if v.finished:
-        footer = t("table.footer_seed", loc, table=table.table_id, seed=format(table.seed, "064x"))
-    else:
-        footer = t(
-            "table.footer", loc, table=table.table_id, commitment=seed_commitment(table.seed)
-        )
-    embed.set_footer(text=footer)
-
-    view = discord.ui.View(timeout=None)
-    secondary = discord.ButtonStyle.secondary
+    embed.set_footer(text=_footer(table.table_id, table.seed, v.finished, loc))
     # a tournament's table deals its match on by itself: no rematch
     finished = table.status == TableStatus.FINISHED and table.match is None
     ai_stands_in = table.status == TableStatus.RUNNING and bool(table.away or table.left)
-    buttons = (  # (op, label, style, shown)
-        (TableOp.HAND, "btn.my_hand", discord.ButtonStyle.primary, True),
-        (TableOp.PLAY, "btn.play_table", secondary, launch),
-        (TableOp.RULES, "btn.rules", secondary, True),
-        (TableOp.BACK, "btn.back", secondary, ai_stands_in),
-        (TableOp.REMATCH, "btn.rematch", discord.ButtonStyle.success, finished),
-    )
-    for op, label, style, shown in buttons:
-        if shown:
-            view.add_item(TableButton(table.table_id, op, label=t(label, loc), style=style))
-    return embed, view
+    shown = (True, launch, True, ai_stands_in, finished)  # of _BUTTONS, in order
+    ops = tuple(op for (op, _, _), on in zip(_BUTTONS, shown, strict=True) if on)
+    rows = (_button_rows(table.table_id, ops, loc),)
+    return embed, ComponentRows(rows, functools.partial(_buttons_view, table.table_id, ops, loc))
+
+
+#: The table message's buttons, in order: (op, label, style).
+_BUTTONS = (
+    (TableOp.HAND, "btn.my_hand", discord.ButtonStyle.primary),
+    (TableOp.PLAY, "btn.play_table", discord.ButtonStyle.secondary),
+    (TableOp.RULES, "btn.rules", discord.ButtonStyle.secondary),
+    (TableOp.BACK, "btn.back", discord.ButtonStyle.secondary),
+    (TableOp.REMATCH, "btn.rematch", discord.ButtonStyle.success),
+)
+
+
+def _buttons(table_id: str, ops: tuple[TableOp, ...], loc: str | None) -> list[TableButton]:
+    return [
+        TableButton(table_id, op, label=t(label, loc), style=style)
+        for op, label, style in _BUTTONS
+        if op in ops
+    ]
+
+
+def _buttons_view(table_id: str, ops: tuple[TableOp, ...], loc: str | None) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for button in _buttons(table_id, ops, loc):
+        view.add_item(button)
+    return view
+
+
+# The same few button rows for a table through all its edits: its JSON written once (equal to
+# the view's, tested). Callers get copies (``ComponentRows.to_components``).
+@functools.lru_cache(maxsize=1024)
+def _button_rows(
+    table_id: str, ops: tuple[TableOp, ...], loc: str | None
+) -> tuple[dict[str, Any], ...]:
+    return tuple(dict(b.item.to_component_dict()) for b in _buttons(table_id, ops, loc))
+
+
+# The commitment is a SHA-256 of the seed: one per game, not one per edit.
+@functools.lru_cache(maxsize=1024)
+def _footer(table_id: str, seed: int, finished: bool, loc: str | None) -> str:
+    if finished:
+        return t("table.footer_seed", loc, table=table_id, seed=format(seed, "064x"))
+    return t("table.footer", loc, table=table_id, commitment=seed_commitment(seed))
 
 
 def _description(
@@ -252,21 +280,38 @@ def note_line(note: Note, names: Sequence[str], loc: str | None) -> str:
 
 def _series(table: Table, names: Sequence[str]) -> str:
     s = table.series
-    loc = table.language
     if s is None:
         return "-"
+    return _series_text(
+        tuple(names), tuple(s.wins), tuple(s.losses), s.games, s.draws, table.language
+    )
+
+
+# The standings change once a game: every edit between shows the same lines.
+@functools.lru_cache(maxsize=1024)
+def _series_text(
+    names: tuple[str, ...],
+    wins: tuple[int, ...],
+    losses: tuple[int, ...],
+    games: int,
+    draws: int,
+    loc: str | None,
+) -> str:
     lines = [
         t(
             "table.series_line",
             loc,
             name=name,
-            wins=t("table.series_wins", loc, n=s.wins[i]),
-            losses=t("table.series_losses", loc, n=s.losses[i]),
+            wins=t("table.series_wins", loc, n=wins[i]),
+            losses=t("table.series_losses", loc, n=losses[i]),
         )
         for i, name in enumerate(names)
     ]
-    games, draws = t("table.series_games", loc, n=s.games), t("table.series_draws", loc, n=s.draws)
-    lines.append(t("table.series_meta", loc, games=games, draws=draws))
+    games_text, draws_text = (
+        t("table.series_games", loc, n=games),
+        t("table.series_draws", loc, n=draws),
+    )
+    lines.append(t("table.series_meta", loc, games=games_text, draws=draws_text))
     return "\n".join(lines)
 
 

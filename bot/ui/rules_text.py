@@ -7,6 +7,7 @@ on, so `/durak rules` always describes exactly the game the engine plays (docs/r
 
 from __future__ import annotations
 
+import functools
 import re
 
 from bot.tables.refusals import Refusal, Rejected
@@ -49,6 +50,8 @@ def rule_names(rules: RuleSet, loc: str | None = None) -> list[str]:
     return [f"{rid} {t(f'rname.{rid}', loc, **params)}" for on, rid, params in checks if on]
 
 
+# Every table message and lobby shows it; a table's rules never change during a game.
+@functools.lru_cache(maxsize=256)
 def rules_summary(rules: RuleSet, loc: str | None = None) -> str:
     """One line for the lobby and the table message."""
     name = preset_name(rules, loc)

@@ -65,15 +65,6 @@ def _clip(text: str, limit: int = FIELD_MAX) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _role(v: PublicView, seat: int, loc: str | None) -> str:
-    role, place = seat_role(v, seat)  # the picture's rule: one definition of a seat's role
-    if not role:
-        return ""
-    return (
-        t(f"table.role.{role}", loc, place=place) if role == "out" else t(f"table.role.{role}", loc)
-    )
-
-
 def trump_text(v: PublicView, loc: str | None) -> str:
     card = card_text(v.trump_card, loc)
     if v.trump is None:  # V11, V13 with a turned diamond, a turned joker (V15)
@@ -232,17 +223,28 @@ def players_text(
     """A line per seat: ▶ when awaited, name, what plays it, card count, role."""
     lines = []
     for seat, name in enumerate(names):
-        n = v.hand_sizes[seat]
-        parts = [f"**{name}**" + (f" ({t('hand.you', loc)})" if seat == you else "")]
-        if seat < len(badges) and badges[seat]:
-            parts.append(badges[seat])
-        parts.append(t("table.cards", loc, n=n))
-        role = _role(v, seat, loc)
-        if role:
-            parts.append(role)
-        marker = "▶ " if seat in v.awaiting else ""
-        lines.append(marker + " · ".join(parts))
+        role, place = seat_role(v, seat)  # the picture's rule: one definition of a seat's role
+        badge = badges[seat] if seat < len(badges) else ""
+        awaited = seat in v.awaiting
+        lines.append(
+            _seat_line(name, seat == you, badge, v.hand_sizes[seat], role, place, awaited, loc)
+        )
     return "\n".join(lines)
+
+
+# Every table message and hand writes a line per seat; most stay the same from edit to edit.
+@functools.lru_cache(maxsize=4096)
+def _seat_line(
+    name: str, you: bool, badge: str, n: int, role: str, place: int, awaited: bool, loc: str | None
+) -> str:
+    parts = [f"**{name}**" + (f" ({t('hand.you', loc)})" if you else "")]
+    if badge:
+        parts.append(badge)
+    parts.append(t("table.cards", loc, n=n))
+    if role:
+        key = f"table.role.{role}"
+        parts.append(t(key, loc, place=place) if role == "out" else t(key, loc))
+    return ("▶ " if awaited else "") + " · ".join(parts)
 
 
 def last_lines(table: Table, limit: int = LAST_ACTIONS) -> list[str]:

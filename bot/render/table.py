@@ -17,7 +17,8 @@ per (role, words, state), a fan of backs per size, a count per number, a face pe
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, fields
+from operator import attrgetter
 from typing import Literal
 
 from PIL import Image, ImageDraw
@@ -121,6 +122,19 @@ class TableScene:
     talon: int
     discard: int
     labels: tuple[tuple[int, str], ...]
+    #: The hash, computed once (None until asked): a scene is the picture cache's key, looked
+    #: up several times per edit, and the generated ``__hash__`` hashes every seat each time.
+    _hash: int | None = field(default=None, init=False, repr=False, compare=False)
+
+    def __hash__(self) -> int:
+        if self._hash is None:
+            object.__setattr__(self, "_hash", hash(_scene_fields(self)))
+        assert self._hash is not None
+        return self._hash
+
+
+#: The fields equal scenes have equal (all but the hash), as a tuple.
+_scene_fields = attrgetter(*(f.name for f in fields(TableScene) if f.compare))
 
 
 def seat_role(v: PublicView, seat: int) -> tuple[Role, int]:

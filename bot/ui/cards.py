@@ -47,6 +47,12 @@ def suit_order(trump: Suit | None) -> tuple[Suit, ...]:
 
 def grouped_hand(hand: Sequence[Card], trump: Suit | None, loc: str | None = None) -> str:
     """Cards grouped by suit, ascending, trumps last and marked; jokers at the very end."""
+    return _grouped_hand(tuple(hand), trump, loc)
+
+
+# A hand is shown again on every move of the others: its cards are written once.
+@functools.lru_cache(maxsize=2048)
+def _grouped_hand(hand: tuple[Card, ...], trump: Suit | None, loc: str | None) -> str:
     groups = []
     for suit in suit_order(trump):
         cards = sorted((c for c in hand if c.suit == suit), key=lambda c: c.rank)

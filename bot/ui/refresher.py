@@ -196,8 +196,8 @@ class DiscordNotifier:
         view = rows.as_view()  # a new message: discord.py keeps its view
         if not images:
             return embed, view, [], None
-        picture = table_picture(table)  # the same snapshot table_file draws (no await between)
-        return embed, view, [await table_file(table)], picture
+        picture = table_picture(table)
+        return embed, view, [await table_file(picture)], picture
 
     # -- Notifier protocol ---------------------------------------------------------------
 
@@ -379,7 +379,8 @@ class DiscordNotifier:
         # it must then show the table as it is, not as it was when the edit was asked for.
         async with self.limits.write(table.channel_id):
             images = self.images_on(table.guild_id)
-            picture: object = table_picture(table) if images else None
+            scene = table_picture(table) if images else None
+            picture: object = scene
             files: dict[str, Any] = {}
             # The same picture as shown: the message keeps its attachment (no upload, no drawing).
             if picture != msgs.picture:
@@ -388,7 +389,7 @@ class DiscordNotifier:
                     picture = msgs.picture
                     self._catch_up(table, msgs, wait)
                 else:
-                    files["attachments"] = [await table_file(table)] if images else []
+                    files["attachments"] = [await table_file(scene)] if scene is not None else []
                     msgs.picture_at = time.monotonic()
             press_hand = self.press_hand(table)
             shown = (table.version, tuple(press_hand), picture)

@@ -60,11 +60,11 @@ def table_picture(table: Table) -> TableScene:
 _PICTURES: LRUCache[TableScene, bytes] = LRUCache(maxsize=PICTURE_CACHE)
 
 
-async def table_file(table: Table) -> discord.File:
-    """The table as a picture (attach it with the embed from ``render_table(images=True)``),
-    drawn in a worker thread from its scene (PNG encoding releases the GIL, so the event loop
-    goes on meanwhile); recent pictures are kept by their scene."""
-    scene = table_picture(table)
+async def table_file(scene: TableScene) -> discord.File:
+    """The table's picture (``table_picture``; attach it with the embed from
+    ``render_table(images=True)``), drawn in a worker thread from its scene (PNG encoding
+    releases the GIL, so the event loop goes on meanwhile); recent pictures are kept by their
+    scene."""
     png = _PICTURES.get(scene)
     if png is None:
         png = await asyncio.to_thread(render_scene_png, scene)

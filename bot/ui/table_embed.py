@@ -97,16 +97,17 @@ def render_table(
     names = [s.name for s in table.seats]
     embed = discord.Embed(title=t("table.title", loc, game=table.game_number), colour=0x2E7D32)
     embed.description = _description(table, v, names, press_hand)
-    embed.add_field(name=t("table.trump", loc), value=_trump_field(table, v, names))
-    embed.add_field(name=t("table.talon", loc), value=str(v.talon_size))
-    embed.add_field(name=t("table.discard", loc), value=str(v.discard_size))
-    embed.add_field(name=t("table.bout", loc), value=_clip(_bout(v, names, loc)), inline=False)
+    field = _field_names(loc)
+    embed.add_field(name=field["trump"], value=_trump_field(table, v, names))
+    embed.add_field(name=field["talon"], value=str(v.talon_size))
+    embed.add_field(name=field["discard"], value=str(v.discard_size))
+    embed.add_field(name=field["bout"], value=_clip(_bout(v, names, loc)), inline=False)
     players = players_text(v, names, seat_badges(table, loc), loc)
-    embed.add_field(name=t("table.players", loc), value=_clip(players), inline=False)
+    embed.add_field(name=field["players"], value=_clip(players), inline=False)
     last = "\n".join(last_lines(table))
     if last:
-        embed.add_field(name=t("table.last", loc), value=_clip(last), inline=False)
-    embed.add_field(name=t("table.series", loc), value=_clip(_series(table, names)), inline=False)
+        embed.add_field(name=field["last"], value=_clip(last), inline=False)
+    embed.add_field(name=field["series"], value=_clip(_series(table, names)), inline=False)
     if images:
         embed.set_image(url=f"attachment://{TABLE_IMAGE}")
     assert table.seed is not None
@@ -118,6 +119,13 @@ def render_table(
     ops = tuple(op for (op, _, _), on in zip(_BUTTONS, shown, strict=True) if on)
     rows = (_button_rows(table.table_id, ops, loc),)
     return embed, ComponentRows(rows, functools.partial(_buttons_view, table.table_id, ops, loc))
+
+
+@functools.lru_cache(maxsize=64)
+def _field_names(loc: str | None) -> dict[str, str]:
+    """The embed's field names in the table's language (do not mutate)."""
+    fields = ("trump", "talon", "discard", "bout", "players", "last", "series")
+    return {f: t(f"table.{f}", loc) for f in fields}
 
 
 #: The table message's buttons, in order: (op, label, style).
@@ -252,17 +260,18 @@ def last_lines(table: Table, limit: int = LAST_ACTIONS) -> list[str]:
     R24) and the table's notes (who leads and why, leaving, coming back)."""
     loc, names = table.language, tuple(s.name for s in table.seats)
     lines: list[str] = []
-    timed = set(table.timed_out)
-    notes = list(table.notes)
+    events, notes, timed = table.events, table.notes, table.timed_out
+    n, j = len(events), len(notes)  # notes[:j] are yet to be written
     # From the newest back: the message shows only the last few (a long game has hundreds).
     # A note with ``at == i`` came after event i - 1 and before event i.
-    for i in range(len(table.events), -1, -1):
-        if i < len(table.events) and table.events[i].to is None:  # R24: no private event
-            line = _event_line(table.events[i], names, loc)
+    for i in range(n, -1, -1):
+        if i < n and events[i].to is None:  # R24: no private event
+            line = _event_line(events[i], names, loc)
             if line is not None:
                 lines.append(line + (t("table.timed_out", loc) if i in timed else ""))
-        while notes and notes[-1].at == i:
-            lines.append(note_line(notes.pop(), names, loc))
+        while j and notes[j - 1].at == i:
+            j -= 1
+            lines.append(note_line(notes[j], names, loc))
         if len(lines) >= limit:
             break
     return list(reversed(lines[:limit]))

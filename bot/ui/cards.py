@@ -66,6 +66,7 @@ def _grouped_hand(hand: tuple[Card, ...], trump: Suit | None, loc: str | None) -
     return "  │  ".join(groups)
 
 
+@functools.lru_cache(maxsize=1024)  # every sort of a hand, its buttons, its picture asks
 def hand_sort_key(card: Card, trump: Suit | None) -> tuple[int, int, int]:
     suit = card.suit
     order = suit_order(trump)

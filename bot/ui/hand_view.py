@@ -219,10 +219,16 @@ def render_hand(
         shown = sorted(v.hand, key=lambda c: hand_sort_key(c, v.trump))
         labels = rank_labels(loc)
         draw = functools.partial(render_hand_png, v, shown, labels=labels)
-        picture = (tuple(shown), v.trump, tuple(sorted(labels.items())))
+        picture = (tuple(shown), v.trump, _label_items(loc))
     return HandMessage(
         _content(v, ctx, aimed, notice), view, ctx.version, draw, picture, v.legal_actions
     )
+
+
+@functools.lru_cache(maxsize=64)
+def _label_items(loc: str | None) -> tuple[tuple[int, str], ...]:
+    """The rank labels of a language as the hand picture's key holds them."""
+    return tuple(sorted(rank_labels(loc).items()))
 
 
 _GREY = discord.ButtonStyle.secondary

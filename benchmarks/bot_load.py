@@ -278,6 +278,10 @@ async def run(
             acts = [float(r[1]) for r in phase_rows if r[0] == "act"]
             saves = [float(r[1]) for r in phase_rows if r[0] == "save"]
             batches = [r for r in phase_rows if r[0] == "batch"]
+            lags = [float(r[1]) for r in phase_rows if r[0] == "lag" and float(r[2]) >= play_wall]
+            collections = [
+                (float(r[1]), r[2]) for r in phase_rows if r[0] == "gc" and float(r[3]) >= play_wall
+            ]
         play = latencies[setup_latencies:]
         return {
             "think_seconds": list(think),
@@ -309,6 +313,15 @@ async def run(
             **ms_percentiles("bot_save_batch_ms", [float(r[1]) for r in batches]),
             "bot_save_batch_tables_mean": round(
                 statistics.fmean(int(r[2]) for r in batches) if batches else 0.0, 1
+            ),
+            # How late the bot's event loop woke a 20 ms sleep (what any click waits for on
+            # top of its own work), and the cyclic GC's pauses (they stop the loop), in the
+            # timed phase.
+            **ms_percentiles("bot_loop_lag_ms", lags),
+            "bot_loop_lag_ms_max": round(max(lags, default=0.0) * 1000, 1),
+            "bot_gc_pause_ms_max": round(max((p for p, _ in collections), default=0.0) * 1000, 1),
+            "bot_gc_collections_by_generation": dict(
+                sorted(Counter(g for _, g in collections).items())
             ),
             **ms_percentiles("interaction_ms", latencies),
             **ms_percentiles("play_interaction_ms", play),

@@ -153,6 +153,13 @@ class FakeMessage:
         return copy.deepcopy(list(self.versions[-1].get("components") or []))
 
     @property
+    def _components(self) -> list[JSON]:
+        """The current components themselves, to read only: ``components`` deep-copies the
+        tree, which the players' look at every hand cost the load benchmark a sixth of the
+        fake's time."""
+        return list(self.versions[-1].get("components") or [])
+
+    @property
     def buttons(self) -> list[ButtonInfo]:
         return [
             ButtonInfo(
@@ -162,7 +169,7 @@ class FakeMessage:
                 emoji_text(c.get("emoji")),
                 int(c.get("style", 0)),
             )
-            for c in iter_components(self.components)
+            for c in iter_components(self._components)
             if c.get("type") == 2
         ]
 
@@ -171,9 +178,9 @@ class FakeMessage:
         return [c for c in iter_components(self.components) if c.get("type") in SELECT_TYPES]
 
     def component(self, custom_id: str) -> JSON | None:
-        for comp in iter_components(self.components):
+        for comp in iter_components(self._components):
             if comp.get("custom_id") == custom_id:
-                return comp
+                return copy.deepcopy(comp)
         return None
 
     def text(self) -> str:

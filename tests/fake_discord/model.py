@@ -108,6 +108,11 @@ class FakeMessage:
     interaction_id: int | None = None
     visible_to: int | None = None  # set for ephemeral messages: the one user who sees them
     deleted: bool = False
+    #: ``buttons`` of the version they were read from (the load benchmark's players look at
+    #: every table and hand message before each click; a version never changes in place).
+    _buttons_of: tuple[JSON, list[ButtonInfo]] | None = field(
+        default=None, repr=False, compare=False
+    )
 
     @property
     def payload(self) -> JSON:
@@ -161,6 +166,12 @@ class FakeMessage:
 
     @property
     def buttons(self) -> list[ButtonInfo]:
+        current = self.versions[-1]
+        if self._buttons_of is None or self._buttons_of[0] is not current:
+            self._buttons_of = (current, self._read_buttons())
+        return list(self._buttons_of[1])
+
+    def _read_buttons(self) -> list[ButtonInfo]:
         return [
             ButtonInfo(
                 c.get("custom_id"),

@@ -21,7 +21,9 @@ and ``capacity_tables``, the largest count whose bot p99 stayed within 100 ms wi
 The fake Discord and the simulated humans share the machine with the bot, so on 2 cores the
 largest steps measure the machine as much as the bot (``bot_cpu_share`` says how busy the bot
 itself was; ``ai_workers_cpu_share`` adds its AI worker processes, ``harness_cpu_share`` the fake
-and the players, ``machine_busy_cores`` everything on the machine).
+and the players, ``machine_busy_cores`` everything on the machine). The harness runs on uvloop,
+as the bot does; ``harness_loop_lag_ms_*`` says how late its loop woke a 10 ms sleeper in the
+timed phase (p50, p99, max): a harness too busy to answer the bot promptly shows there.
 
 ``--think MIN MAX``: each human's thinking time between two clicks, uniform in seconds (default
 0.5–2 s: 240 humans ask for about 190 clicks a second). A human also presses "My hand" for the
@@ -52,6 +54,7 @@ from pathlib import Path
 
 from benchmarks.activity_load import ActivityLoad, activity_env, free_port
 from benchmarks.chat_load import ChatPlayers, Tbl
+from benchmarks.harness_loop import LoopLag, run_fast
 from bot.settings import Settings
 from tests.bot.robust_harness import BotProcess
 from tests.fake_discord import RecordedRequest
@@ -102,6 +105,18 @@ def busiest_second(times: Iterable[float]) -> tuple[int, float]:
 def route_of(request: RecordedRequest) -> str:
     """``PATCH /channels/*/messages/*``: the request's route with its ids and tokens starred."""
     return f"{request.method} {re.sub(r'[0-9]{5,}|aW50[^/]*', '*', request.path)}"
+
+
+def table_edits(requests: Iterable[RecordedRequest]) -> Counter[int]:
+    """Accepted edits of channel messages (status < 300), by channel id, in one pass."""
+    return Counter(
+        int(r.path.split("/")[2])
+        for r in requests
+        if r.method == "PATCH"
+        and r.status < 300
+        and r.path.startswith("/channels/")
+        and "/messages/" in r.path
+    )
 
 
 def earlier_writes(requests: list[RecordedRequest], refused: RecordedRequest) -> list[str]:
@@ -211,19 +226,13 @@ async def run(
             if browsers:
                 await players.open_viewers(tables)
             setup_latencies = len(latencies)
-            edits_before = {
-                tb.channel: sum(
-                    1
-                    for r in fake.requests
-                    if r.method == "PATCH" and f"/channels/{tb.channel}/messages/" in r.path
-                )
-                for tb in tables
-            }
             assert bot.proc is not None
             cpu_before = cpu_seconds(bot.proc.pid)
             requests_before = len(fake.requests)
             workers_before = children_cpu_seconds(bot.proc.pid)
             harness_before, machine_before = own_cpu_seconds(), machine_busy_seconds()
+            lag = LoopLag()
+            lag.start()
             start = time.monotonic()
             play_wall = time.time()
             end = start + seconds
@@ -231,6 +240,7 @@ async def run(
                 *(players.human(tb, u, end, burst) for tb in tables for u in tb.humans)
             )
             elapsed = time.monotonic() - start
+            loop_lag = lag.stop(ms_percentiles)
             limited = [
                 r
                 for r in fake.requests[requests_before:]
@@ -242,19 +252,8 @@ async def run(
             harness_cpu = own_cpu_seconds() - harness_before
             machine_busy = machine_busy_seconds() - machine_before
             play_interactions = len(latencies) - setup_latencies
-            rates = []
-            for tb in tables:
-                edits = (
-                    sum(
-                        1
-                        for r in fake.requests
-                        if r.method == "PATCH"
-                        and r.status < 300
-                        and f"/channels/{tb.channel}/messages/" in r.path
-                    )
-                    - edits_before[tb.channel]
-                )
-                rates.append(edits / elapsed)
+            edits = table_edits(fake.requests[requests_before:])
+            rates = [edits[tb.channel] / elapsed for tb in tables]
             activity = load.figures(ms_percentiles) if browsers else {}
             await load.__aexit__()
             await bot.stop()
@@ -278,6 +277,10 @@ async def run(
             acts = [float(r[1]) for r in phase_rows if r[0] == "act"]
             saves = [float(r[1]) for r in phase_rows if r[0] == "save"]
             batches = [r for r in phase_rows if r[0] == "batch"]
+            lags = [float(r[1]) for r in phase_rows if r[0] == "lag" and float(r[2]) >= play_wall]
+            collections = [
+                (float(r[1]), r[2]) for r in phase_rows if r[0] == "gc" and float(r[3]) >= play_wall
+            ]
         play = latencies[setup_latencies:]
         return {
             "think_seconds": list(think),
@@ -310,6 +313,15 @@ async def run(
             "bot_save_batch_tables_mean": round(
                 statistics.fmean(int(r[2]) for r in batches) if batches else 0.0, 1
             ),
+            # How late the bot's event loop woke a 20 ms sleep (what any click waits for on
+            # top of its own work), and the cyclic GC's pauses (they stop the loop), in the
+            # timed phase.
+            **ms_percentiles("bot_loop_lag_ms", lags),
+            "bot_loop_lag_ms_max": round(max(lags, default=0.0) * 1000, 1),
+            "bot_gc_pause_ms_max": round(max((p for p, _ in collections), default=0.0) * 1000, 1),
+            "bot_gc_collections_by_generation": dict(
+                sorted(Counter(g for _, g in collections).items())
+            ),
             **ms_percentiles("interaction_ms", latencies),
             **ms_percentiles("play_interaction_ms", play),
             "table_edits_per_table_per_s_mean": round(statistics.fmean(rates), 3),
@@ -323,6 +335,12 @@ async def run(
             # The fake Discord and the simulated players share the machine with the bot: with
             # the machine's busy cores beside them, a bot starved by its harness shows as such.
             "harness_cpu_share": round(harness_cpu / elapsed, 2),
+            "harness_cpu_ms_per_interaction": round(
+                1000 * harness_cpu / max(play_interactions, 1), 2
+            ),
+            # How late the harness's loop woke a 10 ms sleeper: every request and gateway
+            # event of the fake waits through the same queue.
+            **loop_lag,
             "machine_busy_cores": round(machine_busy / elapsed, 2),
             "machine_cores": os.cpu_count(),
             "responses_429": fake.rate_limit_count,
@@ -411,7 +429,7 @@ def main() -> None:
     args = p.parse_args()
     think = (args.think[0], args.think[1])
     if args.ladder is None:
-        figures = asyncio.run(
+        figures = run_fast(
             run(
                 args.tables,
                 args.seconds,
@@ -436,13 +454,14 @@ def main() -> None:
         return
     steps = []
     for n in args.ladder or [100, 200, 400, 800]:
-        step = asyncio.run(
+        step = run_fast(
             run(n, args.seconds, args.seed, args.images == "on", think, False, args.global_limit)
         )
         steps.append(step)
         print(
             f"{n} tables: bot p99 {step['bot_interaction_ms_p99']} ms, CPU share "
-            f"{step['bot_cpu_share']}, harness {step['harness_cpu_share']}, machine "
+            f"{step['bot_cpu_share']}, harness {step['harness_cpu_share']} (loop lag p99 "
+            f"{step['harness_loop_lag_ms_p99']} ms), machine "
             f"{step['machine_busy_cores']} of {step['machine_cores']} cores, "
             f"429s {step['responses_429']}",
             file=sys.stderr,

@@ -247,9 +247,12 @@ def make_bot(settings: Settings, **kwargs: Any) -> DurakBot:
 
 
 #: Cyclic GC generation thresholds for the running bot (CPython's default is 700, 10, 10). A
-#: young generation of 50,000 objects is collected a tenth as often as one of 5,000, which
-#: shows in the bot's CPU under load (measured: docs/performance.md, 2026-12-02).
-GC_THRESHOLDS = (50_000, 50, 100)
+#: young-generation pass stops the event loop for as long as it takes, and its young list
+#: outgrows the threshold (freeing old objects lowers the count): at 50,000 the passes took up
+#: to 130 ms at 400 tables, at 5,000 they stay within ~50 ms. The middle generation is
+#: collected as rarely as before (every 2.5 M allocations), which is where the CPU went
+#: (docs/performance.md, 2026-12-02).
+GC_THRESHOLDS = (5_000, 500, 100)
 
 
 def quiet_gc() -> None:

@@ -114,6 +114,48 @@ def state_to_json(s: Board) -> str:
     every action, and building and validating the model cost most of that. Card and move texts
     hold no character JSON escapes, so their arrays are joined as text; the deal's fields come
     from a cache. A test checks the text against the model's at every moment of many games."""
+    return _state_json(s, _log_json(s.log))
+
+
+def _log_json(log: Sequence[tuple[int, Action]]) -> str:
+    return ",".join([_move_json(seat, action) for seat, action in log])
+
+
+class SnapshotWriter:
+    """:func:`state_to_json` for the states of one table, one after another: the log's text is
+    kept between them, so each move is written once, not once per save (a table is saved after
+    every action, and its log was the largest part of each snapshot's cost). A state of another
+    game, or one that is not a continuation, is written whole.
+
+    >>> from durak_core import RuleSet, new_game
+    >>> g = new_game(RuleSet(), 2, seed=3)
+    >>> write = SnapshotWriter()
+    >>> write(g) == g.to_json()
+    True
+    >>> g, _ = g.apply(g.starter, g.legal_actions(g.starter)[0])
+    >>> write(g) == g.to_json()
+    True
+    """
+
+    def __init__(self) -> None:
+        self._log: tuple[tuple[int, Action], ...] = ()
+        self._text = ""
+
+    def __call__(self, s: Board) -> str:
+        log, known = s.log, self._log
+        # Moves are shared between a state and its successors, so comparing the known prefix
+        # is a comparison of identities.
+        if known and len(log) >= len(known) and log[: len(known)] == known:
+            if len(log) > len(known):
+                more = _log_json(log[len(known) :])
+                self._text = f"{self._text},{more}" if self._text else more
+        else:
+            self._text = _log_json(log)
+        self._log = log
+        return _state_json(s, self._text)
+
+
+def _state_json(s: Board, log_json: str) -> str:
     return "".join(
         (
             _deal_json(s.rules, s.n, s.dealer, s.starter, s.first_game, s.seed, s.order),
@@ -136,7 +178,7 @@ def state_to_json(s: Board) -> str:
             f',"active":{_ints(_seats(s.active, s.n))},"out":{_ints(s.out)}',
             f',"emptied":{_ints(s.emptied)},"discarded_once":{_bool(s.discarded_once)}',
             f',"bout":{s.bout},"version":{s.version},"finished":{_bool(s.finished)},"log":[',
-            ",".join([_move_json(seat, action) for seat, action in s.log]),
+            log_json,
             "]}",
         )
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from dataclasses import asdict
 from datetime import datetime
+from functools import lru_cache
 from typing import Any, cast
 
 from bot.storage import SavedTable
@@ -29,11 +30,21 @@ _COLUMNS = (
 )
 
 
+@lru_cache(maxsize=256)
+def _options(rules: RuleSet) -> dict[str, object]:
+    return rules.options()  # read only: dumped to JSON with the rest of the metadata
+
+
+@lru_cache(maxsize=4096)
+def _iso(at: datetime) -> str:
+    return at.isoformat()
+
+
 def to_saved(table: Table) -> SavedTable:
     series = table.series
     meta: dict[str, object] = {
         "host_id": table.host_id,
-        "rules": table.rules.options(),
+        "rules": _options(table.rules),
         "max_seats": table.max_seats,
         "turn_timer": table.turn_timer,
         "seats": [
@@ -59,7 +70,7 @@ def to_saved(table: Table) -> SavedTable:
         },
         # The seed stays server-side (only its commitment is public) until the game is recorded.
         "seed": None if table.seed is None else format(table.seed, "x"),
-        "started_at": None if table.started_at is None else table.started_at.isoformat(),
+        "started_at": None if table.started_at is None else _iso(table.started_at),
         "deadline": table.deadline,
         "away": sorted(table.away),
         "left": sorted(table.left),
@@ -74,9 +85,11 @@ def to_saved(table: Table) -> SavedTable:
         "anyone_adds_ai": table.anyone_adds_ai,
         "match": None if table.match is None else asdict(table.match),
     }
-    return SavedTable(
+    # Built from the table's typed fields, so not validated again (a table is saved after
+    # every action); ``tests/bot/test_persistence.py`` checks it against a validated one.
+    return SavedTable.model_construct(
         **{c: getattr(table, c) for c in _COLUMNS},
-        state_json=table.state.to_json() if table.state is not None else "",
+        state_json="" if table.state is None else table.snapshot(table.state),
         meta=meta,
     )
 

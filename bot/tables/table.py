@@ -14,6 +14,7 @@ from typing import Literal
 from bot.domain import ACTIVE_STATUSES, TableStatus
 from durak_core import Action, Card, Event, GameState, PublicView, RuleSet, SeatView, Series
 from durak_core.ai import Level, Player
+from durak_core.snapshot import SnapshotWriter
 from durak_core.views import seat_view
 
 #: Who plays a seat now (not stored: derived from the seat and the table's away/left sets).
@@ -135,6 +136,10 @@ class Table:
     #: the embed and the picture of the same change).
     _public: tuple[GameState, PublicView] | None = field(
         default=None, init=False, repr=False, compare=False
+    )
+    #: Writes ``state``'s snapshot for each save, its log's text kept from the previous one.
+    snapshot: SnapshotWriter = field(
+        default_factory=SnapshotWriter, init=False, repr=False, compare=False
     )
 
     def public_view(self) -> PublicView:

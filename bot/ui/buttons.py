@@ -26,6 +26,8 @@ import discord
 
 from durak_core.ai import Level
 
+from .cycles import release_interaction, release_view
+
 TABLE_RE = r"(?P<table>[0-9a-f]{8})"
 HAND_RE = TABLE_RE + r":(?P<seat>[0-5]):(?P<version>[0-9]{1,9})"
 
@@ -115,11 +117,25 @@ def handler(interaction: discord.Interaction) -> ClickHandler:
 
 class _FromCustomId:
     """``from_custom_id`` for every item below: an item is rebuilt from its custom id alone
-    (``from_match``); the interaction is checked later, by the handler."""
+    (``from_match``); the interaction is checked later, by the handler (``answer``). Once it
+    has answered, the view discord.py built around the item from the clicked message and the
+    interaction are taken apart (:mod:`bot.ui.cycles`)."""
+
+    view: discord.ui.View | None
 
     @classmethod
     def from_match(cls, match: re.Match[str]) -> Self:
         raise NotImplementedError
+
+    async def answer(self, interaction: discord.Interaction) -> None:
+        raise NotImplementedError
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        try:
+            await self.answer(interaction)
+        finally:
+            release_view(self.view)
+            release_interaction(interaction)
 
     @classmethod
     async def from_custom_id(
@@ -176,7 +192,7 @@ class HandButton(
             match["table"], int(match["seat"]), int(match["version"]), match["code"], label="?"
         )
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def answer(self, interaction: discord.Interaction) -> None:
         await handler(interaction).on_hand_click(
             interaction, self.table, self.seat, self.version, self.code
         )
@@ -212,7 +228,7 @@ class HandSelect(
     def from_match(cls, match: re.Match[str]) -> Self:
         return cls(match["table"], int(match["seat"]), int(match["version"]), int(match["n"]))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def answer(self, interaction: discord.Interaction) -> None:
         data: Any = interaction.data or {}
         values = data.get("values") or []
         value = str(values[0]) if len(values) == 1 else ""
@@ -241,7 +257,7 @@ class TableButton(
     def from_match(cls, match: re.Match[str]) -> Self:
         return cls(match["table"], TableOp(match["op"]))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def answer(self, interaction: discord.Interaction) -> None:
         await handler(interaction).on_table_button(interaction, self.table, self.op)
 
 
@@ -268,7 +284,7 @@ class LobbyButton(
     def from_match(cls, match: re.Match[str]) -> Self:
         return cls(match["table"], LobbyOp(match["op"]))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def answer(self, interaction: discord.Interaction) -> None:
         await handler(interaction).on_lobby_button(interaction, self.table, self.op)
 
 
@@ -297,7 +313,7 @@ class BoardButton(
     def from_match(cls, match: re.Match[str]) -> Self:
         return cls(match["sort"], int(match["page"]))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def answer(self, interaction: discord.Interaction) -> None:
         await handler(interaction).on_board_page(interaction, self.sort, self.page)
 
 
@@ -326,7 +342,7 @@ class SignupButton(
     def from_match(cls, match: re.Match[str]) -> Self:
         return cls(match["tournament"], SignupOp(match["op"]))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def answer(self, interaction: discord.Interaction) -> None:
         await handler(interaction).on_signup_button(interaction, self.tournament, self.op)
 
 

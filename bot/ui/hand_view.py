@@ -30,6 +30,7 @@ from durak_core.actions import DEFEND, EXCHANGE, PASS, PASS_ACTION, TAKE, TRANSF
 
 from .buttons import HandButton, HandSelect, hand_button_id, hand_select_id
 from .cards import card_text, cards_text, grouped_hand, hand_sort_key
+from .cycles import PictureFile
 from .message_writes import ComponentRows
 from .table_embed import (
     last_lines,
@@ -77,7 +78,7 @@ class HandMessage:
         if png is None:
             png = await asyncio.to_thread(self.draw)
             _PICTURES[self.picture] = png  # the least recently used picture makes room
-        return [discord.File(io.BytesIO(png), filename=HAND_IMAGE)]
+        return [PictureFile(io.BytesIO(png), filename=HAND_IMAGE)]
 
 
 PICTURE_CACHE = 1024

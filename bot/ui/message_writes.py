@@ -22,6 +22,8 @@ from discord.http import Route, handle_message_parameters
 from discord.utils import MISSING
 from discord.webhook.async_ import async_context, interaction_message_response_params
 
+from .cycles import release_view
+
 
 class Components(Protocol):
     """What discord.py reads of a view when it sends an edit: a ``discord.ui.View``, or a
@@ -74,13 +76,18 @@ async def edit_channel_message(
     attachments: Sequence[discord.File] = MISSING,
 ) -> None:
     """Edit a message the bot posted in a channel (``PartialMessage.edit`` without its
-    answer parsed)."""
-    with handle_message_parameters(
-        embed=embed,
-        view=cast(Any, view),  # discord.py calls only the two methods of Components
-        attachments=attachments,
-    ) as params:
-        await client.http.edit_message(channel_id, message_id, params=params)
+    answer parsed). A ``View`` is built for this edit: it is taken apart once sent (rows
+    written as JSON, :class:`ComponentRows`, hold no cycles)."""
+    try:
+        with handle_message_parameters(
+            embed=embed,
+            view=cast(Any, view),  # discord.py calls only the two methods of Components
+            attachments=attachments,
+        ) as params:
+            await client.http.edit_message(channel_id, message_id, params=params)
+    finally:
+        if isinstance(view, discord.ui.View):
+            release_view(view)
 
 
 async def edit_interaction_answer(

@@ -18,6 +18,7 @@ from bot.tables.table import Table
 from bot.text import t
 
 from .cards import rank_label
+from .cycles import PictureFile
 
 TABLE_IMAGE = "table.png"
 PICTURE_CACHE = 256
@@ -69,4 +70,4 @@ async def table_file(scene: TableScene) -> discord.File:
     if png is None:
         png = await asyncio.to_thread(render_scene_png, scene)
         _PICTURES[scene] = png  # the least recently used picture makes room
-    return discord.File(io.BytesIO(png), filename=TABLE_IMAGE)
+    return PictureFile(io.BytesIO(png), filename=TABLE_IMAGE)

@@ -31,6 +31,7 @@ from bot.tournaments import (
     standings,
 )
 
+from .cycles import PictureFile
 from .tournament_bracket import elimination_message
 from .tournament_text import (
     Event,
@@ -63,7 +64,7 @@ class StandingsMessage:
     def file(self) -> discord.File:
         """The picture as the attachment the embed's image names (a new one for each send:
         discord.py reads a file once)."""
-        return discord.File(io.BytesIO(self.picture), filename=self.filename)
+        return PictureFile(io.BytesIO(self.picture), filename=self.filename)
 
 
 def standings_message(

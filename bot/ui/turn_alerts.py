@@ -123,6 +123,9 @@ class _Alert:
     user_id: int
     role: Role
     bout: int
+    #: Until the delay has passed: cancelled when the player acts first (most alerts), which
+    #: a sleeping task would pay for with a CancelledError and its frames for the GC.
+    timer: asyncio.TimerHandle | None = None
     task: asyncio.Task[None] | None = None
     message: discord.Message | None = None
     sending: bool = False
@@ -166,7 +169,9 @@ class TurnAlerts:
             assert user_id is not None
             alert = _Alert(seat, user_id, role, bout)
             alerts.active[seat] = alert
-            alert.task = self._spawn(self._deliver(table, alerts, alert))
+            alert.timer = asyncio.get_running_loop().call_later(
+                self._delay_for(table), self._due, table, alerts, alert
+            )
 
     def forget(self, table: Table) -> None:
         """A new game or a closed table: every alert of the table is obsolete."""
@@ -181,8 +186,11 @@ class TurnAlerts:
         # Leave the player time to act before the turn timer plays for them.
         return min(self.delay, table.turn_timer / 2) if table.turn_timer > 0 else self.delay
 
+    def _due(self, table: Table, alerts: _TableAlerts, alert: _Alert) -> None:
+        alert.timer = None
+        alert.task = self._spawn(self._deliver(table, alerts, alert))
+
     async def _deliver(self, table: Table, alerts: _TableAlerts, alert: _Alert) -> None:
-        await asyncio.sleep(self._delay_for(table))
         mode = await self.prefs.get(alert.user_id)
         if mode == "off" or alert.obsolete:
             return
@@ -222,6 +230,9 @@ class TurnAlerts:
             del alerts.active[alert.seat]
         if alert.sending:
             return
+        if alert.timer is not None:
+            alert.timer.cancel()
+            alert.timer = None
         if alert.task is not None and not alert.task.done():
             alert.task.cancel()
         if alert.message is not None:
@@ -246,7 +257,13 @@ class TurnAlerts:
     @property
     def pending(self) -> int:
         """Notifications waiting, being sent or being deleted (for tests and shutdown)."""
-        return sum(1 for task in self._tasks if not task.done())
+        waiting = sum(
+            1
+            for alerts in self._tables.values()
+            for alert in alerts.active.values()
+            if alert.timer is not None
+        )
+        return waiting + sum(1 for task in self._tasks if not task.done())
 
     async def close(self) -> None:
         """Shutting down: notifications still up are deleted (a restarted bot notifies again

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import gc
 import os
 import sys
 import time
@@ -81,6 +82,8 @@ def time_interactions(path: str) -> None:
     def timed_init(self: Interaction, *args: Any, **kwargs: Any) -> None:
         init(self, *args, **kwargs)
         started[self.id] = (time.perf_counter(), interaction_kind(self.data or {}))
+        if not watching:  # the first interaction: the loop runs
+            watching.append(asyncio.get_running_loop().create_task(watch_loop(phases)))
 
     # Every answer to an interaction goes through the webhook adapter's request on the callback
     # route: discord.py's own (create_interaction_response) and the bot's (a hand click's
@@ -99,13 +102,44 @@ def time_interactions(path: str) -> None:
 
     Interaction.__init__ = timed_init  # type: ignore[method-assign]
     AsyncWebhookAdapter.request = timed_request  # type: ignore[method-assign]
-    time_phases(path + ".phases")
+    watching: list[asyncio.Task[None]] = []
+    phases = time_phases(path + ".phases")
+    time_collections(phases)
 
 
-def time_phases(path: str) -> None:
+#: How often the event loop's lag is sampled (``watch_loop``).
+LAG_EVERY = 0.02
+
+
+async def watch_loop(out: TimingLines) -> None:
+    """``lag`` lines: how late the event loop woke a task that sleeps ``LAG_EVERY`` s, i.e.
+    how long everything else held it (a click waits as long, whatever its own cost)."""
+    while True:
+        t0 = time.perf_counter()
+        await asyncio.sleep(LAG_EVERY)
+        out.write(f"lag {time.perf_counter() - t0 - LAG_EVERY:.6f} {time.time():.3f}\n")
+
+
+def time_collections(out: TimingLines) -> None:
+    """``gc`` lines: each cyclic garbage collection's pause (it stops the loop), generation
+    and Unix time."""
+    begun = [0.0]
+
+    def timed(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            begun[0] = time.perf_counter()
+        else:
+            pause = time.perf_counter() - begun[0]
+            out.write(f"gc {pause:.6f} {info['generation']} {time.time():.3f}\n")
+
+    gc.callbacks.append(timed)
+
+
+def time_phases(path: str) -> TimingLines:
     """Where a click's time goes, one line per call (name, seconds): ``act`` (a human's
     action: table lock, apply, save), ``save`` (the wait for the write holding one change) and
-    ``batch`` (a group-commit write of SQLite, with the number of tables it wrote)."""
+    ``batch`` (a group-commit write of SQLite, with the number of tables it wrote). Returns
+    the file's writer (``lag`` and ``gc`` lines join it)."""
     from bot.tables.play import Play
     from bot.tables.save_queue import SaveQueue
 
@@ -138,6 +172,7 @@ def time_phases(path: str) -> None:
     Play.act = timed_act  # type: ignore[method-assign]
     SaveQueue.save = timed_save  # type: ignore[method-assign]
     SqliteStorage._upsert = timed_upsert  # type: ignore[method-assign]
+    return out
 
 
 def main() -> int:

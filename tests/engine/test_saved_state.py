@@ -28,6 +28,7 @@ from durak_core import (
 from durak_core.actions import PASS
 from durak_core.board import FIELDS
 from durak_core.serialize import state_from_json, state_to_json, state_to_model
+from durak_core.snapshot import SnapshotWriter
 
 from .helpers import deal_exact
 from .strategies import games, random_playthrough
@@ -282,3 +283,16 @@ def test_the_direct_json_is_the_models_json(game: tuple[RuleSet, int, int, int])
     the schema's own, ``StateModel``'s, at every moment of games of every preset."""
     for s in random_playthrough(*game):
         assert state_to_json(s) == state_to_model(s).model_dump_json()
+
+
+@given(games(), games())
+def test_the_snapshot_writer_writes_what_to_json_writes(
+    first: tuple[RuleSet, int, int, int], second: tuple[RuleSet, int, int, int]
+) -> None:
+    """A table's ``SnapshotWriter`` keeps its log's text between saves: at every moment of a
+    game, then of another game at the same table (a rematch: a shorter log), then of an
+    earlier state again (a restore), its text is the state's own snapshot."""
+    write = SnapshotWriter()
+    played = list(random_playthrough(*first))
+    for s in [*played, *random_playthrough(*second), played[len(played) // 2], played[-1]]:
+        assert write(s) == state_to_json(s)

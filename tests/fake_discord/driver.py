@@ -367,7 +367,9 @@ class FakeDiscord:
             user=user,
             channel=channel,
             data=data,
-            message=message.payload if message is not None else None,
+            # The version as it is now, not a copy: versions are never changed in place (an
+            # edit appends a new one), and it is serialized at once.
+            message=message.current if message is not None else None,
         )
         interaction = FakeInteraction(
             id=iid,
@@ -384,10 +386,27 @@ class FakeDiscord:
         await self.gateway.dispatch("INTERACTION_CREATE", payload)
         result = InteractionResult(self, interaction)
         if wait:
-            await self.wait_for(
-                interaction.responded.is_set, timeout, what=f"the bot to answer {label}"
-            )
+            await self._wait_answered(interaction, timeout, f"the bot to answer {label}")
         return result
+
+    async def _wait_answered(self, interaction: FakeInteraction, timeout: float, what: str) -> None:
+        """``wait_for(interaction.responded.is_set)`` without its wake on every change of the
+        fake: the answer sets the event, and only the client's death cuts the wait short."""
+        self._raise_if_client_died()
+        if interaction.responded.is_set():
+            return
+        answered = asyncio.ensure_future(interaction.responded.wait())
+        try:
+            await asyncio.wait(
+                {answered, *self._client_tasks},
+                timeout=timeout,
+                return_when=asyncio.FIRST_COMPLETED,
+            )
+        finally:
+            answered.cancel()
+        self._raise_if_client_died()
+        if not interaction.responded.is_set():
+            raise TimeoutError(self._diagnose(f"timed out after {timeout}s waiting for {what}"))
 
     def _visible_message(self, user_id: int, ref: MessageRef) -> FakeMessage:
         msg = self.message(ref if isinstance(ref, int) else ref.id)
@@ -415,17 +434,11 @@ class FakeDiscord:
 
     def channel_messages(self, channel_id: int) -> list[FakeMessage]:
         """Messages everyone in the channel sees now, oldest first."""
-        return [
-            m
-            for m in self.store.messages.values()
-            if m.channel_id == channel_id and not m.deleted and m.visible_to is None
-        ]
+        return [m for m in self.store.public_by_channel.get(channel_id, ()) if not m.deleted]
 
     def ephemeral_messages(self, user_id: int) -> list[FakeMessage]:
         """Ephemeral messages currently shown to `user_id`, oldest first."""
-        return [
-            m for m in self.store.messages.values() if m.visible_to == user_id and not m.deleted
-        ]
+        return [m for m in self.store.ephemeral_by_user.get(user_id, ()) if not m.deleted]
 
     def latest_ephemeral(self, user_id: int) -> FakeMessage | None:
         """The newest ephemeral message shown to `user_id` (its current version), if any."""

@@ -8,7 +8,6 @@ Several clients (processes) may hold different shards at once."""
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import uuid
 from collections.abc import Callable
@@ -16,6 +15,7 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
+from .json_codec import dumps_text, loads
 from .model import JSON, FakeGuild
 from .payloads import guild_create_payload, member_payload, user_payload
 from .store import FakeStore
@@ -130,7 +130,7 @@ class Gateway:
             async for msg in ws:
                 if msg.type is not WSMsgType.TEXT:
                     continue
-                await self._on_frame(ws, json.loads(msg.data))
+                await self._on_frame(ws, loads(msg.data))
         finally:
             self._sockets.discard(ws)
             for link in self.shards.values():
@@ -300,7 +300,7 @@ class Gateway:
         if ws.closed:
             return
         try:
-            await ws.send_str(json.dumps(frame))
+            await ws.send_str(dumps_text(frame))
         except (ConnectionError, RuntimeError):
             # The socket died under us; dispatches stay in the session log for RESUME.
             _log.debug("gateway send failed for op %s", frame.get("op"))

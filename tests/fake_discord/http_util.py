@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
 
-from aiohttp import BodyPartReader, web
+from aiohttp import web
 
+from .json_codec import dumps, loads
 from .model import JSON
+from .multipart import parse_simple, parse_with_aiohttp
 from .payloads import error_body
 from .store import UploadedFile
 
@@ -23,7 +24,7 @@ def json_response(
     # Bytes body, not text=: aiohttp would append "; charset=utf-8" and discord.py's
     # json_or_text() only parses an exact "application/json".
     return web.Response(
-        body=json.dumps(data).encode(),
+        body=dumps(data),
         status=status,
         content_type="application/json",
         headers=headers,
@@ -61,25 +62,26 @@ async def read_body(request: web.Request) -> tuple[Any, list[UploadedFile]]:
     payload: Any = None
     # The raw header, not request.content_type: aiohttp parses that with the email package,
     # which cost the fake a fifth of its time under the load benchmark.
-    if request.headers.get("Content-Type", "").lower().startswith("multipart/"):
-        reader = await request.multipart()
-        async for part in reader:
-            if not isinstance(part, BodyPartReader):
-                continue
-            raw = await part.read(decode=True)
+    content_type = request.headers.get("Content-Type", "")
+    if content_type.lower().startswith("multipart/"):
+        raw = await request.content.read()  # as aiohttp's reader: no client_max_size
+        parts = parse_simple(content_type, raw)
+        if parts is None:
+            parts = await parse_with_aiohttp(request.headers, raw)
+        for part in parts:
             if part.name == "payload_json":
-                payload = json.loads(raw)
+                payload = loads(part.data)
             elif part.name is not None:
                 files.append(
                     UploadedFile(
                         field=part.name,
                         filename=part.filename or part.name,
-                        content_type=part.headers.get("Content-Type"),
-                        data=bytes(raw),
+                        content_type=part.content_type,
+                        data=part.data,
                     )
                 )
     elif request.can_read_body:
         raw_body = await request.read()
-        payload = json.loads(raw_body) if raw_body else None
+        payload = loads(raw_body) if raw_body else None
     request[FAKE_BODY] = payload
     return payload, files

@@ -264,7 +264,7 @@ class RestApi:
             self._check(request, [("type", f"Unsupported interaction callback type {rtype}.")])
         if message is not None:
             inter.original_message_id = message.id
-            resource["message"] = message.payload
+            resource["message"] = message.current  # serialized below, never changed
             summary.update(
                 response_message_id=str(message.id),
                 response_message_loading=message.loading,
@@ -380,11 +380,8 @@ class RestApi:
         after = int(request.query.get("after", 0))
         msgs = [
             m
-            for m in self.store.messages.values()
-            if m.channel_id == channel.id
-            and not m.deleted
-            and not m.ephemeral
-            and after < m.id < before
+            for m in self.store.public_by_channel.get(channel.id, ())
+            if not m.deleted and not m.ephemeral and after < m.id < before
         ]
         msgs.sort(key=lambda m: m.id, reverse=True)
         if "after" in request.query and "before" not in request.query:

@@ -51,6 +51,12 @@ class FakeStore:
         self.guilds: dict[int, FakeGuild] = {}
         self.channels: dict[int, FakeChannel] = {}
         self.messages: dict[int, FakeMessage] = {}
+        #: The same messages by who sees them, oldest first: a channel's public ones (ephemeral
+        #: flag or not) and each user's ephemeral ones. The players of the load benchmark look
+        #: up a hand or a table message at every click; a scan of every message grew with
+        #: the run.
+        self.public_by_channel: dict[int, list[FakeMessage]] = {}
+        self.ephemeral_by_user: dict[int, list[FakeMessage]] = {}
         self.interactions: dict[int, FakeInteraction] = {}
         self.tokens: dict[str, FakeInteraction] = {}
         self.commands: dict[tuple[int | None, str, int], RegisteredCommand] = {}
@@ -205,6 +211,10 @@ class FakeStore:
         message.attachments = self._attachments(message, body, files, keep=[])
         data["attachments"] = [self.attachment_payload(message, a) for a in message.attachments]
         self.messages[msg_id] = message
+        if message.visible_to is None:
+            self.public_by_channel.setdefault(channel_id, []).append(message)
+        else:
+            self.ephemeral_by_user.setdefault(message.visible_to, []).append(message)
         self.touch()
         return message
 

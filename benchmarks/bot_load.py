@@ -276,6 +276,9 @@ async def run(
             )
             acts = [float(r[1]) for r in phase_rows if r[0] == "act"]
             saves = [float(r[1]) for r in phase_rows if r[0] == "save"]
+            play_saves = sum(
+                1 for r in phase_rows if r[0] == "save" and len(r) > 2 and float(r[2]) >= play_wall
+            )
             batches = [r for r in phase_rows if r[0] == "batch"]
             lags = [float(r[1]) for r in phase_rows if r[0] == "lag" and float(r[2]) >= play_wall]
             collections = [
@@ -309,6 +312,8 @@ async def run(
             },
             **ms_percentiles("bot_human_act_ms", acts),
             **ms_percentiles("bot_save_wait_ms", saves),
+            # Tables saved a second in the timed phase: one per action (a human's or an AI's).
+            "bot_saves_per_s": round(play_saves / elapsed, 1),
             **ms_percentiles("bot_save_batch_ms", [float(r[1]) for r in batches]),
             "bot_save_batch_tables_mean": round(
                 statistics.fmean(int(r[2]) for r in batches) if batches else 0.0, 1

@@ -157,7 +157,7 @@ def time_phases(path: str) -> TimingLines:
     async def timed_save(self: Any, *args: Any, **kwargs: Any) -> None:
         t0 = time.perf_counter()
         await save(self, *args, **kwargs)
-        out.write(f"save {time.perf_counter() - t0:.6f}\n")
+        out.write(f"save {time.perf_counter() - t0:.6f} {time.time():.3f}\n")
 
     from bot.storage.sqlite import SqliteStorage
 

@@ -23,7 +23,10 @@ largest steps measure the machine as much as the bot (``bot_cpu_share`` says how
 itself was; ``ai_workers_cpu_share`` adds its AI worker processes, ``harness_cpu_share`` the fake
 and the players, ``machine_busy_cores`` everything on the machine). The harness runs on uvloop,
 as the bot does; ``harness_loop_lag_ms_*`` says how late its loop woke a 10 ms sleeper in the
-timed phase (p50, p99, max): a harness too busy to answer the bot promptly shows there.
+timed phase (p50, p99, max): a harness too busy to answer the bot promptly shows there. The
+bot's own loop is watched the same way (``bot_loop_lag_ms_*``, a 20 ms sleeper), beside its
+cyclic GC passes (``bot_gc_pause_ms_max``, ``bot_gc_collections_by_generation``) and its saves
+a second (``bot_saves_per_s``: one per action): a click waits for whatever holds the loop.
 
 ``--think MIN MAX``: each human's thinking time between two clicks, uniform in seconds (default
 0.5–2 s: 240 humans ask for about 190 clicks a second). A human also presses "My hand" for the

@@ -35,8 +35,16 @@ from tests.bot.helpers import public_message, table_of, world
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
 
-async def shown_at(page: Page, version: int, what: str) -> dict[str, Any]:
-    shown: dict[str, Any] = await page.wait_for(offers_when(f"o.version === {version}"), what, WAIT)
+async def shown_at(
+    page: Page, version: int, what: str, status: str | None = None, *, or_later: bool = False
+) -> dict[str, Any]:
+    """The page's offers once it shows ``version`` (of a table in ``status``, when given: a new
+    table's lobby and the form that opened it are both version 0). ``or_later``: any later
+    version too (a table whose AI seats may move meanwhile)."""
+    condition = f"o.version {'>=' if or_later else '==='} {version}"
+    if status:
+        condition += f" && o.status === '{status}'"
+    shown: dict[str, Any] = await page.wait_for(offers_when(condition), what, WAIT)
     return shown
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import time
 
-from benchmarks.bot_load import ms_percentiles, table_edits
+from benchmarks.bot_load import capacity, ms_percentiles, table_edits
 from benchmarks.harness_loop import LoopLag, run_fast
 from tests.fake_discord import RecordedRequest
 
@@ -41,3 +41,15 @@ def test_loop_lag_shows_a_blocked_loop() -> None:
         "harness_loop_lag_ms_p99",
         "harness_loop_lag_ms_max",
     }
+
+
+def test_capacity_is_the_largest_count_whose_every_run_held() -> None:
+    def step(tables: int, p99: float, refused: int = 0) -> dict[str, object]:
+        return {"tables": tables, "bot_interaction_ms_p99": p99, "responses_429": refused}
+
+    runs = [step(100, 40.0), step(100, 55.0), step(200, 70.0), step(200, 99.9)]
+    assert capacity(runs) == 200
+    assert capacity([*runs, step(400, 80.0), step(400, 375.6)]) == 200  # one run of two failed
+    assert capacity([*runs, step(400, 80.0), step(400, 90.0)]) == 400
+    assert capacity([*runs, step(400, 80.0, refused=1)]) == 200  # a 429 fails the run
+    assert capacity([step(100, 120.0)]) == 0

@@ -58,7 +58,7 @@ from pathlib import Path
 
 from benchmarks.activity_load import ActivityLoad, activity_env, free_port
 from benchmarks.chat_load import ChatPlayers, Tbl
-from benchmarks.harness_loop import LoopLag, run_fast
+from benchmarks.harness_loop import LoopLag, lag_figures, run_fast
 from bot.settings import Settings
 from tests.bot.robust_harness import BotProcess
 from tests.fake_discord import RecordedRequest
@@ -325,8 +325,7 @@ async def run(
             # How late the bot's event loop woke a 20 ms sleep (what any click waits for on
             # top of its own work), and the cyclic GC's pauses (they stop the loop), in the
             # timed phase.
-            **ms_percentiles("bot_loop_lag_ms", lags),
-            "bot_loop_lag_ms_max": round(max(lags, default=0.0) * 1000, 1),
+            **lag_figures("bot_loop_lag_ms", lags, ms_percentiles),
             "bot_gc_pause_ms_max": round(max((p for p, _ in collections), default=0.0) * 1000, 1),
             "bot_gc_collections_by_generation": dict(
                 sorted(Counter(g for _, g in collections).items())

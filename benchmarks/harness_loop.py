@@ -23,31 +23,39 @@ def run_fast(main: Coroutine[Any, Any, T]) -> T:
         return runner.run(main)
 
 
+def lag_figures(
+    name: str, lags: list[float], percentiles: Callable[[str, list[float]], dict[str, float]]
+) -> dict[str, float]:
+    """``{name}_p50``, ``_p99`` and ``_max`` of a probe's lags, in milliseconds."""
+    return {**percentiles(name, lags), f"{name}_max": round(max(lags, default=0.0) * 1000, 1)}
+
+
 class LoopLag:
     """A task that sleeps ``interval`` seconds over and over and records by how much each
-    wake came late: the loop's queueing, which every request to the fake also waits through."""
+    wake came late: the loop's queueing, which every request to the fake also waits through.
+    ``record`` takes each lag (default: kept in ``lags``)."""
 
-    def __init__(self, interval: float = 0.010) -> None:
+    def __init__(
+        self, interval: float = 0.010, record: Callable[[float], None] | None = None
+    ) -> None:
         self.interval = interval
         self.lags: list[float] = []
+        self._record = record if record is not None else self.lags.append
         self._task: asyncio.Task[None] | None = None
 
     async def _probe(self) -> None:
         while True:
             t0 = time.perf_counter()
             await asyncio.sleep(self.interval)
-            self.lags.append(time.perf_counter() - t0 - self.interval)
+            self._record(time.perf_counter() - t0 - self.interval)
 
     def start(self) -> None:
         self.lags.clear()
-        self._task = asyncio.create_task(self._probe(), name="harness-loop-lag")
+        self._task = asyncio.create_task(self._probe(), name="loop-lag")
 
     def stop(self, percentiles: Callable[[str, list[float]], dict[str, float]]) -> dict[str, float]:
         """Stop probing; ``harness_loop_lag_ms_p50``, ``_p99`` and ``_max``."""
         if self._task is not None:
             self._task.cancel()
             self._task = None
-        return {
-            **percentiles("harness_loop_lag_ms", self.lags),
-            "harness_loop_lag_ms_max": round(max(self.lags, default=0.0) * 1000, 1),
-        }
+        return lag_figures("harness_loop_lag_ms", self.lags, percentiles)

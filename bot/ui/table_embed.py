@@ -8,7 +8,8 @@ table's language (``Table.language``). With pictures on, the embed shows ``table
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 import discord
@@ -122,10 +123,10 @@ def render_table(
 
 
 @functools.lru_cache(maxsize=64)
-def _field_names(loc: str | None) -> dict[str, str]:
-    """The embed's field names in the table's language (do not mutate)."""
+def _field_names(loc: str | None) -> Mapping[str, str]:
+    """The embed's field names in the table's language (read-only: it is shared)."""
     fields = ("trump", "talon", "discard", "bout", "players", "last", "series")
-    return {f: t(f"table.{f}", loc) for f in fields}
+    return MappingProxyType({f: t(f"table.{f}", loc) for f in fields})
 
 
 #: The table message's buttons, in order: (op, label, style).

@@ -23,11 +23,14 @@ import gc
 import os
 import sys
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yarl
 from discord.gateway import DiscordWebSocket
 from discord.http import Route
+
+if TYPE_CHECKING:  # imported when timing: the bot itself never needs it
+    from benchmarks.harness_loop import LoopLag
 
 
 class TimingLines:
@@ -83,7 +86,7 @@ def time_interactions(path: str) -> None:
         init(self, *args, **kwargs)
         started[self.id] = (time.perf_counter(), interaction_kind(self.data or {}))
         if not watching:  # the first interaction: the loop runs
-            watching.append(asyncio.get_running_loop().create_task(watch_loop(phases)))
+            watching.append(watch_loop(phases))
 
     # Every answer to an interaction goes through the webhook adapter's request on the callback
     # route: discord.py's own (create_interaction_response) and the bot's (a hand click's
@@ -102,7 +105,7 @@ def time_interactions(path: str) -> None:
 
     Interaction.__init__ = timed_init  # type: ignore[method-assign]
     AsyncWebhookAdapter.request = timed_request  # type: ignore[method-assign]
-    watching: list[asyncio.Task[None]] = []
+    watching: list[LoopLag] = []  # the loop's probe, once started
     phases = time_phases(path + ".phases")
     time_collections(phases)
 
@@ -111,13 +114,14 @@ def time_interactions(path: str) -> None:
 LAG_EVERY = 0.02
 
 
-async def watch_loop(out: TimingLines) -> None:
+def watch_loop(out: TimingLines) -> LoopLag:
     """``lag`` lines: how late the event loop woke a task that sleeps ``LAG_EVERY`` s, i.e.
     how long everything else held it (a click waits as long, whatever its own cost)."""
-    while True:
-        t0 = time.perf_counter()
-        await asyncio.sleep(LAG_EVERY)
-        out.write(f"lag {time.perf_counter() - t0 - LAG_EVERY:.6f} {time.time():.3f}\n")
+    from benchmarks.harness_loop import LoopLag
+
+    probe = LoopLag(LAG_EVERY, record=lambda lag: out.write(f"lag {lag:.6f} {time.time():.3f}\n"))
+    probe.start()
+    return probe
 
 
 def time_collections(out: TimingLines) -> None:

@@ -4,10 +4,13 @@ benchmarks/harness_loop.py): accepted table edits per channel, and its own loop'
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
+from pathlib import Path
 
 from benchmarks.bot_load import capacity, ms_percentiles, table_edits
 from benchmarks.harness_loop import LoopLag, run_fast
+from tests.bot.robust_runner import TimingLines
 from tests.fake_discord import RecordedRequest
 
 
@@ -53,3 +56,21 @@ def test_capacity_is_the_largest_count_whose_every_run_held() -> None:
     assert capacity([*runs, step(400, 80.0), step(400, 90.0)]) == 400
     assert capacity([*runs, step(400, 80.0, refused=1)]) == 200  # a 429 fails the run
     assert capacity([step(100, 120.0)]) == 0
+
+
+def test_timing_lines_written_from_a_worker_thread_keep_flushing(tmp_path: Path) -> None:
+    """The bot's GC timing hook also runs in worker threads (pictures), where no event loop
+    runs: such a line waits for the loop's next flush instead of stopping every flush."""
+    path = tmp_path / "timing.txt"
+
+    async def main() -> None:
+        out = TimingLines(str(path))
+        thread = threading.Thread(target=out.write, args=("gc 0.001 0 1.0\n",))
+        thread.start()
+        thread.join()
+        out.write("save 0.000200 2.0\n")
+        await asyncio.sleep(1.2)
+        out._out.close()
+
+    asyncio.run(main())
+    assert path.read_text().splitlines() == ["gc 0.001 0 1.0", "save 0.000200 2.0"]

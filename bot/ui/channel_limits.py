@@ -118,10 +118,17 @@ class RequestBudget:
         starts.append(now)
         return 0.0
 
-    async def acquire(self) -> None:
+    async def acquire(self, *, start: bool = True) -> None:
+        """Wait for the next slot, then (``start``) count the request's start; with
+        ``start=False`` the caller calls :meth:`start` right before its request leaves."""
         wait = self.reserve()
         if wait > 0:
             await asyncio.sleep(wait)
+        if start:
+            await self.start()
+
+    async def start(self) -> None:
+        """Count a request's start, waiting while the last second already holds ``rate``."""
         while (wait := self.start_wait()) > 0:
             await asyncio.sleep(wait)
 
@@ -140,11 +147,19 @@ class ChannelLimiter:
         self._writes: dict[tuple[int, Lane], deque[list[float]]] = {}
 
     @contextlib.asynccontextmanager
-    async def write(self, channel_id: int, lane: Lane = "edit") -> AsyncIterator[None]:
+    async def write(
+        self, channel_id: int, lane: Lane = "edit", *, start_in_block: bool = False
+    ) -> AsyncIterator[None]:
         """Wait until one more write of ``lane`` in this channel stays within the limits, then
-        make it inside the block (render what it sends there: it may have waited)."""
+        make it inside the block (render what it sends there: it may have waited).
+
+        ``start_in_block``: the block awaits something slow before its request (a picture
+        drawn in a worker thread) and calls ``budget.start()`` right before the request, so
+        the process's starts are counted where requests leave: counted on entry, writes whose
+        pictures queued behind others would leave together, over Discord's global limit."""
+        start = not start_in_block
         if self.interval < MIN_LIMITED_INTERVAL:
-            await self.budget.acquire()
+            await self.budget.acquire(start=start)
             yield
             return
         window = WINDOW_INTERVALS * self.interval
@@ -161,7 +176,7 @@ class ChannelLimiter:
         stamp = [math.inf]  # in flight: it counts until it has completed
         times.append(stamp)
         try:
-            await self.budget.acquire()
+            await self.budget.acquire(start=start)
             yield
         finally:
             stamp[0] = time.monotonic()

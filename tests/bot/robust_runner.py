@@ -46,9 +46,14 @@ class TimingLines:
 
     def write(self, line: str) -> None:
         self._lines.append(line)
-        if not self._due:
-            self._due = True
-            asyncio.get_running_loop().call_later(1.0, self.flush)
+        if self._due:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # a GC pass in a worker thread (pictures): the loop's flush takes it
+            return
+        self._due = True
+        loop.call_later(1.0, self.flush)
 
     def flush(self) -> None:
         self._due = False

@@ -140,6 +140,43 @@ def test_a_late_loop_never_starts_more_than_rate_requests_in_a_second() -> None:
     assert RequestBudget(0).start_wait() == 0.0  # no bound
 
 
+@pytest.mark.slow
+async def test_a_write_that_draws_first_counts_its_start_when_it_sends() -> None:
+    """Table edits draw their picture inside the write (in a worker thread, queued behind
+    others under load): their starts are counted right before the request, so writes whose
+    pictures finish together still start at most ``rate`` a second, not all at once."""
+    rate = 20
+    limits = ChannelLimiter(interval=0.0, budget=RequestBudget(rate, burst=1))
+    loop = asyncio.get_running_loop()
+    pictures = asyncio.Event()
+    sent: list[float] = []
+
+    async def table_edit(channel: int, *, start_in_block: bool) -> None:
+        async with limits.write(channel, start_in_block=start_in_block):
+            await pictures.wait()  # every picture comes out of the thread pool at once
+            if start_in_block:
+                await limits.budget.start()
+            sent.append(loop.time())
+
+    async def run(*, start_in_block: bool) -> list[float]:
+        sent.clear()
+        pictures.clear()
+        edits = [
+            asyncio.create_task(table_edit(c, start_in_block=start_in_block)) for c in range(30)
+        ]
+        await asyncio.sleep(1.6)  # their slots come due meanwhile (20 a second)
+        pictures.set()
+        await asyncio.gather(*edits)
+        return list(sent)
+
+    at_entry = await run(start_in_block=False)
+    assert max(sum(t <= s < t + 1 for s in at_entry) for t in at_entry) > rate  # the burst
+    await asyncio.sleep(1.1)  # the budget's last second empties
+    at_send = await run(start_in_block=True)
+    assert len(at_send) == 30
+    assert max(sum(t <= s < t + 1 for s in at_send) for t in at_send) <= rate
+
+
 def test_a_global_429_holds_every_start_and_lowers_the_rate_for_a_while() -> None:
     """Discord refused a request for the global limit anyway: nothing starts before the wait
     it asked for, then the rate is a quarter lower (each further refusal another quarter, down

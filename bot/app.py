@@ -25,6 +25,7 @@ from bot.text import t
 from bot.ui.buttons import DYNAMIC_ITEMS, is_ours, matches_template
 from bot.ui.channel_limits import GlobalLimitWatch
 from bot.ui.help_text import BUILD_COMMAND
+from bot.ui.http_buckets import sweep_buckets_rarely
 from bot.ui.refresher import DiscordNotifier
 from bot.ui.tournament_host import DiscordEventHost
 
@@ -113,6 +114,7 @@ class DurakBot(commands.Bot):
         )
         self.notifier.alerts.prefs.storage = storage
         self._limit_watch = GlobalLimitWatch.install(self.notifier.limits.budget)
+        sweep_buckets_rarely(self.http)
         notifier: Notifier = self.notifier
         if self.settings.activity_enabled:  # browsers hear of every change the chat does
             from bot.activity.listeners import TableListeners

@@ -26,7 +26,8 @@ and the players, ``machine_busy_cores`` everything on the machine). The harness 
 as the bot does; ``harness_loop_lag_ms_*`` says how late its loop woke a 10 ms sleeper in the
 timed phase (p50, p99, max): a harness too busy to answer the bot promptly shows there. The
 bot's own loop is watched the same way (``bot_loop_lag_ms_*``, a 20 ms sleeper), beside its
-cyclic GC passes (``bot_gc_pause_ms_max``, ``bot_gc_collections_by_generation``) and its saves
+cyclic GC passes (``bot_gc_pause_ms_max``, ``bot_gc_pause_ms_total``,
+``bot_gc_collections_by_generation``, ``bot_gc_freed_objects``: what was in cycles) and its saves
 a second (``bot_saves_per_s``: one per action): a click waits for whatever holds the loop.
 
 ``--think MIN MAX``: each human's thinking time between two clicks, uniform in seconds (default
@@ -285,9 +286,9 @@ async def run(
             )
             batches = [r for r in phase_rows if r[0] == "batch"]
             lags = [float(r[1]) for r in phase_rows if r[0] == "lag" and float(r[2]) >= play_wall]
-            collections = [
-                (float(r[1]), r[2]) for r in phase_rows if r[0] == "gc" and float(r[3]) >= play_wall
-            ]
+            gc_rows = [r for r in phase_rows if r[0] == "gc" and float(r[3]) >= play_wall]
+            collections = [(float(r[1]), r[2]) for r in gc_rows]
+            gc_freed = sum(int(r[4]) for r in gc_rows if len(r) > 4)
         play = latencies[setup_latencies:]
         return {
             "think_seconds": list(think),
@@ -327,6 +328,8 @@ async def run(
             # timed phase.
             **lag_figures("bot_loop_lag_ms", lags, ms_percentiles),
             "bot_gc_pause_ms_max": round(max((p for p, _ in collections), default=0.0) * 1000, 1),
+            "bot_gc_pause_ms_total": round(sum(p for p, _ in collections) * 1000, 1),
+            "bot_gc_freed_objects": gc_freed,
             "bot_gc_collections_by_generation": dict(
                 sorted(Counter(g for _, g in collections).items())
             ),

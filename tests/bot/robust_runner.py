@@ -130,8 +130,8 @@ def watch_loop(out: TimingLines) -> LoopLag:
 
 
 def time_collections(out: TimingLines) -> None:
-    """``gc`` lines: each cyclic garbage collection's pause (it stops the loop), generation
-    and Unix time."""
+    """``gc`` lines: each cyclic garbage collection's pause (it stops the loop), generation,
+    Unix time and the objects it freed."""
     begun = [0.0]
 
     def timed(phase: str, info: dict[str, int]) -> None:
@@ -139,7 +139,8 @@ def time_collections(out: TimingLines) -> None:
             begun[0] = time.perf_counter()
         else:
             pause = time.perf_counter() - begun[0]
-            out.write(f"gc {pause:.6f} {info['generation']} {time.time():.3f}\n")
+            collected = info["collected"]
+            out.write(f"gc {pause:.6f} {info['generation']} {time.time():.3f} {collected}\n")
 
     gc.callbacks.append(timed)
 

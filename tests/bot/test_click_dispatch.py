@@ -5,9 +5,8 @@ and a failing click is logged, not raised into the gateway."""
 from __future__ import annotations
 
 import inspect
-import re
 from pathlib import Path
-from typing import Any, Self
+from typing import Any
 
 import discord
 import pytest
@@ -19,6 +18,7 @@ from tests.bot.helpers import public_message, running_bot, settings, table_of, w
 from tests.bot.test_bot_clicks import _with_button, raw_click, with_component
 from tests.bot.test_bot_game import latest_hand, settled
 from tests.fake_discord import UPDATE_MESSAGE
+from tests.test_fake_discord import DynamicCounter
 
 
 def count_views(monkeypatch: pytest.MonkeyPatch) -> list[str]:
@@ -34,6 +34,11 @@ def count_views(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
         monkeypatch.setattr(cls, "from_message", counted)
     return built
+
+
+def view_store(client: discord.Client) -> object:
+    state: Any = client._connection
+    return state._view_store
 
 
 async def test_lobby_table_hand_and_select_clicks_build_no_view(
@@ -89,34 +94,18 @@ async def test_lobby_table_hand_and_select_clicks_build_no_view(
     assert built == []
 
 
-class Elsewhere(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"elsewhere:(?P<n>\d)"):
-    """A dynamic item that is not the bot's: discord.py dispatches it as before."""
-
-    def __init__(self, n: int) -> None:
-        super().__init__(discord.ui.Button(label="x", custom_id=f"elsewhere:{n}"))
-        self.n = n
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> Self:
-        return cls(int(match["n"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await interaction.response.send_message(f"elsewhere {self.n}", ephemeral=True)
-
-
 async def test_other_dynamic_items_take_discord_pys_path(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     built = count_views(monkeypatch)
     async with world(tmp_path) as w, running_bot(w) as bot:
-        bot.add_dynamic_items(Elsewhere)
+        bot.add_dynamic_items(DynamicCounter)  # a dynamic item that is not the bot's
         new = await w.fake.slash(w.alice, w.channel, "durak", "new")
         assert new.message is not None
-        elsewhere = _with_button(new.message, "elsewhere:7")
-        res = await raw_click(w.fake, w.bob, elsewhere, "elsewhere:7")
-        assert res.ephemeral and res.content == "elsewhere 7"
+        counter = _with_button(new.message, "counter:7")
+        res = await raw_click(w.fake, w.bob, counter, "counter:7")
+        assert res.response_type == UPDATE_MESSAGE
+        assert [b.custom_id for b in w.fake.message(counter.id).buttons] == ["counter:8"]
         assert built == ["view"]  # discord.py's own path, view and all
 
 
@@ -144,11 +133,6 @@ async def test_a_click_that_fails_is_logged_and_the_next_one_answered(tmp_path: 
         assert "Ignoring exception in dynamic item callback" in failed.getMessage()
         assert failed.exc_info is not None and isinstance(failed.exc_info[1], discord.NotFound)
         assert fake.violations == []
-
-
-def view_store(client: discord.Client) -> object:
-    state: Any = client._connection
-    return state._view_store
 
 
 def test_discord_py_still_dispatches_as_click_store_expects() -> None:

@@ -6,14 +6,16 @@ from __future__ import annotations
 
 import inspect
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import discord
 import pytest
+from discord.components import _component_factory
 from discord.ui.view import ViewStore
 
 from bot.app import DurakBot
-from bot.ui.click_dispatch import ClickStore, install_click_store
+from bot.ui.click_dispatch import ClickStore, install_click_store, on_message
 from tests.bot.helpers import public_message, running_bot, settings, table_of, world
 from tests.bot.test_bot_clicks import _with_button, raw_click, with_component
 from tests.bot.test_bot_game import latest_hand, settled
@@ -145,3 +147,32 @@ def test_discord_py_still_dispatches_as_click_store_expects() -> None:
     client = discord.Client(intents=discord.Intents.none())
     store = install_click_store(client)
     assert view_store(client) is store and install_click_store(client) is store
+
+
+def test_the_clicked_component_is_found_where_discord_py_would_find_it() -> None:
+    """``on_message`` looks where discord.py's view of the message would: buttons and selects
+    in action rows, and (components v2) in containers and as a section's accessory; the type
+    must match too (a select's id sent as a button click is not dispatched)."""
+    button: Any = {"type": 2, "style": 1, "label": "x"}
+    rows: list[Any] = [
+        {"type": 1, "components": [{**button, "custom_id": "row"}]},
+        {"type": 1, "components": [{"type": 3, "custom_id": "select", "options": []}]},
+        {
+            "type": 17,
+            "components": [
+                {"type": 1, "components": [{**button, "custom_id": "in-container"}]},
+                {
+                    "type": 9,
+                    "components": [{"type": 10, "content": "text"}],
+                    "accessory": {**button, "custom_id": "accessory"},
+                },
+            ],
+        },
+    ]
+    message: Any = SimpleNamespace(components=[_component_factory(row) for row in rows])
+    for custom_id in ("row", "in-container", "accessory"):
+        assert on_message(message, 2, custom_id)
+    assert on_message(message, 3, "select")
+    assert not on_message(message, 2, "select")
+    assert not on_message(message, 2, "elsewhere")
+    assert not on_message(None, 2, "row")

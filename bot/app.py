@@ -24,6 +24,7 @@ from bot.tables.service import TableService
 from bot.text import t
 from bot.ui.buttons import DYNAMIC_ITEMS, is_ours, matches_template
 from bot.ui.channel_limits import GlobalLimitWatch
+from bot.ui.click_dispatch import install_click_store, on_message
 from bot.ui.help_text import BUILD_COMMAND
 from bot.ui.http_buckets import sweep_buckets_rarely
 from bot.ui.refresher import DiscordNotifier
@@ -141,6 +142,7 @@ class DurakBot(commands.Bot):
         self.notifier.save_ids = self.service.save_locked
         self.event_host = DiscordEventHost(self, self.notifier.limits, storage)
         self.tournaments = TournamentRunner(self.service, self.event_host)
+        install_click_store(self)  # our clicks skip discord.py's view of the clicked message
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         cog = DurakCog(self)
         await self.add_cog(cog)
@@ -206,12 +208,8 @@ class DurakBot(commands.Bot):
                     t("err.forged", str(interaction.locale)), ephemeral=True
                 )
             return
-        on_message = interaction.message is not None and any(
-            getattr(c, "custom_id", None) == custom_id
-            for row in interaction.message.components
-            for c in getattr(row, "children", [row])
-        )
-        if matches_template(custom_id) and on_message:
+        clicked = on_message(interaction.message, int(data.get("component_type", 0)), custom_id)
+        if matches_template(custom_id) and clicked:
             return
         if not interaction.response.is_done():
             await interaction.response.send_message(

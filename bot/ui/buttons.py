@@ -26,7 +26,7 @@ import discord
 
 from durak_core.ai import Level
 
-from .cycles import release_interaction, release_view
+from .cycles import release_interaction
 
 TABLE_RE = r"(?P<table>[0-9a-f]{8})"
 HAND_RE = TABLE_RE + r":(?P<seat>[0-5]):(?P<version>[0-9]{1,9})"
@@ -115,13 +115,11 @@ def handler(interaction: discord.Interaction) -> ClickHandler:
     return found
 
 
-class _FromCustomId:
-    """``from_custom_id`` for every item below: an item is rebuilt from its custom id alone
-    (``from_match``); the interaction is checked later, by the handler (``answer``). Once it
-    has answered, the view discord.py built around the item from the clicked message and the
-    interaction are taken apart (:mod:`bot.ui.cycles`)."""
-
-    view: discord.ui.View | None
+class FromCustomId:
+    """What every item below is: rebuilt from its custom id alone (``from_match``), with the
+    interaction checked later, by the handler (``answer``). A click on one reaches ``callback``
+    without discord.py's view of the clicked message (:mod:`bot.ui.click_dispatch`); once it
+    has answered, the interaction is taken apart (:mod:`bot.ui.cycles`)."""
 
     @classmethod
     def from_match(cls, match: re.Match[str]) -> Self:
@@ -134,7 +132,6 @@ class _FromCustomId:
         try:
             await self.answer(interaction)
         finally:
-            release_view(self.view)
             release_interaction(interaction)
 
     @classmethod
@@ -159,7 +156,7 @@ def hand_select_id(table: str, seat: int, version: int, n: int) -> str:
 
 
 class HandButton(
-    _FromCustomId,
+    FromCustomId,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"dk:" + HAND_RE + r":(?P<code>a?[0-9]{1,5}|p[01])",
 ):
@@ -199,7 +196,7 @@ class HandButton(
 
 
 class HandSelect(
-    _FromCustomId,
+    FromCustomId,
     discord.ui.DynamicItem[discord.ui.Select[Any]],
     template=r"dks:" + HAND_RE + r":(?P<n>[0-9])",
 ):
@@ -238,7 +235,7 @@ class HandSelect(
 
 
 class TableButton(
-    _FromCustomId,
+    FromCustomId,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"dkt:" + TABLE_RE + ":" + _one_of(TableOp),
 ):
@@ -262,7 +259,7 @@ class TableButton(
 
 
 class LobbyButton(
-    _FromCustomId,
+    FromCustomId,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"dkl:" + TABLE_RE + ":" + _one_of(LobbyOp),
 ):
@@ -289,7 +286,7 @@ class LobbyButton(
 
 
 class BoardButton(
-    _FromCustomId,
+    FromCustomId,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"dkb:(?P<sort>wins|win_rate|rating):(?P<page>[0-9]{1,5})",
 ):
@@ -318,7 +315,7 @@ class BoardButton(
 
 
 class SignupButton(
-    _FromCustomId,
+    FromCustomId,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"dkr:(?P<tournament>[0-9a-f]{8}):" + _one_of(SignupOp),
 ):

@@ -16,7 +16,8 @@ import discord
 
 
 def release_view(view: discord.ui.View | None) -> None:
-    """Let go of a view built for one message write or one click (its items point back)."""
+    """Let go of a view built for one message write (its items point back). A click builds
+    none (:mod:`bot.ui.click_dispatch`)."""
     if view is not None:
         view.clear_items()
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from tests.bot.helpers import open_table, public_message, running_bot, world
 from tests.bot.test_bot_game import latest_hand, settled
@@ -73,10 +74,13 @@ async def raw_click(
 def _with_button(message: FakeMessage, custom_id: str) -> FakeMessage:
     """A copy of ``message`` whose payload carries a button ``custom_id`` (what a client that
     still shows an old version, or a forger, would send)."""
+    return with_component(message, {"type": 2, "style": 1, "label": "x", "custom_id": custom_id})
+
+
+def with_component(message: FakeMessage, component: dict[str, Any]) -> FakeMessage:
+    """A copy of ``message`` whose one action row holds ``component``."""
     payload = message.payload
-    payload["components"] = [
-        {"type": 1, "components": [{"type": 2, "style": 1, "label": "x", "custom_id": custom_id}]}
-    ]
+    payload["components"] = [{"type": 1, "components": [component]}]
     return FakeMessage(
         id=message.id,
         channel_id=message.channel_id,

@@ -11,9 +11,10 @@ one card, one take or one pass. The deal (seeded shuffle) is part of each game. 
 times with this process's CPU time instead of the wall clock (for a machine other jobs share).
 
 ``--views`` times instead what the bot pays per state it shows and saves, over every state of G
-random games per seat count: ``public_view``, ``seat_view`` of each seat, ``table_views`` (per
-state: its public view and every seat's view sharing it, as the bot's table builds them), ``cards_of`` of each hand, known set and discard,
-and one ``SnapshotWriter`` per game saving its states in order; µs per call, median of R runs.
+random games per seat count, in µs per call (median of R runs): ``public_view``; ``seat_view``
+of each seat; ``table_views``, per state its public view and every seat's view sharing it (as
+the bot's table builds them); ``cards_of`` of each hand, known set and discard; and one
+``SnapshotWriter`` per game saving its states in order, per state.
 """
 
 from __future__ import annotations

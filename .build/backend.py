@@ -24,8 +24,9 @@ from setuptools.build_meta import _BuildMetaBackend
 from setuptools.command.build_ext import build_ext
 
 #: The engine's hot path (the checks, the listing, the step, the bout's end, the deal) and what
-#: it calls per action, and the AI's search (playouts, heuristics, endgame solver), which runs
-#: that path.
+#: it calls per action; what the bot builds from every new state (the views, the cards they
+#: hold, the text of each save); and the AI's search (playouts, heuristics, endgame solver),
+#: which runs that path.
 COMPILED = [
     "durak_core/actions.py",
     "durak_core/after_bout.py",

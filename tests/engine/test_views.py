@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import pickle
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -98,12 +99,15 @@ def test_views_pickle_and_stay_frozen_dataclasses(game: tuple[RuleSet, int, int,
     assert view.result is not None and view.result.durak in (None, *range(s.n))
 
 
-def test_a_seat_views_fields_are_the_public_ones_then_its_own() -> None:
-    # seat_view builds a seat's view from its public view's values in order (views.py).
-    public = [f.name for f in dataclasses.fields(PublicView)]
-    assert [f.name for f in dataclasses.fields(SeatView)] == [
-        *public,
-        "seat",
-        "hand",
-        "legal_actions",
-    ]
+def test_a_seat_view_takes_the_public_fields_then_its_own() -> None:
+    # Both constructors are written out (views.py: compiled, each stores its fields directly),
+    # and seat_view passes the public view's values in order, then the seat's three.
+    g = deal_exact(HANDS, trump="AH")
+    v, public = g.view(1), g.public_view()
+    values = [getattr(public, f.name) for f in dataclasses.fields(PublicView)]
+    assert SeatView(*(*values, 1, v.hand, v.legal_actions)) == v
+    named: dict[str, Any] = {f.name: getattr(v, f.name) for f in dataclasses.fields(SeatView)}
+    assert list(named)[: len(values)] == [f.name for f in dataclasses.fields(PublicView)]
+    assert SeatView(**named) == v and PublicView(*values) == public
+    with pytest.raises(TypeError):
+        SeatView(*values)  # its own three are required

@@ -47,9 +47,13 @@ class RequestBudget:
     at most ``rate + burst - 1`` slots fall. ``rate`` 0: no bound.
 
     A loop too busy to wake each request at its slot would start several late ones at once,
-    and with them the ones whose slots are due: so the starts themselves are counted too, at
-    most ``rate`` in any second (Discord sees a late burst as such, and its window is not ours:
-    ``rate`` below Discord's 50 is the margin for that).
+    and a request may leave the process some time after it started (a busy loop, a picture
+    drawn first): so a request also counts from its start until it has completed, and then
+    until a second after its completion, and one starts only while fewer than ``rate`` count.
+    Whatever the delays, Discord then never receives more than ``rate`` in any second: of the
+    requests it receives within one second, when the last of them to start started, every other
+    one was in flight or had completed (after Discord received it) within the second before.
+    A request made without :meth:`finish` (``acquire``) counts as completed when it starts.
 
     Should Discord still answer a global 429 (its window sees our requests later, and bunched,
     or another process shares the token), :meth:`slow_down` holds every start for the wait it
@@ -67,7 +71,8 @@ class RequestBudget:
         self.burst = burst
         self._clock = clock
         self._next = -math.inf  # the slot the next request takes (before the burst allowance)
-        self._starts: deque[float] = deque()  # when the requests of the last second started
+        self._in_flight = 0  # started, not finished (``start(tracked=True)``)
+        self._done: deque[float] = deque()  # when the requests of the last second completed
         self._held_until = -math.inf  # no start before this (Discord's wait after a 429)
         self._slow = 1.0  # the share of ``rate`` in force
         self._slow_until = -math.inf
@@ -102,35 +107,67 @@ class RequestBudget:
         wait = slot - now - (self.burst - 1) / rate
         return wait if wait > 1e-9 else 0.0  # float sums of 1 / rate: no wait of 1e-15 s
 
-    def start_wait(self) -> float:
-        """0.0 if a request may start now (and count its start), else the seconds until the
-        oldest start of the last second leaves the window."""
+    def start_wait(self, *, tracked: bool = False) -> float:
+        """0.0 if a request may start now (and count it), else the seconds to wait before
+        asking again. ``tracked``: the caller calls :meth:`finish` once the request completed."""
         if self.rate <= 0:
             return 0.0
         now = self._clock()
         if now < self._held_until:
             return self._held_until - now
-        starts = self._starts
-        while starts and now - starts[0] >= 1.0:
-            starts.popleft()
-        if len(starts) >= self.current_rate:
-            return 1.0 - (now - starts[0])
-        starts.append(now)
+        done = self._done
+        while done and now - done[0] >= 1.0:
+            done.popleft()
+        if self._in_flight + len(done) >= self.current_rate:
+            # the oldest completion leaves the window then; with all in flight, look again soon
+            return 1.0 - (now - done[0]) if done else IN_FLIGHT_POLL
+        if tracked:
+            self._in_flight += 1
+        else:
+            done.append(now)
         return 0.0
 
-    async def acquire(self, *, start: bool = True) -> None:
-        """Wait for the next slot, then (``start``) count the request's start; with
-        ``start=False`` the caller calls :meth:`start` right before its request leaves."""
+    def finish(self) -> None:
+        """A request started with ``tracked=True`` has completed (or failed)."""
+        if self.rate <= 0:
+            return
+        self._in_flight -= 1
+        self._done.append(self._clock())
+
+    async def acquire(self) -> None:
+        """Wait for the next slot and start an untracked request (no :meth:`finish`)."""
+        await self.slot()
+        await self.start()
+
+    async def slot(self) -> None:
+        """Wait for the next slot (the pace); :meth:`start` still comes before the request."""
         wait = self.reserve()
         if wait > 0:
             await asyncio.sleep(wait)
-        if start:
-            await self.start()
+
+    async def start(self, *, tracked: bool = False) -> None:
+        """Count a request's start, waiting while ``rate`` requests count (see the class)."""
+        while (wait := self.start_wait(tracked=tracked)) > 0:
+            await asyncio.sleep(wait)
+
+
+class WriteSlot:
+    """A write's place in the :class:`RequestBudget`: :meth:`start` right before its request,
+    which counts until the write's block ends."""
+
+    def __init__(self, budget: RequestBudget) -> None:
+        self._budget = budget
+        self._started = False
 
     async def start(self) -> None:
-        """Count a request's start, waiting while the last second already holds ``rate``."""
-        while (wait := self.start_wait()) > 0:
-            await asyncio.sleep(wait)
+        if not self._started:
+            await self._budget.start(tracked=True)
+            self._started = True
+
+    def finish(self) -> None:
+        if self._started:
+            self._started = False
+            self._budget.finish()
 
 
 class ChannelLimiter:
@@ -149,18 +186,23 @@ class ChannelLimiter:
     @contextlib.asynccontextmanager
     async def write(
         self, channel_id: int, lane: Lane = "edit", *, start_in_block: bool = False
-    ) -> AsyncIterator[None]:
+    ) -> AsyncIterator[WriteSlot]:
         """Wait until one more write of ``lane`` in this channel stays within the limits, then
-        make it inside the block (render what it sends there: it may have waited).
+        make it inside the block (render what it sends there: it may have waited). The write
+        counts in the process's budget until the block ends.
 
         ``start_in_block``: the block awaits something slow before its request (a picture
-        drawn in a worker thread) and calls ``budget.start()`` right before the request, so
-        the process's starts are counted where requests leave: counted on entry, writes whose
-        pictures queued behind others would leave together, over Discord's global limit."""
-        start = not start_in_block
+        drawn in a worker thread) and calls the slot's ``start()`` right before the request
+        (which may wait for the budget), so that the write counts from then."""
+        slot = WriteSlot(self.budget)
         if self.interval < MIN_LIMITED_INTERVAL:
-            await self.budget.acquire(start=start)
-            yield
+            try:
+                await self.budget.slot()
+                if not start_in_block:
+                    await slot.start()
+                yield slot
+            finally:
+                slot.finish()
             return
         window = WINDOW_INTERVALS * self.interval
         times = self._writes.setdefault((channel_id, lane), deque())
@@ -176,9 +218,12 @@ class ChannelLimiter:
         stamp = [math.inf]  # in flight: it counts until it has completed
         times.append(stamp)
         try:
-            await self.budget.acquire(start=start)
-            yield
+            await self.budget.slot()
+            if not start_in_block:
+                await slot.start()
+            yield slot
         finally:
+            slot.finish()
             stamp[0] = time.monotonic()
 
 

@@ -377,7 +377,7 @@ class DiscordNotifier:
             return
         # Rendered once the write may go: with many tables the budget makes a write wait, and
         # it must then show the table as it is, not as it was when the edit was asked for.
-        async with self.limits.write(table.channel_id, start_in_block=True):
+        async with self.limits.write(table.channel_id, start_in_block=True) as slot:
             images = self.images_on(table.guild_id)
             scene = table_picture(table) if images else None
             picture: object = scene
@@ -395,7 +395,7 @@ class DiscordNotifier:
             shown = (table.version, tuple(press_hand), picture)
             if shown == msgs.shown_table:
                 return  # a mark that came while this write waited, already shown by it
-            await self.limits.budget.start()
+            await slot.start()  # counted from here: the picture may have queued in a thread
             launch = self.activity_launch
             embed, rows = render_table(table, press_hand=press_hand, images=images, launch=launch)
             msgs.picture, msgs.shown_table = UNKNOWN_PICTURE, None  # until the edit has landed

@@ -10,6 +10,7 @@ import asyncio
 import functools
 import itertools
 import logging
+import random
 from pathlib import Path
 
 import pytest
@@ -141,10 +142,11 @@ def test_a_late_loop_never_starts_more_than_rate_requests_in_a_second() -> None:
 
 
 @pytest.mark.slow
-async def test_a_write_that_draws_first_counts_its_start_when_it_sends() -> None:
+async def test_writes_whose_pictures_finish_together_still_leave_at_rate() -> None:
     """Table edits draw their picture inside the write (in a worker thread, queued behind
-    others under load): their starts are counted right before the request, so writes whose
-    pictures finish together still start at most ``rate`` a second, not all at once."""
+    others under load), and their pictures may all come out at once: started on entry or
+    right before the request (``start_in_block``), they still leave at most ``rate`` a
+    second."""
     rate = 20
     limits = ChannelLimiter(interval=0.0, budget=RequestBudget(rate, burst=1))
     loop = asyncio.get_running_loop()
@@ -152,13 +154,12 @@ async def test_a_write_that_draws_first_counts_its_start_when_it_sends() -> None
     sent: list[float] = []
 
     async def table_edit(channel: int, *, start_in_block: bool) -> None:
-        async with limits.write(channel, start_in_block=start_in_block):
+        async with limits.write(channel, start_in_block=start_in_block) as slot:
             await pictures.wait()  # every picture comes out of the thread pool at once
-            if start_in_block:
-                await limits.budget.start()
+            await slot.start()  # where the refresher starts its request (no-op if started)
             sent.append(loop.time())
 
-    async def run(*, start_in_block: bool) -> list[float]:
+    for start_in_block in (False, True):
         sent.clear()
         pictures.clear()
         edits = [
@@ -167,14 +168,51 @@ async def test_a_write_that_draws_first_counts_its_start_when_it_sends() -> None
         await asyncio.sleep(1.6)  # their slots come due meanwhile (20 a second)
         pictures.set()
         await asyncio.gather(*edits)
-        return list(sent)
+        assert len(sent) == 30
+        assert max(sum(t <= s < t + 1 for s in sent) for t in sent) <= rate
+        await asyncio.sleep(1.1)  # the budget's last second empties
 
-    at_entry = await run(start_in_block=False)
-    assert max(sum(t <= s < t + 1 for s in at_entry) for t in at_entry) > rate  # the burst
-    await asyncio.sleep(1.1)  # the budget's last second empties
-    at_send = await run(start_in_block=True)
-    assert len(at_send) == 30
-    assert max(sum(t <= s < t + 1 for s in at_send) for t in at_send) <= rate
+
+def test_discord_never_receives_more_than_rate_in_a_second_whatever_the_delays() -> None:
+    """Requests leave the process late and in bunches (a busy loop), take their time at
+    Discord, and complete: however their delays fall, no second at Discord holds more than
+    ``rate`` arrivals, because a request counts from its start until a second after it
+    completed (completion comes after Discord received it)."""
+    rng = random.Random(7)
+    rate = 10
+    now = [0.0]
+    budget = RequestBudget(rate, burst=rate, clock=lambda: now[0])
+    arrivals: list[float] = []
+    in_flight: list[tuple[float, float]] = []  # (arrival at Discord, completion)
+    while now[0] < 20.0:
+        for item in [x for x in in_flight if x[1] <= now[0]]:
+            in_flight.remove(item)
+            budget.finish()
+        if budget.start_wait(tracked=True) == 0.0:
+            late = rng.choice([0.0, 0.0, 0.3, 0.8])  # bunched: some leave the process late
+            arrival = now[0] + late
+            arrivals.append(arrival)
+            in_flight.append((arrival, arrival + rng.uniform(0.01, 0.4)))
+        now[0] += 0.005
+    assert len(arrivals) > 5 * 20  # it does go on (over half the rate, with these delays)
+    assert max(sum(t <= a < t + 1 for a in arrivals) for t in arrivals) <= rate
+
+
+def test_a_request_in_flight_counts_until_a_second_after_it_completed() -> None:
+    now = [10.0]
+    budget = RequestBudget(2, burst=2, clock=lambda: now[0])
+    assert budget.start_wait(tracked=True) == 0.0
+    assert budget.start_wait() == 0.0  # untracked: counts a second from its start
+    assert budget.start_wait() > 0
+    now[0] = 30.0  # the tracked one is still in flight: only one more may start
+    assert budget.start_wait() == 0.0
+    assert budget.start_wait() > 0
+    now[0] = 31.5
+    budget.finish()  # completes now: it counts until 32.5
+    assert budget.start_wait() == 0.0
+    assert budget.start_wait() == pytest.approx(1.0)
+    now[0] = 32.5
+    assert budget.start_wait() == 0.0
 
 
 def test_a_global_429_holds_every_start_and_lowers_the_rate_for_a_while() -> None:

@@ -48,6 +48,16 @@ COMPILED = [
     "durak_core/ai/schedule.py",
 ]
 
+#: The bot's text of every change: the hand and table messages, cards in words, the catalogue
+#: look-up, and the saved row. A group of its own (``bot._native``): the engine's is built apart.
+BOT_COMPILED = [
+    "bot/text/lookup.py",
+    "bot/ui/cards.py",
+    "bot/ui/hand_view.py",
+    "bot/ui/table_embed.py",
+    "bot/tables/persistence.py",
+]
+
 
 def _warn(message: str) -> None:
     print(f"durak_core: {message}; installing pure Python (slower, same rules)", file=sys.stderr)
@@ -64,9 +74,19 @@ def _ext_modules() -> list[Any]:
     try:
         # One group, so that the modules call each other natively; its shared library lands
         # inside the package (durak_core/_native__mypyc...), not at the top level.
-        return list(mypycify(COMPILED, opt_level="3", group_name="durak_core._native"))
+        engine = list(mypycify(COMPILED, opt_level="3", group_name="durak_core._native"))
     except (Exception, SystemExit) as exc:  # a type error (mypyc exits): still installable
         _warn(f"mypyc could not compile the engine ({exc})")
+        return []
+    return engine + _bot_modules(mypycify)
+
+
+def _bot_modules(mypycify: Any) -> list[Any]:
+    """The bot's group, built apart: if it fails, the engine stays compiled."""
+    try:
+        return list(mypycify(BOT_COMPILED, opt_level="3", group_name="bot._native"))
+    except (Exception, SystemExit) as exc:
+        print(f"bot: mypyc could not compile {BOT_COMPILED} ({exc}); pure Python", file=sys.stderr)
         return []
 
 

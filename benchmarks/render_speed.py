@@ -7,14 +7,15 @@ drawing, as in the bot; the first (cold) render is reported too. Seats have Cyri
 AI badges, with Russian rank labels and role words (the widest font path).
 Prints one line per measurement and a JSON summary as the last line.
 
-    python benchmarks/render_speed.py [--positions 200] [--repeat 5]
-    python -m benchmarks.render_speed --messages [--repeat 7]   (a module: it imports tests/)
+    python -m benchmarks.render_speed [--positions 200] [--repeat 5]
+    python -m benchmarks.render_speed --messages [--repeat 7]
 
-``--messages`` measures the text the bot writes instead, in microseconds: the table message
-(embed and buttons), each human's hand message (content and components) and the saved row
-(``to_saved``), at every moment of a few series (tests/bot/test_render_caches.py's tables:
-away, leaving, passing for the bout, timeouts, five languages, readers in other ones). Caches
-stay warm from run to run, as in a running bot, and each run plays new games (new states).
+``--messages`` measures the text the bot writes instead, in microseconds of CPU time: the
+table message (embed and buttons), each human's hand message (content and components) and the
+saved row (``to_saved``), at every moment of a few series (the tables of
+tests/bot/test_render_caches.py: away, leaving, passing for the bout, timeouts, five languages,
+readers in other ones). Caches stay warm from run to run, as in a running bot, and each run
+plays new games (new states).
 """
 
 from __future__ import annotations
@@ -90,9 +91,10 @@ def draw_table(v: PublicView) -> bytes:
 
 
 def message_run(seed: int) -> dict[str, list[float]]:
-    """Seconds per table message, hand message and saved row over a few new series."""
+    """CPU seconds per table message, hand message and saved row over a few new series (CPU
+    time, not wall time: what the bot's CPU budget counts, and steadier on a shared machine)."""
     out: dict[str, list[float]] = {"table": [], "hand": [], "saved": []}
-    clock = time.perf_counter
+    clock = time.process_time
     for i, (name, n, lang) in enumerate(GAMES):
         for table, k in moments(name, n, lang, seed + i):
             t0 = clock()
@@ -124,7 +126,7 @@ def messages(repeat: int) -> None:
         out[f"{kind}_us"] = round(statistics.median(means), 1)
         out[f"{kind}_us_min"] = round(min(means), 1)  # the least disturbed run
         out[f"{kind}_us_runs"] = [round(m, 1) for m in means]
-        print(f"{kind}: {out[f'{kind}_us']} µs per message (median of {repeat} runs' means)")
+        print(f"{kind}: {out[f'{kind}_us']} µs of CPU per message (median of {repeat} runs' means)")
     print(json.dumps(out))
 
 

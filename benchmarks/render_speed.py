@@ -7,8 +7,8 @@ drawing, as in the bot; the first (cold) render is reported too. Seats have Cyri
 AI badges, with Russian rank labels and role words (the widest font path).
 Prints one line per measurement and a JSON summary as the last line.
 
-    python -m benchmarks.render_speed [--positions 200] [--repeat 5]
-    python -m benchmarks.render_speed --messages [--repeat 7]
+    python benchmarks/render_speed.py [--positions 200] [--repeat 5]
+    python -m benchmarks.render_speed --messages [--repeat 7]   (a module: it imports tests/)
 
 ``--messages`` measures the text the bot writes instead, in microseconds of CPU time: the
 table message (embed and buttons), each human's hand message (content and components) and the
@@ -35,7 +35,6 @@ from bot.ui.table_embed import render_table
 from bot.ui.table_picture import rank_labels, role_words
 from durak_core import GameState, PublicView, RuleSet, new_game, preset
 from durak_core.errors import RulesError
-from tests.bot.test_render_caches import GAMES, LOCALES, moments
 
 PRESETS = ("classic", "jokers", "double-deck", "changing-trump", "unlimited")
 RU = rank_labels("ru")
@@ -93,6 +92,9 @@ def draw_table(v: PublicView) -> bytes:
 def message_run(seed: int) -> dict[str, list[float]]:
     """CPU seconds per table message, hand message and saved row over a few new series (CPU
     time, not wall time: what the bot's CPU budget counts, and steadier on a shared machine)."""
+    # Imported here: the pictures' measurement also runs as a script (without tests/ on the path).
+    from tests.bot.test_render_caches import GAMES, LOCALES, moments
+
     out: dict[str, list[float]] = {"table": [], "hand": [], "saved": []}
     clock = time.process_time
     for i, (name, n, lang) in enumerate(GAMES):

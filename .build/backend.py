@@ -49,8 +49,10 @@ COMPILED = [
 ]
 
 #: The bot's text of every change: the hand and table messages, cards in words, the catalogue
-#: look-up, and the saved row. A group of its own (``bot._native``): the engine's is built apart.
+#: look-up with its plural forms, and the saved row. A group of its own (``bot._native``),
+#: built apart from the engine's.
 BOT_COMPILED = [
+    "bot/text/catalogue.py",
     "bot/text/lookup.py",
     "bot/ui/cards.py",
     "bot/ui/hand_view.py",

@@ -24,21 +24,25 @@ from setuptools.build_meta import _BuildMetaBackend
 from setuptools.command.build_ext import build_ext
 
 #: The engine's hot path (the checks, the listing, the step, the bout's end, the deal) and what
-#: it calls per action, and the AI's search (playouts, heuristics, endgame solver), which runs
-#: that path.
+#: it calls per action; what the bot builds from every new state (the views, the cards they
+#: hold, the text of each save); and the AI's search (playouts, heuristics, endgame solver),
+#: which runs that path.
 COMPILED = [
     "durak_core/actions.py",
     "durak_core/after_bout.py",
     "durak_core/bits.py",
     "durak_core/board.py",
+    "durak_core/cards.py",
     "durak_core/deck.py",
     "durak_core/engine.py",
     "durak_core/fast.py",
     "durak_core/legality.py",
     "durak_core/listing.py",
+    "durak_core/snapshot_writer.py",
     "durak_core/state.py",
     "durak_core/stepping.py",
     "durak_core/tables.py",
+    "durak_core/views.py",
     "durak_core/ai/cardinfo.py",
     "durak_core/ai/endgame.py",
     "durak_core/ai/hard.py",

@@ -27,7 +27,7 @@ from .invariants import check
 from .render import describe_state
 from .result import GameResult, game_result
 from .rules import RuleSet
-from .snapshot import state_to_json
+from .snapshot_writer import state_to_json
 from .stepping import do
 from .tables import CLOCKWISE
 from .views import PublicView, SeatView, public_view, seat_view

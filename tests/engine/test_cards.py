@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pickle
+
 import pytest
 
 from durak_core import Card, CardNotationError, RuleSet, Suit, parse_cards
@@ -63,3 +65,21 @@ def test_cards_are_interned_values() -> None:
     assert Card.parse("7H") is Card.of(7, Suit.HEARTS) is Card.from_index(Card.parse("7H").index)
     assert Card.parse("7H#2") is not Card.parse("7H")
     assert Card.parse("7H#2").rank == 7 and Card.parse("7H#2").suit == Suit.HEARTS
+
+
+def test_cards_pickle_to_the_same_interned_card() -> None:
+    # The AI's worker processes receive views of cards by pickle (bot/tables/ai_workers.py);
+    # compiled or not, a card comes back as the one card of its index.
+    cards = [Card.from_index(i) for i in range(NUM_CARD_IDS)]
+    assert all(c is Card(c.index) for c in cards)
+    back = pickle.loads(pickle.dumps(cards, pickle.HIGHEST_PROTOCOL))
+    assert all(b is c for b, c in zip(back, cards, strict=True))
+
+
+def test_cards_hash_compare_and_order_by_index() -> None:
+    seven, eight = Card.parse("7H"), Card.parse("8H")
+    assert {seven: 1}[Card.parse("7h")] == 1 and len({seven, Card.parse("7H"), eight}) == 2
+    assert seven == Card.parse("7H") and seven != eight
+    assert seven < eight and eight > seven and sorted([eight, seven]) == [seven, eight]
+    with pytest.raises(TypeError):
+        _ = seven < 8

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
+import pickle
+from typing import Any
+
 import pytest
 from hypothesis import given, settings
 
-from durak_core import Card, RuleSet, visible_to
+from durak_core import Card, PublicView, RuleSet, SeatView, visible_to
 from durak_core.events import CardsDrawn, CardsReceived
 from durak_core.views import seat_view
 
@@ -77,3 +81,33 @@ def test_a_seat_view_sharing_the_public_view_is_the_seat_view(
             with pytest.raises(ValueError):
                 seat_view(s, 0, previous)
         previous = public
+
+
+@settings(max_examples=10, deadline=None)
+@given(games())
+def test_views_pickle_and_stay_frozen_dataclasses(game: tuple[RuleSet, int, int, int]) -> None:
+    """The AI's worker processes receive seat views by pickle (bot/tables/ai_workers.py), and
+    the views are compiled classes in the compiled build: at every moment, public and seat
+    views come back equal, and they stay immutable dataclasses (``replace`` makes a new one)."""
+    for s in random_playthrough(*game):
+        for view in (s.public_view(), *(s.view(seat) for seat in range(s.n))):
+            back = pickle.loads(pickle.dumps(view, pickle.HIGHEST_PROTOCOL))
+            assert type(back) is type(view) and back == view and hash(back) == hash(view)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        view.bout = 0  # type: ignore[misc]
+    assert dataclasses.replace(view, bout=view.bout + 1).bout == view.bout + 1
+    assert view.result is not None and view.result.durak in (None, *range(s.n))
+
+
+def test_a_seat_view_takes_the_public_fields_then_its_own() -> None:
+    # Both constructors are written out (views.py: compiled, each stores its fields directly),
+    # and seat_view passes the public view's values in order, then the seat's three.
+    g = deal_exact(HANDS, trump="AH")
+    v, public = g.view(1), g.public_view()
+    values = [getattr(public, f.name) for f in dataclasses.fields(PublicView)]
+    assert SeatView(*(*values, 1, v.hand, v.legal_actions)) == v
+    named: dict[str, Any] = {f.name: getattr(v, f.name) for f in dataclasses.fields(SeatView)}
+    assert list(named)[: len(values)] == [f.name for f in dataclasses.fields(PublicView)]
+    assert SeatView(**named) == v and PublicView(*values) == public
+    with pytest.raises(TypeError):
+        SeatView(*values)  # its own three are required

@@ -115,7 +115,14 @@ class _Backend(_BuildMetaBackend):
     # setuptools' PEP 517 backend is this class (build_meta's hooks are its bound methods);
     # run_setup is where it would run a setup.py.
     def run_setup(self, setup_script: str = "setup.py") -> None:
-        setup(ext_modules=_ext_modules(), cmdclass={"build_ext": _OptionalBuildExt})
+        # setuptools also runs this to list the build's requirements and to write the metadata,
+        # which need no extension: mypyc's type analysis would run three times per build.
+        ext_modules = _ext_modules() if _BUILDING else []
+        setup(ext_modules=ext_modules, cmdclass={"build_ext": _OptionalBuildExt})
+
+
+#: Whether a wheel is being built (the one step that compiles).
+_BUILDING = False
 
 
 _BACKEND = _Backend()
@@ -136,7 +143,9 @@ def build_wheel(
     root = Path(__file__).resolve().parents[1]
     build_client(root)
     with packaged(root):
-        return str(_BACKEND.build_wheel(wheel_directory, config_settings, metadata_directory))
+        return str(
+            _building(_BACKEND.build_wheel, wheel_directory, config_settings, metadata_directory)
+        )
 
 
 def build_editable(
@@ -146,4 +155,15 @@ def build_editable(
 ) -> str:
     """An editable install serves the checkout's ``activity/dist`` itself."""
     build_client(Path(__file__).resolve().parents[1])
-    return str(_BACKEND.build_editable(wheel_directory, config_settings, metadata_directory))
+    return str(
+        _building(_BACKEND.build_editable, wheel_directory, config_settings, metadata_directory)
+    )
+
+
+def _building(build: Any, *args: Any) -> Any:
+    global _BUILDING
+    _BUILDING = True
+    try:
+        return build(*args)
+    finally:
+        _BUILDING = False

@@ -52,6 +52,18 @@ COMPILED = [
     "durak_core/ai/schedule.py",
 ]
 
+#: The bot's text of every change: the hand and table messages, cards in words, the catalogue
+#: look-up with its plural forms, and the saved row. A group of its own (``bot._native``),
+#: built apart from the engine's.
+BOT_COMPILED = [
+    "bot/text/catalogue.py",
+    "bot/text/lookup.py",
+    "bot/ui/cards.py",
+    "bot/ui/hand_view.py",
+    "bot/ui/table_embed.py",
+    "bot/tables/persistence.py",
+]
+
 
 def _warn(message: str) -> None:
     print(f"durak_core: {message}; installing pure Python (slower, same rules)", file=sys.stderr)
@@ -68,9 +80,19 @@ def _ext_modules() -> list[Any]:
     try:
         # One group, so that the modules call each other natively; its shared library lands
         # inside the package (durak_core/_native__mypyc...), not at the top level.
-        return list(mypycify(COMPILED, opt_level="3", group_name="durak_core._native"))
+        engine = list(mypycify(COMPILED, opt_level="3", group_name="durak_core._native"))
     except (Exception, SystemExit) as exc:  # a type error (mypyc exits): still installable
         _warn(f"mypyc could not compile the engine ({exc})")
+        return []
+    return engine + _bot_modules(mypycify)
+
+
+def _bot_modules(mypycify: Any) -> list[Any]:
+    """The bot's group, built apart: if it fails, the engine stays compiled."""
+    try:
+        return list(mypycify(BOT_COMPILED, opt_level="3", group_name="bot._native"))
+    except (Exception, SystemExit) as exc:
+        print(f"bot: mypyc could not compile {BOT_COMPILED} ({exc}); pure Python", file=sys.stderr)
         return []
 
 
@@ -93,7 +115,14 @@ class _Backend(_BuildMetaBackend):
     # setuptools' PEP 517 backend is this class (build_meta's hooks are its bound methods);
     # run_setup is where it would run a setup.py.
     def run_setup(self, setup_script: str = "setup.py") -> None:
-        setup(ext_modules=_ext_modules(), cmdclass={"build_ext": _OptionalBuildExt})
+        # setuptools also runs this to list the build's requirements and to write the metadata,
+        # which need no extension: mypyc's type analysis would run three times per build.
+        ext_modules = _ext_modules() if _BUILDING else []
+        setup(ext_modules=ext_modules, cmdclass={"build_ext": _OptionalBuildExt})
+
+
+#: Whether a wheel is being built (the one step that compiles).
+_BUILDING = False
 
 
 _BACKEND = _Backend()
@@ -114,7 +143,9 @@ def build_wheel(
     root = Path(__file__).resolve().parents[1]
     build_client(root)
     with packaged(root):
-        return str(_BACKEND.build_wheel(wheel_directory, config_settings, metadata_directory))
+        return str(
+            _building(_BACKEND.build_wheel, wheel_directory, config_settings, metadata_directory)
+        )
 
 
 def build_editable(
@@ -124,4 +155,15 @@ def build_editable(
 ) -> str:
     """An editable install serves the checkout's ``activity/dist`` itself."""
     build_client(Path(__file__).resolve().parents[1])
-    return str(_BACKEND.build_editable(wheel_directory, config_settings, metadata_directory))
+    return str(
+        _building(_BACKEND.build_editable, wheel_directory, config_settings, metadata_directory)
+    )
+
+
+def _building(build: Any, *args: Any) -> Any:
+    global _BUILDING
+    _BUILDING = True
+    try:
+        return build(*args)
+    finally:
+        _BUILDING = False

@@ -8,6 +8,14 @@ AI badges, with Russian rank labels and role words (the widest font path).
 Prints one line per measurement and a JSON summary as the last line.
 
     python benchmarks/render_speed.py [--positions 200] [--repeat 5]
+    python -m benchmarks.render_speed --messages [--repeat 7]   (a module: it imports tests/)
+
+``--messages`` measures the text the bot writes instead, in microseconds of CPU time: the
+table message (embed and buttons), each human's hand message (content and components) and the
+saved row (``to_saved``), at every moment of a few series (the tables of
+tests/bot/test_render_caches.py: away, leaving, passing for the bout, timeouts, five languages,
+readers in other ones). Caches stay warm from run to run, as in a running bot, and each run
+plays new games (new states).
 """
 
 from __future__ import annotations
@@ -21,6 +29,9 @@ import time
 
 from bot.render import SeatLabel, render_hand_png, render_table_png
 from bot.render.cards import card_image
+from bot.tables.persistence import to_saved
+from bot.ui.hand_view import table_hand
+from bot.ui.table_embed import render_table
 from bot.ui.table_picture import rank_labels, role_words
 from durak_core import GameState, PublicView, RuleSet, new_game, preset
 from durak_core.errors import RulesError
@@ -78,11 +89,58 @@ def draw_table(v: PublicView) -> bytes:
     return render_table_png(v, SEATS[: v.seats], labels=RU, words=WORDS)
 
 
+def message_run(seed: int) -> dict[str, list[float]]:
+    """CPU seconds per table message, hand message and saved row over a few new series (CPU
+    time, not wall time: what the bot's CPU budget counts, and steadier on a shared machine)."""
+    # Imported here: the pictures' measurement also runs as a script (without tests/ on the path).
+    from tests.bot.test_render_caches import GAMES, LOCALES, moments
+
+    out: dict[str, list[float]] = {"table": [], "hand": [], "saved": []}
+    clock = time.process_time
+    for i, (name, n, lang) in enumerate(GAMES):
+        for table, k in moments(name, n, lang, seed + i):
+            t0 = clock()
+            render_table(table, images=k % 2 == 0)
+            t1 = clock()
+            to_saved(table)
+            t2 = clock()
+            out["table"].append(t1 - t0)
+            out["saved"].append(t2 - t1)
+            for seat in (0, 1):  # the humans: one in the table's language, one in another
+                loc = table.language if seat == 0 else LOCALES[k % len(LOCALES)]
+                t0 = clock()
+                table_hand(table, seat, loc=loc, images=k % 3 == 0, updates_until=1.7e9)
+                out["hand"].append(clock() - t0)
+    return out
+
+
+def messages(repeat: int) -> None:
+    message_run(0)  # warms the caches
+    runs = [message_run(1000 * (r + 1)) for r in range(repeat)]
+    out: dict[str, object] = {
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+        "repeat": repeat,
+        "moments_per_run": len(runs[0]["table"]),
+    }
+    for kind in ("table", "hand", "saved"):
+        means = [statistics.fmean(run[kind]) * 1e6 for run in runs]
+        out[f"{kind}_us"] = round(statistics.median(means), 1)
+        out[f"{kind}_us_min"] = round(min(means), 1)  # the least disturbed run
+        out[f"{kind}_us_runs"] = [round(m, 1) for m in means]
+        print(f"{kind}: {out[f'{kind}_us']} µs of CPU per message (median of {repeat} runs' means)")
+    print(json.dumps(out))
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("--positions", type=int, default=200)
     p.add_argument("--repeat", type=int, default=5)
+    p.add_argument("--messages", action="store_true", help="the messages' text, not pictures")
     args = p.parse_args()
+    if args.messages:
+        messages(args.repeat)
+        return
     states = positions(args.positions, random.Random(2026))
     card_image.cache_clear()
     t0 = time.perf_counter()

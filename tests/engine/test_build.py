@@ -16,10 +16,12 @@ import durak_core
 _BACKEND = Path(__file__).resolve().parents[2] / ".build" / "backend.py"
 
 
-def compiled_modules() -> list[str]:
+def compiled_modules(group: str = "COMPILED") -> list[str]:
+    """The backend's list ``group``: the engine's modules, or the bot's (``BOT_COMPILED``)."""
     text = _BACKEND.read_text()
-    block = text[text.index("COMPILED = [") : text.index("]", text.index("COMPILED = ["))]
-    return [line.strip().strip('",') for line in block.splitlines()[1:] if line.strip()]
+    start = text.index(f"\n{group} = [")
+    block = text[start : text.index("]", start)]
+    return [line.strip().strip('",') for line in block.splitlines()[2:] if line.strip()]
 
 
 def test_the_build_lists_existing_modules() -> None:
@@ -31,8 +33,12 @@ def test_the_build_lists_existing_modules() -> None:
 
 @pytest.mark.skipif(not durak_core.COMPILED, reason="pure-Python install (no C compiler)")
 def test_compiled_modules_are_not_stale() -> None:
+    assert_fresh(compiled_modules())
+
+
+def assert_fresh(names: list[str]) -> None:
     """An edited module whose compiled twin is older would be shadowed by it: rebuild."""
-    for name in compiled_modules():
+    for name in names:
         module = importlib.import_module(name.removesuffix(".py").replace("/", "."))
         assert not (module.__file__ or "").endswith(".py"), f"{name} is not compiled"
         source = _BACKEND.parents[1] / name

@@ -8,6 +8,7 @@ import gc
 import logging
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -16,6 +17,7 @@ from discord.ext import commands
 import durak_core
 from bot.cogs.durak import DurakCog
 from bot.cogs.table_opening import ActivityTables
+from bot.compiled_twins import stale_twins
 from bot.events.runner import TournamentRunner
 from bot.settings import Settings
 from bot.storage import Storage, open_storage
@@ -97,6 +99,14 @@ class DurakBot(commands.Bot):
     async def setup_hook(self) -> None:
         # The AI thinks with ~4x the playouts when the engine is compiled (docs/performance.md).
         log.info("durak_core compiled: %s", "yes" if durak_core.COMPILED else "no")
+        stale = stale_twins(Path(__file__).resolve().parents[1])
+        if stale:
+            log.warning(
+                "edited since the last build, so their old compiled code still runs: %s; "
+                "rebuild with `python -m pip install -e .` (or install with DURAK_PURE_PYTHON=1 "
+                "while editing them)",
+                ", ".join(stale),
+            )
 
         # DATABASE_URL picks the backend; with shards, only this process's guilds' tables
         # come back from load_tables, so two processes never resume the same table.

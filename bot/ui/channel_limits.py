@@ -195,15 +195,22 @@ class ChannelLimiter:
         drawn in a worker thread) and calls the slot's ``start()`` right before the request
         (which may wait for the budget), so that the write counts from then."""
         slot = WriteSlot(self.budget)
+        stamp = await self._channel_turn(channel_id, lane)
+        try:
+            await self.budget.slot()
+            if not start_in_block:
+                await slot.start()
+            yield slot
+        finally:
+            slot.finish()
+            stamp[0] = time.monotonic()
+
+    async def _channel_turn(self, channel_id: int, lane: Lane) -> list[float]:
+        """Wait until the channel's window has room for one more write of ``lane``; returns
+        the write's place in it, in flight (it counts until it has completed)."""
+        stamp = [math.inf]
         if self.interval < MIN_LIMITED_INTERVAL:
-            try:
-                await self.budget.slot()
-                if not start_in_block:
-                    await slot.start()
-                yield slot
-            finally:
-                slot.finish()
-            return
+            return stamp
         window = WINDOW_INTERVALS * self.interval
         times = self._writes.setdefault((channel_id, lane), deque())
         while True:
@@ -215,16 +222,8 @@ class ChannelLimiter:
             oldest = times[0][0]
             # an oldest write still in flight: look again shortly
             await asyncio.sleep(window - (now - oldest) if oldest < now else IN_FLIGHT_POLL)
-        stamp = [math.inf]  # in flight: it counts until it has completed
         times.append(stamp)
-        try:
-            await self.budget.slot()
-            if not start_in_block:
-                await slot.start()
-            yield slot
-        finally:
-            slot.finish()
-            stamp[0] = time.monotonic()
+        return stamp
 
 
 class DrawBudget:

@@ -30,6 +30,8 @@ cyclic GC passes (``bot_gc_pause_ms_max``, ``bot_gc_pause_ms_total``,
 ``bot_gc_collections_by_generation``, ``bot_gc_freed_objects``: what was in cycles) and its saves
 a second (``bot_saves_per_s``: one per action): a click waits for whatever holds the loop.
 
+``BOT_LOAD_KEEP_LOG=PATH`` keeps the bot's log there (the run's directory is removed).
+
 ``--think MIN MAX``: each human's thinking time between two clicks, uniform in seconds (default
 0.5–2 s: 240 humans ask for about 190 clicks a second). A human also presses "My hand" for the
 first time after such a thinking time (people react to their own table, not in step with 239
@@ -262,6 +264,9 @@ async def run(
             activity = load.figures(ms_percentiles) if browsers else {}
             await load.__aexit__()
             await bot.stop()
+            log_text = (Path(tmp) / "bot.log").read_text(errors="replace")
+            if keep := os.environ.get("BOT_LOAD_KEEP_LOG"):
+                Path(keep).write_text(log_text)
             rss_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
             timing = Path(tmp) / "timing.txt"
             rows = (
@@ -285,8 +290,14 @@ async def run(
                 1 for r in phase_rows if r[0] == "save" and len(r) > 2 and float(r[2]) >= play_wall
             )
             batches = [r for r in phase_rows if r[0] == "batch"]
-            lags = [float(r[1]) for r in phase_rows if r[0] == "lag" and float(r[2]) >= play_wall]
-            gc_rows = [r for r in phase_rows if r[0] == "gc" and float(r[3]) >= play_wall]
+            # the timed phase only: not the bot's shutdown (its last collections)
+            play_end = play_wall + elapsed
+
+            def timed(row: list[str], at: int) -> bool:
+                return play_wall <= float(row[at]) <= play_end
+
+            lags = [float(r[1]) for r in phase_rows if r[0] == "lag" and timed(r, 2)]
+            gc_rows = [r for r in phase_rows if r[0] == "gc" and timed(r, 3)]
             collections = [(float(r[1]), r[2]) for r in gc_rows]
             gc_freed = sum(int(r[4]) for r in gc_rows if len(r) > 4)
         play = latencies[setup_latencies:]
@@ -319,6 +330,8 @@ async def run(
             **ms_percentiles("bot_save_wait_ms", saves),
             # Tables saved a second in the timed phase: one per action (a human's or an AI's).
             "bot_saves_per_s": round(play_saves / elapsed, 1),
+            # saves that outlasted SAVE_WAIT_SECONDS: the game went on in memory meanwhile
+            "bot_saves_over_wait": log_text.count("(database locked or slow)"),
             **ms_percentiles("bot_save_batch_ms", [float(r[1]) for r in batches]),
             "bot_save_batch_tables_mean": round(
                 statistics.fmean(int(r[2]) for r in batches) if batches else 0.0, 1

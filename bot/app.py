@@ -19,6 +19,7 @@ from bot.cogs.durak import DurakCog
 from bot.cogs.table_opening import ActivityTables
 from bot.compiled_twins import stale_twins
 from bot.events.runner import TournamentRunner
+from bot.gc_pacing import GcPacer
 from bot.settings import Settings
 from bot.storage import Storage, open_storage
 from bot.tables.core import Notifier
@@ -256,22 +257,16 @@ def make_bot(settings: Settings, **kwargs: Any) -> DurakBot:
     return ShardedDurakBot(settings, shard_count=settings.shard_count, shard_ids=ids, **kwargs)
 
 
-#: Cyclic GC generation thresholds for the running bot (CPython's default is 700, 10, 10). A
-#: young-generation pass stops the event loop for as long as it takes, and its young list
-#: outgrows the threshold (freeing old objects lowers the count): at 50,000 the passes took up
-#: to 130 ms at 400 tables, at 5,000 they stay within ~50 ms. The middle generation is
-#: collected as rarely as before (every 2.5 M allocations), which is where the CPU went
-#: (docs/performance.md, 2026-12-02).
-GC_THRESHOLDS = (5_000, 500, 100)
-
-
-def quiet_gc() -> None:
+def quiet_gc() -> GcPacer:
     """Fewer, shorter garbage-collection pauses: everything loaded at start (modules,
-    discord.py) is frozen out of the cyclic collector, and collections run less often. Under
-    load a full collection of the unfrozen heap stopped the event loop for ~0.1 s."""
+    discord.py) is frozen out of the cyclic collector, and its passes are paced by the clock
+    (``bot/gc_pacing.py``). Under load a full collection of the unfrozen heap stopped the event
+    loop for ~0.1 s. Call on the running loop; stop the returned pacer at the end."""
     gc.collect()
     gc.freeze()
-    gc.set_threshold(*GC_THRESHOLDS)
+    pacer = GcPacer()
+    pacer.start()
+    return pacer
 
 
 async def run_bot(settings: Settings, *, sync: bool = False, sync_guild: int | None = None) -> int:
@@ -279,7 +274,7 @@ async def run_bot(settings: Settings, *, sync: bool = False, sync_guild: int | N
     one line when Discord rejects the token."""
     token = settings.discord_token.get_secret_value()
     bot = make_bot(settings, sync=sync, sync_guild=sync_guild)
-    quiet_gc()
+    pacer = quiet_gc()
     try:
         async with bot:
             if sync:
@@ -296,4 +291,6 @@ async def run_bot(settings: Settings, *, sync: bool = False, sync_guild: int | N
     except discord.PrivilegedIntentsRequired:  # pragma: no cover - we request none
         print("error: Discord refused the gateway intents.", file=sys.stderr)
         return 2
+    finally:
+        pacer.stop()
     return 0

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import contextlib
 import sqlite3
-from collections.abc import AsyncIterator, Iterable, Sequence
-from typing import Any, Protocol
+from collections.abc import AsyncIterator, Coroutine, Iterable, Sequence
+from typing import Any, Protocol, TypeVar
 
 import aiosqlite
 import asyncpg
@@ -19,6 +19,7 @@ from .busy import is_busy
 from .dialect import POSTGRES, SQLITE, Dialect
 
 Row = Any  # sqlite3.Row or asyncpg.Record: both are indexed by column name
+T = TypeVar("T")
 
 
 class Connection(Protocol):
@@ -90,6 +91,64 @@ class SqliteConnection:
 
     def transient(self, exc: BaseException) -> bool:
         return is_busy(exc)
+
+
+class SqliteNowConnection:
+    """A plain ``sqlite3`` connection (autocommit) used on the event loop itself: its methods
+    never suspend, so a transaction over it runs from ``BEGIN`` to ``COMMIT`` without letting
+    another task in (see :func:`run_now` and ``sqlite.py``)."""
+
+    dialect = SQLITE
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.raw = conn
+
+    async def execute(self, sql: str, *args: object) -> int:
+        return self.raw.execute(sql, args).rowcount
+
+    async def executemany(self, sql: str, rows: Iterable[Sequence[object]]) -> None:
+        self.raw.executemany(sql, rows)
+
+    async def fetch(self, sql: str, *args: object) -> list[Row]:
+        return self.raw.execute(sql, args).fetchall()
+
+    async def fetchrow(self, sql: str, *args: object) -> Row | None:
+        row: Row | None = self.raw.execute(sql, args).fetchone()
+        return row
+
+    @contextlib.asynccontextmanager
+    async def transaction(self, *, write: bool) -> AsyncIterator[None]:
+        self.raw.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+        try:
+            yield
+            self.raw.execute("COMMIT")
+        except BaseException:
+            with contextlib.suppress(sqlite3.Error):  # as SqliteConnection's
+                self.raw.execute("ROLLBACK")
+            raise
+
+    def exclusive(self) -> contextlib.AbstractAsyncContextManager[None]:
+        return contextlib.nullcontext()
+
+    def transient(self, exc: BaseException) -> bool:
+        return is_busy(exc)
+
+
+class Suspended(RuntimeError):
+    """A transaction meant to run at once (:func:`run_now`) waited for something."""
+
+
+def run_now(work: Coroutine[Any, Any, T]) -> T:
+    """Run ``work`` to its end here and now; it must not suspend (its awaits all end at a
+    :class:`SqliteNowConnection`). If it does, it is closed (its transaction rolls back) and
+    :class:`Suspended` is raised: another task could otherwise have written inside it."""
+    try:
+        work.send(None)
+    except StopIteration as done:
+        result: T = done.value
+        return result
+    work.close()
+    raise Suspended("a transaction on the event loop's connection suspended")
 
 
 # asyncpg failures after which re-running the whole transaction is right.

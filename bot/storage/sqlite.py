@@ -1,22 +1,23 @@
 """SQLite implementation of :class:`bot.storage.interface.Storage` on aiosqlite.
 
 The schema and the queries are the shared ones (``migrations.py``, ``queries.py``); this
-module holds how SQLite runs them, and its own way of saving tables.
+module holds how SQLite runs them.
 
-One connection per storage object; an ``asyncio.Lock`` serialises its
-transactions (aiosqlite shares one connection between tasks, so interleaved
-transactions would mix). Across processes or storage objects SQLite's own
-write lock applies: ``BEGIN IMMEDIATE`` takes it up front, ``busy_timeout``
-waits for it, and a bounded retry turns a lasting lock into ``StorageBusy``.
+Two connections per storage object:
 
-Table saves (``save_table``, one after every action of every table) take another way: a second,
-plain ``sqlite3`` connection used on the event loop itself. Such a write is short (WAL, no
-fsync); the trip to aiosqlite's thread and back cost far more under load (the thread and the
-loop's callback queue each wait for a busy loop; figures in docs/performance.md, "Storage"
-and "Bot under load"). That connection never waits on a lock (``busy_timeout`` 0: a lock is
-retried asynchronously, with backoff) and never checkpoints (which writes the database file
-and syncs it); the aiosqlite connection checkpoints in its thread at most every
-``CHECKPOINT_SECONDS`` after saves.
+- Reads (leaderboards, stats, settings, loading tables) run on an aiosqlite connection, in its
+  thread, since a read may scan; an ``asyncio.Lock`` serialises its transactions (aiosqlite
+  shares one connection between tasks, so interleaved transactions would mix). It also
+  migrates at open, and checkpoints (copies the WAL into the database file and syncs it) in its
+  thread at most every ``CHECKPOINT_SECONDS`` after writes.
+- Writes (a table's save after every action of every table, a game's record, a setting) run
+  on a plain ``sqlite3`` connection on the event loop itself, each from ``BEGIN`` to
+  ``COMMIT`` without suspending (``run_now``). Such a write is short (WAL, no fsync); a trip
+  to aiosqlite's thread and back per statement cost far more under load, and a write
+  transaction held the file's lock for all its trips (figures in docs/performance.md,
+  "Storage" and "Bot under load"). That connection never waits on a lock (``busy_timeout``
+  0): a lock held by another process is retried asynchronously, with backoff, and a lasting
+  one becomes ``StorageBusy``. It never checkpoints.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from typing import TypeVar
 import aiosqlite
 
 from .busy import is_busy
-from .connection import Connection, SqliteConnection
+from .connection import Connection, SqliteConnection, SqliteNowConnection, run_now
 from .dialect import ts
 from .errors import StaleTableVersion
 from .migrations import migrate
@@ -63,6 +64,7 @@ class SqliteStorage(SqlStorage):
         self._conn = conn
         self._db = SqliteConnection(conn)
         self._writer = writer
+        self._now = SqliteNowConnection(writer)
         self._checkpointed = time.monotonic()
         self._checkpoint: asyncio.Task[None] | None = None
         self.path = path
@@ -97,6 +99,7 @@ class SqliteStorage(SqlStorage):
             await conn.execute("PRAGMA synchronous = NORMAL")
             await _RETRY.run(lambda: migrate(SqliteConnection(conn)), retry_seconds)
             writer = sqlite3.connect(path, isolation_level=None)
+            writer.row_factory = sqlite3.Row
         except BaseException:
             await conn.close()
             raise
@@ -115,7 +118,11 @@ class SqliteStorage(SqlStorage):
     # -- transactions -------------------------------------------------------------
 
     async def _transaction(self, body: Callable[[Connection], Awaitable[T]], *, write: bool) -> T:
-        """Run ``body`` in one transaction, retried as a whole while the file is locked."""
+        """Run ``body`` in one transaction, retried as a whole while the file is locked.
+        Writes (a few rows each: a game's record, a setting) run at once on the event loop's
+        connection, as table saves do; reads, which may scan, in aiosqlite's thread."""
+        if write:
+            return await _RETRY.run(lambda: self._write_now(body), self._retry_seconds)
 
         async def attempt() -> T:
             async with self._db.transaction(write=write):
@@ -124,16 +131,26 @@ class SqliteStorage(SqlStorage):
         async with self._lock:
             return await _RETRY.run(attempt, self._retry_seconds)
 
+    async def _write_now(self, body: Callable[[Connection], Awaitable[T]]) -> T:
+        """One write transaction on the loop's connection, from ``BEGIN IMMEDIATE`` to
+        ``COMMIT`` without suspending. Through aiosqlite's thread each statement waited for a
+        turn of the busy loop while the transaction held the write lock: a wave of games
+        ending at once made table saves wait seconds behind their records."""
+
+        async def transaction() -> T:
+            async with self._now.transaction(write=True):
+                return await body(self._now)
+
+        result = run_now(transaction())
+        self._after_write()
+        return result
+
     # -- saved tables -------------------------------------------------------------
 
     def save_table_at_once(self, t: SavedTable) -> bool:
         """Written at once when nothing else is writing: no suspension, so the save a click
         waits for costs no extra turns of a busy event loop (and no task)."""
-        if (
-            self._save_queue
-            or self._lock.locked()
-            or not (self._saver is None or self._saver.done())
-        ):
+        if self._save_queue or not (self._saver is None or self._saver.done()):
             return False
         try:
             stale = _upsert_tables(self._writer, [t])
@@ -203,8 +220,7 @@ class SqliteStorage(SqlStorage):
         async def write() -> dict[str, int]:
             return _upsert_tables(self._writer, tables)
 
-        async with self._lock:
-            stale = await _RETRY.run(write, self._retry_seconds)
+        stale = await _RETRY.run(write, self._retry_seconds)
         self._after_write()
         return stale
 

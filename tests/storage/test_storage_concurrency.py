@@ -201,13 +201,20 @@ async def test_one_save_batch_larger_than_one_statement(tmp_path: Path) -> None:
     try:
         await s.save_table(_table("t7", 5))  # nothing else writing: written at once
         n = 2 * UPSERT_ROWS + 3
-        async with s._lock:  # something else is writing: the saves queue up for one batch
+        # Another process is writing: the first save finds the file locked, and the others
+        # queue up behind it for one batch, written once the lock is gone.
+        blocker = sqlite3.connect(s.path, isolation_level=None)
+        blocker.execute("BEGIN IMMEDIATE")
+        try:
             saves = asyncio.gather(
                 *(s.save_table(_table(f"t{i}", 3 if i == 7 else 1)) for i in range(n)),
                 return_exceptions=True,
             )
-            await asyncio.sleep(0.01)
+            await asyncio.sleep(0.05)
             assert s._saver is not None and not s._saver.done()  # waiting for the lock
+        finally:
+            blocker.execute("ROLLBACK")
+            blocker.close()
         results = await saves
         assert [i for i, r in enumerate(results) if isinstance(r, StaleTableVersion)] == [7]
         assert all(r is None for i, r in enumerate(results) if i != 7)
@@ -250,3 +257,58 @@ async def test_saves_reach_the_database_file_by_checkpoints(
         assert file_version(db) == 29
     finally:
         await s.close()
+
+
+async def test_table_saves_do_not_wait_behind_game_records(
+    db_path: Path, make_game: MakeGame
+) -> None:
+    """A wave of games ending together (tables opened together end together) on a busy event
+    loop: a table's save goes at once. When records went through aiosqlite's thread, each of
+    their statements waited for a turn of the loop while the record held the file's lock, and
+    the saves behind them waited seconds (docs/performance.md, 2026-12-02 "Saves behind
+    records")."""
+
+    async def busy_loop(until: float) -> None:  # other tables' work: 5 ms at a time
+        loop = asyncio.get_running_loop()
+        while loop.time() < until:
+            t0 = loop.time()
+            while loop.time() - t0 < 0.005:
+                pass
+            await asyncio.sleep(0)
+
+    async with await SqliteStorage.open(db_path) as s:
+        loop = asyncio.get_running_loop()
+        load = [asyncio.create_task(busy_loop(loop.time() + 1.0)) for _ in range(4)]
+        records = [
+            asyncio.create_task(s.record_game(make_game([1, 2], [0], 1))) for _ in range(40)
+        ]
+        await asyncio.sleep(0)  # the records have begun
+        t0 = loop.time()
+        await s.save_table(_table("t", 1))
+        waited = loop.time() - t0
+        await asyncio.gather(*records, *load)
+        assert waited < 0.1, f"a save waited {waited:.3f} s behind game records"
+        assert (await s.user_stats(1, 1)).games == 40
+        assert [t.version for t in await s.load_tables()] == [1]
+
+
+async def test_a_write_transaction_that_suspends_is_refused_and_rolled_back(
+    db_path: Path,
+) -> None:
+    """Writes run on the event loop's connection without suspending; one that waits for
+    something else would let other tasks write inside its transaction, so it is closed,
+    rolled back and refused."""
+    from bot.storage.connection import Connection, Suspended
+
+    async with await SqliteStorage.open(db_path) as s:
+
+        async def body(conn: Connection) -> None:
+            await conn.execute("DELETE FROM saved_tables")
+            await asyncio.sleep(0)  # a real suspension
+
+        await s.save_table(_table("t", 1))
+        with pytest.raises(Suspended):
+            await s._transaction(body, write=True)
+        assert [t.table_id for t in await s.load_tables()] == ["t"]  # the delete rolled back
+        await s.save_table(_table("t", 2))  # the connection is usable again
+        assert [t.version for t in await s.load_tables()] == [2]

@@ -96,8 +96,8 @@ async def test_process_killed_mid_record_leaves_no_trace(db_path: Path) -> None:
         """
         import asyncio, os, sys
         from datetime import UTC, datetime
-        import aiosqlite
         from bot.storage import GameRecord, SeatRecord, SqliteStorage
+        from bot.storage.connection import SqliteNowConnection
 
         def game(game_id: str) -> GameRecord:
             now = datetime.now(UTC)
@@ -112,14 +112,14 @@ async def test_process_killed_mid_record_leaves_no_trace(db_path: Path) -> None:
         async def main(path: str) -> None:
             s = await SqliteStorage.open(path)
             await s.record_game(game("survivor"))
-            real = aiosqlite.Connection.executemany
+            real = SqliteNowConnection.executemany  # the connection writes go through
 
-            async def die_on_global(self, sql, params):  # type: ignore[no-untyped-def]
+            async def die_on_global(self, sql, rows):  # type: ignore[no-untyped-def]
                 if "global_stats" in sql:
                     os._exit(17)  # the game and guild_stats rows already written
-                return await real(self, sql, params)
+                return await real(self, sql, rows)
 
-            aiosqlite.Connection.executemany = die_on_global
+            SqliteNowConnection.executemany = die_on_global
             await s.record_game(game("victim"))
 
         asyncio.run(main(sys.argv[1]))

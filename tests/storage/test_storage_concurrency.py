@@ -279,9 +279,7 @@ async def test_table_saves_do_not_wait_behind_game_records(
     async with await SqliteStorage.open(db_path) as s:
         loop = asyncio.get_running_loop()
         load = [asyncio.create_task(busy_loop(loop.time() + 1.0)) for _ in range(4)]
-        records = [
-            asyncio.create_task(s.record_game(make_game([1, 2], [0], 1))) for _ in range(40)
-        ]
+        records = [asyncio.create_task(s.record_game(make_game([1, 2], [0], 1))) for _ in range(40)]
         await asyncio.sleep(0)  # the records have begun
         t0 = loop.time()
         await s.save_table(_table("t", 1))

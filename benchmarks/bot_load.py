@@ -30,7 +30,8 @@ cyclic GC passes (``bot_gc_pause_ms_max``, ``bot_gc_pause_ms_total``,
 ``bot_gc_collections_by_generation``, ``bot_gc_freed_objects``: what was in cycles) and its saves
 a second (``bot_saves_per_s``: one per action): a click waits for whatever holds the loop.
 
-``BOT_LOAD_KEEP_LOG=PATH`` keeps the bot's log there (the run's directory is removed).
+``BOT_LOAD_KEEP=DIR`` keeps the bot's log and its timing files there (the run's directory is
+removed).
 
 ``--think MIN MAX``: each human's thinking time between two clicks, uniform in seconds (default
 0.5–2 s: 240 humans ask for about 190 clicks a second). A human also presses "My hand" for the
@@ -52,6 +53,7 @@ import os
 import random
 import re
 import resource
+import shutil
 import statistics
 import sys
 import tempfile
@@ -286,8 +288,11 @@ async def run(
             bot_peak_kb = peak_rss_kb(bot.proc.pid)
             await bot.stop()
             log_text = (Path(tmp) / "bot.log").read_text(errors="replace")
-            if keep := os.environ.get("BOT_LOAD_KEEP_LOG"):
-                Path(keep).write_text(log_text)
+            if keep := os.environ.get("BOT_LOAD_KEEP"):
+                Path(keep).mkdir(parents=True, exist_ok=True)
+                for name in ("bot.log", "timing.txt", "timing.txt.phases"):
+                    with contextlib.suppress(FileNotFoundError):
+                        shutil.copy(Path(tmp) / name, Path(keep) / name)
             rss_kb = bot_peak_kb or resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
             timing = Path(tmp) / "timing.txt"
             rows = (

@@ -20,6 +20,7 @@ from bot.cogs.table_opening import ActivityTables
 from bot.compiled_twins import stale_twins
 from bot.events.runner import TournamentRunner
 from bot.gc_pacing import GcPacer
+from bot.render.warm import warm_pictures
 from bot.settings import Settings
 from bot.storage import Storage, open_storage
 from bot.tables.core import Notifier
@@ -109,6 +110,7 @@ class DurakBot(commands.Bot):
                 ", ".join(stale),
             )
 
+        await asyncio.to_thread(warm_pictures)  # before the gateway: no one waits for it
         # DATABASE_URL picks the backend; with shards, only this process's guilds' tables
         # come back from load_tables, so two processes never resume the same table.
         storage = self._storage or await open_storage(

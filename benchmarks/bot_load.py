@@ -66,6 +66,7 @@ from benchmarks.activity_load import ActivityLoad, activity_env, free_port
 from benchmarks.chat_load import ChatPlayers, Tbl
 from benchmarks.harness_loop import LoopLag, lag_figures, run_fast
 from bot.settings import Settings
+from bot.tables.save_queue import SLOW_SAVE
 from tests.bot.robust_harness import BotProcess
 from tests.fake_discord import RecordedRequest
 from tests.fake_discord.pytest_plugin import started_fake
@@ -357,7 +358,7 @@ async def run(
             # Tables saved a second in the timed phase: one per action (a human's or an AI's).
             "bot_saves_per_s": round(play_saves / elapsed, 1),
             # saves that outlasted SAVE_WAIT_SECONDS: the game went on in memory meanwhile
-            "bot_saves_over_wait": log_text.count("(database locked or slow)"),
+            "bot_saves_over_wait": log_text.count(SLOW_SAVE),
             **ms_percentiles("bot_save_batch_ms", [float(r[1]) for r in batches]),
             "bot_save_batch_tables_mean": round(
                 statistics.fmean(int(r[2]) for r in batches) if batches else 0.0, 1

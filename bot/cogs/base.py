@@ -135,7 +135,7 @@ class CogBase(commands.Cog):
             await interaction.response.send_message(
                 content=hand.content,
                 view=hand.view.as_view(),
-                files=await hand.files(),
+                files=hand.files(),
                 ephemeral=True,
             )
             answered: int | None = None
@@ -143,7 +143,7 @@ class CogBase(commands.Cog):
             # The clicked hand keeps its picture when it would be the same one again.
             shown = self.bot.notifier.shown_picture(table, user, message.id)
             await update_clicked_message(
-                interaction, content=hand.content, view=hand.view, **await hand.attachments(shown)
+                interaction, content=hand.content, view=hand.view, **hand.attachments(shown)
             )
             answered = message.id
         self.bot.notifier.remember(table, user, interaction, hand, focus=focus, message_id=answered)

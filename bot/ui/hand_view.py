@@ -59,15 +59,15 @@ class HandMessage:
     #: The legal actions its components offer (a later change that keeps them may wait).
     actions: tuple[Action, ...] = ()
 
-    async def attachments(self, shown: object) -> dict[str, Any]:
+    def attachments(self, shown: object) -> dict[str, Any]:
         """The ``attachments`` argument of an edit of a message that shows the picture
         ``shown``: nothing when it is this picture already (the message keeps it), else the
         new picture (or none, removing the old one)."""
         if shown == self.picture:
             return {}
-        return {"attachments": await self.files()}
+        return {"attachments": self.files()}
 
-    async def files(self) -> list[discord.File]:
+    def files(self) -> list[discord.File]:
         """The picture, drawn here, on the event loop: a hand takes ~0.35 ms (p90 ~1 ms),
         while a trip to a worker thread made a click's answer wait, under load, for the
         thread pool and for the interpreter lock the loop holds (p99 ~120 ms at 400 tables;

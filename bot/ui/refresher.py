@@ -318,7 +318,7 @@ class DiscordNotifier:
                 link.interaction,
                 content=hand.content,
                 view=hand.view,
-                **await hand.attachments(link.picture),
+                **hand.attachments(link.picture),
             )
             link.shown_version, link.shown_actions = hand.version, hand.actions
             link.picture, link.message_id = hand.picture, message_id
@@ -456,9 +456,9 @@ class DiscordNotifier:
         except discord.HTTPException:
             log.exception("could not post the table message of %s", table.table_id)
         self.table_changed(table, actor=None)
-        self._spawn(self._draw_hands_ahead(table), f"durak-hands-{table.table_id}")
+        self._draw_hands_ahead(table)
 
-    async def _draw_hands_ahead(self, table: Table) -> None:
+    def _draw_hands_ahead(self, table: Table) -> None:
         """A new game: each human's hand picture is drawn now, in the table's language, so
         that the "My hand" most players press next is answered without waiting for it."""
         if table.state is None or not self.images_on(table.guild_id):
@@ -467,7 +467,7 @@ class DiscordNotifier:
             seat = table.seat_of(user)
             if seat is not None and table.state is not None:
                 hand = table_hand(table, seat, loc=table.language, images=True, updates_until=None)
-                await hand.files()
+                hand.files()
 
     async def _close(self, table: Table) -> None:
         msgs = self._tables.pop(table.table_id, None)

@@ -358,7 +358,7 @@ class ActivityServer:
             return
         try:
             await self.service.play.act(
-                table, seat, action, version=frame.version, user_id=session.user_id
+                table, seat, action, version=None, seen=frame.version, user_id=session.user_id
             )
         except Rejected as rej:
             conn.send(self._rejection(session, rej, frame.ref))

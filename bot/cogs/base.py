@@ -33,8 +33,9 @@ from .guild_settings import load_guild_settings
 log = logging.getLogger("bot.cogs.durak")
 
 #: Refusals of a hand click shown in the re-rendered hand itself (the hand is still current):
-#: a stale or illegal click, or "done for this bout" out of turn.
-HAND_NOTICES = frozenset({Refusal.STALE, Refusal.ILLEGAL, Refusal.NO_AUTO_PASS})
+#: a click no longer legal, a Take on more cards than shown, or "done for this bout" out of
+#: turn.
+HAND_NOTICES = frozenset({Refusal.STALE, Refusal.TAKE_GREW, Refusal.ILLEGAL, Refusal.NO_AUTO_PASS})
 
 
 def loc_of(interaction: discord.Interaction) -> str:

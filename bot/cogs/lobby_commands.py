@@ -10,7 +10,7 @@ from discord import app_commands
 
 from bot.domain import TableStatus
 from bot.tables.refusals import Refusal, Rejected
-from bot.tables.table import MAX_SEATS, MAX_TURN_TIMER, MIN_SEATS, Table
+from bot.tables.table import MAX_SEATS, MAX_TURN_TIMER, MIN_SEATS, STAND_IN_LEVEL, Table
 from bot.text import t
 from bot.text.translator import ls
 from bot.ui.buttons import LobbyOp
@@ -155,7 +155,16 @@ class LobbyCommands(CogBase):
         if table is None or not (table.active or table.status == TableStatus.FINISHED):
             await self._say(interaction, "err.no_table")
             return
+        seat = table.seat_of(interaction.user.id)
+        in_game = seat if table.status == TableStatus.RUNNING else None
+        if op is LobbyOp.JOIN and in_game is not None and table.stand_in(in_game):
+            await self._take_seat_back(interaction, table)  # as "I'm back": with the hand
+            return
         await self._run_lobby_op(interaction, table, op)
+        if op is LobbyOp.LEAVE and in_game is not None:  # an AI plays it now: how to come back
+            level = t(f"level.{STAND_IN_LEVEL}", loc_of(interaction))
+            await self._say(interaction, "ok.left_game", level=level)
+            return
         await self._say(interaction, OK_KEYS[op])
 
     async def _run_lobby_op(
@@ -167,11 +176,7 @@ class LobbyCommands(CogBase):
         if level is not None:
             await add_ai(self.bot, table, user.id, level)
         elif op is LobbyOp.JOIN:
-            seat = table.seat_of(user.id)
-            if table.status == TableStatus.RUNNING and seat is not None and table.stand_in(seat):
-                await lobby.back(table, user.id)  # joining again takes the seat back
-            else:
-                await lobby.join(table, user.id, user.display_name, avatar_hash(user))
+            await lobby.join(table, user.id, user.display_name, avatar_hash(user))
         elif op is LobbyOp.LEAVE:
             await lobby.leave(table, user.id)
         elif op is LobbyOp.START:

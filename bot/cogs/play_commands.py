@@ -74,13 +74,13 @@ class PlayCommands(CogBase):
             return
         if code in (AUTO_PASS_ON, AUTO_PASS_OFF):  # "done for this bout", or taking it back
             await self.bot.service.play.set_auto_pass(
-                table, seat, code == AUTO_PASS_ON, version=version, user_id=interaction.user.id
+                table, seat, code == AUTO_PASS_ON, user_id=interaction.user.id
             )
             await self._show_hand(interaction, table, seat)
         elif code.startswith("a"):  # aim at an open attack card: a view change, not an action
             index = int(code[1:])
-            if version != table.version or table.state is None or index >= NUM_CARD_IDS:
-                raise Rejected(Refusal.STALE)
+            if index >= NUM_CARD_IDS:
+                raise Rejected(Refusal.FORGED)
             await self._show_hand(interaction, table, seat, focus=Card.from_index(index))
         else:
             await self._act(interaction, table, seat, version, code)
@@ -111,13 +111,14 @@ class PlayCommands(CogBase):
         return table
 
     async def _act(
-        self, interaction: discord.Interaction, table: Table, seat: int, version: int, code: str
+        self, interaction: discord.Interaction, table: Table, seat: int, seen: int, code: str
     ) -> None:
+        """``seen``: the version of the hand clicked (``Play.act``)."""
         try:
             action = Action.from_code(int(code))
         except ActionNotationError:
             raise Rejected(Refusal.FORGED) from None
         await self.bot.service.play.act(
-            table, seat, action, version=version, user_id=interaction.user.id
+            table, seat, action, version=None, seen=seen, user_id=interaction.user.id
         )
         await self._show_hand(interaction, table, seat)

@@ -87,6 +87,7 @@ class TableCore:
         """Under the lock: bump the version, restart the timer, save; then notify and let the
         AI seats move. Notification only schedules work, so the lock is held briefly."""
         table.version += 1
+        table.track_attacks()
         self.arm_timer(table)
         await self.saves.save(table)
         if self.notifier is not None:
@@ -125,6 +126,7 @@ class TableCore:
         series.record(state.result, state.dealer)
         table.status = TableStatus.FINISHED
         table.deadline = None
+        table.auto_pass.clear()  # "done for this bout" ends with the game's last bout
         record = game_record(table, state)
         series_args = _series_args(table, series) if series.finished else None
         storage = self.storage

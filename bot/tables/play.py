@@ -8,13 +8,35 @@ from __future__ import annotations
 
 from bot.domain import TableStatus
 from bot.settings import Settings
-from durak_core import Action, SeatView
-from durak_core.actions import ATTACK, PASS_ACTION
+from durak_core import Action, PublicView, SeatView
+from durak_core.actions import ATTACK, PASS_ACTION, TAKE
 from durak_core.explain import why_illegal
 
 from .core import TableCore
 from .refusals import Refusal, Rejected
 from .table import Table
+
+
+def check_seen(table: Table, seat: int, action: Action, seen: int) -> None:
+    """A human's click on a hand that showed the table at version ``seen`` (docs/bot.md,
+    "Clicks on an older hand"): accepted when its action is legal now, whatever else changed
+    since, except a Take after more cards were thrown in than the hand showed: that one is
+    confirmed on the fresh hand first."""
+    state = table.state
+    assert state is not None
+    if seen == table.version:
+        return
+    if not state.can(seat, action):
+        raise Rejected(Refusal.STALE)
+    if action.kind != TAKE:
+        return
+    shown = table.attacks_at(seen)
+    if shown is None:  # the hand showed another bout (or the bot restarted since)
+        raise Rejected(Refusal.STALE)
+    pairs = table.public_view().table
+    if len(pairs) > shown:
+        total = sum(1 if defence is None else 2 for _, defence in pairs)
+        raise Rejected(Refusal.TAKE_GREW, {"more": len(pairs) - shown, "n": total})
 
 
 class Play:
@@ -34,10 +56,13 @@ class Play:
         version: int | None,
         user_id: int | None,
         timed_out: bool = False,
+        seen: int | None = None,
     ) -> None:
         """Apply ``action`` for ``seat`` if it is legal now. ``version``: the table version the
-        actor saw (None: the caller checked under the lock already). ``user_id``: the human
-        acting (None for AI seats and the timer), who must hold ``seat``."""
+        actor decided on, which must still be current (an AI's choice, the Activity's move;
+        None: the caller checked under the lock already). ``seen``: instead, the version of the
+        hand message a click was made on (:func:`check_seen`). ``user_id``: the human acting (None
+        for AI seats and the timer), who must hold ``seat``."""
         async with table.lock:
             if table.status != TableStatus.RUNNING or table.state is None:
                 raise Rejected(Refusal.NOT_RUNNING)
@@ -48,6 +73,8 @@ class Play:
             if version is not None and version != table.version:
                 raise Rejected(Refusal.STALE)
             state = table.state
+            if seen is not None:
+                check_seen(table, seat, action, seen)
             if not state.can(seat, action):
                 rule, why = why_illegal(state, seat, action)
                 raise Rejected(Refusal.ILLEGAL, {"rule": rule, "why": why})
@@ -63,25 +90,25 @@ class Play:
                 await self.core.finish_game(table)
             await self.core.changed(table, actor=user_id)
 
-    async def set_auto_pass(
-        self, table: Table, seat: int, on: bool, *, version: int | None, user_id: int
-    ) -> None:
+    async def set_auto_pass(self, table: Table, seat: int, on: bool, *, user_id: int) -> None:
         """ "Done for this bout" (``on``) or taking it back: only an attacker of the running
-        bout (R9) sets it; the table then passes for it whenever passing is legal."""
+        bout (R9) sets it; the table then passes for it whenever passing is legal. Judged on
+        the table as it is, whatever the clicked hand showed: taking back a setting that has
+        lapsed already (its bout ended) changes nothing and is no error."""
         async with table.lock:
             if table.status != TableStatus.RUNNING or table.state is None:
                 raise Rejected(Refusal.NOT_RUNNING)
             if table.seats[seat].user_id != user_id:
                 raise Rejected(Refusal.NOT_YOUR_SEAT)
-            if version is not None and version != table.version:
-                raise Rejected(Refusal.STALE)
             if on:
-                if not may_auto_pass(table.state.view(seat)):
+                if seat in table.auto_pass:
+                    return  # a double click: set already
+                if not may_auto_pass_at(table.public_view(), seat):
                     raise Rejected(Refusal.NO_AUTO_PASS)
                 table.auto_pass[seat] = table.state.bout
                 auto_passes(table)
             elif table.auto_pass.pop(seat, None) is None:
-                raise Rejected(Refusal.STALE)
+                return
             self.core.human_acted(table)
             if table.state.finished:
                 await self.core.finish_game(table)
@@ -119,12 +146,18 @@ def auto_passes(table: Table) -> None:
 
 
 def may_auto_pass(view: SeatView) -> bool:
-    """Whether the seat may set "done for this bout": it attacks in the running bout (R9) and
-    a card is on the table (before the opening card the main attacker must lead, R10)."""
+    """Whether the seat of ``view`` may set "done for this bout" (:func:`may_auto_pass_at`)."""
+    return may_auto_pass_at(view, view.seat)
+
+
+def may_auto_pass_at(view: PublicView, seat: int) -> bool:
+    """Whether ``seat`` may set "done for this bout": it attacks in the running bout (R9) and
+    a card is on the table (before the opening card the main attacker must lead, R10). Public
+    facts only, so the refresher can tell without a seat's view."""
     return (
         not view.finished
         and bool(view.table)
-        and view.seat != view.defender
-        and view.seat in view.attackers
-        and view.seat in view.active
+        and seat != view.defender
+        and seat in view.attackers
+        and seat in view.active
     )

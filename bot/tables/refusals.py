@@ -33,6 +33,8 @@ class Refusal(Enum):
     NOT_YOUR_SEAT = "err.not_your_seat"
     RULES_SEATS = "err.rules_seats"
     STALE = "err.stale"
+    #: A Take clicked on a hand that showed fewer cards on the table than lie there now.
+    TAKE_GREW = "err.take_grew"
     TABLE_EXISTS = "err.table_exists"
     TABLE_FULL = "err.table_full"
     TOO_FEW = "err.too_few"

@@ -137,6 +137,12 @@ class Table:
     _public: tuple[GameState, PublicView] | None = field(
         default=None, init=False, repr=False, compare=False
     )
+    #: The running bout's attack cards on the table from a version on: ((game, bout),
+    #: [(version, count)]), so a Take clicked on an older hand knows what that hand showed
+    #: (not saved: after a restart such a Take is refused once, with the fresh hand).
+    _attacks: tuple[tuple[int, int], list[tuple[int, int]]] = field(
+        default_factory=lambda: ((0, -1), []), init=False, repr=False, compare=False
+    )
     #: Writes ``state``'s snapshot for each save, its log's text kept from the previous one.
     snapshot: SnapshotWriter = field(
         default_factory=SnapshotWriter, init=False, repr=False, compare=False
@@ -156,6 +162,28 @@ class Table:
         state = self.state
         assert state is not None
         return seat_view(state, seat, self.public_view())
+
+    def track_attacks(self) -> None:
+        """After a change (``version`` bumped): note the bout's attack cards if they changed."""
+        if self.state is None:
+            return
+        bout, marks = self._attacks
+        if bout != (self.game_number, self.state.bout):
+            marks = []
+            self._attacks = ((self.game_number, self.state.bout), marks)
+        n = len(self.public_view().table)
+        if not marks or marks[-1][1] != n:
+            marks.append((self.version, n))
+
+    def attacks_at(self, version: int) -> int | None:
+        """The attack cards on the table at ``version`` of the running bout (None: that version
+        is from an earlier bout, or from before a restart)."""
+        found = None
+        for since, n in self._attacks[1]:
+            if since > version:
+                break
+            found = n
+        return found
 
     # -- seats -------------------------------------------------------------------------------
 

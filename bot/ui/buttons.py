@@ -150,6 +150,11 @@ def hand_button_id(table: str, seat: int, version: int, code: str) -> str:
     return f"dk:{table}:{seat}:{version}:{code}"
 
 
+def table_button_id(table: str, op: TableOp) -> str:
+    """The custom id of a table message's button (also offered in a finished game's hand)."""
+    return f"dkt:{table}:{op}"
+
+
 def hand_select_id(table: str, seat: int, version: int, n: int) -> str:
     """The custom id of a hand's ``n``-th select menu."""
     return f"dks:{table}:{seat}:{version}:{n}"
@@ -246,8 +251,13 @@ class TableButton(
         *,
         label: str = "?",
         style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        row: int | None = None,
     ) -> None:
-        super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"dkt:{table}:{op}"))
+        super().__init__(
+            discord.ui.Button(
+                label=label, style=style, row=row, custom_id=table_button_id(table, op)
+            )
+        )
         self.table, self.op = table, op
 
     @classmethod

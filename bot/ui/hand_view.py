@@ -20,14 +20,23 @@ from typing import Any
 import discord
 from cachetools import LRUCache
 
+from bot.domain import TableStatus
 from bot.render import render_hand_png
-from bot.tables.play import may_auto_pass
+from bot.tables.play import may_auto_pass_at
 from bot.tables.table import Table
 from bot.text import t
-from durak_core import Action, Card, SeatView
+from durak_core import Action, Card, PublicView, SeatView
 from durak_core.actions import DEFEND, EXCHANGE, PASS, PASS_ACTION, TAKE, TRANSFER, Attack, Defend
 
-from .buttons import HandButton, HandSelect, hand_button_id, hand_select_id
+from .buttons import (
+    HandButton,
+    HandSelect,
+    TableButton,
+    TableOp,
+    hand_button_id,
+    hand_select_id,
+    table_button_id,
+)
 from .cards import card_text, cards_text, grouped_hand, hand_sort_key
 from .cycles import PictureFile
 from .message_writes import ComponentRows
@@ -56,8 +65,8 @@ class HandMessage:
     #: What the picture shows (cards, trump, labels); None: no picture. A message already
     #: showing the same picture keeps its attachment instead of getting it uploaded again.
     picture: Hashable | None = None
-    #: The legal actions its components offer (a later change that keeps them may wait).
-    actions: tuple[Action, ...] = ()
+    #: What its components offer (:func:`offers`): a later change that keeps it may wait.
+    offers: Hashable = None
 
     def attachments(self, shown: object) -> dict[str, Any]:
         """The ``attachments`` argument of an edit of a message that shows the picture
@@ -110,6 +119,8 @@ class HandContext:
     updates_until: float | None = None
     loc: str | None = None
     images: bool = False
+    #: The game is over and the table may deal again: the hand offers "Rematch".
+    rematch: bool = False
 
 
 def table_hand(
@@ -136,12 +147,33 @@ def table_hand(
         updates_until=updates_until,
         loc=loc,
         images=images,
+        rematch=table.status == TableStatus.FINISHED and table.match is None,
     )
     return render_hand(table.seat_view(seat), ctx, focus=focus, notice=notice)
 
 
 #: Custom-id codes of the "done for this bout" toggle (on / take back).
 AUTO_PASS_ON, AUTO_PASS_OFF = "p1", "p0"
+
+
+def auto_pass_toggle(v: PublicView, seat: int, auto_pass: bool) -> str | None:
+    """The "done for this bout" button a hand shows: take back (set), set (may set), or none
+    (also after the game: nothing to take back then)."""
+    if v.finished:
+        return None
+    if auto_pass:
+        return AUTO_PASS_OFF
+    return AUTO_PASS_ON if may_auto_pass_at(v, seat) else None
+
+
+def offers(table: Table, seat: int) -> Hashable:
+    """What ``seat``'s hand offers now: its legal actions and its "done for this bout" button.
+    A change to it is shown at once; any other change may wait for the hand's idle pace
+    (:mod:`.refresher`). Equal to :attr:`HandMessage.offers` of the hand rendered now."""
+    if table.state is None:
+        return None
+    toggle = auto_pass_toggle(table.public_view(), seat, seat in table.auto_pass)
+    return table.legal_actions(seat), toggle
 
 
 def render_hand(
@@ -162,11 +194,15 @@ def render_hand(
     tail: list[_Item] = [
         _control(a, v, loc) for a in legal if a.kind in (TRANSFER, TAKE, PASS, EXCHANGE)
     ]
-    if ctx.auto_pass:
+    toggle = auto_pass_toggle(v, v.seat, ctx.auto_pass)
+    if toggle == AUTO_PASS_OFF:
         tail = [i for i in tail if i.code != str(PASS_ACTION.code)]  # the table passes anyway
         tail.append(_Item(AUTO_PASS_OFF, t("act.auto_pass_off", loc), _GREY))
-    elif may_auto_pass(v):
+    elif toggle == AUTO_PASS_ON:
         tail.append(_Item(AUTO_PASS_ON, t("act.auto_pass", loc), _GREY))
+    if ctx.rematch and v.finished:
+        rematch = _Item("", t("btn.rematch", loc), _GREEN, table_op=TableOp.REMATCH)
+        tail.append(rematch)
     free = ROWS - _rows(len(tail), PER_ROW)
 
     layout = _Layout()
@@ -223,7 +259,7 @@ def render_hand(
         draw = functools.partial(render_hand_png, v, shown, labels=labels)
         picture = (tuple(shown), v.trump, _label_items(loc))
     return HandMessage(
-        _content(v, ctx, aimed, notice), view, ctx.version, draw, picture, v.legal_actions
+        _content(v, ctx, aimed, notice), view, ctx.version, draw, picture, (legal, toggle)
     )
 
 
@@ -234,6 +270,7 @@ def _label_items(loc: str | None) -> tuple[tuple[int, str], ...]:
 
 
 _GREY = discord.ButtonStyle.secondary
+_GREEN = discord.ButtonStyle.success
 
 
 @dataclass(frozen=True)
@@ -244,6 +281,8 @@ class _Item:
     label: str
     style: discord.ButtonStyle
     disabled: bool = False
+    #: A table message's button offered in the hand instead of a hand's own, e.g. "Rematch".
+    table_op: TableOp | None = None
 
 
 class _Layout:
@@ -284,13 +323,17 @@ class _Layout:
             while len(rows) <= row:
                 rows.append([])
             if isinstance(part, _Item):
+                if part.table_op is not None:
+                    custom_id = table_button_id(table_id, part.table_op)
+                else:
+                    custom_id = hand_button_id(table_id, seat, version, part.code)
                 rows[row].append(
                     {
                         "type": 2,
                         "style": part.style.value,
                         "disabled": part.disabled,
                         "label": part.label,
-                        "custom_id": hand_button_id(table_id, seat, version, part.code),
+                        "custom_id": custom_id,
                     }
                 )
                 continue
@@ -318,6 +361,13 @@ class _Layout:
         view = discord.ui.View(timeout=None)
         selects = 0
         for row, part in self._parts:
+            if isinstance(part, _Item) and part.table_op is not None:
+                view.add_item(
+                    TableButton(
+                        table_id, part.table_op, label=part.label, style=part.style, row=row
+                    )
+                )
+                continue
             if isinstance(part, _Item):
                 view.add_item(
                     HandButton(
@@ -419,6 +469,8 @@ def _content(v: SeatView, ctx: HandContext, aimed: Card | None, notice: str | No
         + (f" · {ctx.last[-1]}" if ctx.last else "")
     )
     lines.append(f"**{_status(v, ctx, aimed)}**")
+    if v.finished and ctx.rematch:
+        lines.append(t("hand.after_game", loc))
     if ctx.updates_until is not None and not v.finished:
         lines.append(t("hand.updates_until", loc, time=f"<t:{int(ctx.updates_until)}:t>"))
     return "\n".join(lines)

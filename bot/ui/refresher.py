@@ -22,10 +22,10 @@ import discord
 
 from bot.domain import TableStatus
 from bot.tables.table import Table
-from durak_core import Action, Card
+from durak_core import Card
 
 from .channel_limits import ChannelLimiter, DrawBudget, RequestBudget
-from .hand_view import HandMessage, table_hand
+from .hand_view import HandMessage, offers, table_hand
 from .lobby import render_lobby, render_lobby_done
 from .message_writes import edit_channel_message, edit_interaction_answer
 from .table_embed import render_closed, render_table
@@ -128,8 +128,8 @@ class HandLink:
     #: The hand message this link edits, once known, and the picture it shows.
     message_id: int | None = None
     picture: object = UNKNOWN_PICTURE
-    #: The legal actions the shown hand offers (None: unknown).
-    shown_actions: tuple[Action, ...] | None = None
+    #: What the shown hand offers (``hand_view.offers``; None: unknown).
+    shown_offers: Hashable = None
 
 
 @dataclass
@@ -251,7 +251,7 @@ class DiscordNotifier:
             hand.version,
             message_id,
             hand.picture,
-            hand.actions,
+            hand.offers,
         )
         if table.version != hand.version:  # the table moved while we answered
             self._hand(table, user).mark()
@@ -274,14 +274,14 @@ class DiscordNotifier:
         ]
 
     def _same_buttons(self, table: Table, user: int) -> bool:
-        """Whether ``user``'s shown hand still offers exactly the legal actions of now: then
-        the change (another player's move) may wait for the hand's idle pace. The end of a
-        game never waits."""
+        """Whether ``user``'s shown hand still offers exactly what it may do now (its legal
+        actions and "done for this bout"): then the change (another player's move) may wait
+        for the hand's idle pace. The end of a game never waits."""
         link = self.links.get((table.table_id, user))
         seat = table.seat_of(user)
-        if link is None or link.shown_actions is None or seat is None or table.state is None:
+        if link is None or link.shown_offers is None or seat is None or table.state is None:
             return False
-        return not table.state.finished and link.shown_actions == table.legal_actions(seat)
+        return not table.state.finished and link.shown_offers == offers(table, seat)
 
     def _hand(self, table: Table, user: int) -> Coalescer:
         msgs = self._messages(table)
@@ -320,13 +320,13 @@ class DiscordNotifier:
                 view=hand.view,
                 **hand.attachments(link.picture),
             )
-            link.shown_version, link.shown_actions = hand.version, hand.actions
+            link.shown_version, link.shown_offers = hand.version, hand.offers
             link.picture, link.message_id = hand.picture, message_id
             if self.links.get((table.table_id, user)) is not link:
                 # A click was answered meanwhile (a new link): which of the two edits landed
                 # last is unknown, so show the table as it is now, picture included.
                 newer = self.links[(table.table_id, user)]
-                newer.shown_version, newer.picture, newer.shown_actions = -1, UNKNOWN_PICTURE, None
+                newer.shown_version, newer.picture, newer.shown_offers = -1, UNKNOWN_PICTURE, None
                 self._hand(table, user).mark()
         except discord.NotFound:  # the token expired or the message is gone
             self.links.pop((table.table_id, user), None)

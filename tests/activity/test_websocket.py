@@ -136,7 +136,8 @@ async def test_a_browser_action_takes_the_chat_path_and_forgeries_change_nothing
         illegal = {"code": not_mine[0].code, "version": version, "ref": "x1"}
         await refusal(browser, illegal, "err.illegal")
         assert browser.errors()[-1]["ref"] == "x1"
-        await refusal(browser, {"code": action.code, "version": version - 1}, "err.stale")
+        # An older version: a move legal now goes through (below), one that is not is stale.
+        await refusal(browser, {"code": not_mine[0].code, "version": version - 1}, "err.stale")
         await refusal(spectator, {"code": action.code, "version": version}, "err.not_seated")
 
         # A chat hand open for the other player: the browser's action refreshes it too.

@@ -73,7 +73,7 @@ def snapshot(table: Table, rng: random.Random, k: int) -> str:
                               updates_until=1.7e9 + k, focus=focus,
                               notice="!" if k % 7 == 0 else None)  # fmt: skip
             out.append([hand.content, hand.view.to_components(), repr(hand.picture),
-                        hand.version, repr(hand.actions)])  # fmt: skip
+                        hand.version, repr(hand.offers)])  # fmt: skip
     return json.dumps(out, ensure_ascii=False, sort_keys=True)
 
 

@@ -203,7 +203,7 @@ async def test_a_leaver_is_shown_as_ai_played_and_takes_the_seat_back(tmp_path: 
         fake = w.fake
         table = await open_table(w, bot, [w.alice, w.bob, w.carol], w.channel)
         left = await fake.slash(w.carol, w.channel, "durak", "leave")
-        assert left.ephemeral
+        assert left.ephemeral and left.content == t("ok.left_game", None, level=t("level.normal"))
         seat = table.seat_of(w.carol)
         assert seat is not None and table.stand_in(seat)
         badge = t("badge.left", None, level=t("level.normal"))
@@ -227,8 +227,9 @@ async def test_a_leaver_is_shown_as_ai_played_and_takes_the_seat_back(tmp_path: 
         again = await fake.slash(w.carol, w.channel, "durak", "back")
         assert again.ephemeral and again.content == t("err.not_away")
         await fake.slash(w.carol, w.channel, "durak", "leave")
-        rejoined = await fake.slash(w.carol, w.channel, "durak", "join")
-        assert rejoined.ephemeral and not table.stand_in(seat)
+        rejoined = await fake.slash(w.carol, w.channel, "durak", "join")  # as "I'm back"
+        assert rejoined.ephemeral and "**Your hand**" in rejoined.content
+        assert not table.stand_in(seat)
 
 
 async def test_lobby_hand_answer_and_no_link_to_none(tmp_path: Path) -> None:
@@ -289,10 +290,11 @@ def test_who_leads_without_the_lowest_trump() -> None:
 async def test_a_hand_waits_only_for_moves_that_ask_nothing_of_its_player(
     tmp_path: Path,
 ) -> None:
-    """A watcher's hand is refreshed at its idle pace while its buttons stay the same, and at
-    once when what the player may do changes: alice leads 7S against bob (carol holds no
-    seven: nothing new for her, her hand waits); bob beats it with 8S, and carol may throw in
-    her 8D (R11), so her hand shows it at once."""
+    """A hand is refreshed at its idle pace while its buttons stay the same, and at once when
+    what the player may do changes: alice leads 7S against bob (carol may now be done for the
+    bout: her hand shows it at once); alice says she is done for the bout (nothing new for
+    bob: his hand waits); bob beats it with 8S, and carol may throw in her 8D (R11), so her
+    hand shows it at once."""
     state = alice_leads(["7S 7C 9H", "8S 8C 10H KS AS", "6D 8D QH"], talon="6H 6S 10D 10C 10S 6C")
     async with world(tmp_path) as w, running_bot(w, hand_idle_refresh_seconds=30) as bot:
         table = await three_at_a_bout(w, bot, state)
@@ -300,12 +302,14 @@ async def test_a_hand_waits_only_for_moves_that_ask_nothing_of_its_player(
         def shown(user: int) -> int:
             return bot.notifier.links[(table.table_id, user)].shown_version
 
-        before = shown(w.carol)
         hand = latest_hand(w.fake, w.alice)
         await w.fake.click(w.alice, hand, button(hand, code=code("attack 7S")))
-        await w.fake.wait_for(lambda: shown(w.bob) == table.version, 5, what="bob's hand")
+        await w.fake.wait_for(lambda: shown(w.carol) == table.version, 5, what="carol's hand")
+        before = shown(w.bob)
+        hand = latest_hand(w.fake, w.alice)
+        await w.fake.click(w.alice, hand, button(hand, code="p1"))
         await asyncio.sleep(0.5)
-        assert shown(w.carol) == before  # the same buttons (none): it waits
+        assert shown(w.bob) == before < table.version  # the same buttons: it waits
         hand = latest_hand(w.fake, w.bob)
         await w.fake.click(w.bob, hand, button(hand, code=code("defend 7S 8S")))
         await w.fake.wait_for(lambda: shown(w.carol) == table.version, 5, what="carol's hand")

@@ -27,12 +27,15 @@ the decision only):
   (non-trumps before trumps, then by rank; ``--defend-order hardest`` beats the card with the
   fewest answers first instead); if some open card cannot be beaten that way, take.
 
-One seat acts at a time, after the table is quiet (the table's lock free and every hand showing
-the table's current version; the public message is not waited for: players react to their
-hands). The defender acts first while it has something to do, then the attackers clockwise from
-the main attacker (``--first attackers``: attackers throw in before the defender answers, so the
-defender meets several open cards at once). Before every click a player thinks ``--think``
-seconds (default 0.3).
+One seat acts at a time, once the table's lock is free. The defender acts first while it has
+something to do, then the attackers clockwise from the main attacker (``--first attackers``:
+attackers throw in before the defender answers, so the defender meets several open cards at
+once). Players react to their own hand, as people do: the mover waits until its hand offers
+the wanted action (the time that takes is ``offer_wait_seconds``), thinks a time drawn from
+``--think MIN MAX`` (default 0.5 to 3 s, seeded), and clicks on the hand as it then shows,
+which may be older than the table (a hand whose buttons a move did not change is refreshed
+only at the bot's idle pace, ``--hand-idle``, 4 s as in production). Hands are not waited for
+otherwise; the public message is not waited for at all.
 
 **Clicks.** The wanted action is found on the hand generically, so the same script measures
 today's hand and a redesigned one: a button ``dk:<table>:<seat>:<version>:<code>`` (``code`` =
@@ -59,11 +62,17 @@ player after each new card).
   one player got in one bout. The bot's grace delay is ``--notify-delay`` (default 0.2 s, under
   the think time), so every lead and defence that waits for its player is notified: the worst
   case for "at most one per player per bout".
+- ``refused_offered_clicks``: clicks on an action the hand offered, legal when clicked, that
+  the bot refused (goal 0: docs/bot.md, "Clicks on an older hand"; a Take refused because more
+  cards were thrown in than its hand showed is counted apart, ``take_grew_refusals``; one seat
+  acting at a time, it cannot happen here). ``refused_clicks`` counts every refused click.
+- ``offer_wait_seconds``: from the moment a seat is to act until its hand offers the action
+  (p50, p90, max), and ``late_offers``, how many of those waits exceeded 1 s (a hand behind).
 - ``messages_per_table_minute``: new bot messages and edits of bot messages in the table's
   channel (ephemeral hands are not channel messages) from ``/durak start`` until the channel is
   quiet after the game, per minute from ``/durak start`` to the last action.
 
-    python -m benchmarks.table_clicks [--games 4] [--quick] [--json] [--think 0.3] [--seed 1]
+    python -m benchmarks.table_clicks [--games 4] [--quick] [--json] [--think 0.5 3] [--seed 1]
 
 (from the repository root: it drives the bot with ``tests``' fake Discord). Human-readable lines
 and, on a terminal, a progress bar go to stderr; the JSON is the last line of stdout.
@@ -76,6 +85,8 @@ import asyncio
 import hashlib
 import json
 import math
+import random
+import statistics
 import sys
 import tempfile
 import time
@@ -110,6 +121,10 @@ CHANNEL_QUIET_INTERVALS = 2.5
 TOGGLE_ON, TOGGLE_OFF = ":p1", ":p0"
 #: What tells a "lead" notification from a "defend" one (the tables speak English).
 LEAD_WORDS = t("turn.lead", "en", user="", link="").strip(" ,.")
+#: What starts the answer to a Take on more cards than its hand showed.
+TAKE_GREW_WORDS = t("err.take_grew", "en", more=1, n=2).split(",")[0]
+#: A hand "behind": its action offered more than this long after the seat was to act.
+LATE_OFFER_SECONDS = 1.0
 
 
 # -- the policy --------------------------------------------------------------------------------
@@ -190,6 +205,10 @@ class GameCounts:
     edits: int = 0
     seconds: float = 0.0
     finished: bool = False
+    refused: int = 0
+    refused_offered: int = 0
+    take_grew: int = 0
+    offer_waits: list[float] = field(default_factory=list)
 
 
 @dataclass
@@ -273,12 +292,14 @@ class Game:
         seating: Seating,
         counts: GameCounts,
         *,
-        think: float,
+        think: tuple[float, float],
         defend_order: str,
         first: str = "defender",
+        rng: random.Random | None = None,
     ) -> None:
         self.fake, self.bot, self.s, self.c = fake, bot, seating, counts
         self.think, self.defend_order, self.first = think, defend_order, first
+        self.rng = rng or random.Random(0)
         self.table: Table | None = None
         self.toggled: set[tuple[int, int]] = set()  # (seat, bout) with "Done for this bout" on
         self.bout_starts: list[tuple[int, int]] = []  # (bout, newest message id before it)
@@ -293,12 +314,59 @@ class Game:
         assert self.table is not None
         return self.table
 
+    def pause(self) -> float:
+        """A player's reaction time before a click."""
+        return self.rng.uniform(*self.think)
+
     async def click(self, user: int, msg: FakeMessage, cid: str, value: str | None) -> None:
-        await asyncio.sleep(self.think)
+        await asyncio.sleep(self.pause())
         if value is None:
             await self.fake.click(user, msg, cid, timeout=QUIET_TIMEOUT)
         else:
             await self.fake.select(user, msg, cid, [value], timeout=QUIET_TIMEOUT)
+
+    async def act_click(self, seat: int, action: Action, msg: FakeMessage, cid: str,
+                        value: str | None) -> None:  # fmt: skip
+        """A click meant to change the table: counted as refused when nothing changed, and as
+        a refused offered click when its action was legal as it went."""
+        table, user = self.t, self.s.users[seat]
+        await asyncio.sleep(self.pause())
+        assert table.state is not None
+        version, legal = table.version, table.state.can(seat, action)
+        if value is None:
+            answer = await self.fake.click(user, msg, cid, timeout=QUIET_TIMEOUT)
+        else:
+            answer = await self.fake.select(user, msg, cid, [value], timeout=QUIET_TIMEOUT)
+        if table.version != version:
+            return
+        self.c.refused += 1
+        if legal and action.kind == TAKE and TAKE_GREW_WORDS in (answer.content or ""):
+            self.c.take_grew += 1
+        elif legal:
+            self.c.refused_offered += 1
+
+    async def offered(self, seat: int, action: Action, toggle: bool) -> FakeMessage:
+        """The seat's hand once it offers ``action`` (or, for a pass, the "Done for this bout"
+        toggle; for a defence, the aim at its card): how long that took is recorded."""
+        user, table_id, start = self.s.users[seat], self.t.table_id, time.monotonic()
+        aim = f":a{action.attack.index}" if isinstance(action, Defend) else None
+
+        def look() -> FakeMessage | None:
+            hand = hand_message(self.fake, user, table_id)
+            if hand is None:
+                return None
+            ids = _enabled(hand)
+            if find_code(hand, action.code) is not None:
+                return hand
+            if action.kind == PASS and toggle and any(i.endswith(TOGGLE_ON) for i in ids):
+                return hand
+            if aim is not None and any(i.endswith(aim) for i in ids):
+                return hand
+            return None
+
+        hand = await self.fake.wait_for(look, QUIET_TIMEOUT, what=f"seat {seat} offered {action}")
+        self.c.offer_waits.append(time.monotonic() - start)
+        return hand
 
     def quiet(self) -> bool:
         table = self.t
@@ -315,6 +383,12 @@ class Game:
 
     async def settle(self) -> None:
         await self.fake.wait_for(self.quiet, QUIET_TIMEOUT, what="the table to settle")
+
+    async def unlocked(self) -> None:
+        """The last click is through: the next mover may look at its hand."""
+        await self.fake.wait_for(
+            lambda: not self.t.lock.locked(), QUIET_TIMEOUT, what="the table's lock"
+        )
 
     async def play(self) -> None:
         fake, s = self.fake, self.s
@@ -338,19 +412,21 @@ class Game:
         public = fake.message(table.table_message_id)
 
         async def open_hand(user: int) -> None:
-            await asyncio.sleep(self.think)
+            await asyncio.sleep(self.pause())
             await fake.click(user, public, f"dkt:{table.table_id}:hand", timeout=QUIET_TIMEOUT)
             self.c.clicks["all.hand_open"] += 1
 
         await asyncio.gather(*(open_hand(u) for u in s.users))
+        await self.settle()
         for _ in range(MAX_ACTIONS):
-            await self.settle()
+            await self.unlocked()
             if table.status != "running" or table.state is None or table.state.finished:
                 break
             await self.step()
         else:
             raise RuntimeError(f"{self.c.config}: no end after {MAX_ACTIONS} actions")
         self.c.seconds = time.monotonic() - start
+        await self.settle()
         self.c.finished = table.state is not None and table.state.finished
         # The last coalesced public edit lands up to one interval later.
         last = (-1, time.monotonic())
@@ -412,7 +488,7 @@ class Game:
         raise RuntimeError(f"{self.c.config}: the policy has no move at version {table.version}")
 
     async def perform(self, seat: int, v: SeatView, action: Action, *, toggle: bool = True) -> None:
-        table, user = self.t, self.s.users[seat]
+        user = self.s.users[seat]
         role = "defender" if seat == v.defender else "attacker"
         kind = {
             ATTACK: "lead" if not v.table else "throw_in",
@@ -421,14 +497,12 @@ class Game:
             PASS: "done",
             TRANSFER: "transfer",
         }.get(action.kind, "other")
-        hand = hand_message(self.fake, user, table.table_id)
-        if hand is None:
-            raise RuntimeError(f"{self.c.config}: seat {seat} has no hand message")
+        hand = await self.offered(seat, action, toggle)
         bout_before, newest = v.bout, newest_id(self.fake)
         if action.kind == PASS and toggle:
             toggles = [i for i in _enabled(hand) if i.endswith(TOGGLE_ON)]
             if toggles:
-                await self.click(user, hand, toggles[0], None)
+                await self.act_click(seat, action, hand, toggles[0], None)
                 self.c.clicks[f"{role}.done"] += 1
                 self.c.passed.add((seat, v.bout))
                 self.toggled.add((seat, v.bout))
@@ -449,7 +523,7 @@ class Game:
                 f"{self.c.config}: seat {seat} cannot find {action} on its hand: "
                 f"{[b.custom_id for b in hand.buttons]} {[s['custom_id'] for s in hand.selects]}"
             )
-        await self.click(user, hand, *found)
+        await self.act_click(seat, action, hand, *found)
         self.c.clicks[f"{role}.{kind}"] += 1
         if kind == "done":
             self.c.passed.add((seat, v.bout))
@@ -528,6 +602,7 @@ def summarize(games: list[GameCounts]) -> dict[str, Any]:
     minutes = sum(g.seconds for g in games) / 60
     creates = sum(g.creates for g in games)
     edits = sum(g.edits for g in games)
+    waits = sorted(w for g in games for w in g.offer_waits)
     defend = clicks["defender.defend"]
     defender_all = defend + clicks["defender.take"] + clicks["defender.transfer"]
     total = sum(clicks.values())
@@ -547,6 +622,15 @@ def summarize(games: list[GameCounts]) -> dict[str, Any]:
             "edits": _ratio(edits, minutes),
             "total": _ratio(creates + edits, minutes),
         },
+        "refused_offered_clicks": sum(g.refused_offered for g in games),
+        "take_grew_refusals": sum(g.take_grew for g in games),
+        "refused_clicks": sum(g.refused for g in games),
+        "offer_wait_seconds": {
+            "p50": round(statistics.median(waits), 3) if waits else None,
+            "p90": round(waits[int(0.9 * (len(waits) - 1))], 3) if waits else None,
+            "max": round(waits[-1], 3) if waits else None,
+        },
+        "late_offers": sum(w > LATE_OFFER_SECONDS for w in waits),
         "clicks_per_game": _ratio(total, len(games)),
         "minutes_per_game": _ratio(minutes, len(games)),
         "roles": {
@@ -587,7 +671,10 @@ class Options:
     seats: Sequence[int] = SEATS
     presets: Sequence[str] = PRESETS
     seed: int = 1
-    think_seconds: float = 0.3
+    #: A player's reaction time before each click, drawn uniformly from this range.
+    think_seconds: tuple[float, float] = (0.5, 3.0)
+    #: The bot's HAND_IDLE_REFRESH_SECONDS (production's default).
+    hand_idle_refresh_seconds: float = 4.0
     table_edit_interval_seconds: float = 1.0
     turn_notify_delay_seconds: float = 0.2
     images: bool = False
@@ -620,6 +707,7 @@ async def run(options: Options, log: Callable[[str], None] | None = None) -> dic
                 turn_timer_seconds=0,
                 table_edit_interval_seconds=o.table_edit_interval_seconds,
                 turn_notify_delay_seconds=o.turn_notify_delay_seconds,
+                hand_idle_refresh_seconds=o.hand_idle_refresh_seconds,
                 abandon_after_minutes=60,
             )
         )
@@ -641,6 +729,7 @@ async def run(options: Options, log: Callable[[str], None] | None = None) -> dic
                     think=o.think_seconds,
                     defend_order=o.defend_order,
                     first=o.first,
+                    rng=random.Random(_seed(o.seed, n, preset, g)),
                 )
                 await game.play()
                 results[name].append(counts)
@@ -690,7 +779,19 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true", help="1 game per configuration")
     ap.add_argument("--json", action="store_true", help="print only the JSON")
     ap.add_argument(
-        "--think", type=float, dest="think_seconds", metavar="S", help="seconds before each click"
+        "--think",
+        type=float,
+        nargs=2,
+        dest="think_seconds",
+        metavar=("MIN", "MAX"),
+        help="a player's seconds before each click, drawn from this range",
+    )
+    ap.add_argument(
+        "--hand-idle",
+        type=float,
+        dest="hand_idle_refresh_seconds",
+        metavar="S",
+        help="the bot's HAND_IDLE_REFRESH_SECONDS",
     )
     ap.add_argument("--seed", type=int)
     ap.add_argument("--edit-interval", type=float, dest="table_edit_interval_seconds", metavar="S")
@@ -711,6 +812,7 @@ def main() -> None:
     args = ap.parse_args()
     if args.quick:
         args.games_per_config = 1
+    args.think_seconds = tuple(args.think_seconds)
     options = Options(**{f.name: getattr(args, f.name) for f in fields(Options)})
     bar = progress_bar(
         len(options.seats) * len(options.presets) * options.games_per_config,
@@ -735,7 +837,8 @@ def main() -> None:
             f"{name}: {r['games']} games, clicks/beaten card {r['clicks_per_beaten_card']}, "
             f"Done/attacker-bout {r['done_clicks_per_attacker_bout']}, notifications/player-bout "
             f"{r['notifications_per_player_bout']['mean']}, msgs/table-min "
-            f"{r['messages_per_table_minute']['total']}"
+            f"{r['messages_per_table_minute']['total']}, refused offered clicks "
+            f"{r['refused_offered_clicks']}, late offers {r['late_offers']}"
         )
     print(json.dumps(report))
 

@@ -17,7 +17,7 @@ async def test_one_two_seat_game_is_counted_consistently() -> None:
             seats=(2,),
             presets=("classic",),
             seed=3,
-            think_seconds=0.0,
+            think_seconds=(0.0, 0.0),
             table_edit_interval_seconds=0.05,
         )
     )
@@ -47,6 +47,9 @@ async def test_one_two_seat_game_is_counted_consistently() -> None:
     assert everyone["channel_creates"] >= 1  # the table message
     assert everyone["minutes"] > 0 and math.isfinite(overall["messages_per_table_minute"]["total"])
     assert report["configs"]["2-classic"]["roles"] == roles
+    # Clicks go out as soon as the action is offered, on hands the bot refreshes only at its
+    # idle pace when their buttons stay the same: still, no legal click is refused.
+    assert overall["refused_offered_clicks"] == 0 and overall["refused_clicks"] == 0
 
 
 def test_policy_leads_lowest_non_trump_and_beats_cheaply() -> None:

@@ -327,10 +327,9 @@ class Game:
 
     async def act_click(self, seat: int, action: Action, msg: FakeMessage, cid: str,
                         value: str | None) -> None:  # fmt: skip
-        """A click meant to change the table: counted as refused when nothing changed, and as
-        a refused offered click when its action was legal as it went."""
+        """A click meant to change the table, at once: counted as refused when nothing changed,
+        and as a refused offered click when its action was legal as it went."""
         table, user = self.t, self.s.users[seat]
-        await asyncio.sleep(self.pause())
         assert table.state is not None
         version, legal = table.version, table.state.can(seat, action)
         if value is None:
@@ -497,7 +496,10 @@ class Game:
             PASS: "done",
             TRANSFER: "transfer",
         }.get(action.kind, "other")
-        hand = await self.offered(seat, action, toggle)
+        await self.offered(seat, action, toggle)
+        await asyncio.sleep(self.pause())  # reading the hand, which may change meanwhile
+        hand = hand_message(self.fake, user, self.t.table_id)  # as shown when the click goes
+        assert hand is not None
         bout_before, newest = v.bout, newest_id(self.fake)
         if action.kind == PASS and toggle:
             toggles = [i for i in _enabled(hand) if i.endswith(TOGGLE_ON)]
@@ -518,11 +520,8 @@ class Game:
                 self.c.clicks[f"{role}.aim"] += 1
                 hand = self.fake.message(hand.id)
                 found = find_code(hand, action.code)
-        if found is None:
-            raise RuntimeError(
-                f"{self.c.config}: seat {seat} cannot find {action} on its hand: "
-                f"{[b.custom_id for b in hand.buttons]} {[s['custom_id'] for s in hand.selects]}"
-            )
+        if found is None:  # gone from the hand while the player read it: decide again
+            return
         await self.act_click(seat, action, hand, *found)
         self.c.clicks[f"{role}.{kind}"] += 1
         if kind == "done":

@@ -53,4 +53,4 @@ async def run_lobby_op(service: TableService, session: Session, frame: LobbyOp) 
             if seat is None:
                 raise Rejected(Refusal.NOT_SEATED)
             on = frame.op == "auto_pass_on"
-            await service.play.set_auto_pass(table, seat, on, user_id=user)
+            await service.play.set_auto_pass(table, seat, on, seen=frame.version, user_id=user)

@@ -64,8 +64,9 @@ LobbyOpName = Literal[
 class LobbyOp(_Frame):
     """A lobby operation (or "done for this bout", which is a setting, not an engine action).
     ``level``: only for ``add_ai``, one of the lobby buttons' levels (normal if absent).
-    ``version``: the table version the choice was made at (accepted, unused: every op, "done
-    for this bout" too, is checked on the table as it is)."""
+    ``version``: the table version the choice was made at, for the "done for this bout" ops
+    (judged on the table as it is, but refused as stale from an earlier bout); the lobby ops
+    are checked on the table as it is."""
 
     type: Literal["lobby"]
     op: LobbyOpName

@@ -74,7 +74,7 @@ class PlayCommands(CogBase):
             return
         if code in (AUTO_PASS_ON, AUTO_PASS_OFF):  # "done for this bout", or taking it back
             await self.bot.service.play.set_auto_pass(
-                table, seat, code == AUTO_PASS_ON, user_id=interaction.user.id
+                table, seat, code == AUTO_PASS_ON, seen=version, user_id=interaction.user.id
             )
             await self._show_hand(interaction, table, seat)
         elif code.startswith("a"):  # aim at an open attack card: a view change, not an action

@@ -20,19 +20,18 @@ from .table import Table
 def check_seen(table: Table, seat: int, action: Action, seen: int) -> None:
     """A human's click on a hand that showed the table at version ``seen`` (docs/bot.md,
     "Clicks on an older hand"): accepted when its action is legal now, whatever else changed
-    since, except a Take after more cards were thrown in than the hand showed: that one is
-    confirmed on the fresh hand first."""
+    since in the same bout, except a Take after more cards were thrown in than the hand
+    showed: that one is confirmed on the fresh hand first. A hand of an earlier bout is stale:
+    the player has not seen this one."""
     state = table.state
     assert state is not None
     if seen == table.version:
         return
-    if not state.can(seat, action):
+    shown = table.attacks_at(seen)
+    if shown is None or not state.can(seat, action):
         raise Rejected(Refusal.STALE)
     if action.kind != TAKE:
         return
-    shown = table.attacks_at(seen)
-    if shown is None:  # the hand showed another bout (or the bot restarted since)
-        raise Rejected(Refusal.STALE)
     pairs = table.public_view().table
     if len(pairs) > shown:
         total = sum(1 if defence is None else 2 for _, defence in pairs)
@@ -58,11 +57,11 @@ class Play:
         timed_out: bool = False,
         seen: int | None = None,
     ) -> None:
-        """Apply ``action`` for ``seat`` if it is legal now. ``version``: the table version the
-        actor decided on, which must still be current (an AI's choice, the Activity's move;
-        None: the caller checked under the lock already). ``seen``: instead, the version of the
-        hand message a click was made on (:func:`check_seen`). ``user_id``: the human acting (None
-        for AI seats and the timer), who must hold ``seat``."""
+        """Apply ``action`` for ``seat`` if it is legal now. ``version``: the table version an
+        AI decided on, which must still be current (None: the caller checked under the lock
+        already). ``seen``: instead, the version of the hand a human's click or Activity move
+        was made on (:func:`check_seen`). ``user_id``: the human acting (None for AI seats and
+        the timer), who must hold ``seat``."""
         async with table.lock:
             if table.status != TableStatus.RUNNING or table.state is None:
                 raise Rejected(Refusal.NOT_RUNNING)
@@ -90,17 +89,22 @@ class Play:
                 await self.core.finish_game(table)
             await self.core.changed(table, actor=user_id)
 
-    async def set_auto_pass(self, table: Table, seat: int, on: bool, *, user_id: int) -> None:
+    async def set_auto_pass(
+        self, table: Table, seat: int, on: bool, *, seen: int | None, user_id: int
+    ) -> None:
         """ "Done for this bout" (``on``) or taking it back: only an attacker of the running
         bout (R9) sets it; the table then passes for it whenever passing is legal. Judged on
-        the table as it is, whatever the clicked hand showed: taking back a setting that has
-        lapsed already (its bout ended) changes nothing and is no error."""
+        the table as it is within the bout the clicked hand showed (``seen``, its version;
+        None: now): setting it from a hand of an earlier bout is stale, and taking back a
+        setting that has lapsed already (its bout ended) changes nothing and is no error."""
         async with table.lock:
             if table.status != TableStatus.RUNNING or table.state is None:
                 raise Rejected(Refusal.NOT_RUNNING)
             if table.seats[seat].user_id != user_id:
                 raise Rejected(Refusal.NOT_YOUR_SEAT)
             if on:
+                if seen is not None and table.attacks_at(seen) is None:
+                    raise Rejected(Refusal.STALE)  # meant for a bout that has ended
                 if seat in table.auto_pass:
                     return  # a double click: set already
                 if not may_auto_pass_at(table.public_view(), seat):

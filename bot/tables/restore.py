@@ -35,6 +35,7 @@ async def restore_tables(core: TableCore) -> list[Table]:
         if table.status == TableStatus.RUNNING:
             async with table.lock:
                 core.arm_timer(table)  # a fresh deadline: downtime is not the player's
+                table.track_attacks()  # clicks on hands of this version on are judged
             core.ai.schedule(table)
     core.ticker.ensure()
     return tables

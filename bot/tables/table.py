@@ -139,7 +139,8 @@ class Table:
     )
     #: The running bout's attack cards on the table from a version on: ((game, bout),
     #: [(version, count)]), so a Take clicked on an older hand knows what that hand showed
-    #: (not saved: after a restart such a Take is refused once, with the fresh hand).
+    #: (not saved: after a restart, a click on a hand older than the restored version is
+    #: refused as stale once, with the fresh hand).
     _attacks: tuple[tuple[int, int], list[tuple[int, int]]] = field(
         default_factory=lambda: ((0, -1), []), init=False, repr=False, compare=False
     )
@@ -177,7 +178,7 @@ class Table:
 
     def attacks_at(self, version: int) -> int | None:
         """The attack cards on the table at ``version`` of the running bout (None: that version
-        is from an earlier bout, or from before a restart)."""
+        is from an earlier bout, or from before a restart: the bot does not know which)."""
         found = None
         for since, n in self._attacks[1]:
             if since > version:

@@ -9,11 +9,15 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import pytest
+
 from bot.app import DurakBot
-from bot.tables.table import Table
+from bot.tables.play import check_seen
+from bot.tables.refusals import Refusal, Rejected
+from bot.tables.table import Seat, Table
 from bot.text import t
 from durak_core import GameState, RuleSet, position
-from durak_core.actions import TAKE
+from durak_core.actions import TAKE, parse_action
 from durak_core.events import ActionTaken
 from tests.bot.helpers import World, open_table, public_message, running_bot, world
 from tests.bot.test_bot_clicks import _with_button, raw_click
@@ -171,3 +175,37 @@ async def click_action(w: World, user: int, action: str) -> None:
     wanted = action if action in ("p0", "p1") else code(action)
     answer = await w.fake.click(user, hand, button(hand, code=wanted))
     assert "⚠️" not in answer.content, answer.content
+
+
+def test_a_hand_of_an_earlier_bout_is_stale_and_take_counts_what_it_showed() -> None:
+    """``check_seen`` on a table stepped through two bouts: within a bout, an older hand's
+    legal click passes and its Take is judged on the attack cards that hand showed; a hand of
+    the bout before is stale even where its click would be legal now (alice's next lead)."""
+    state = alice_leads(["7S 7C 9H", "8D 9D 10H KS AS"], talon="6H 6S 10D 10C")
+    table = Table("0123abcd", 1, 2, 3, RuleSet(), 2, 0, state=state)
+    table.seats = [Seat("alice", user_id=10), Seat("bob", user_id=11)]
+
+    def step(seat: int, action: str) -> int:
+        assert table.state is not None
+        table.state, _ = table.state.apply(seat, parse_action(action))
+        table.version += 1
+        table.track_attacks()
+        return table.version
+
+    table.track_attacks()
+    first = table.version
+    shown_one = step(0, "attack 7S")
+    step(0, "attack 7C")
+    take = parse_action("take")
+    with pytest.raises(Rejected) as grew:
+        check_seen(table, 1, take, shown_one)
+    assert grew.value.kind is Refusal.TAKE_GREW and grew.value.params == {"more": 1, "n": 2}
+    check_seen(table, 1, take, table.version)  # the fresh hand: taken as shown
+    check_seen(table, 1, parse_action("defend 7S 10H"), shown_one)  # still legal: applied
+    step(1, "take")  # alice has nothing to throw in (R15): the bout ends (R16), she leads (R19)
+    assert table.state is not None and not table.state.public_view().table
+    lead = table.state.legal_actions(0)[0]
+    with pytest.raises(Rejected) as stale:
+        check_seen(table, 0, lead, first)  # a lead clicked on the first bout's hand
+    assert stale.value.kind is Refusal.STALE
+    check_seen(table, 0, lead, table.version)

@@ -13,6 +13,8 @@ Discord Activity's browser client where npm exists (:mod:`activity_client`); nev
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import sys
 from pathlib import Path
@@ -96,9 +98,18 @@ def _bot_modules(mypycify: Any) -> list[Any]:
         return []
 
 
+#: Each group's package and the sources it compiles (its shared library is
+#: ``<package>/_native__mypyc…``).
+GROUPS = {"durak_core": COMPILED, "bot": BOT_COMPILED}
+#: Beside each group's shared library: the SHA-256 of every source it was compiled from, which
+#: the package checks at import (durak_core/compiled_sources.py: an edited group runs as Python).
+RECORD = "_compiled_sources.json"
+
+
 class _OptionalBuildExt(build_ext):
     """All or nothing: if any extension fails to build (no C compiler), none is installed, so
-    the package never mixes a compiled module with a missing shared library."""
+    the package never mixes a compiled module with a missing shared library. A built group
+    gets its record of sources."""
 
     def run(self) -> None:
         try:
@@ -109,6 +120,15 @@ class _OptionalBuildExt(build_ext):
                 if os.path.exists(path):
                     os.remove(path)
             self.extensions = []
+            return
+        root = Path(__file__).resolve().parents[1]
+        for ext in self.extensions:
+            package, _, name = ext.name.rpartition(".")
+            if name.endswith("__mypyc") and package in GROUPS:
+                record = Path(self.get_ext_fullpath(ext.name)).parent / RECORD
+                sources = {s: hashlib.sha256((root / s).read_bytes()).hexdigest()
+                           for s in GROUPS[package]}  # fmt: skip
+                record.write_text(json.dumps(sources, indent=1, sort_keys=True) + "\n")
 
 
 class _Backend(_BuildMetaBackend):

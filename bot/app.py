@@ -8,16 +8,15 @@ import gc
 import logging
 import sys
 from collections.abc import Callable
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord.ext import commands
 
+import bot
 import durak_core
 from bot.cogs.durak import DurakCog
 from bot.cogs.table_opening import ActivityTables
-from bot.compiled_twins import stale_twins
 from bot.events.runner import TournamentRunner
 from bot.gc_pacing import GcPacer
 from bot.render.warm import warm_pictures
@@ -33,6 +32,7 @@ from bot.ui.help_text import BUILD_COMMAND
 from bot.ui.http_buckets import sweep_buckets_rarely
 from bot.ui.refresher import DiscordNotifier
 from bot.ui.tournament_host import DiscordEventHost
+from durak_core.compiled_sources import REBUILD
 
 if TYPE_CHECKING:
     from bot.activity.server import ActivityServer
@@ -101,13 +101,13 @@ class DurakBot(commands.Bot):
     async def setup_hook(self) -> None:
         # The AI thinks with ~4x the playouts when the engine is compiled (docs/performance.md).
         log.info("durak_core compiled: %s", "yes" if durak_core.COMPILED else "no")
-        stale = stale_twins(Path(__file__).resolve().parents[1])
-        if stale:
+        edited = durak_core.EDITED_SINCE_BUILD + bot.EDITED_SINCE_BUILD
+        if edited:  # their groups run as Python (durak_core.compiled_sources)
             log.warning(
-                "edited since the last build, so their old compiled code still runs: %s; "
-                "rebuild with `python -m pip install -e .` (or install with DURAK_PURE_PYTHON=1 "
-                "while editing them)",
-                ", ".join(stale),
+                "edited since the install compiled them, so they run as Python (slower): %s; "
+                "compile them again with `%s`",
+                ", ".join(edited),
+                REBUILD,
             )
 
         await asyncio.to_thread(warm_pictures)  # before the gateway: no one waits for it

@@ -5,6 +5,15 @@ for :meth:`~GameState.legal_actions`, :meth:`~GameState.apply` actions, and hand
 :meth:`~GameState.view`. See ``docs/engine.md``.
 """
 
+# ruff: noqa: E402 - the compiled-sources check must run before any submodule is imported
+from pathlib import Path as _Path
+
+from .compiled_sources import run_fresh_sources as _run_fresh_sources
+
+#: Sources edited since the engine was compiled: then its compiled group runs as Python, with a
+#: warning, until the next install (:mod:`durak_core.compiled_sources`). Before any submodule.
+EDITED_SINCE_BUILD: list[str] = _run_fresh_sources(_Path(__file__).parent)
+
 from . import engine as _engine
 from .actions import (
     NUM_ACTION_CODES,

@@ -1,3 +1,5 @@
+# Compiled with mypyc at install (.build/backend.py): after an edit its group runs as Python
+# until the next install (durak_core/compiled_sources.py).
 """Actions: typed, immutable, with a text notation that round-trips and a fixed integer code.
 
 Notation (cards as in R2)::

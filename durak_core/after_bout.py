@@ -1,3 +1,5 @@
+# Compiled with mypyc at install (.build/backend.py): after an edit its group runs as Python
+# until the next install (durak_core/compiled_sources.py).
 """After a bout: the table goes to the discard or to the defender (R16), the hands are refilled
 (R17), players with no cards leave (R18), the game may end (R20), and the next bout's roles are
 set (R19)."""

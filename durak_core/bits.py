@@ -1,3 +1,5 @@
+# Compiled with mypyc at install (.build/backend.py): after an edit its group runs as Python
+# until the next install (durak_core/compiled_sources.py).
 """Walking the set bits of a mask: the one loop the engine uses for card sets and seat sets.
 
 Card sets are masks over card indices (:mod:`durak_core.cards`), seat sets masks over seat

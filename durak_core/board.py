@@ -1,3 +1,5 @@
+# Compiled with mypyc at install (.build/backend.py): after an edit its group runs as Python
+# until the next install (durak_core/compiled_sources.py).
 """What a game is made of: :class:`Board`, every card's place, the bout and the roles.
 
 The engine's kernel (listing, checking, stepping, the bout's end) reads and changes a ``Board``;

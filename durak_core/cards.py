@@ -1,3 +1,5 @@
+# Compiled with mypyc at install (.build/backend.py): after an edit its group runs as Python
+# until the next install (durak_core/compiled_sources.py).
 """Cards, suits, ranks and their notation (R1, R2).
 
 A card is a small immutable value identified by one integer, its *index* in a fixed universe

@@ -1,3 +1,5 @@
+# Compiled with mypyc at install (.build/backend.py): after an edit its group runs as Python
+# until the next install (durak_core/compiled_sources.py).
 """Shuffling and dealing (R4, R5, R6).
 
 The shuffle is a function of a 256-bit seed only, defined here once and for all so that anyone

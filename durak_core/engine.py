@@ -1,3 +1,5 @@
+# Compiled with mypyc at install (.build/backend.py): after an edit its group runs as Python
+# until the next install (durak_core/compiled_sources.py).
 """The engine's entry points on a state: legal actions, and checking one action.
 
 The engine is split by what each part does:

@@ -1,3 +1,5 @@
+# Compiled with mypyc at install (.build/backend.py): after an edit its group runs as Python
+# until the next install (durak_core/compiled_sources.py).
 """The unchecked fast path, for search and playouts only.
 
 These functions skip validation, build no events and do not extend the state's log: applying

@@ -1,3 +1,5 @@
+# Compiled with mypyc at install (.build/backend.py): after an edit its group runs as Python
+# until the next install (durak_core/compiled_sources.py).
 """What a seat may do now, and which rule says no: each rule of play stated once.
 
 Every check below answers one question about one seat — may it attack, defend, transfer, take,

@@ -1,3 +1,5 @@
+# Compiled with mypyc at install (.build/backend.py): after an edit its group runs as Python
+# until the next install (durak_core/compiled_sources.py).
 """Listing what is legal: every action the checks of :mod:`durak_core.legality` allow.
 
 :func:`list_legal` is the one listing: ``legal_actions``, ``legal_moves``, the views, the AI

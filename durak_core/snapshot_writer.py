@@ -1,3 +1,5 @@
+# Compiled with mypyc at install (.build/backend.py): after an edit its group runs as Python
+# until the next install (durak_core/compiled_sources.py).
 """A state's snapshot as JSON text, written directly: what the bot saves after every action.
 
 The text is :class:`~durak_core.snapshot.StateModel`'s own (``model_dump_json``; a test checks

@@ -1,3 +1,5 @@
+# Compiled with mypyc at install (.build/backend.py): after an edit its group runs as Python
+# until the next install (durak_core/compiled_sources.py).
 """The full game state: :class:`GameState`, how a game starts, and the public API as methods.
 
 ``GameState`` holds secrets (every hand, the talon order). Only the engine, serialization and

@@ -1,3 +1,5 @@
+# Compiled with mypyc at install (.build/backend.py): after an edit its group runs as Python
+# until the next install (durak_core/compiled_sources.py).
 """Applying one legal action to a state, in place (R11–R16, V1, V6, V8).
 
 :func:`do` plays the action and, when it ends the bout (R16), hands over to

@@ -1,3 +1,5 @@
+# Compiled with mypyc at install (.build/backend.py): after an edit its group runs as Python
+# until the next install (durak_core/compiled_sources.py).
 """Who sits where, and what the engine precomputes once per (rule set, seat count).
 
 The roles (R9, R19, V5, V7) are defined here as plain functions of the seat count and the mask

@@ -1,3 +1,5 @@
+# Compiled with mypyc at install (.build/backend.py): after an edit its group runs as Python
+# until the next install (durak_core/compiled_sources.py).
 """What one seat, or a spectator, may know (R23–R25). The bot and the AI only ever get these.
 
 A view is built from public facts plus, for a seat, its own hand and legal actions. It never

@@ -1,3 +1,5 @@
+# Compiled with mypyc at install (.build/backend.py): after an edit its group runs as Python
+# until the next install (durak_core/compiled_sources.py).
 """SavedTable (storage) ⇄ Table (runtime): what a restarted bot needs to resume a table."""
 
 from __future__ import annotations

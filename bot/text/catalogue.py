@@ -1,3 +1,5 @@
+# Compiled with mypyc at install (.build/backend.py): after an edit its group runs as Python
+# until the next install (durak_core/compiled_sources.py).
 """What a catalogue holds, where it is kept, and how a count picks the form of a plural message.
 
 Each language's catalogue is a TOML file, ``catalogues/<lang>.toml``: data that translators

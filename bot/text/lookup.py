@@ -1,3 +1,5 @@
+# Compiled with mypyc at install (.build/backend.py): after an edit its group runs as Python
+# until the next install (durak_core/compiled_sources.py).
 """The loaded catalogues and the look-up of a message by key and locale (:func:`t`).
 
 Kept apart from the package's ``__init__`` because it is compiled (.build/backend.py: every

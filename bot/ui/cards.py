@@ -1,3 +1,5 @@
+# Compiled with mypyc at install (.build/backend.py): after an edit its group runs as Python
+# until the next install (durak_core/compiled_sources.py).
 """Cards and actions in words, in the reader's language (display only; the engine decides).
 
 Ranks are written as players of each language say them (ru В Д К Т, de B D K A); suits keep

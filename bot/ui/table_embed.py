@@ -1,3 +1,5 @@
+# Compiled with mypyc at install (.build/backend.py): after an edit its group runs as Python
+# until the next install (durak_core/compiled_sources.py).
 """The public table message: PublicView (never a hand) → one embed + "My hand" / "Rules".
 
 Everything here is built from ``table.state.public_view()`` and public events only (R23), in the

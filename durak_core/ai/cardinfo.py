@@ -1,3 +1,5 @@
+# Compiled with mypyc at install (.build/backend.py): after an edit its group runs as Python
+# until the next install (durak_core/compiled_sources.py).
 """Card strength derived from the rule set (never hard-coded beating: ``RuleSet.beats`` decides).
 
 A card's *value* is how many cards of the deck it beats under the current trump: a low plain

@@ -1,3 +1,5 @@
+# Compiled with mypyc at install (.build/backend.py): after an edit its group runs as Python
+# until the next install (durak_core/compiled_sources.py).
 """Exact endgame play: two seats left, talon empty, so every card's place is known.
 
 Alpha-beta over the engine's own moves (fast path), with a transposition table and

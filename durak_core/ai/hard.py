@@ -1,3 +1,5 @@
+# Compiled with mypyc at install (.build/backend.py): after an edit its group runs as Python
+# until the next install (durak_core/compiled_sources.py).
 """Hard: card memory, determinized Monte Carlo search with heuristic playouts, exact deal
 enumeration near the end of the talon, and an exact endgame solver for two seats.
 

@@ -1,3 +1,5 @@
+# Compiled with mypyc at install (.build/backend.py): after an edit its group runs as Python
+# until the next install (durak_core/compiled_sources.py).
 """Card-play heuristics on bitmasks, shared by Easy, Normal and Hard's playouts.
 
 Inputs are plain data (hand mask, table columns, talon size, a :class:`CardTable`), so the same

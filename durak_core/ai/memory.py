@@ -1,3 +1,5 @@
+# Compiled with mypyc at install (.build/backend.py): after an edit its group runs as Python
+# until the next install (durak_core/compiled_sources.py).
 """What a seat remembers and infers from its own view and observed history (R23–R25 only).
 
 The view already carries the public memory (discards, cards known in each hand, the bottom

@@ -1,3 +1,5 @@
+# Compiled with mypyc at install (.build/backend.py): after an edit its group runs as Python
+# until the next install (durak_core/compiled_sources.py).
 """Playouts for Hard's search: a determinized game played to its end with the Normal
 heuristics (not random moves), on the engine's unchecked fast path."""
 

@@ -1,3 +1,5 @@
+# Compiled with mypyc at install (.build/backend.py): after an edit its group runs as Python
+# until the next install (durak_core/compiled_sources.py).
 """Who acts next when a simulation (arena, terminal game, search) must pick one seat.
 
 Durak has no turn order within a bout (R11): several seats may have legal actions at once. A

@@ -1,16 +1,15 @@
-"""The compiled build (.build/backend.py, mypyc) is the one in use and not older than its
-source."""
+"""The compiled build (.build/backend.py, mypyc) is the one in use and was built from the
+sources as they are (durak_core/compiled_sources.py)."""
 
 from __future__ import annotations
 
 import importlib
-import os
-from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 
 import pytest
 
 import durak_core
+from durak_core.compiled_sources import compiled_twin, edited_sources
 
 #: The modules the build compiles (read from the build backend itself: one list).
 _BACKEND = Path(__file__).resolve().parents[2] / ".build" / "backend.py"
@@ -31,19 +30,24 @@ def test_the_build_lists_existing_modules() -> None:
         assert (_BACKEND.parents[1] / name).is_file(), name
 
 
+def test_every_compiled_module_says_so_at_its_top() -> None:
+    """An editor sees before the first line it changes that the module is compiled."""
+    for name in compiled_modules() + compiled_modules("BOT_COMPILED"):
+        top = (_BACKEND.parents[1] / name).read_text(encoding="utf-8").splitlines()[0]
+        assert top.startswith("# Compiled with mypyc at install"), name
+
+
 @pytest.mark.skipif(not durak_core.COMPILED, reason="pure-Python install (no C compiler)")
 def test_compiled_modules_are_not_stale() -> None:
     assert_fresh(compiled_modules())
 
 
 def assert_fresh(names: list[str]) -> None:
-    """An edited module whose compiled twin is older would be shadowed by it: rebuild."""
+    """Every module of the list runs compiled, built from its source as it is now (else its
+    group runs as Python: compile it again)."""
+    root = _BACKEND.parents[1]
     for name in names:
+        assert compiled_twin(root / name) is not None, f"no compiled twin of {name} beside it"
+        assert edited_sources(root / name.split("/")[0]) == [], "compile again: pip install -e ."
         module = importlib.import_module(name.removesuffix(".py").replace("/", "."))
-        assert not (module.__file__ or "").endswith(".py"), f"{name} is not compiled"
-        source = _BACKEND.parents[1] / name
-        built = [p for p in (source.with_suffix(x) for x in EXTENSION_SUFFIXES) if p.is_file()]
-        assert built, f"no compiled twin of {name} beside it"
-        assert os.path.getmtime(built[0]) >= os.path.getmtime(source), (
-            f"{built[0].name} is older than {name}: rebuild with `python -m pip install -e .`"
-        )
+        assert not (module.__file__ or "").endswith(".py"), f"{name} runs as Python"

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import aiohttp
 import discord
 from discord.ext import commands
 
@@ -40,6 +41,18 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 UNANSWERED_GRACE_SECONDS = 1.0
+#: The waits between two attempts to reach Discord at start: doubling from the first to the
+#: last (docs/bot.md, "When Discord cannot be reached").
+FIRST_RETRY_SECONDS = 1.0
+MAX_RETRY_SECONDS = 60.0
+#: Discord cannot be reached: no network, no name resolution, refused or timed-out
+#: connections, Discord's own 5xx answers. A retry may help; nothing in the settings would.
+UNREACHABLE: tuple[type[BaseException], ...] = (
+    OSError,
+    aiohttp.ClientError,
+    asyncio.TimeoutError,
+    discord.DiscordServerError,
+)
 #: Application command type PRIMARY_ENTRY_POINT (the Activity's "Launch"), and what of it a
 #: bulk overwrite sends back (the id keeps it the same command).
 ENTRY_POINT = 4
@@ -76,6 +89,10 @@ class DurakBot(commands.Bot):
         clock: Callable[[], float] | None = None,
         **options: Any,
     ) -> None:
+        # The bot never joins a voice channel: discord.py's warnings at every start that the
+        # voice libraries (PyNaCl, davey) are missing say nothing an admin should act on.
+        discord.VoiceClient.warn_nacl = False
+        discord.VoiceClient.warn_dave = False
         intents = discord.Intents.none()
         intents.guilds = True  # channels and threads; members/messages/presences not needed
         super().__init__(
@@ -273,16 +290,19 @@ def quiet_gc() -> GcPacer:
 
 async def run_bot(settings: Settings, *, sync: bool = False, sync_guild: int | None = None) -> int:
     """Run until stopped (or, with ``sync``, register the commands and exit). Exit code 2 with
-    one line when Discord rejects the token."""
+    one line when Discord rejects the token. While Discord cannot be reached (no network,
+    Discord down), one line per attempt and another attempt after a doubling wait."""
     token = settings.discord_token.get_secret_value()
-    bot = make_bot(settings, sync=sync, sync_guild=sync_guild)
     pacer = quiet_gc()
+    delay = FIRST_RETRY_SECONDS
     try:
-        async with bot:
-            if sync:
-                await bot.login(token)  # runs setup_hook, which syncs
-                return 0
-            await bot.start(token)
+        while True:
+            try:
+                return await _run_once(settings, token, sync=sync, sync_guild=sync_guild)
+            except UNREACHABLE as exc:
+                log.warning("cannot reach Discord: %s, retrying in %g s", _reason(exc), delay)
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, MAX_RETRY_SECONDS)
     except discord.LoginFailure:
         print(
             "error: Discord rejected DISCORD_TOKEN (401 Unauthorized); check the token in "
@@ -295,4 +315,23 @@ async def run_bot(settings: Settings, *, sync: bool = False, sync_guild: int | N
         return 2
     finally:
         pacer.stop()
+
+
+async def _run_once(settings: Settings, token: str, *, sync: bool, sync_guild: int | None) -> int:
+    """One attempt with a new bot (a closed one cannot log in again)."""
+    bot = make_bot(settings, sync=sync, sync_guild=sync_guild)
+    async with bot:
+        if sync:
+            await bot.login(token)  # runs setup_hook, which syncs
+            return 0
+        await bot.start(token)
     return 0
+
+
+def _reason(exc: BaseException) -> str:
+    """One line saying why Discord could not be reached (never the token: no error here
+    carries it)."""
+    if isinstance(exc, asyncio.TimeoutError):
+        return "timed out"
+    text = " ".join(str(exc).split())
+    return text or type(exc).__name__

@@ -222,6 +222,10 @@ class DurakBot(commands.Bot):
         synced = await self.http.bulk_upsert_global_commands(app_id, payload=ours + kept)
         return len(synced) - len(kept)
 
+    async def on_ready(self) -> None:
+        """What an admin who starts the bot waits for (README, "First run")."""
+        log.info("ready: logged in as %s, in %d server(s)", self.user, len(self.guilds))
+
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """Answer our component clicks that no DynamicItem will: a custom_id that matches no
         template or is not on the clicked message (forged), so the user gets a reason."""

@@ -37,7 +37,8 @@ class Settings(BaseSettings):
     shard_count: int | None = Field(default=None, ge=1)
     #: The shards this process runs, comma-separated (``0,1``); unset: all of SHARD_COUNT.
     shard_ids: Annotated[tuple[int, ...] | None, NoDecode] = None
-    #: A guild whose commands ``--sync`` updates instantly (development).
+    #: The server ``--sync`` registers the commands in when ``--guild`` is not given (at once);
+    #: unset: ``--sync`` registers them globally.
     dev_guild_id: int | None = None
     log_level: LogLevel = "INFO"
     #: Default seconds a player has to act before the table acts for them (0 = no timer).

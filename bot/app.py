@@ -21,6 +21,7 @@ from bot.cogs.table_opening import ActivityTables
 from bot.compiled_twins import stale_twins
 from bot.events.runner import TournamentRunner
 from bot.gc_pacing import GcPacer
+from bot.health import Health
 from bot.render.warm import warm_pictures
 from bot.settings import Settings
 from bot.storage import Storage, open_storage
@@ -95,6 +96,9 @@ class DurakBot(commands.Bot):
         discord.VoiceClient.warn_dave = False
         intents = discord.Intents.none()
         intents.guilds = True  # channels and threads; members/messages/presences not needed
+        #: Uptime, answer times, 429s, the last error id (``/durak status``, ``bot/metrics.py``).
+        self.health = Health()
+        options.setdefault("http_trace", self.health.trace_config())
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,
@@ -170,6 +174,7 @@ class DurakBot(commands.Bot):
         else:
             self.service = TableService(storage, self.settings, notifier, self._clock)
         self.notifier.save_ids = self.service.save_locked
+        self.health.watch(ai=self.service.ai, saves=self.service.saves, storage=storage)
         self.event_host = DiscordEventHost(self, self.notifier.limits, storage)
         self.tournaments = TournamentRunner(self.service, self.event_host)
         install_click_store(self)  # our clicks skip discord.py's view of the clicked message
@@ -229,6 +234,7 @@ class DurakBot(commands.Bot):
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """Answer our component clicks that no DynamicItem will: a custom_id that matches no
         template or is not on the clicked message (forged), so the user gets a reason."""
+        self.health.interaction_started(interaction.id, interaction_kind(interaction))
         if interaction.type is not discord.InteractionType.component:
             return
         data: Any = interaction.data or {}
@@ -265,6 +271,20 @@ class DurakBot(commands.Bot):
             await self._storage.close()
             self._storage = None
         await super().close()
+
+
+def interaction_kind(interaction: discord.Interaction) -> str:
+    """What an interaction was, for its timing: ``/durak new`` and the like, ``component``,
+    ``modal_submit``, ``autocomplete``."""
+    data: Any = interaction.data or {}
+    if interaction.type is discord.InteractionType.application_command:
+        words = [str(data.get("name", "?"))]
+        options = data.get("options") or []
+        while options and int(options[0].get("type", 0)) in (1, 2):  # subcommand (group)
+            words.append(str(options[0].get("name", "?")))
+            options = options[0].get("options") or []
+        return "/" + " ".join(words)
+    return interaction.type.name
 
 
 class ShardedDurakBot(DurakBot, commands.AutoShardedBot):

@@ -38,6 +38,7 @@ from bot.ui.tournament_host import DiscordEventHost
 
 if TYPE_CHECKING:
     from bot.activity.server import ActivityServer
+    from bot.metrics import Metrics
 
 log = logging.getLogger(__name__)
 
@@ -46,13 +47,14 @@ UNANSWERED_GRACE_SECONDS = 1.0
 #: last (docs/bot.md, "When Discord cannot be reached").
 FIRST_RETRY_SECONDS = 1.0
 MAX_RETRY_SECONDS = 60.0
-#: Discord cannot be reached: no network, no name resolution, refused or timed-out
+#: Discord cannot be reached: no network, no name resolution, refused, dropped or timed-out
 #: connections, Discord's own 5xx answers. A retry may help; nothing in the settings would.
+#: (Not every OSError: a data folder the bot may not write is the admin's to fix.)
 UNREACHABLE: tuple[type[BaseException], ...] = (
-    OSError,
-    aiohttp.ClientError,
+    aiohttp.ClientConnectionError,
     asyncio.TimeoutError,
     discord.DiscordServerError,
+    discord.GatewayNotFound,
 )
 #: Application command type PRIMARY_ENTRY_POINT (the Activity's "Launch"), and what of it a
 #: bulk overwrite sends back (the id keeps it the same command).
@@ -118,6 +120,8 @@ class DurakBot(commands.Bot):
         self.activity_server: ActivityServer | None = None
         #: None when the Activity is off, else whether its browser client is built.
         self.activity_built: bool | None = None
+        #: The Prometheus endpoint, when METRICS_PORT is set.
+        self.metrics: Metrics | None = None
 
     async def setup_hook(self) -> None:
         # The AI thinks with ~4x the playouts when the engine is compiled (docs/performance.md).
@@ -175,6 +179,8 @@ class DurakBot(commands.Bot):
             self.service = TableService(storage, self.settings, notifier, self._clock)
         self.notifier.save_ids = self.service.save_locked
         self.health.watch(ai=self.service.ai, saves=self.service.saves, storage=storage)
+        if self.settings.metrics_port is not None:
+            self._serve_metrics(self.settings.metrics_host, self.settings.metrics_port)
         self.event_host = DiscordEventHost(self, self.notifier.limits, storage)
         self.tournaments = TournamentRunner(self.service, self.event_host)
         install_click_store(self)  # our clicks skip discord.py's view of the clicked message
@@ -193,6 +199,23 @@ class DurakBot(commands.Bot):
         await self.tournaments.resume()  # after the tables: a round goes on with its tables
         if self.activity_server is not None:
             await self.activity_server.start(self.service)
+
+    def _serve_metrics(self, host: str, port: int) -> None:
+        """The Prometheus endpoint (METRICS_PORT); prometheus-client is imported only then."""
+        from bot.metrics import Metrics
+
+        def state() -> tuple[list[str], int]:
+            sockets = 0 if self.activity_server is None else len(self.activity_server.hub)
+            return [str(table.status) for table in self.service.registry], sockets
+
+        metrics = Metrics(self.health, asyncio.get_running_loop(), state)
+        try:
+            metrics.serve(host, port)
+        except OSError as exc:  # the port taken, say: the bot plays on without metrics
+            log.error("cannot serve metrics on %s:%d (%s); check METRICS_PORT", host, port, exc)
+            return
+        self.metrics = metrics
+        log.info("metrics at http://%s:%d/metrics", host, port)
 
     async def sync_commands(self, guild_id: int | None) -> int:
         """Register the commands: in one guild (instant) or globally (may take an hour)."""
@@ -257,6 +280,9 @@ class DurakBot(commands.Bot):
             )
 
     async def close(self) -> None:
+        if self.metrics is not None:
+            await asyncio.to_thread(self.metrics.close)
+            self.metrics = None
         if self.activity_server is not None:
             await self.activity_server.stop()
         if self._limit_watch is not None:

@@ -31,9 +31,9 @@ WINDOW_SECONDS = 300.0
 _ID = re.compile(r"^\d+$")
 _TOKEN_AFTER = frozenset({"interactions", "webhooks"})
 
-#: Observers of what happened: ``(kind, seconds)`` for "interaction", "ai", "save";
-#: ``(method route status, seconds)`` for "http".
-Observer = Callable[[str, str, float], None]
+#: Observers of what happened: ``(what, labels, seconds)``; ``what`` is "interaction" (labels:
+#: its kind), "http" (method, route, status), "ai", "save" or "game" (labels: none).
+Observer = Callable[[str, tuple[str, ...], float], None]
 
 
 def route_of(path: str) -> tuple[str, int | None]:
@@ -117,7 +117,7 @@ class Health:
         now = self._clock()
         seconds = now - started[0]
         self._times.append((now, seconds))
-        self._notify("interaction", started[1], seconds)
+        self._notify("interaction", (started[1],), seconds)
 
     def interaction_percentiles(self) -> tuple[float, float, int] | None:
         """p50 and p99 of the interaction times of the last 5 minutes, in ms, and their count."""
@@ -160,7 +160,7 @@ class Health:
         route, answered = route_of(path)
         if status == 429:
             self.rate_limited += 1
-        self._notify("http", f"{method} {route} {status}", self._clock() - started)
+        self._notify("http", (method, route, str(status)), self._clock() - started)
         if answered is not None and status < 400:
             self._answered(answered)
 
@@ -182,7 +182,7 @@ class Health:
         async def timed(*args: Any, **kwargs: Any) -> Any:
             t0 = self._clock()
             result = await call(*args, **kwargs)
-            self._notify(kind, name, self._clock() - t0)
+            self._notify(kind, (), self._clock() - t0)
             if after is not None:
                 after()
             return result
@@ -204,9 +204,9 @@ class Health:
         self._roll_day()
         return self._games
 
-    def _notify(self, what: str, label: str, seconds: float) -> None:
+    def _notify(self, what: str, labels: tuple[str, ...], seconds: float) -> None:
         for observer in self.observers:
-            observer(what, label, seconds)
+            observer(what, labels, seconds)
 
     @property
     def uptime_seconds(self) -> float:

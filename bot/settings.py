@@ -92,6 +92,12 @@ class Settings(BaseSettings):
     #: The public HTTPS host the portal's URL mapping ``/`` points to (no scheme, no path).
     activity_public_host: str | None = Field(default=None, pattern=r"^[A-Za-z0-9.-]+(:\d+)?$")
 
+    #: Serve Prometheus metrics at ``http://METRICS_HOST:METRICS_PORT/metrics`` (docs/deploy.md,
+    #: "Health"); unset: no endpoint.
+    metrics_port: int | None = Field(default=None, ge=1, le=65535)
+    #: Where the metrics endpoint listens: loopback unless Prometheus scrapes from elsewhere.
+    metrics_host: str = "127.0.0.1"
+
     @field_validator("shard_ids", mode="before")
     @classmethod
     def _comma_list(cls, value: object) -> object:

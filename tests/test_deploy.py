@@ -1,8 +1,11 @@
-"""The one systemd unit shipped in deploy/ is what the docs point to, and systemd accepts it
-(``systemd-analyze verify``, which .ci/run installs where it can)."""
+"""What deploy/ ships: the one systemd unit, which the docs point to and systemd accepts
+(``systemd-analyze verify``, which .ci/run installs where it can), and the sample Grafana
+dashboard, which asks only for metrics the bot exports."""
 
 from __future__ import annotations
 
+import asyncio
+import json
 import os
 import re
 import shutil
@@ -11,6 +14,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from prometheus_client import generate_latest
+from prometheus_client.parser import text_string_to_metric_families
+
+from bot.health import Health
+from bot.metrics import Metrics
 
 ROOT = Path(__file__).resolve().parents[1]
 UNIT = ROOT / "deploy" / "durak.service"
@@ -53,3 +61,39 @@ def test_docs_point_to_the_one_unit() -> None:
         text = (ROOT / doc).read_text()
         assert "deploy/durak.service" in text, doc
         assert not re.search(r"^\[Service\]", text, re.MULTILINE), f"{doc} has its own unit"
+
+
+def exported_names() -> set[str]:
+    """The names bot/metrics.py exports, from a scrape of a ``Metrics`` fed one observation of
+    each kind and holding one table (its state is read on a loop, as the bot's)."""
+    loop = asyncio.new_event_loop()
+    try:
+        metrics = Metrics(Health(), loop, lambda: (["running"], 0))
+        for what, labels in (
+            ("interaction", ("/durak new",)),
+            ("http", ("GET", "/users/@me", "429")),
+            ("ai", ()),
+            ("save", ()),
+            ("game", ()),
+        ):
+            metrics.observe(what, labels, 0.01)
+
+        async def scrape() -> bytes:
+            return await asyncio.to_thread(generate_latest, metrics.registry)
+
+        text = loop.run_until_complete(scrape()).decode()
+    finally:
+        loop.close()
+    return {s.name for f in text_string_to_metric_families(text) for s in f.samples}
+
+
+def test_grafana_dashboard_queries_what_the_bot_exports() -> None:
+    """Every metric the sample dashboard (deploy/grafana-dashboard.json) asks for is one the
+    bot exports."""
+    dashboard = json.loads((ROOT / "deploy" / "grafana-dashboard.json").read_text())
+    exprs = [target["expr"] for panel in dashboard["panels"] for target in panel["targets"]]
+    assert len(exprs) >= 8
+    asked = {name for expr in exprs for name in re.findall(r"\bdurak_\w+", expr)}
+    exported = exported_names()
+    assert "durak_interaction_seconds_bucket" in exported
+    assert asked - exported == set()

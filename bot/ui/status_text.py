@@ -6,11 +6,10 @@ last error id, in the reader's language. Reads files (the SQLite database's size
 from __future__ import annotations
 
 from collections.abc import Iterable
-from pathlib import Path
 
 from bot.domain import TableStatus
 from bot.health import Health, version
-from bot.storage.factory import backend_of
+from bot.storage.factory import backend_of, sqlite_path
 from bot.text import t
 
 
@@ -22,7 +21,7 @@ def uptime_text(seconds: float) -> str:
 
 def sqlite_megabytes(url: str) -> float:
     """The SQLite database's size on disk with its write-ahead log, in MB."""
-    path = Path(url.split("://", 1)[1][1:])
+    path = sqlite_path(url)
     files = [path, path.with_name(path.name + "-wal")]
     return sum(f.stat().st_size for f in files if f.exists()) / 1_000_000
 

@@ -8,10 +8,11 @@ import asyncio
 import discord
 from discord import app_commands
 
+from bot.health import version
 from bot.text import t
 from bot.text.translator import ls
 from bot.ui.help_text import help_text
-from bot.ui.status_text import status_text
+from bot.ui.status_text import status_text, storage_megabytes
 from bot.ui.turn_alerts import NOTIFY_MODES
 
 from .base import CogBase, loc_of
@@ -75,12 +76,12 @@ class ServerCommands(CogBase):
         if not (interaction.permissions.manage_guild or await self.bot.is_owner(interaction.user)):
             await self._say(interaction, "err.status_denied")
             return
-        registry = self.bot.service.registry
-        text = await asyncio.to_thread(
-            status_text,
+        size = await asyncio.to_thread(storage_megabytes, self.bot.settings.storage_url)
+        text = status_text(
             self.bot.health,
             loc_of(interaction),
-            statuses=[table.status for table in registry],
-            storage_url=self.bot.settings.storage_url,
+            statuses=[table.status for table in self.bot.service.registry],
+            storage_mb=size,
+            version=await asyncio.to_thread(version),
         )
         await interaction.response.send_message(text, ephemeral=True)

@@ -1,14 +1,15 @@
 """The ``/durak status`` answer (docs/deploy.md, "Health"): uptime and version, tables open,
 games today, answer times over the last 5 minutes, Discord's 429s, the storage's size and the
-last error id, in the reader's language. Reads files (the SQLite database's size) and may run
-``git describe`` once: call it off the event loop."""
+last error id, in the reader's language. What needs the disk (the database's size, ``git
+describe``) is read beforehand, off the event loop (:func:`storage_megabytes`,
+:func:`bot.health.version`); the rest is read on the loop, where the health record is kept."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
 from bot.domain import TableStatus
-from bot.health import Health, version
+from bot.health import Health
 from bot.storage.factory import backend_of, sqlite_path
 from bot.text import t
 
@@ -19,20 +20,28 @@ def uptime_text(seconds: float) -> str:
     return f"{whole // 3600}:{whole % 3600 // 60:02}:{whole % 60:02}"
 
 
-def sqlite_megabytes(url: str) -> float:
-    """The SQLite database's size on disk with its write-ahead log, in MB."""
+def storage_megabytes(url: str) -> float | None:
+    """The SQLite database's size on disk with its write-ahead log, in MB; None for
+    PostgreSQL."""
+    if backend_of(url) != "sqlite":
+        return None
     path = sqlite_path(url)
     files = [path, path.with_name(path.name + "-wal")]
     return sum(f.stat().st_size for f in files if f.exists()) / 1_000_000
 
 
 def status_text(
-    health: Health, loc: str, *, statuses: Iterable[TableStatus], storage_url: str
+    health: Health,
+    loc: str,
+    *,
+    statuses: Iterable[TableStatus],
+    storage_mb: float | None,
+    version: str,
 ) -> str:
     open_tables = list(statuses)
     lines = [
         t("status.title", loc),
-        t("status.uptime", loc, uptime=uptime_text(health.uptime_seconds), version=version()),
+        t("status.uptime", loc, uptime=uptime_text(health.uptime_seconds), version=version),
         t(
             "status.tables",
             loc,
@@ -48,11 +57,10 @@ def status_text(
         p50, p99, count = times
         lines.append(t("status.latency", loc, p50=f"{p50:.0f}", p99=f"{p99:.0f}", count=count))
     lines.append(t("status.rate_limited", loc, count=health.rate_limited))
-    if backend_of(storage_url) == "sqlite":
-        size = f"{sqlite_megabytes(storage_url):.1f}"
-        lines.append(t("status.storage_sqlite", loc, size=size))
-    else:
+    if storage_mb is None:
         lines.append(t("status.storage_postgres", loc))
+    else:
+        lines.append(t("status.storage_sqlite", loc, size=f"{storage_mb:.1f}"))
     if health.last_error_id is None:
         lines.append(t("status.no_error", loc))
     else:

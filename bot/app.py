@@ -76,6 +76,35 @@ ENTRY_POINT_FIELDS = frozenset(
 )
 
 
+class ReconnectLine(logging.Filter):
+    """Once connected, discord.py retries a lost connection itself and logs every attempt
+    with a traceback ("Attempting a reconnect in 4.32s"). The traceback says nothing an admin
+    can act on: each attempt becomes one warning line with the reason, as at start
+    (docs/bot.md, "When Discord cannot be reached")."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        msg = str(record.msg)
+        if not msg.startswith("Attempting a reconnect") or not record.exc_info:
+            return True
+        exc = record.exc_info[1]
+        reason = _reason(exc) if exc is not None else "connection lost"
+        *shard, retry = record.args if isinstance(record.args, tuple) else (record.args,)
+        where = f"shard {shard[0]} " if shard else ""
+        record.msg = "%slost the connection to Discord: %s, reconnecting in %.0f s"
+        record.args = (where, reason, retry)
+        record.exc_info = record.exc_text = None
+        record.levelno, record.levelname = logging.WARNING, "WARNING"
+        return True
+
+
+def quiet_reconnects() -> None:
+    """Install :class:`ReconnectLine` on discord.py's loggers that retry (once per process)."""
+    for name in ("discord.client", "discord.shard"):
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, ReconnectLine) for f in logger.filters):
+            logger.addFilter(ReconnectLine())
+
+
 class DurakBot(commands.Bot):
     service: TableService
     notifier: DiscordNotifier
@@ -96,6 +125,7 @@ class DurakBot(commands.Bot):
         # voice libraries (PyNaCl, davey) are missing say nothing an admin should act on.
         discord.VoiceClient.warn_nacl = False
         discord.VoiceClient.warn_dave = False
+        quiet_reconnects()
         intents = discord.Intents.none()
         intents.guilds = True  # channels and threads; members/messages/presences not needed
         #: Uptime, answer times, 429s, the last error id (``/durak status``, ``bot/metrics.py``).

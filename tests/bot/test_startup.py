@@ -1,6 +1,6 @@
 """Starting the bot while Discord cannot be reached (no network, Discord down): one line per
-attempt, no traceback, and the bot connects once Discord answers (docs/bot.md, "When Discord
-cannot be reached")."""
+attempt, no traceback, and the bot connects once Discord answers; the same once connected,
+when Discord goes away and comes back (docs/bot.md, "When Discord cannot be reached")."""
 
 from __future__ import annotations
 
@@ -64,6 +64,22 @@ async def test_discord_down_then_up_one_line_per_retry_then_connects(tmp_path: P
                 30,
                 what="the bot to connect once Discord is up",
             )
+            await asyncio.sleep(0.5)
+            await fake.stop()  # Discord goes away while the bot is connected ...
+            for _ in range(300):
+                if "lost the connection to Discord" in log_path.read_text():
+                    break
+                await asyncio.sleep(0.1)
+            links = fake.gateway.identify_count + fake.gateway.resume_count
+            await fake.start(port=fake.port)  # ... and comes back
+            await fake.wait_for(
+                lambda: (
+                    fake.gateway.identify_count + fake.gateway.resume_count > links
+                    and fake.gateway.connected
+                ),
+                60,
+                what="the bot to reconnect once Discord is back",
+            )
         finally:
             proc.send_signal(signal.SIGINT)
             await asyncio.to_thread(proc.wait, 20)
@@ -84,6 +100,9 @@ async def test_discord_down_then_up_one_line_per_retry_then_connects(tmp_path: P
         waits.append(int(found[1]))
     assert waits[:2] == [1, 2], lines  # the wait doubles
     assert "Connect call failed" in lines[0] or "Cannot connect" in lines[0], lines[0]
+    lost = [line for line in text.splitlines() if "lost the connection to Discord" in line]
+    assert lost and all(re.search(r"reconnecting in \d+ s$", line) for line in lost), text
+    assert "Attempting a reconnect" not in text
     # the voice libraries are never used: no warning about them at start
     assert "PyNaCl" not in text and "davey" not in text, text
     assert fake.token not in text  # the token is never logged

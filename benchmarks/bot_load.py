@@ -36,8 +36,7 @@ removed).
 ``--think MIN MAX``: each human's thinking time between two clicks, uniform in seconds (default
 0.5–2 s: 240 humans ask for about 190 clicks a second). A human also presses "My hand" for the
 first time after such a thinking time (people react to their own table, not in step with 239
-others); ``--burst`` makes all 240 press it at the same moment instead (a stress case,
-reported separately in docs/performance.md).
+others); ``--burst`` makes all 240 press it at the same moment instead (a stress case).
 
 Prints JSON on its last line.
 """

@@ -10,6 +10,7 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+import aiohttp
 import discord
 from discord.ext import commands
 
@@ -19,6 +20,7 @@ from bot.cogs.durak import DurakCog
 from bot.cogs.table_opening import ActivityTables
 from bot.events.runner import TournamentRunner
 from bot.gc_pacing import GcPacer
+from bot.health import Health
 from bot.render.warm import warm_pictures
 from bot.settings import Settings
 from bot.storage import Storage, open_storage
@@ -36,10 +38,24 @@ from durak_core.compiled_sources import REBUILD
 
 if TYPE_CHECKING:
     from bot.activity.server import ActivityServer
+    from bot.metrics import Metrics
 
 log = logging.getLogger(__name__)
 
 UNANSWERED_GRACE_SECONDS = 1.0
+#: The waits between two attempts to reach Discord at start: doubling from the first to the
+#: last (docs/bot.md, "When Discord cannot be reached").
+FIRST_RETRY_SECONDS = 1.0
+MAX_RETRY_SECONDS = 60.0
+#: Discord cannot be reached: no network, no name resolution, refused, dropped or timed-out
+#: connections, Discord's own 5xx answers. A retry may help; nothing in the settings would.
+#: (Not every OSError: a data folder the bot may not write is the admin's to fix.)
+UNREACHABLE: tuple[type[BaseException], ...] = (
+    aiohttp.ClientConnectionError,
+    asyncio.TimeoutError,
+    discord.DiscordServerError,
+    discord.GatewayNotFound,
+)
 #: Application command type PRIMARY_ENTRY_POINT (the Activity's "Launch"), and what of it a
 #: bulk overwrite sends back (the id keeps it the same command).
 ENTRY_POINT = 4
@@ -60,6 +76,35 @@ ENTRY_POINT_FIELDS = frozenset(
 )
 
 
+class ReconnectLine(logging.Filter):
+    """Once connected, discord.py retries a lost connection itself and logs every attempt
+    with a traceback ("Attempting a reconnect in 4.32s"). The traceback says nothing an admin
+    can act on: each attempt becomes one warning line with the reason, as at start
+    (docs/bot.md, "When Discord cannot be reached")."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        msg = str(record.msg)
+        if not msg.startswith("Attempting a reconnect") or not record.exc_info:
+            return True
+        exc = record.exc_info[1]
+        reason = _reason(exc) if exc is not None else "connection lost"
+        *shard, retry = record.args if isinstance(record.args, tuple) else (record.args,)
+        where = f"shard {shard[0]} " if shard else ""
+        record.msg = "%slost the connection to Discord: %s, reconnecting in %.0f s"
+        record.args = (where, reason, retry)
+        record.exc_info = record.exc_text = None
+        record.levelno, record.levelname = logging.WARNING, "WARNING"
+        return True
+
+
+def quiet_reconnects() -> None:
+    """Install :class:`ReconnectLine` on discord.py's loggers that retry (once per process)."""
+    for name in ("discord.client", "discord.shard"):
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, ReconnectLine) for f in logger.filters):
+            logger.addFilter(ReconnectLine())
+
+
 class DurakBot(commands.Bot):
     service: TableService
     notifier: DiscordNotifier
@@ -76,8 +121,16 @@ class DurakBot(commands.Bot):
         clock: Callable[[], float] | None = None,
         **options: Any,
     ) -> None:
+        # The bot never joins a voice channel: discord.py's warnings at every start that the
+        # voice libraries (PyNaCl, davey) are missing say nothing an admin should act on.
+        discord.VoiceClient.warn_nacl = False
+        discord.VoiceClient.warn_dave = False
+        quiet_reconnects()
         intents = discord.Intents.none()
         intents.guilds = True  # channels and threads; members/messages/presences not needed
+        #: Uptime, answer times, 429s, the last error id (``/durak status``, ``bot/metrics.py``).
+        self.health = Health()
+        options.setdefault("http_trace", self.health.trace_config())
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,
@@ -97,6 +150,8 @@ class DurakBot(commands.Bot):
         self.activity_server: ActivityServer | None = None
         #: None when the Activity is off, else whether its browser client is built.
         self.activity_built: bool | None = None
+        #: The Prometheus endpoint, when METRICS_PORT is set.
+        self.metrics: Metrics | None = None
 
     async def setup_hook(self) -> None:
         # The AI thinks with ~4x the playouts when the engine is compiled (docs/performance.md).
@@ -153,6 +208,9 @@ class DurakBot(commands.Bot):
         else:
             self.service = TableService(storage, self.settings, notifier, self._clock)
         self.notifier.save_ids = self.service.save_locked
+        self.health.watch(ai=self.service.ai, saves=self.service.saves, storage=storage)
+        if self.settings.metrics_port is not None:
+            self._serve_metrics(self.settings.metrics_host, self.settings.metrics_port)
         self.event_host = DiscordEventHost(self, self.notifier.limits, storage)
         self.tournaments = TournamentRunner(self.service, self.event_host)
         install_click_store(self)  # our clicks skip discord.py's view of the clicked message
@@ -171,6 +229,23 @@ class DurakBot(commands.Bot):
         await self.tournaments.resume()  # after the tables: a round goes on with its tables
         if self.activity_server is not None:
             await self.activity_server.start(self.service)
+
+    def _serve_metrics(self, host: str, port: int) -> None:
+        """The Prometheus endpoint (METRICS_PORT); prometheus-client is imported only then."""
+        from bot.metrics import Metrics
+
+        def state() -> tuple[list[str], int]:
+            sockets = 0 if self.activity_server is None else len(self.activity_server.hub)
+            return [str(table.status) for table in self.service.registry], sockets
+
+        metrics = Metrics(self.health, asyncio.get_running_loop(), state)
+        try:
+            metrics.serve(host, port)
+        except OSError as exc:  # the port taken, say: the bot plays on without metrics
+            log.error("cannot serve metrics on %s:%d (%s); check METRICS_PORT", host, port, exc)
+            return
+        self.metrics = metrics
+        log.info("metrics at http://%s:%d/metrics", host, port)
 
     async def sync_commands(self, guild_id: int | None) -> int:
         """Register the commands: in one guild (instant) or globally (may take an hour)."""
@@ -205,9 +280,14 @@ class DurakBot(commands.Bot):
         synced = await self.http.bulk_upsert_global_commands(app_id, payload=ours + kept)
         return len(synced) - len(kept)
 
+    async def on_ready(self) -> None:
+        """What an admin who starts the bot waits for (README, "First run")."""
+        log.info("ready: logged in as %s, in %d server(s)", self.user, len(self.guilds))
+
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """Answer our component clicks that no DynamicItem will: a custom_id that matches no
         template or is not on the clicked message (forged), so the user gets a reason."""
+        self.health.interaction_started(interaction.id, interaction_kind(interaction))
         if interaction.type is not discord.InteractionType.component:
             return
         data: Any = interaction.data or {}
@@ -230,6 +310,9 @@ class DurakBot(commands.Bot):
             )
 
     async def close(self) -> None:
+        if self.metrics is not None:
+            await asyncio.to_thread(self.metrics.close)
+            self.metrics = None
         if self.activity_server is not None:
             await self.activity_server.stop()
         if self._limit_watch is not None:
@@ -244,6 +327,20 @@ class DurakBot(commands.Bot):
             await self._storage.close()
             self._storage = None
         await super().close()
+
+
+def interaction_kind(interaction: discord.Interaction) -> str:
+    """What an interaction was, for its timing: ``/durak new`` and the like, ``component``,
+    ``modal_submit``, ``autocomplete``."""
+    data: Any = interaction.data or {}
+    if interaction.type is discord.InteractionType.application_command:
+        words = [str(data.get("name", "?"))]
+        options = data.get("options") or []
+        while options and int(options[0].get("type", 0)) in (1, 2):  # subcommand (group)
+            words.append(str(options[0].get("name", "?")))
+            options = options[0].get("options") or []
+        return "/" + " ".join(words)
+    return interaction.type.name
 
 
 class ShardedDurakBot(DurakBot, commands.AutoShardedBot):
@@ -273,16 +370,19 @@ def quiet_gc() -> GcPacer:
 
 async def run_bot(settings: Settings, *, sync: bool = False, sync_guild: int | None = None) -> int:
     """Run until stopped (or, with ``sync``, register the commands and exit). Exit code 2 with
-    one line when Discord rejects the token."""
+    one line when Discord rejects the token. While Discord cannot be reached (no network,
+    Discord down), one line per attempt and another attempt after a doubling wait."""
     token = settings.discord_token.get_secret_value()
-    bot = make_bot(settings, sync=sync, sync_guild=sync_guild)
     pacer = quiet_gc()
+    delay = FIRST_RETRY_SECONDS
     try:
-        async with bot:
-            if sync:
-                await bot.login(token)  # runs setup_hook, which syncs
-                return 0
-            await bot.start(token)
+        while True:
+            try:
+                return await _run_once(settings, token, sync=sync, sync_guild=sync_guild)
+            except UNREACHABLE as exc:
+                log.warning("cannot reach Discord: %s, retrying in %g s", _reason(exc), delay)
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, MAX_RETRY_SECONDS)
     except discord.LoginFailure:
         print(
             "error: Discord rejected DISCORD_TOKEN (401 Unauthorized); check the token in "
@@ -295,4 +395,23 @@ async def run_bot(settings: Settings, *, sync: bool = False, sync_guild: int | N
         return 2
     finally:
         pacer.stop()
+
+
+async def _run_once(settings: Settings, token: str, *, sync: bool, sync_guild: int | None) -> int:
+    """One attempt with a new bot (a closed one cannot log in again)."""
+    bot = make_bot(settings, sync=sync, sync_guild=sync_guild)
+    async with bot:
+        if sync:
+            await bot.login(token)  # runs setup_hook, which syncs
+            return 0
+        await bot.start(token)
     return 0
+
+
+def _reason(exc: BaseException) -> str:
+    """One line saying why Discord could not be reached (never the token: no error here
+    carries it)."""
+    if isinstance(exc, asyncio.TimeoutError):
+        return "timed out"
+    text = " ".join(str(exc).split())
+    return text or type(exc).__name__

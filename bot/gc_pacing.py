@@ -5,7 +5,7 @@ its young list is long. CPython starts one when allocations less deallocations p
 threshold, and under load the bot frees old objects (a table's previous state, answered
 requests) about as fast as it makes new ones: the count rose slowly while the young list grew
 to 10–20 times the threshold, and the passes that came every ~1.4 s at 400 tables held the
-loop for up to 75 ms each (docs/performance.md, "2026-12-02 midday"). Here a
+loop for up to 75 ms each (docs/performance.md, "What keeps it cheap"). Here a
 young pass runs every ``YOUNG_EVERY`` seconds between two callbacks of the loop, so it holds
 only what survived since the last one; the allocation threshold stays as a safety net for a
 loop that stops turning. Older generations are collected as CPython would, by their own

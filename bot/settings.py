@@ -14,8 +14,9 @@ from bot.storage.sharding import ShardScope
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
 
 
-class Settings(BaseSettings):
-    """Every setting of the bot. Environment variables win over ``.env``."""
+class StorageSettings(BaseSettings):
+    """Where the data lives: all that a tool without Discord (``durak backup``) needs.
+    Environment variables win over ``.env``."""
 
     model_config = SettingsConfigDict(
         env_file=".env",
@@ -25,19 +26,37 @@ class Settings(BaseSettings):
         env_ignore_empty=True,  # `DEV_GUILD_ID=` in .env means "not set"
     )
 
-    #: The bot token from the Discord developer portal (required, never logged).
-    discord_token: SecretStr = Field(min_length=1)
     #: SQLite file for games, ratings and saved tables (used when DATABASE_URL is unset).
     database_path: Path = Path("data/durak.sqlite3")
     #: Where games, ratings and saved tables live: ``sqlite:///PATH`` or
     #: ``postgresql://user:password@host:port/db`` (needed for several processes).
     database_url: str | None = None
+
+    @field_validator("database_url")
+    @classmethod
+    def _known_backend(cls, value: str | None) -> str | None:
+        if value is not None:
+            backend_of(value)  # raises a ValueError naming the accepted schemes
+        return value
+
+    @property
+    def storage_url(self) -> str:
+        """``DATABASE_URL``, or the SQLite file ``DATABASE_PATH`` (older setting) as a URL."""
+        return self.database_url or sqlite_url(self.database_path)
+
+
+class Settings(StorageSettings):
+    """Every setting of the bot. Environment variables win over ``.env``."""
+
+    #: The bot token from the Discord developer portal (required, never logged).
+    discord_token: SecretStr = Field(min_length=1)
     #: Shards across all processes (Discord requires sharding past 2,500 guilds). Unset: one
     #: unsharded connection.
     shard_count: int | None = Field(default=None, ge=1)
     #: The shards this process runs, comma-separated (``0,1``); unset: all of SHARD_COUNT.
     shard_ids: Annotated[tuple[int, ...] | None, NoDecode] = None
-    #: A guild whose commands ``--sync`` updates instantly (development).
+    #: The server ``--sync`` registers the commands in when ``--guild`` is not given (at once);
+    #: unset: ``--sync`` registers them globally.
     dev_guild_id: int | None = None
     log_level: LogLevel = "INFO"
     #: Default seconds a player has to act before the table acts for them (0 = no timer).
@@ -91,18 +110,17 @@ class Settings(BaseSettings):
     #: The public HTTPS host the portal's URL mapping ``/`` points to (no scheme, no path).
     activity_public_host: str | None = Field(default=None, pattern=r"^[A-Za-z0-9.-]+(:\d+)?$")
 
+    #: Serve Prometheus metrics at ``http://METRICS_HOST:METRICS_PORT/metrics`` (docs/deploy.md,
+    #: "Health"); unset: no endpoint.
+    metrics_port: int | None = Field(default=None, ge=1, le=65535)
+    #: Where the metrics endpoint listens: loopback unless Prometheus scrapes from elsewhere.
+    metrics_host: str = "127.0.0.1"
+
     @field_validator("shard_ids", mode="before")
     @classmethod
     def _comma_list(cls, value: object) -> object:
         if isinstance(value, str):
             return tuple(int(part) for part in value.split(",") if part.strip())
-        return value
-
-    @field_validator("database_url")
-    @classmethod
-    def _known_backend(cls, value: str | None) -> str | None:
-        if value is not None:
-            backend_of(value)  # raises a ValueError naming the accepted schemes
         return value
 
     @model_validator(mode="after")
@@ -127,11 +145,6 @@ class Settings(BaseSettings):
             if missing:
                 raise ValueError("ACTIVITY_ENABLED needs " + ", ".join(missing))
         return self
-
-    @property
-    def storage_url(self) -> str:
-        """``DATABASE_URL``, or the SQLite file ``DATABASE_PATH`` (older setting) as a URL."""
-        return self.database_url or sqlite_url(self.database_path)
 
     @property
     def shard_scope(self) -> ShardScope | None:

@@ -1,27 +1,48 @@
-"""Command-line tools: ``durak arena`` (AI strength matches) and ``durak play`` (a game against
-AIs in the terminal). Run as ``python -m bot.cli arena ...`` or the ``durak`` script."""
+"""Command-line tools, as the ``durak`` script or ``python -m bot.cli``: ``durak COMMAND
+--help`` says more about each."""
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
-USAGE = "usage: durak {arena,play} [options]   (durak arena --help, durak play --help)"
+#: Each command, with its one line for ``durak --help``.
+COMMANDS = {
+    "play": "a game against AI players in the terminal",
+    "arena": "AI against AI on mirrored deals: win rates with intervals, decision times",
+    "backup": "a consistent copy of the bot's SQLite database, safe while the bot runs",
+}
+
+
+def usage() -> str:
+    width = max(len(name) for name in COMMANDS)
+    lines = ["usage: durak COMMAND [options]", "", "commands:"]
+    lines += [f"  {name:<{width}}  {line}" for name, line in COMMANDS.items()]
+    lines += ["", "durak COMMAND --help shows the options of one command."]
+    return "\n".join(lines)
+
+
+def _command(name: str) -> Callable[[Sequence[str]], int]:
+    if name == "arena":
+        from .arena import main as arena_main
+
+        return arena_main
+    if name == "play":
+        from .play import main as play_main
+
+        return play_main
+    from .backup import main as backup_main
+
+    return backup_main
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if not args or args[0] in ("-h", "--help"):
-        print(USAGE)
+        print(usage())
         return 0 if args else 2
     command, rest = args[0], args[1:]
-    if command == "arena":
-        from .arena import main as arena_main
-
-        return arena_main(rest)
-    if command == "play":
-        from .play import main as play_main
-
-        return play_main(rest)
-    print(f"unknown command {command!r}\n{USAGE}", file=sys.stderr)
-    return 2
+    if command not in COMMANDS:
+        print(f"unknown command {command!r}\n\n{usage()}", file=sys.stderr)
+        return 2
+    return _command(command)(rest)

@@ -20,10 +20,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from durak_core import RuleSet, parse_rules
+from durak_core import RuleSet
 from durak_core.ai import LEVELS, Budget, Level, make_player
 from durak_core.ai.match import play_game
 
+from .options import add_rules, parser, rules_or_none
 from .progress import add_progress_flag, progress_bar, show_progress
 
 Z95 = 1.959963984540054
@@ -226,17 +227,27 @@ def format_report(rep: dict[str, Any]) -> str:
 
 
 def parse_args(argv: Sequence[str]) -> argparse.Namespace:
-    ap = argparse.ArgumentParser(prog="durak arena", description=__doc__)
-    ap.add_argument("--players", required=True, help="comma-separated levels, one per seat")
-    ap.add_argument("--games", type=int, default=100, help="number of games (default 100)")
-    ap.add_argument("--seed", type=int, default=1)
+    ap = parser("durak arena", __doc__)
     ap.add_argument(
-        "--rules",
-        default="classic",
-        help="a preset, then options, comma-separated, e.g. 'transfer,deck_size=52,jokers'",
+        "--players",
+        required=True,
+        help=f"comma-separated levels, one per seat, 2-6 of: {', '.join(LEVELS)}",
     )
-    ap.add_argument("--think-ms", type=float, default=None, help="Hard's budget per decision")
-    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--games", type=int, default=100, help="number of games (default 100)")
+    ap.add_argument(
+        "--seed", type=int, default=1, help="the deals' seed: the same seed, the same deals"
+    )
+    add_rules(ap)
+    ap.add_argument(
+        "--think-ms",
+        type=float,
+        default=None,
+        help="Hard's budget per decision in ms (default 1000; a Hard game then takes about "
+        "half a minute)",
+    )
+    ap.add_argument(
+        "--jobs", type=int, default=1, help="processes playing deals side by side (default 1)"
+    )
     ap.add_argument(
         "--clock",
         choices=sorted(CLOCKS),
@@ -256,11 +267,8 @@ def main(argv: Sequence[str]) -> int:
     if bad or not 2 <= len(levels) <= 6:
         print(f"--players: 2-6 of {', '.join(LEVELS)} (got {a.players!r})", file=sys.stderr)
         return 2
-    try:
-        rules = parse_rules(a.rules)
-        rules.check_seats(len(levels))
-    except ValueError as exc:
-        print(f"--rules: {exc}", file=sys.stderr)
+    rules = rules_or_none(a.rules, len(levels))
+    if rules is None:
         return 2
     think = a.think_ms if a.think_ms is not None else 1000.0
     rep = run(

@@ -4,7 +4,6 @@
 
 from __future__ import annotations
 
-import argparse
 import secrets
 import sys
 import time
@@ -17,7 +16,6 @@ from durak_core import (
     GameState,
     new_game,
     parse_action,
-    parse_rules,
 )
 from durak_core.ai import LEVELS, Budget, Level, Player, make_player
 from durak_core.ai.schedule import next_actor
@@ -33,6 +31,8 @@ from durak_core.events import (
     visible_to,
 )
 from durak_core.views import SeatView
+
+from .options import add_rules, parser, rules_or_none
 
 HUMAN = 0
 
@@ -154,25 +154,24 @@ def run_game(
 
 
 def main(argv: Sequence[str], ask: Callable[[str], str] = input) -> int:
-    ap = argparse.ArgumentParser(prog="durak play", description=__doc__)
-    ap.add_argument("--opponents", default="normal", help="comma-separated AI levels")
+    ap = parser("durak play", __doc__)
     ap.add_argument(
-        "--rules",
-        default="classic",
-        help="a preset, then options, comma-separated, e.g. 'transfer,deck_size=52,jokers'",
+        "--opponents",
+        default="normal",
+        help=f"comma-separated AI levels, 1-5 of: {', '.join(LEVELS)} (default normal)",
     )
-    ap.add_argument("--seed", type=int, default=None, help="deal seed (default: random)")
+    add_rules(ap)
+    ap.add_argument(
+        "--seed", type=int, default=None, help="the deal's seed, to replay a deal (default: random)"
+    )
     ap.add_argument("--think-ms", type=float, default=1000.0, help="Hard's budget per decision")
     a = ap.parse_args(list(argv))
     levels = [x.strip().lower() for x in a.opponents.split(",") if x.strip()]
     if not levels or any(x not in LEVELS for x in levels) or len(levels) > 5:
         print(f"--opponents: 1-5 of {', '.join(LEVELS)}", file=sys.stderr)
         return 2
-    try:
-        rules = parse_rules(a.rules)
-        rules.check_seats(len(levels) + 1)
-    except ValueError as exc:
-        print(f"--rules: {exc}", file=sys.stderr)
+    rules = rules_or_none(a.rules, len(levels) + 1)
+    if rules is None:
         return 2
     seed = a.seed if a.seed is not None else secrets.randbits(64)
     budget = Budget(a.think_ms / 1000, clock=time.perf_counter)

@@ -77,8 +77,9 @@ class CogBase(commands.Cog):
             return
         if not isinstance(cause, Rejected):
             name = getattr(interaction.command, "name", None) or "button"
-            log.error("/durak %s failed", name, exc_info=cause)
-            await self._say(interaction, "err.internal")
+            error_id = self.bot.health.new_error_id()  # the player's words find this line
+            log.error("/durak %s failed (error id %s)", name, error_id, exc_info=cause)
+            await self._say(interaction, "err.internal_id", id=error_id)
             return
         text = refusal_text(cause, loc_of(interaction))
         if hand is not None and cause.kind in HAND_NOTICES:

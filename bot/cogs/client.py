@@ -9,6 +9,8 @@ import discord
 from discord import app_commands
 
 from bot.events.runner import TournamentRunner
+from bot.health import Health
+from bot.settings import Settings
 from bot.tables.service import TableService
 from bot.ui.refresher import DiscordNotifier
 from bot.ui.tournament_host import DiscordEventHost
@@ -33,6 +35,12 @@ class DurakClient(Protocol):
     def activity_built(self) -> bool | None:
         """None when the Activity is off, else whether its browser client is built."""
         ...
+
+    @property
+    def health(self) -> Health: ...
+
+    @property
+    def settings(self) -> Settings: ...
 
     @property
     def tree(self) -> app_commands.CommandTree[Any]: ...

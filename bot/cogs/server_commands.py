@@ -1,14 +1,18 @@
-"""The server's and the user's switches (``/durak settings``), ``/durak help`` and the owner's
-``sync``."""
+"""The server's and the user's switches (``/durak settings``), ``/durak help``, the owner's
+``sync`` and ``status`` (owner or Manage Server)."""
 
 from __future__ import annotations
+
+import asyncio
 
 import discord
 from discord import app_commands
 
+from bot.health import version
 from bot.text import t
 from bot.text.translator import ls
 from bot.ui.help_text import help_text
+from bot.ui.status_text import status_text, storage_megabytes
 from bot.ui.turn_alerts import NOTIFY_MODES
 
 from .base import CogBase, loc_of
@@ -65,3 +69,19 @@ class ServerCommands(CogBase):
         synced = await self.bot.sync_commands(interaction.guild_id)
         text = t("ok.synced", loc_of(interaction), n=synced)
         await interaction.followup.send(text, ephemeral=True)
+
+    @app_commands.command(name=ls("name.status"), description=ls("cmd.status"))
+    async def status(self, interaction: discord.Interaction) -> None:
+        """How the bot is doing, for the people who run it (docs/deploy.md, "Health")."""
+        if not (interaction.permissions.manage_guild or await self.bot.is_owner(interaction.user)):
+            await self._say(interaction, "err.status_denied")
+            return
+        size = await asyncio.to_thread(storage_megabytes, self.bot.settings.storage_url)
+        text = status_text(
+            self.bot.health,
+            loc_of(interaction),
+            statuses=[table.status for table in self.bot.service.registry],
+            storage_mb=size,
+            version=await asyncio.to_thread(version),
+        )
+        await interaction.response.send_message(text, ephemeral=True)

@@ -26,6 +26,14 @@ def sqlite_url(path: str | Path) -> str:
     return f"sqlite:///{path}"
 
 
+def sqlite_path(url: str) -> Path:
+    """The file of a ``sqlite:///PATH`` URL."""
+    path = url.split("://", 1)[1]
+    if not path.startswith("/") or path == "/":
+        raise UnsupportedDatabaseUrl(f"a SQLite URL is sqlite:///PATH, got {url!r}")
+    return Path(path[1:])
+
+
 def backend_of(url: str) -> str:
     """``"sqlite"`` or ``"postgresql"``, or ``UnsupportedDatabaseUrl``."""
     scheme = url.split("://", 1)[0].lower() if "://" in url else ""
@@ -45,10 +53,7 @@ async def open_storage(
     if backend_of(url) == "sqlite":
         from .sqlite import SqliteStorage
 
-        path = url.split("://", 1)[1]
-        if not path.startswith("/") or path == "/":
-            raise UnsupportedDatabaseUrl(f"a SQLite URL is sqlite:///PATH, got {url!r}")
-        return await SqliteStorage.open(Path(path[1:]), shards=shards)
+        return await SqliteStorage.open(sqlite_path(url), shards=shards)
     # Imported here, like SqliteStorage above, to keep the factory free of import cycles.
     from .postgres import PostgresStorage
 

@@ -15,7 +15,7 @@ Two connections per storage object:
   ``COMMIT`` without suspending (``run_now``). Such a write is short (WAL, no fsync); a trip
   to aiosqlite's thread and back per statement cost far more under load, and a write
   transaction held the file's lock for all its trips (figures in docs/performance.md,
-  "Storage" and "Bot under load"). That connection never waits on a lock (``busy_timeout``
+  "storage" and "What keeps it cheap"). That connection never waits on a lock (``busy_timeout``
   0): a lock held by another process is retried asynchronously, with backoff, and a lasting
   one becomes ``StorageBusy``. It never checkpoints.
 """

@@ -4,7 +4,7 @@ A ``View`` and its items point at each other, an ``Interaction`` at its response
 response back at it, and a ``File``'s buffer at its own ``close`` after discord.py has closed
 it. Left to the cyclic garbage collector, a few seconds of clicks under load left tens of
 thousands of such objects, freed in batches that stopped the event loop for 30–120 ms
-(docs/performance.md, 2026-12-02); taken apart, reference counting frees them at once.
+(docs/performance.md, "What keeps it cheap"); taken apart, reference counting frees them at once.
 """
 
 from __future__ import annotations

@@ -5,8 +5,8 @@ discord.py's ``Message`` objects from the answers.
 ``InteractionResponse.edit_message`` parse Discord's answer into a full ``Message`` (author,
 embeds, components, attachments) and store the view for dispatch; the bot needs neither (its
 buttons are dynamic items, registered once, and only a hand's message id is kept), and under
-load that parsing was a tenth of the bot's interpreter time (docs/performance.md, "Bot under
-load"). The request itself is discord.py's: the same payload, rate limits and errors
+load that parsing was a tenth of the bot's interpreter time (docs/performance.md, "What
+keeps it cheap"). The request itself is discord.py's: the same payload, rate limits and errors
 (``discord.HTTPException``, ``discord.NotFound``).
 """
 

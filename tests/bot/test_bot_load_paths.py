@@ -1,4 +1,4 @@
-"""What keeps the bot cheap under load (docs/performance.md, "Bot under load"): pictures are
+"""What keeps the bot cheap under load (docs/performance.md, "What keeps it cheap"): pictures are
 uploaded only when they change, saves share transactions, AI decisions run in worker
 processes."""
 

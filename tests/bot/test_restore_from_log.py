@@ -1,6 +1,6 @@
 """A restarted bot restores a table from its action log when the saved snapshot disagrees with
-it (docs/engine.md, "Saving and loading"): nothing played is lost, the discrepancy is logged
-without any hidden card, and the game goes on."""
+it (docs/engine.md, "Playing to the end, results, replay, JSON"): nothing played is lost, the
+discrepancy is logged without any hidden card, and the game goes on."""
 
 from __future__ import annotations
 

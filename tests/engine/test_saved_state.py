@@ -1,4 +1,5 @@
-"""A saved state is checked against its own log (docs/engine.md, "Saving and loading").
+"""A saved state is checked against its own log (docs/engine.md, "Playing to the end, results,
+replay, JSON").
 
 Every tampered snapshot below was accepted before loading replayed the log; each is refused now,
 with a :class:`StateFormatError` that names the field that differs or the log entry that fails.

@@ -83,7 +83,9 @@ class FakeDiscord:
 
     # -- lifecycle -----------------------------------------------------------------------
 
-    async def start(self) -> None:
+    async def start(self, port: int = 0) -> None:
+        """Serve on ``port`` of 127.0.0.1 (0: a free one; a test may pick one to bring the
+        fake up where a bot is already trying to connect)."""
         app = web.Application(middlewares=[make_middleware(self)])
         app.add_routes(RestApi(self).routes())
         app.add_routes(self.activity.routes())
@@ -91,7 +93,7 @@ class FakeDiscord:
         app.on_shutdown.append(lambda _app: self.gateway.close_all())
         self._runner = web.AppRunner(app, handle_signals=False, access_log=None)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        site = web.TCPSite(self._runner, "127.0.0.1", port)
         await site.start()
         self.port = int(self._runner.addresses[0][1])
         self.store.base_url = self.http_url

@@ -265,7 +265,7 @@ async def test_table_saves_do_not_wait_behind_game_records(
     """A wave of games ending together (tables opened together end together) on a busy event
     loop: a table's save goes at once. When records went through aiosqlite's thread, each of
     their statements waited for a turn of the loop while the record held the file's lock, and
-    the saves behind them waited seconds (docs/performance.md, "2026-12-02 midday")."""
+    the saves behind them waited seconds (docs/performance.md, "What keeps it cheap")."""
 
     async def busy_loop(until: float) -> None:  # other tables' work: 5 ms at a time
         loop = asyncio.get_running_loop()

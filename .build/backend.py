@@ -62,6 +62,7 @@ BOT_COMPILED = [
     "bot/text/lookup.py",
     "bot/ui/cards.py",
     "bot/ui/hand_view.py",
+    "bot/ui/hand_layout.py",
     "bot/ui/table_embed.py",
     "bot/tables/persistence.py",
 ]

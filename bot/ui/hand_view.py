@@ -30,17 +30,10 @@ from bot.text import t
 from durak_core import Action, Card, PublicView, SeatView
 from durak_core.actions import DEFEND, EXCHANGE, PASS, PASS_ACTION, TAKE, TRANSFER, Attack, Defend
 
-from .buttons import (
-    HandButton,
-    HandSelect,
-    TableButton,
-    TableOp,
-    hand_button_id,
-    hand_select_id,
-    table_button_id,
-)
+from .buttons import TableOp
 from .cards import card_text, cards_text, grouped_hand, hand_sort_key
 from .cycles import PictureFile
+from .hand_layout import PER_ROW, PER_SELECT, ROWS, Item, Layout, rows_for
 from .message_writes import ComponentRows
 from .table_embed import (
     last_lines,
@@ -52,9 +45,6 @@ from .table_embed import (
 )
 
 HAND_IMAGE = "hand.png"
-ROWS = 5
-PER_ROW = 5
-PER_SELECT = 25
 
 
 @dataclass
@@ -95,10 +85,6 @@ class HandMessage:
 
 PICTURE_CACHE = 1024
 _PICTURES: LRUCache[Hashable | None, bytes] = LRUCache(maxsize=PICTURE_CACHE)
-
-
-def _rows(n: int, per: int) -> int:
-    return -(-n // per)
 
 
 @dataclass(frozen=True)
@@ -193,21 +179,21 @@ def render_hand(
     legal = v.legal_actions
     attacks: list[Action] = [a for a in legal if isinstance(a, Attack)]
     defends = [a for a in legal if isinstance(a, Defend)]
-    tail: list[_Item] = [
+    tail: list[Item] = [
         _control(a, v, loc) for a in legal if a.kind in (TRANSFER, TAKE, PASS, EXCHANGE)
     ]
     toggle = auto_pass_toggle(v, v.seat, ctx.auto_pass)
     if toggle == AUTO_PASS_OFF:
         tail = [i for i in tail if i.code != str(PASS_ACTION.code)]  # the table passes anyway
-        tail.append(_Item(AUTO_PASS_OFF, t("act.auto_pass_off", loc), _GREY))
+        tail.append(Item(AUTO_PASS_OFF, t("act.auto_pass_off", loc), _GREY))
     elif toggle == AUTO_PASS_ON:
-        tail.append(_Item(AUTO_PASS_ON, t("act.auto_pass", loc), _GREY))
+        tail.append(Item(AUTO_PASS_ON, t("act.auto_pass", loc), _GREY))
     if ctx.rematch and v.finished:
-        rematch = _Item("", t("btn.rematch", loc), _GREEN, table_op=TableOp.REMATCH)
+        rematch = Item("", t("btn.rematch", loc), _GREEN, table_op=TableOp.REMATCH)
         tail.append(rematch)
-    free = ROWS - _rows(len(tail), PER_ROW)
+    free = ROWS - rows_for(len(tail), PER_ROW)
 
-    layout = _Layout()
+    layout = Layout()
     aimed: Card | None = None
     if defends:
         targets = _targets(v, defends)
@@ -215,12 +201,12 @@ def render_hand(
         for group in groups:
             group.sort(key=lambda a: hand_sort_key(_card(a), v.trump))
         paired = len(groups) > 1  # with one open card the card alone is unambiguous
-        if sum(_rows(len(g), PER_ROW) for g in groups) <= free:
+        if sum(rows_for(len(g), PER_ROW) for g in groups) <= free:
             for group in groups:
                 layout.buttons([_card_item(a, loc, paired) for a in group], new_row=True)
-        elif _rows(len(defends), PER_ROW) <= free:
+        elif rows_for(len(defends), PER_ROW) <= free:
             layout.buttons([_card_item(a, loc, paired) for g in groups for a in g])
-        elif sum(_rows(len(g), PER_SELECT) for g in groups) <= free:
+        elif sum(rows_for(len(g), PER_SELECT) for g in groups) <= free:
             for target, group in zip(targets, groups, strict=True):
                 placeholder = t("act.beat", loc, card=card_text(target, loc))
                 layout.selects(group, loc, placeholder)
@@ -228,7 +214,7 @@ def render_hand(
             aimed = focus if focus in targets else targets[0]
             layout.buttons(
                 [
-                    _Item(
+                    Item(
                         f"a{target.index}",
                         t("act.beat", loc, card=card_text(target, loc)),
                         discord.ButtonStyle.primary if target == aimed else _GREY,
@@ -238,16 +224,16 @@ def render_hand(
                 ]
             )
             group = groups[targets.index(aimed)]
-            if layout.rows_used + _rows(len(group), PER_ROW) <= free:
+            if layout.rows_used + rows_for(len(group), PER_ROW) <= free:
                 layout.buttons([_card_item(a, loc, False) for a in group], new_row=True)
             else:
                 layout.selects(group, loc, t("hand.select_placeholder", loc, n=len(group)))
     elif attacks:
         attacks.sort(key=lambda a: hand_sort_key(_card(a), v.trump))
-        if _rows(len(attacks), PER_ROW) <= free:
+        if rows_for(len(attacks), PER_ROW) <= free:
             layout.buttons([_card_item(a, loc, False) for a in attacks])
         else:
-            for n in range(_rows(len(attacks), PER_SELECT)):
+            for n in range(rows_for(len(attacks), PER_SELECT)):
                 chunk = attacks[n * PER_SELECT : (n + 1) * PER_SELECT]
                 layout.selects(chunk, loc, t("hand.select_placeholder", loc, n=len(chunk)))
     layout.buttons(tail, new_row=True)
@@ -275,145 +261,22 @@ _GREY = discord.ButtonStyle.secondary
 _GREEN = discord.ButtonStyle.success
 
 
-@dataclass(frozen=True)
-class _Item:
-    """One button: its custom-id code (an action code, ``a<card>`` or a toggle), label, style."""
-
-    code: str
-    label: str
-    style: discord.ButtonStyle
-    disabled: bool = False
-    #: A table message's button offered in the hand instead of a hand's own, e.g. "Rematch".
-    table_op: TableOp | None = None
-
-
-class _Layout:
-    """Fills Discord's action rows top down: buttons five to a row, a select menu a row."""
-
-    def __init__(self) -> None:
-        self.row = 0
-        self._used = 0  # items in the current row
-        self._parts: list[tuple[int, _Item | tuple[list[Action], str, str | None]]] = []
-
-    @property
-    def rows_used(self) -> int:
-        return self.row + (1 if self._used else 0)
-
-    def buttons(self, items: Sequence[_Item], *, new_row: bool = False) -> None:
-        if new_row and self._used:
-            self.row, self._used = self.row + 1, 0
-        for item in items:
-            if self._used == PER_ROW:
-                self.row, self._used = self.row + 1, 0
-            self._parts.append((self.row, item))
-            self._used += 1
-
-    def selects(self, actions: Sequence[Action], loc: str | None, placeholder: str) -> None:
-        for n in range(_rows(len(actions), PER_SELECT)):
-            if self._used:
-                self.row, self._used = self.row + 1, 0
-            chunk = list(actions[n * PER_SELECT : (n + 1) * PER_SELECT])
-            self._parts.append((self.row, (chunk, placeholder, loc)))
-            self.row += 1
-
-    def components(self, table_id: str, seat: int, version: int) -> ComponentRows:
-        """The action rows as Discord's JSON, written directly (the same JSON as
-        :meth:`view`'s, tested)."""
-        rows: list[list[dict[str, Any]]] = []
-        selects = 0
-        for row, part in self._parts:
-            while len(rows) <= row:
-                rows.append([])
-            if isinstance(part, _Item):
-                if part.table_op is not None:
-                    custom_id = table_button_id(table_id, part.table_op)
-                else:
-                    custom_id = hand_button_id(table_id, seat, version, part.code)
-                rows[row].append(
-                    {
-                        "type": 2,
-                        "style": part.style.value,
-                        "disabled": part.disabled,
-                        "label": part.label,
-                        "custom_id": custom_id,
-                    }
-                )
-                continue
-            chunk, placeholder, loc = part
-            rows[row].append(
-                {
-                    "type": 3,
-                    "custom_id": hand_select_id(table_id, seat, version, selects),
-                    "min_values": 1,
-                    "max_values": 1,
-                    "disabled": False,
-                    "required": True,
-                    "placeholder": placeholder,
-                    "options": [
-                        {"label": _select_label(a, loc), "value": str(a.code), "default": False}
-                        for a in chunk
-                    ],
-                }
-            )
-            selects += 1
-        rows = [r for r in rows if r]
-        return ComponentRows(rows, functools.partial(self.view, table_id, seat, version))
-
-    def view(self, table_id: str, seat: int, version: int) -> discord.ui.View:
-        view = discord.ui.View(timeout=None)
-        selects = 0
-        for row, part in self._parts:
-            if isinstance(part, _Item) and part.table_op is not None:
-                view.add_item(
-                    TableButton(
-                        table_id, part.table_op, label=part.label, style=part.style, row=row
-                    )
-                )
-                continue
-            if isinstance(part, _Item):
-                view.add_item(
-                    HandButton(
-                        table_id,
-                        seat,
-                        version,
-                        part.code,
-                        label=part.label,
-                        style=part.style,
-                        disabled=part.disabled,
-                        row=row,
-                    )
-                )
-                continue
-            chunk, placeholder, loc = part
-            options = [
-                discord.SelectOption(label=_select_label(a, loc), value=str(a.code)) for a in chunk
-            ]
-            view.add_item(
-                HandSelect(
-                    table_id, seat, version, selects, options=options, row=row,
-                    placeholder=placeholder,
-                )
-            )  # fmt: skip
-            selects += 1
-        return view
-
-
 def _targets(v: SeatView, defends: Sequence[Defend]) -> list[Card]:
     """The open attack cards this seat can beat, in table order."""
     order = [pair[0] for pair in v.table]
     return sorted({d.attack for d in defends}, key=order.index)
 
 
-def _card_item(a: Action, loc: str | None, paired: bool) -> _Item:
+def _card_item(a: Action, loc: str | None, paired: bool) -> Item:
     if paired and isinstance(a, Defend):
         label = t("act.beat_on", loc, card=card_text(a.card, loc), attack=card_text(a.attack, loc))
     else:
         label = card_text(_card(a), loc)
-    return _Item(str(a.code), label, _card_style(a))
+    return Item(str(a.code), label, _card_style(a))
 
 
-def _control(a: Action, v: SeatView, loc: str | None) -> _Item:
-    return _Item(str(a.code), _control_label(a, v, loc), _control_style(a))
+def _control(a: Action, v: SeatView, loc: str | None) -> Item:
+    return Item(str(a.code), _control_label(a, v, loc), _control_style(a))
 
 
 def _card(a: Action) -> Card:
@@ -423,13 +286,6 @@ def _card(a: Action) -> Card:
 
 def _card_style(a: Action) -> discord.ButtonStyle:
     return discord.ButtonStyle.success if a.kind == DEFEND else discord.ButtonStyle.primary
-
-
-def _select_label(a: Action, loc: str | None) -> str:
-    if isinstance(a, Defend):
-        return t("act.beat_with", loc, card=card_text(a.card, loc), attack=card_text(a.attack, loc))
-    assert isinstance(a, Attack)
-    return card_text(a.card, loc)
 
 
 def _control_label(a: Action, v: SeatView, loc: str | None) -> str:

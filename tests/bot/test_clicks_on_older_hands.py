@@ -16,7 +16,8 @@ from bot.tables.play import check_seen
 from bot.tables.refusals import Refusal, Rejected
 from bot.tables.table import Seat, Table
 from bot.text import t
-from durak_core import GameState, RuleSet, position
+from bot.ui.cards import card_text
+from durak_core import Card, GameState, RuleSet, position
 from durak_core.actions import TAKE, parse_action
 from durak_core.events import ActionTaken
 from tests.bot.helpers import World, open_table, public_message, running_bot, world
@@ -42,6 +43,17 @@ async def seated(w: World, bot: DurakBot, users: list[int], state: GameState) ->
 
 def shown_version(bot: DurakBot, table: Table, user: int) -> int:
     return bot.notifier.links[(table.table_id, user)].shown_version
+
+
+async def alice_led_7s(w: World, bot: DurakBot, hands: list[str]) -> Table:
+    """alice, bob and carol at a bout where alice (seat 0) leads against bob; alice plays 7S
+    and both other hands show it."""
+    state = alice_leads(hands, talon="6H 6S 10D 10C")
+    table = await seated(w, bot, [w.alice, w.bob, w.carol], state)
+    await click_action(w, w.alice, "attack 7S")
+    for user in (w.bob, w.carol):
+        await w.fake.wait_for(lambda u=user: shown_version(bot, table, u) == table.version, 5)  # type: ignore[misc]
+    return table
 
 
 async def test_take_goes_through_on_a_hand_shown_before_another_seat_was_done(
@@ -74,10 +86,7 @@ async def test_take_after_a_new_throw_in_is_refused_naming_the_change(tmp_path: 
     does not make him take two cards he never saw. His hand comes back with the change named
     and a fresh Take, which then takes both."""
     async with world(tmp_path) as w, running_bot(w, hand_idle_refresh_seconds=IDLE) as bot:
-        state = alice_leads(["7S 7C 9H", "8D 9D 10H KS AS", "6D 9C QH"], talon="6H 6S 10D 10C")
-        table = await seated(w, bot, [w.alice, w.bob, w.carol], state)
-        await click_action(w, w.alice, "attack 7S")
-        await w.fake.wait_for(lambda: shown_version(bot, table, w.bob) == table.version, 5)
+        table = await alice_led_7s(w, bot, ["7S 7C 9H", "8D 9D 10H KS AS", "6D 9C QH"])
         before = latest_hand(w.fake, w.bob)
         take = button(before, code=code("take"))
         await click_action(w, w.alice, "attack 7C")
@@ -89,7 +98,8 @@ async def test_take_after_a_new_throw_in_is_refused_naming_the_change(tmp_path: 
         assert t("err.take_grew", None, more=1, n=2) in answer.content
         assert table.state is state_before  # nothing taken
         fresh = latest_hand(w.fake, w.bob)
-        assert "7♣" in fresh.content or "7C" in fresh.content
+        for attack in ("7S", "7C"):  # both open cards, as they are now
+            assert f"{card_text(Card.parse(attack))} → …" in fresh.content
         again = await w.fake.click(w.bob, fresh, button(fresh, code=code("take")))
         assert "⚠️" not in again.content
         assert took(table, 1)
@@ -100,12 +110,8 @@ async def test_a_defence_on_an_older_hand_goes_through(tmp_path: Path) -> None:
     """Any action legal now is accepted from an older hand: carol is done for the bout (a
     version bump that changes none of bob's buttons) and bob beats 7S on the hand from before."""
     async with world(tmp_path) as w, running_bot(w, hand_idle_refresh_seconds=IDLE) as bot:
-        state = alice_leads(["7S 7C 9H", "8S 9D 10H KS AS", "6D 9C QH"], talon="6H 6S 10D 10C")
-        table = await seated(w, bot, [w.alice, w.bob, w.carol], state)
-        await click_action(w, w.alice, "attack 7S")
-        await w.fake.wait_for(lambda: shown_version(bot, table, w.bob) == table.version, 5)
+        table = await alice_led_7s(w, bot, ["7S 7C 9H", "8S 9D 10H KS AS", "6D 9C QH"])
         bobs = latest_hand(w.fake, w.bob)
-        await w.fake.wait_for(lambda: shown_version(bot, table, w.carol) == table.version, 5)
         await click_action(w, w.carol, "p1")
         defend = button(bobs, code=code("defend 7S 8S"))
         assert int(defend.split(":")[3]) < table.version
@@ -132,7 +138,7 @@ async def test_done_is_offered_to_a_thrower_right_after_the_opening_card(
         carols = latest_hand(w.fake, w.carol)
         assert t("act.auto_pass") in {b.label for b in carols.buttons}
         button(carols, code="p1")
-        # taking it back shows at once too
+        # pressed, it becomes its take-back
         await click_action(w, w.carol, "p1")
         assert t("act.auto_pass_off") in {b.label for b in latest_hand(w.fake, w.carol).buttons}
 

@@ -18,7 +18,7 @@ import pytest
 from bot.app import DurakBot
 from bot.tables.table import Table
 from bot.ui.channel_limits import ChannelLimiter, DrawBudget, GlobalLimitWatch, RequestBudget
-from bot.ui.refresher import Coalescer
+from bot.ui.coalescer import Coalescer
 from tests.bot.helpers import World, running_bot, table_of, world
 
 

@@ -4,10 +4,12 @@ buttons and the ``/durak`` cog. No privileged intents: slash commands and compon
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import logging
+import signal
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 import aiohttp
@@ -374,15 +376,19 @@ async def run_bot(settings: Settings, *, sync: bool = False, sync_guild: int | N
     Discord down), one line per attempt and another attempt after a doubling wait."""
     token = settings.discord_token.get_secret_value()
     pacer = quiet_gc()
+    stop = asyncio.Event()
     delay = FIRST_RETRY_SECONDS
     try:
-        while True:
-            try:
-                return await _run_once(settings, token, sync=sync, sync_guild=sync_guild)
-            except UNREACHABLE as exc:
-                log.warning("cannot reach Discord: %s, retrying in %g s", _reason(exc), delay)
-            await asyncio.sleep(delay)
-            delay = min(delay * 2, MAX_RETRY_SECONDS)
+        with stop_on_signals(stop):
+            while True:
+                try:
+                    return await _run_once(settings, token, stop, sync=sync, sync_guild=sync_guild)
+                except UNREACHABLE as exc:
+                    log.warning("cannot reach Discord: %s, retrying in %g s", _reason(exc), delay)
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(stop.wait(), delay)
+                    return 0  # stopped while waiting to retry
+                delay = min(delay * 2, MAX_RETRY_SECONDS)
     except discord.LoginFailure:
         print(
             "error: Discord rejected DISCORD_TOKEN (401 Unauthorized); check the token in "
@@ -397,14 +403,45 @@ async def run_bot(settings: Settings, *, sync: bool = False, sync_guild: int | N
         pacer.stop()
 
 
-async def _run_once(settings: Settings, token: str, *, sync: bool, sync_guild: int | None) -> int:
-    """One attempt with a new bot (a closed one cannot log in again)."""
+@contextlib.contextmanager
+def stop_on_signals(stop: asyncio.Event) -> Iterator[None]:
+    """While inside: SIGINT (Ctrl-C) and SIGTERM (systemd's stop) set ``stop``, on which the bot
+    closes itself. Not asyncio.Runner's own Ctrl-C, which cancels the main task: Python 3.11's
+    ``wait_for`` loses a cancellation that arrives as its awaitable completes (discord.py waits
+    for the gateway with it), and the bot then ran on after Ctrl-C."""
+    loop = asyncio.get_running_loop()
+    handled = []
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        try:
+            loop.add_signal_handler(sig, stop.set)
+        except (NotImplementedError, RuntimeError, ValueError):  # not POSIX, not the main thread
+            continue
+        handled.append(sig)
+    try:
+        yield
+    finally:
+        for sig in handled:
+            loop.remove_signal_handler(sig)
+
+
+async def _run_once(
+    settings: Settings, token: str, stop: asyncio.Event, *, sync: bool, sync_guild: int | None
+) -> int:
+    """One attempt with a new bot (a closed one cannot log in again), until it ends or
+    ``stop`` is set."""
     bot = make_bot(settings, sync=sync, sync_guild=sync_guild)
     async with bot:
         if sync:
             await bot.login(token)  # runs setup_hook, which syncs
             return 0
-        await bot.start(token)
+        running = asyncio.create_task(bot.start(token), name="durak-bot")
+        stopping = asyncio.create_task(stop.wait(), name="durak-stop")
+        await asyncio.wait({running, stopping}, return_when=asyncio.FIRST_COMPLETED)
+        stopping.cancel()
+        if stop.is_set():
+            log.info("stopping: closing the connection to Discord")
+            await bot.close()
+        await running  # its outcome: returns once closed, or raises why it could not run
     return 0
 
 

@@ -293,7 +293,8 @@ async def test_1000_random_and_forged_clicks(tmp_path: Path) -> None:
                 t = changed[0]
                 old_state, old_version = before[t.table_id]
                 seat, version = int(custom_id.split(":")[2]), int(custom_id.split(":")[3])
-                assert t.seats[seat].user_id == user and version == old_version
+                # judged on the table as it is: the hand may be older (docs/bot.md)
+                assert t.seats[seat].user_id == user and version <= old_version
                 assert t.version == old_version + 1 and old_state is not None
                 assert t.state is not None and old_state.log == t.state.log[: len(old_state.log)]
                 # the table passes for the seat at once where passing is legal (R15)
@@ -304,7 +305,7 @@ async def test_1000_random_and_forged_clicks(tmp_path: Path) -> None:
                 old_state, old_version = before[t.table_id]
                 parts = custom_id.split(":")
                 seat, version, code = int(parts[2]), int(parts[3]), int(parts[4])
-                assert t.seats[seat].user_id == user and version == old_version
+                assert t.seats[seat].user_id == user and version <= old_version
                 assert old_state is not None and t.state is not None
                 action = Action.from_code(code)
                 assert old_state.can(seat, action)

@@ -107,3 +107,34 @@ async def test_discord_down_then_up_one_line_per_retry_then_connects(tmp_path: P
     assert "PyNaCl" not in text and "davey" not in text, text
     assert fake.token not in text  # the token is never logged
     assert proc.returncode == 0, text
+
+
+async def test_sigterm_closes_the_bot_cleanly(tmp_path: Path) -> None:
+    """systemd stops a service with SIGTERM: the bot closes its connection and exits 0 (it
+    handles SIGINT the same way, as above)."""
+    fake = FakeDiscord()
+    fake.add_guild("Club")
+    await fake.start()
+    env = bot_env(
+        fake,
+        PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
+        database_path=tmp_path / "durak.sqlite3",
+        log_level="INFO",
+    )
+    log_path = tmp_path / "bot.log"
+    with log_path.open("wb") as log:
+        proc = subprocess.Popen(
+            [sys.executable, str(RUNNER)], env=env, cwd=tmp_path, stdout=log, stderr=log
+        )
+    try:
+        await fake.wait_for(lambda: fake.gateway.connected, 30, what="the bot to connect")
+        proc.send_signal(signal.SIGTERM)
+        code = await asyncio.to_thread(proc.wait, 20)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        await fake.stop()
+    text = log_path.read_text()
+    assert code == 0, text
+    assert "stopping: closing the connection to Discord" in text and "Traceback" not in text

@@ -6,6 +6,11 @@ saved data reads and writes exactly as before. (The AI level is the engine's:
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Final
+
+#: The longest turn timer a table may have, in seconds (0 = none): the one limit of the
+#: settings' default, `/durak new`, tournaments and the Activity's open form.
+MAX_TURN_TIMER: Final = 600
 
 
 class TableStatus(StrEnum):

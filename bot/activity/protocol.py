@@ -13,7 +13,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
 
-from bot.tables.table import MAX_SEATS, MAX_TURN_TIMER, MIN_SEATS
+from bot.domain import MAX_TURN_TIMER
+from bot.tables.table import MAX_SEATS, MIN_SEATS
 from bot.text import LANGUAGES
 from durak_core import PRESETS
 

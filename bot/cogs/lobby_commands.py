@@ -8,9 +8,9 @@ from typing import Literal, cast
 import discord
 from discord import app_commands
 
-from bot.domain import TableStatus
+from bot.domain import MAX_TURN_TIMER, TableStatus
 from bot.tables.refusals import Refusal, Rejected
-from bot.tables.table import MAX_SEATS, MAX_TURN_TIMER, MIN_SEATS, STAND_IN_LEVEL, Table
+from bot.tables.table import MAX_SEATS, MIN_SEATS, STAND_IN_LEVEL, Table
 from bot.text import t
 from bot.text.translator import ls
 from bot.ui.buttons import LobbyOp

@@ -23,8 +23,6 @@ SeatPlayer = Literal["human", "ai", "away", "left"]
 STAND_IN_LEVEL = Level.NORMAL
 MIN_SEATS = 2
 MAX_SEATS = 6
-#: The longest turn timer a table may have (seconds; 0 = none).
-MAX_TURN_TIMER = 600
 
 
 @dataclass(frozen=True, slots=True)

@@ -34,8 +34,9 @@ log = logging.getLogger(__name__)
 #: Seconds a closing socket is given to send its close frame before its connection is cut.
 CLOSE_GRACE = 1.0
 #: Close codes: the browser does not read what it is sent (try again later), it sends too
-#: much (policy), a newer socket of the same user replaced it (the client does not reconnect).
-CLOSE_NOT_READING, CLOSE_POLICY, CLOSE_REPLACED = 1013, 1008, 4004
+#: much (policy); a newer socket of the same user replaced it, its instance has too many
+#: sockets (the client does not reconnect after these two: it shows the error frame's text).
+CLOSE_NOT_READING, CLOSE_POLICY, CLOSE_REPLACED, CLOSE_FULL = 1013, 1008, 4004, 4005
 #: Closes under way (held so that they finish).
 _closing: set[asyncio.Task[None]] = set()
 

@@ -42,7 +42,7 @@ from durak_core.errors import ActionNotationError
 
 from .client_texts import client_texts
 from .discord_api import ActivityInstance, DiscordApi, DiscordRefused
-from .hub import CLOSE_NOT_READING, CLOSE_POLICY, ActivityHub, Connection
+from .hub import CLOSE_FULL, CLOSE_POLICY, ActivityHub, Connection
 from .limits import KeyedBuckets, LogLimiter, TokenBucket
 from .lobby_ops import run_lobby_op
 from .open_table import LeftInstance, TableOpener, blocks_new_table, open_from_browser
@@ -530,7 +530,7 @@ class ActivityServer:
             else:
                 self.quiet.info("activity instance %s is full", session.instance_id)
                 final = self._error(session, "err.activity_full")
-                await conn.close(CLOSE_NOT_READING, b"instance full", final)
+                await conn.close(CLOSE_FULL, b"instance full", final)
         finally:
             self.hub.remove(conn)
             await conn.stop()

@@ -291,7 +291,7 @@ async def test_an_instance_holds_a_bounded_number_of_sockets(tmp_path: Path) -> 
         alice = [await open_browser(w, site, w.alice, instance) for _ in range(2)]
         bob = await open_browser(w, site, w.bob, instance)
         carol = await connect(site, await sign_in(w, site, w.carol, instance))
-        await closed_with(w, carol, 1013)
+        await closed_with(w, carol, 4005)
         assert reasons(carol) == ["err.activity_full"] and not carol.tables()
         # alice's third replaces her first, which frees its place
         third = await open_browser(w, site, w.alice, instance)

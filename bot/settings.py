@@ -117,6 +117,9 @@ class Settings(BaseSettings):
     #: instance (a new one past it is refused, close code 1013).
     activity_sockets_per_user: int = Field(default=4, ge=1, le=1000)
     activity_sockets_per_instance: int = Field(default=100, ge=1, le=100_000)
+    #: Sockets from one address that have not said hello yet (each may wait 10 s): past it,
+    #: 429 before the upgrade.
+    activity_unsigned_sockets_per_ip: int = Field(default=20, ge=1, le=100_000)
     #: Seconds between two "open a table" frames of one user, past three in a row (each asks
     #: Discord once); past it ``err.activity_too_fast``.
     activity_open_interval_seconds: float = Field(default=10.0, ge=0, le=3600)

@@ -170,6 +170,8 @@ class ActivityServer:
         self._instances: dict[str, tuple[float, ActivityInstance | None]] = {}
         self._checking: dict[str, asyncio.Task[tuple[float, ActivityInstance | None]]] = {}
         self._sweeper: asyncio.Task[None] | None = None
+        #: Sockets still waiting for their hello, by address.
+        self._unsigned: dict[str, int] = {}
         #: The assets as read, and gzipped: name → (mtime, raw, gzipped or None).
         self._assets: dict[str, tuple[int, bytes, bytes | None]] = {}
         self.service: TableService | None = None
@@ -394,6 +396,11 @@ class ActivityServer:
         if not self.origin_allowed(request):
             self.quiet.info("activity socket from origin %r refused", request.headers["Origin"])
             return web.Response(status=403, text="origin not allowed")
+        address = self.client_address(request)
+        pending = self._unsigned.get(address, 0)
+        if pending >= self.settings.activity_unsigned_sockets_per_ip:
+            self.quiet.info("activity sockets from %s refused: too many without hello", address)
+            return web.Response(status=429, text="too many sockets", headers={"Retry-After": "1"})
         ws = web.WebSocketResponse(heartbeat=30.0, max_msg_size=MAX_CLIENT_FRAME * 2)
         await ws.prepare(request)
         self._sockets.add(ws)
@@ -402,8 +409,15 @@ class ActivityServer:
             if request.transport is not None:
                 request.transport.abort()
 
+        self._unsigned[address] = pending + 1
         try:
-            session = await self._hello(ws, _request_locale(request))
+            try:
+                session = await self._hello(ws, _request_locale(request))
+            finally:
+                if self._unsigned[address] <= 1:
+                    del self._unsigned[address]
+                else:
+                    self._unsigned[address] -= 1
             if session is not None:
                 await self._serve(ws, session, abort)
         finally:

@@ -299,6 +299,21 @@ async def test_an_instance_holds_a_bounded_number_of_sockets(tmp_path: Path) -> 
         assert not (alice[1].closed or bob.closed or third.closed)
 
 
+async def test_sockets_without_hello_are_bounded_per_address(tmp_path: Path) -> None:
+    async with world(tmp_path) as w, activity_bot(w, activity_unsigned_sockets_per_ip=3) as site:
+        instance = w.fake.activity.open_instance(w.channel, [w.alice])
+        silent = [await connect(site, None, hello=False) for _ in range(3)]
+        with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+            await connect(site, None, hello=False)
+        assert refused.value.status == 429
+        await silent[0].send({"v": 1, "type": "hello", "token": "made.up"})
+        await closed_with(w, silent[0], 4001)  # said (a bad) hello: its place is free again
+        alice = await open_browser(w, site, w.alice, instance)
+        assert alice.frames[0]["type"] == "welcome"
+        for b in silent[1:]:
+            await b.close()
+
+
 # -- 5. "open" frames -----------------------------------------------------------------------
 
 

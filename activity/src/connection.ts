@@ -3,6 +3,7 @@
 // again through Discord, silently. A socket the server ended for good (the user left the
 // instance, a newer window replaced this one, the instance is full) is not reopened.
 
+import { serverUrl } from "./auth";
 import {
   actFrame,
   helloFrame,
@@ -49,7 +50,7 @@ export class Connection {
   }
 
   open(): void {
-    const url = new URL("ws", document.baseURI);
+    const url = serverUrl("ws");
     url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
     const ws = new WebSocket(url);
     this.ws = ws;

@@ -34,6 +34,7 @@ from urllib.parse import urlsplit
 from aiohttp import WSMsgType, web
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from bot.storage.sharding import shard_of
 from bot.tables.refusals import Refusal, Rejected
 from bot.text import t
 from bot.ui.rules_text import refusal_text
@@ -99,6 +100,10 @@ CLIENT_DIR = find_client(CHECKOUT_CLIENT, PACKAGED_CLIENT)
 #: The empty tag in ``activity/index.html`` the server fills with the application's client id
 #: (the SDK needs it before anything else, and it is configuration, not a build input).
 CLIENT_ID_TAG = '<meta name="discord-client-id" content="" />'
+#: The empty tag the server fills with the number of shards when the bot runs as several
+#: processes: the client then sends its sign-in and socket to ``shard/<n>/`` (docs/activity.md,
+#: "Sharding"), which the URL mappings route to the process of the guild's shard.
+SHARDS_TAG = '<meta name="durak-shards" content="" />'
 
 
 class TokenRequest(BaseModel):
@@ -117,8 +122,9 @@ def _request_locale(request: web.Request) -> str:
     return first or "en-US"
 
 
-def _refusal(status: int, key: str, locale: str) -> web.Response:
-    return web.json_response({"error": key, "message": t(key, locale)}, status=status)
+def _refusal(status: int, key: str, locale: str, **extra: object) -> web.Response:
+    body = {"error": key, "message": t(key, locale), **extra}
+    return web.json_response(body, status=status)
 
 
 def _member(instance: ActivityInstance | None, session: Session) -> bool:
@@ -195,6 +201,9 @@ class ActivityServer:
             [
                 web.post("/api/token", self.token),
                 web.get("/ws", self.websocket),
+                # the same, reached through a shard's URL mapping that keeps its prefix
+                web.post(r"/shard/{shard:\d{1,4}}/api/token", self.token),
+                web.get(r"/shard/{shard:\d{1,4}}/ws", self.websocket),
                 web.get("/", self.index),
                 web.get("/assets/{name}", self.asset),
             ]
@@ -260,6 +269,10 @@ class ActivityServer:
         page = page.replace(
             CLIENT_ID_TAG, f'<meta name="discord-client-id" content="{client_id}" />'
         )
+        scope = self.settings.shard_scope
+        if scope is not None:  # this process runs only some of the shards
+            shards = f'<meta name="durak-shards" content="{scope.shard_count}" />'
+            page = page.replace(SHARDS_TAG, shards)
         response = web.Response(
             text=page, content_type="text/html", headers={"Cache-Control": "no-cache"}
         )
@@ -349,6 +362,18 @@ class ActivityServer:
         if instance.instance_id != body.instance_id or user.id not in instance.users:
             self.quiet.info("user %s is not in activity instance %s", user.id, body.instance_id)
             return _refusal(403, "err.activity_instance", user.locale)
+        scope = self.settings.shard_scope
+        guild = instance.guild_id or 0  # Discord's shard of DMs is 0
+        if scope is not None and not scope.owns(guild):
+            shard = shard_of(guild, scope.shard_count)
+            self.quiet.info(
+                "activity sign-in for guild %s reached this process, which does not run its"
+                " shard %d: map /shard/%d to the process that does (docs/activity.md, Sharding)",
+                guild,
+                shard,
+                shard,
+            )
+            return _refusal(421, "err.activity_other_shard", user.locale, shard=shard)
         session = self.signer.issue(
             user_id=user.id,
             instance_id=instance.instance_id,

@@ -23,18 +23,13 @@ from tests.activity.helpers import Browser, activity_settings
 from tests.bot.helpers import settings, world
 from tests.fake_discord.gateway import shard_of
 from tests.scale.test_fake_shards import two_guilds
-from tests.storage.pg_server import drop_schema, fresh_schema, pg_server, warn_skipped
+from tests.storage.pg_server import pg_schema_or_skip
 
 
 @pytest.fixture
 async def pg_url() -> AsyncIterator[str]:
-    with pg_server() as (base, how):
-        if base is None:
-            warn_skipped(how)
-            pytest.skip(f"PostgreSQL unavailable: {how}")
-        url, schema = await fresh_schema(base)
+    async with pg_schema_or_skip() as url:
         yield url
-        await drop_schema(base, schema)
 
 
 def page_with_tags(root: Path) -> Path:

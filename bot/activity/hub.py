@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import time
 from collections import deque
 from collections.abc import Callable
 
@@ -69,7 +68,6 @@ class Connection:
         self._sender: asyncio.Task[None] | None = None
         #: Set once the server has decided to close this socket: nothing more is queued.
         self.closing = False
-        self.opened_at = time.monotonic()
 
     @property
     def user_id(self) -> int:

@@ -79,6 +79,7 @@ HASHED_ASSET = re.compile(r"-[A-Za-z0-9_-]{8,}\.[a-z0-9]+")
 #: "Open a table" frames one user may send at once (a refused open, then another try), before
 #: ``ACTIVITY_OPEN_INTERVAL_SECONDS`` holds.
 OPEN_BURST = 3
+#: The caching of an asset whose name carries its content's hash.
 IMMUTABLE = "public, max-age=31536000, immutable"
 #: Types worth compressing (pictures are compressed already).
 COMPRESSIBLE = ("text/", "application/javascript", "application/json", "image/svg+xml")
@@ -178,8 +179,8 @@ class ActivityServer:
         self._sweeper: asyncio.Task[None] | None = None
         #: Sockets still waiting for their hello, by address.
         self._unsigned: dict[str, int] = {}
-        #: The assets as read, and gzipped: name → (mtime, raw, gzipped or None).
-        self._assets: dict[str, tuple[int, bytes, bytes | None]] = {}
+        #: The assets as read, and gzipped: name → (mtime, type, raw, gzipped or None).
+        self._assets: dict[str, tuple[int, str, bytes, bytes | None]] = {}
         self.service: TableService | None = None
         #: Opens a table as ``/durak new`` does (the chat side's, set by the bot).
         self.opener: TableOpener | None = None
@@ -293,19 +294,17 @@ class ActivityServer:
                 raw = path.read_bytes()
                 kind = mimetypes.guess_type(name)[0] or "application/octet-stream"
                 packed = gzip.compress(raw, 9) if kind.startswith(COMPRESSIBLE) else None
-                cached = self._assets[name] = (mtime, raw, packed)
+                cached = self._assets[name] = (mtime, kind, raw, packed)
         except OSError:
             raise web.HTTPNotFound() from None
-        _, raw, packed = cached
+        _, kind, body, packed = cached
         headers = {
             "Cache-Control": IMMUTABLE if HASHED_ASSET.search(name) else "no-cache",
             "Vary": "Accept-Encoding",
         }
-        body = raw
         if packed is not None and "gzip" in request.headers.get("Accept-Encoding", ""):
             headers["Content-Encoding"] = "gzip"
             body = packed
-        kind = mimetypes.guess_type(name)[0] or "application/octet-stream"
         return web.Response(body=body, headers=headers, content_type=kind)
 
     def client_address(self, request: web.Request) -> str:

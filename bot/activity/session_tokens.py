@@ -126,14 +126,14 @@ class SessionSigner:
         body = _b64(json.dumps(claims, separators=(",", ":")).encode())
         return f"{body}.{self._mac(body)}"
 
-    def renew(self, session: Session, checked_at: float | None = None) -> str:
+    def renew(self, session: Session) -> str:
         """A fresh token for ``session``'s user, instance and channel (a new nonce and expiry):
-        the single-use token a welcome hands out for reconnecting. The chain's start stays;
-        ``checked_at``: Discord confirmed the user's place again then."""
+        the single-use token a welcome hands out for reconnecting. The chain's start and the
+        time of Discord's last confirmation stay."""
         return self.issue(
             **{claim: getattr(session, claim) for claim in _CLAIMS},
             started_at=session.started_at,
-            checked_at=session.checked_at if checked_at is None else checked_at,
+            checked_at=session.checked_at,
         )
 
     def verify(self, token: object) -> Session:

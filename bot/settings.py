@@ -110,6 +110,49 @@ class Settings(StorageSettings):
     activity_listen_port: int = Field(default=8080, ge=0, le=65535)
     #: The public HTTPS host the portal's URL mapping ``/`` points to (no scheme, no path).
     activity_public_host: str | None = Field(default=None, pattern=r"^[A-Za-z0-9.-]+(:\d+)?$")
+    # The Activity server's limits (docs/activity.md, "Limits"): one client's cost is bounded.
+    #: Kilobytes of frames waiting to be sent to one browser (besides the newest table frame);
+    #: a browser that does not read past it is disconnected (close code 1013).
+    activity_send_queue_kib: int = Field(default=256, ge=16, le=65536)
+    #: Frames a second one socket may send (twice that in a burst); past it one refusal
+    #: (``err.activity_too_fast``) is sent, and the socket is closed (1008) if it goes on.
+    activity_frames_per_second: float = Field(default=10.0, ge=0, le=10_000)
+    #: Sign-ins (``POST /api/token``) a minute from one address (as many in a burst), and a
+    #: second from all addresses (twice that in a burst): past either, 429 before Discord is
+    #: asked anything. 0 = no bound.
+    activity_sign_ins_per_ip_per_minute: float = Field(default=10.0, ge=0, le=100_000)
+    activity_sign_ins_per_second: float = Field(default=5.0, ge=0, le=10_000)
+    #: Reverse proxies in front of the server that append to X-Forwarded-For: the client's
+    #: address is the entry that many from the right (0: the peer address, no header trusted).
+    activity_forwarded_hops: int = Field(default=0, ge=0, le=10)
+    #: Seconds a user's place in an activity instance, as Discord last confirmed it, is trusted:
+    #: a resumed socket past it is checked again, and every instance with open sockets is
+    #: checked this often (sockets of users who left it are closed). At most one check per
+    #: instance in that time.
+    activity_instance_check_seconds: float = Field(default=60.0, ge=1, le=3600)
+    #: Hours a chain of resumed sockets may last from its sign-in; then the client signs in
+    #: again (silently, through Discord).
+    activity_session_max_hours: float = Field(default=12.0, gt=0, le=24 * 7)
+    #: Open sockets per user (a new one closes the oldest, close code 4004) and per activity
+    #: instance (a new one past it is refused, close code 1013).
+    activity_sockets_per_user: int = Field(default=4, ge=1, le=1000)
+    activity_sockets_per_instance: int = Field(default=100, ge=1, le=100_000)
+    #: Sockets from one address that have not said hello yet (each may wait 10 s): past it,
+    #: 429 before the upgrade.
+    activity_unsigned_sockets_per_ip: int = Field(default=20, ge=1, le=100_000)
+    #: Seconds between two "open a table" frames of one user, past three in a row (each asks
+    #: Discord once); past it ``err.activity_too_fast``.
+    activity_open_interval_seconds: float = Field(default=10.0, ge=0, le=3600)
+    #: Log lines a minute about refused requests and frames (0 = no bound); the rest counted.
+    activity_log_lines_per_minute: int = Field(default=60, ge=0, le=100_000)
+    #: Origins a WebSocket may be opened from besides the server's own, comma-separated;
+    #: unset: ``https://ACTIVITY_PUBLIC_HOST`` and ``https://<client id>.discordsays.com``.
+    activity_allowed_origins: Annotated[tuple[str, ...] | None, NoDecode] = None
+    #: The pages that may frame the Activity (the CSP's ``frame-ancestors``): Discord's.
+    activity_frame_ancestors: str = (
+        "'self' https://discord.com https://*.discord.com https://discordapp.com"
+        " https://*.discordapp.com https://*.discordsays.com"
+    )
 
     #: Serve Prometheus metrics at ``http://METRICS_HOST:METRICS_PORT/metrics`` (docs/deploy.md,
     #: "Health"); unset: no endpoint.
@@ -122,6 +165,13 @@ class Settings(StorageSettings):
     def _comma_list(cls, value: object) -> object:
         if isinstance(value, str):
             return tuple(int(part) for part in value.split(",") if part.strip())
+        return value
+
+    @field_validator("activity_allowed_origins", mode="before")
+    @classmethod
+    def _origin_list(cls, value: object) -> object:
+        if isinstance(value, str):
+            return tuple(part.strip().rstrip("/") for part in value.split(",") if part.strip())
         return value
 
     @model_validator(mode="after")

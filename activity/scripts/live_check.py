@@ -80,7 +80,9 @@ async def client_frame(page: Page) -> int:
 async def check(browser_port: int, tmp: Path) -> None:
     import aiohttp
 
-    async with world(tmp) as w, activity_bot(w) as site:
+    # Discord's parent frame is played from another origin here: let it frame the client.
+    ancestors = f"'self' http://localhost:{PARENT_PORT}"
+    async with world(tmp) as w, activity_bot(w, activity_frame_ancestors=ancestors) as site:
         bot = site.bot
         table = await open_table(w, bot, [w.alice, w.bob], w.channel)
         instance = w.fake.activity.open_instance(w.channel, [w.alice, w.bob, w.carol])

@@ -18,6 +18,19 @@ export function clientId(): string {
   return meta?.content || (import.meta.env.VITE_DISCORD_CLIENT_ID as string | undefined) || "";
 }
 
+/** The server's `path` for this Activity's guild: `shard/<n>/<path>` when the bot runs as
+ * several processes (the page says how many shards), which the URL mappings route to the
+ * process of the guild's shard, Discord's `(guild_id >> 22) % shards` (a DM: shard 0). The
+ * server refuses a sign-in meant for another process's guild (docs/activity.md, "Sharding"). */
+export function serverUrl(path: string): URL {
+  const meta = document.querySelector<HTMLMetaElement>('meta[name="durak-shards"]');
+  const shards = Number(meta?.content || "1");
+  if (!Number.isInteger(shards) || shards <= 1) return new URL(path, document.baseURI);
+  const guild = new URLSearchParams(window.location.search).get("guild_id") ?? "";
+  const id = /^\d{1,20}$/.test(guild) ? BigInt(guild) : 0n;
+  return new URL(`shard/${(id >> 22n) % BigInt(shards)}/${path}`, document.baseURI);
+}
+
 export async function startSdk(id: string): Promise<DiscordSDK> {
   // disableConsoleLogOverride: the SDK would otherwise forward console output to Discord.
   const sdk = new DiscordSDK(id, { disableConsoleLogOverride: true });
@@ -35,7 +48,7 @@ export async function signIn(sdk: DiscordSDK, id: string): Promise<string> {
     prompt: "none",
     scope: ["identify"],
   });
-  const response = await fetch(new URL("api/token", document.baseURI), {
+  const response = await fetch(serverUrl("api/token"), {
     method: "POST",
     headers: { "Content-Type": "application/json" },
     body: JSON.stringify({ code, instance_id: sdk.instanceId }),

@@ -1,7 +1,9 @@
 // One WebSocket to the table, kept open: a dropped socket reconnects with the welcome's
 // single-use resume token; a refused token (a restarted server, an expired token) signs in
-// again through Discord, silently.
+// again through Discord, silently. A socket the server ended for good (the user left the
+// instance, a newer window replaced this one, the instance is full) is not reopened.
 
+import { serverUrl } from "./auth";
 import {
   actFrame,
   helloFrame,
@@ -18,9 +20,15 @@ export interface ConnectionEvents {
   frame(frame: ServerFrame): void;
   /** true while the socket is down and being reopened. */
   reconnecting(down: boolean): void;
+  /** The server ended the socket for good; `text`: its last error frame's, if any. */
+  stopped(text: string): void;
 }
 
 const CLOSE_UNAUTHORIZED = 4001;
+/** Not in the instance any more, replaced by a newer window, the instance full
+ * (docs/activity.md, "Limits"): reopening would only be refused again, or push out the newer
+ * window in turn. */
+const CLOSE_FINAL = new Set([4003, 4004, 4005]);
 
 export class Connection {
   private ws: WebSocket | null = null;
@@ -30,6 +38,8 @@ export class Connection {
   /** A move made while the socket was down: sent once it is back, so no click is lost (the
    * server still checks it against the table's version then). */
   private queued: string | null = null;
+  /** The text of the last error frame, shown when the server ends the socket for good. */
+  private lastError = "";
 
   constructor(
     session: string,
@@ -40,7 +50,7 @@ export class Connection {
   }
 
   open(): void {
-    const url = new URL("ws", document.baseURI);
+    const url = serverUrl("ws");
     url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
     const ws = new WebSocket(url);
     this.ws = ws;
@@ -50,6 +60,7 @@ export class Connection {
     ws.onmessage = (event: MessageEvent<string>) => {
       const frame = parseServerFrame(event.data);
       if (!frame) return;
+      if (frame.type === "error") this.lastError = frame.text;
       if (frame.type === "welcome") {
         this.token = frame.resume;
         this.retries = 0;
@@ -64,6 +75,10 @@ export class Connection {
     ws.onclose = (event) => {
       if (this.ws !== ws) return;
       this.ws = null;
+      if (CLOSE_FINAL.has(event.code)) {
+        this.events.stopped(this.lastError);
+        return;
+      }
       this.events.reconnecting(true);
       const unauthorized = event.code === CLOSE_UNAUTHORIZED || this.token === null;
       const delay = Math.min(10_000, 500 * 2 ** this.retries++);

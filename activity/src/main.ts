@@ -134,6 +134,10 @@ async function main(): Promise<void> {
         state.reconnecting = down;
         draw();
       },
+      stopped(text) {
+        connection = null;
+        fail(text);
+      },
     });
     connection.open();
   } catch (error) {

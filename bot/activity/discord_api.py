@@ -20,9 +20,11 @@ from discord.http import Route
 log = logging.getLogger(__name__)
 
 TIMEOUT = aiohttp.ClientTimeout(total=10)
-#: A 429 (Discord's global limit, which these calls share with the bot's own requests) is
-#: waited out this many times when it asks for at most ``MAX_RATE_LIMIT_WAIT`` seconds; past
-#: that the sign-in answers "try again" (503), never "you are not allowed".
+#: A 429 to the instance check (made with the bot token: Discord's global limit, which it
+#: shares with the bot's own requests) is waited out this many times when it asks for at most
+#: ``MAX_RATE_LIMIT_WAIT`` seconds; past that the sign-in answers "try again" (503), never "you
+#: are not allowed". The OAuth2 calls are never repeated: a 4xx there (a made-up code, a 429)
+#: answers the browser at once, so a junk sign-in costs Discord one request, not five.
 RATE_LIMIT_TRIES = 5
 MAX_RATE_LIMIT_WAIT = 5.0
 
@@ -60,8 +62,9 @@ class ActivityInstance:
 
 
 class DiscordApi:
-    """``pace``: awaited before each request made with the bot token, which counts against the
-    bot's global rate limit (the bot's own request budget; the OAuth2 calls do not count)."""
+    """``pace``: awaited before each request to Discord, the OAuth2 calls too: the bot's own
+    request budget (``RequestBudget``), so that every request the process makes to Discord,
+    with whatever credentials, counts in the one rate the bot keeps to."""
 
     def __init__(
         self,
@@ -87,10 +90,12 @@ class DiscordApi:
             self._session = None
 
     async def _call(
-        self, what: str, method: str, path: str, *, paced: bool = False, **kwargs: Any
+        self, what: str, method: str, path: str, *, retry: bool = False, **kwargs: Any
     ) -> Any:
-        for attempt in range(1, RATE_LIMIT_TRIES + 1):
-            if paced and self._pace is not None:
+        """``retry``: wait out short 429s (the instance check only)."""
+        tries = RATE_LIMIT_TRIES if retry else 1
+        for attempt in range(1, tries + 1):
+            if self._pace is not None:
                 await self._pace()
             try:
                 async with self._http().request(method, Route.BASE + path, **kwargs) as response:
@@ -101,7 +106,7 @@ class DiscordApi:
                     wait = _retry_after(response.headers, text) if status == 429 else 0.0
             except (aiohttp.ClientError, TimeoutError, json.JSONDecodeError) as exc:
                 raise DiscordRefused(what, 0, type(exc).__name__) from None
-            if status != 429 or attempt == RATE_LIMIT_TRIES or wait > MAX_RATE_LIMIT_WAIT:
+            if status != 429 or attempt == tries or wait > MAX_RATE_LIMIT_WAIT:
                 raise DiscordRefused(what, status, text[:200])
             log.info("%s: rate limited by Discord, trying again in %.2fs", what, wait)
             await asyncio.sleep(wait)
@@ -149,7 +154,7 @@ class DiscordApi:
             "GET",
             f"/applications/{self.client_id}/activity-instances/{instance_id}",
             headers={"Authorization": f"Bot {self._bot_token}"},
-            paced=True,
+            retry=True,
         )
         try:
             location = data["location"]

@@ -30,16 +30,44 @@ from .table_frames import table_frame
 log = logging.getLogger(__name__)
 
 
-class Connection:
-    """One browser's WebSocket, authenticated as ``session``'s user."""
+#: Seconds a closing socket is given to send its close frame before its connection is cut.
+CLOSE_GRACE = 1.0
+#: Close codes: the browser does not read what it is sent (try again later), it sends too
+#: much (policy); a newer socket of the same user replaced it, its instance has too many
+#: sockets (the client does not reconnect after these two: it shows the error frame's text).
+CLOSE_NOT_READING, CLOSE_POLICY, CLOSE_REPLACED, CLOSE_FULL = 1013, 1008, 4004, 4005
+#: Closes under way (held so that they finish).
+_closing: set[asyncio.Task[None]] = set()
 
-    def __init__(self, ws: web.WebSocketResponse, session: Session) -> None:
+
+class Connection:
+    """One browser's WebSocket, authenticated as ``session``'s user.
+
+    What waits to be sent is bounded (``max_queued_bytes``, besides the newest table frame): a
+    browser that does not read is disconnected rather than queued for (close code 1013).
+    ``abort`` cuts the connection when even a close frame cannot be sent."""
+
+    def __init__(
+        self,
+        ws: web.WebSocketResponse,
+        session: Session,
+        *,
+        max_queued_bytes: int = 256 * 1024,
+        abort: Callable[[], None] | None = None,
+    ) -> None:
         self.ws = ws
         self.session = session
+        self.max_queued_bytes = max_queued_bytes
+        self._abort = abort
         self._table: str | None = None  # the newest table frame not sent yet
         self._queued: deque[str] = deque()  # other frames (welcome, errors), all sent in order
+        self.queued_bytes = 0
+        #: The most ``queued_bytes`` ever held (the tests read it).
+        self.peak_queued_bytes = 0
         self._wake = asyncio.Event()
         self._sender: asyncio.Task[None] | None = None
+        #: Set once the server has decided to close this socket: nothing more is queued.
+        self.closing = False
 
     @property
     def user_id(self) -> int:
@@ -50,7 +78,15 @@ class Connection:
         self._wake.set()
 
     def send(self, frame: str) -> None:
+        if self.closing:
+            return
+        if self.queued_bytes + len(frame) > self.max_queued_bytes:
+            log.info("activity socket of %s does not read; closing it", self.user_id)
+            self.close_soon(CLOSE_NOT_READING, b"not reading")
+            return
         self._queued.append(frame)
+        self.queued_bytes += len(frame)
+        self.peak_queued_bytes = max(self.peak_queued_bytes, self.queued_bytes)
         self._wake.set()
 
     def start(self) -> None:
@@ -63,7 +99,9 @@ class Connection:
                 self._wake.clear()
                 while self._queued or self._table is not None:
                     if self._queued:
-                        await self.ws.send_str(self._queued.popleft())
+                        frame = self._queued.popleft()
+                        self.queued_bytes -= len(frame)
+                        await self.ws.send_str(frame)
                     elif self._table is not None:
                         frame, self._table = self._table, None
                         await self.ws.send_str(frame)
@@ -76,21 +114,88 @@ class Connection:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._sender
 
+    def close_soon(self, code: int, message: bytes, final: str | None = None) -> None:
+        """Close the socket with ``code`` (from code that cannot wait), after sending
+        ``final`` (an error frame) when the browser reads; nothing else is sent any more."""
+        if self.closing:
+            return
+        self.closing = True
+        task = asyncio.create_task(self.close(code, message, final), name="activity-ws-close")
+        _closing.add(task)
+        task.add_done_callback(_closing.discard)
+
+    async def close(
+        self, code: int, message: bytes, final: str | None = None, *, flush: bool = False
+    ) -> None:
+        """Close the socket with ``code`` after ``final``; ``flush``: after the frames queued
+        too (at most ``max_queued_bytes``). Whatever does not go within ``CLOSE_GRACE``
+        seconds is dropped with the connection."""
+        self.closing = True
+        frames = list(self._queued) if flush else []
+        self._queued.clear()
+        self.queued_bytes = 0
+        self._table = None
+        await self.stop()
+        if final is not None:
+            frames.append(final)
+        try:
+            async with asyncio.timeout(CLOSE_GRACE):
+                for frame in frames:
+                    await self.ws.send_str(frame)
+                await self.ws.close(code=code, message=message)
+        except (TimeoutError, ConnectionError, RuntimeError):
+            if self._abort is not None:  # it does not even take the close frame
+                self._abort()
+
 
 #: How often the hub looks for tables opened or closed in a channel with browsers.
 POLL_SECONDS = 1.0
 
 
 class ActivityHub(EveryChange):
-    def __init__(self, *, poll_seconds: float = POLL_SECONDS) -> None:
+    """``per_user``, ``per_instance``: the most open sockets of one user (a new one closes
+    the oldest) and of one activity instance (a new one past it is refused)."""
+
+    def __init__(
+        self,
+        *,
+        poll_seconds: float = POLL_SECONDS,
+        per_user: int = 4,
+        per_instance: int = 100,
+    ) -> None:
         self._by_channel: dict[int, set[Connection]] = {}
         #: The table each channel's browsers were last shown (None: no table).
         self._shown: dict[int, str | None] = {}
+        #: Every admitted socket, oldest first, by user and by instance.
+        self._by_user: dict[int, list[Connection]] = {}
+        self._by_instance: dict[str, set[Connection]] = {}
+        self.per_user = per_user
+        self.per_instance = per_instance
         self.poll_seconds = poll_seconds
         self._watcher: asyncio.Task[None] | None = None
 
+    def admit(self, conn: Connection, replaced: str | None = None) -> bool:
+        """Count a new socket against its user's and its instance's limits: False (nothing
+        counted) when its instance has no room, even after the user's oldest sockets that it
+        replaces; else those are closed (close code 4004, after the frame ``replaced``)."""
+        user = self._by_user.get(conn.user_id, [])
+        excess = user[: max(0, len(user) - self.per_user + 1)]
+        instance = self._by_instance.get(conn.session.instance_id, set())
+        freed = sum(1 for old in excess if old in instance)
+        if len(instance) - freed >= self.per_instance:
+            return False
+        for old in excess:
+            log.info("activity socket of %s replaced by a newer one", old.user_id)
+            self.remove(old)
+            old.close_soon(CLOSE_REPLACED, b"replaced", replaced)
+        self._by_user.setdefault(conn.user_id, []).append(conn)
+        self._by_instance.setdefault(conn.session.instance_id, set()).add(conn)
+        return True
+
     def add(self, conn: Connection, table: Table | None) -> None:
         """A browser that has just been sent ``table`` (its channel's table, or None)."""
+        if conn.closing:  # replaced before it was shown its table
+            return
         channel = conn.session.channel_id
         self._by_channel.setdefault(channel, set()).add(conn)
         self._shown[channel] = None if table is None else table.table_id
@@ -102,6 +207,20 @@ class ActivityHub(EveryChange):
             if not conns:
                 del self._by_channel[conn.session.channel_id]
                 self._shown.pop(conn.session.channel_id, None)
+        user = self._by_user.get(conn.user_id)
+        if user is not None and conn in user:
+            user.remove(conn)
+            if not user:
+                del self._by_user[conn.user_id]
+        instance = self._by_instance.get(conn.session.instance_id)
+        if instance is not None:
+            instance.discard(conn)
+            if not instance:
+                del self._by_instance[conn.session.instance_id]
+
+    def instances(self) -> dict[str, list[Connection]]:
+        """The open sockets by activity instance."""
+        return {i: list(conns) for i, conns in self._by_instance.items()}
 
     def connections(self, channel_id: int | None = None) -> list[Connection]:
         if channel_id is not None:

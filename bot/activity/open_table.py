@@ -30,6 +30,13 @@ class LeftInstance(Exception):
     """The user is no longer in the activity instance (or it ended)."""
 
 
+def blocks_new_table(table: Table) -> bool:
+    """Whether ``table`` keeps its channel from another one, as ``Lobby.create`` decides (a
+    finished game gives way; a tournament's table keeps its thread): checked before Discord
+    is asked anything."""
+    return table.active or table.match is not None
+
+
 async def open_from_browser(
     opener: TableOpener, discord: DiscordApi, session: Session, frame: OpenTable
 ) -> Table:

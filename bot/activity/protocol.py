@@ -11,7 +11,15 @@ from __future__ import annotations
 import json
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    TypeAdapter,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from bot.domain import MAX_TURN_TIMER
 from bot.tables.table import MAX_SEATS, MIN_SEATS
@@ -22,12 +30,22 @@ from .table_frames import PROTOCOL_VERSION
 
 #: Largest frame a browser may send (an action is a few dozen bytes).
 MAX_CLIENT_FRAME = 2048
+#: Deepest nesting of arrays and objects a frame may have (every frame is one flat object):
+#: deeper ones are refused before they are parsed, so none can exhaust the parser's stack.
+MAX_FRAME_DEPTH = 4
 
 
 class _Frame(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
 
     v: Literal[1]
+
+    @field_validator("v", mode="before")
+    @classmethod
+    def _an_integer(cls, value: object) -> object:
+        if isinstance(value, bool):  # True == 1, but it is not a version
+            raise ValueError("v must be the integer 1")
+        return value
 
 
 class Hello(_Frame):
@@ -114,9 +132,34 @@ class BadFrame(Exception):
     pass
 
 
+def nesting_depth(text: str) -> int:
+    """How deeply the JSON ``text`` nests arrays and objects (brackets inside strings are
+    text), without parsing it."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    return deepest
+
+
 def parse_client_frame(text: str) -> ClientFrames:
     if len(text) > MAX_CLIENT_FRAME:
         raise BadFrame("too long")
+    if nesting_depth(text) > MAX_FRAME_DEPTH:
+        raise BadFrame("nested too deeply")
     try:
         return _CLIENT_FRAME.validate_python(json.loads(text))
     except (ValueError, ValidationError) as exc:  # JSONDecodeError is a ValueError

@@ -18,16 +18,23 @@ the chat buttons' methods of :attr:`TableService.lobby` and :attr:`TableService.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import gzip
 import logging
+import math
+import mimetypes
 import re
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
 
 from aiohttp import WSMsgType, web
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from bot.storage.sharding import shard_of
 from bot.tables.refusals import Refusal, Rejected
 from bot.text import t
 from bot.ui.rules_text import refusal_text
@@ -35,10 +42,11 @@ from durak_core import Action
 from durak_core.errors import ActionNotationError
 
 from .client_texts import client_texts
-from .discord_api import DiscordApi, DiscordRefused
-from .hub import ActivityHub, Connection
+from .discord_api import ActivityInstance, DiscordApi, DiscordRefused
+from .hub import CLOSE_FULL, CLOSE_POLICY, ActivityHub, Connection
+from .limits import KeyedBuckets, LogLimiter, TokenBucket
 from .lobby_ops import run_lobby_op
-from .open_table import LeftInstance, TableOpener, open_from_browser
+from .open_table import LeftInstance, TableOpener, blocks_new_table, open_from_browser
 from .protocol import (
     MAX_CLIENT_FRAME,
     Act,
@@ -61,8 +69,20 @@ log = logging.getLogger(__name__)
 
 #: Seconds a new WebSocket has to say hello with its session token.
 HELLO_SECONDS = 10.0
-#: WebSocket close codes (4000-4999 are the application's).
-CLOSE_UNAUTHORIZED, CLOSE_BAD_FRAME = 4001, 4002
+#: WebSocket close codes (4000-4999 are the application's; the hub has the others): a token
+#: refused, a frame refused, the user is no longer in the activity instance (or it ended).
+CLOSE_UNAUTHORIZED, CLOSE_BAD_FRAME, CLOSE_LEFT = 4001, 4002, 4003
+#: The assets' file names (Vite's ``name-<hash>.ext``), and those that carry a content hash:
+#: they never change, so a browser may keep them for a year.
+ASSET_NAME = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}")
+HASHED_ASSET = re.compile(r"-[A-Za-z0-9_-]{8,}\.[a-z0-9]+")
+#: "Open a table" frames one user may send at once (a refused open, then another try), before
+#: ``ACTIVITY_OPEN_INTERVAL_SECONDS`` holds.
+OPEN_BURST = 3
+#: The caching of an asset whose name carries its content's hash.
+IMMUTABLE = "public, max-age=31536000, immutable"
+#: Types worth compressing (pictures are compressed already).
+COMPRESSIBLE = ("text/", "application/javascript", "application/json", "image/svg+xml")
 #: Activity instance ids are short and URL-safe (``i-<launch>-gc-<guild>-<channel>``).
 INSTANCE_ID = r"^[A-Za-z0-9_-]{1,128}$"
 #: Where ``npm run build`` in ``activity/`` puts the browser client (a source checkout), and
@@ -81,6 +101,10 @@ CLIENT_DIR = find_client(CHECKOUT_CLIENT, PACKAGED_CLIENT)
 #: The empty tag in ``activity/index.html`` the server fills with the application's client id
 #: (the SDK needs it before anything else, and it is configuration, not a build input).
 CLIENT_ID_TAG = '<meta name="discord-client-id" content="" />'
+#: The empty tag the server fills with the number of shards when the bot runs as several
+#: processes: the client then sends its sign-in and socket to ``shard/<n>/`` (docs/activity.md,
+#: "Sharding"), which the URL mappings route to the process of the guild's shard.
+SHARDS_TAG = '<meta name="durak-shards" content="" />'
 
 
 class TokenRequest(BaseModel):
@@ -99,8 +123,19 @@ def _request_locale(request: web.Request) -> str:
     return first or "en-US"
 
 
-def _refusal(status: int, key: str, locale: str) -> web.Response:
-    return web.json_response({"error": key, "message": t(key, locale)}, status=status)
+def _refusal(status: int, key: str, locale: str, **extra: object) -> web.Response:
+    body = {"error": key, "message": t(key, locale), **extra}
+    return web.json_response(body, status=status)
+
+
+def _member(instance: ActivityInstance | None, session: Session) -> bool:
+    """Whether ``instance`` (None: it ended, or Discord does not know it) still has the
+    session's user, in the session's channel."""
+    return (
+        instance is not None
+        and session.user_id in instance.users
+        and instance.channel_id == session.channel_id
+    )
 
 
 class ActivityServer:
@@ -124,7 +159,28 @@ class ActivityServer:
             pace,
         )
         self.signer = signer or SessionSigner()
-        self.hub = ActivityHub()
+        self.signer.chain_lifetime = settings.activity_session_max_hours * 3600
+        self.hub = ActivityHub(
+            per_user=settings.activity_sockets_per_user,
+            per_instance=settings.activity_sockets_per_instance,
+        )
+        #: Log lines a client can cause at will (refused frames and sign-ins), rate-limited.
+        self.quiet = LogLimiter(log, settings.activity_log_lines_per_minute)
+        per_ip = settings.activity_sign_ins_per_ip_per_minute
+        self.sign_ins_by_ip = KeyedBuckets(per_ip / 60, per_ip)
+        per_second = settings.activity_sign_ins_per_second
+        self.sign_ins = TokenBucket(per_second, 2 * per_second)
+        interval = settings.activity_open_interval_seconds
+        self.opens = KeyedBuckets(1 / interval if interval > 0 else 0, OPEN_BURST)
+        #: What Discord last said of each instance (None: ended or unknown), and when
+        #: (``signer.clock``); checks under way, so that one answer serves all who wait.
+        self._instances: dict[str, tuple[float, ActivityInstance | None]] = {}
+        self._checking: dict[str, asyncio.Task[tuple[float, ActivityInstance | None]]] = {}
+        self._sweeper: asyncio.Task[None] | None = None
+        #: Sockets still waiting for their hello, by address.
+        self._unsigned: dict[str, int] = {}
+        #: The assets as read, and gzipped: name → (mtime, type, raw, gzipped or None).
+        self._assets: dict[str, tuple[int, str, bytes, bytes | None]] = {}
         self.service: TableService | None = None
         #: Opens a table as ``/durak new`` does (the chat side's, set by the bot).
         self.opener: TableOpener | None = None
@@ -146,13 +202,28 @@ class ActivityServer:
             [
                 web.post("/api/token", self.token),
                 web.get("/ws", self.websocket),
+                # the same, reached through a shard's URL mapping that keeps its prefix
+                web.post(r"/shard/{shard:\d{1,4}}/api/token", self.token),
+                web.get(r"/shard/{shard:\d{1,4}}/ws", self.websocket),
                 web.get("/", self.index),
+                web.get("/assets/{name}", self.asset),
             ]
         )
-        assets = self.client_dir / "assets"
-        if assets.is_dir():  # file names carry a content hash; aiohttp refuses ../ paths
-            app.router.add_static("/assets", assets)
+        app.on_response_prepare.append(self._headers)
         return app
+
+    @property
+    def content_security_policy(self) -> str:
+        """Only Discord's pages may frame the Activity (``ACTIVITY_FRAME_ANCESTORS``); no
+        plugins, no ``<base>`` elsewhere."""
+        ancestors = self.settings.activity_frame_ancestors
+        return f"frame-ancestors {ancestors}; object-src 'none'; base-uri 'self'"
+
+    async def _headers(self, request: web.Request, response: web.StreamResponse) -> None:
+        """Every answer's headers: the CSP, no content sniffing, no server version."""
+        response.headers["Server"] = "durak"
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        response.headers["Content-Security-Policy"] = self.content_security_policy
 
     async def start(self, service: TableService) -> None:
         self.service = service
@@ -163,6 +234,7 @@ class ActivityServer:
         )
         await site.start()
         self.hub.watch(service.registry.in_channel)
+        self._sweeper = asyncio.create_task(self._sweep(), name="activity-instance-sweep")
         self.port = int(self._runner.addresses[0][1])
         log.info(
             "activity server on %s:%d for https://%s (map / to it in the Developer Portal)",
@@ -172,6 +244,10 @@ class ActivityServer:
         )
 
     async def stop(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sweeper
         await self.hub.close()
         for ws in list(self._sockets):
             await ws.close(code=1001, message=b"server shutting down")
@@ -194,14 +270,73 @@ class ActivityServer:
         page = page.replace(
             CLIENT_ID_TAG, f'<meta name="discord-client-id" content="{client_id}" />'
         )
-        return web.Response(
+        scope = self.settings.shard_scope
+        if scope is not None:  # this process runs only some of the shards
+            shards = f'<meta name="durak-shards" content="{scope.shard_count}" />'
+            page = page.replace(SHARDS_TAG, shards)
+        response = web.Response(
             text=page, content_type="text/html", headers={"Cache-Control": "no-cache"}
         )
+        response.enable_compression()
+        return response
+
+    async def asset(self, request: web.Request) -> web.Response:
+        """A file of the built client's ``assets/``: gzipped when the browser takes it, and
+        cached for good when its name carries a content hash (Vite's)."""
+        name = request.match_info["name"]
+        if not ASSET_NAME.fullmatch(name):
+            raise web.HTTPNotFound()
+        path = self.client_dir / "assets" / name
+        try:
+            mtime = path.stat().st_mtime_ns
+            cached = self._assets.get(name)
+            if cached is None or cached[0] != mtime:
+                raw = path.read_bytes()
+                kind = mimetypes.guess_type(name)[0] or "application/octet-stream"
+                packed = gzip.compress(raw, 9) if kind.startswith(COMPRESSIBLE) else None
+                cached = self._assets[name] = (mtime, kind, raw, packed)
+        except OSError:
+            raise web.HTTPNotFound() from None
+        _, kind, body, packed = cached
+        headers = {
+            "Cache-Control": IMMUTABLE if HASHED_ASSET.search(name) else "no-cache",
+            "Vary": "Accept-Encoding",
+        }
+        if packed is not None and "gzip" in request.headers.get("Accept-Encoding", ""):
+            headers["Content-Encoding"] = "gzip"
+            body = packed
+        return web.Response(body=body, headers=headers, content_type=kind)
+
+    def client_address(self, request: web.Request) -> str:
+        """The browser's address: the peer's, or with ``ACTIVITY_FORWARDED_HOPS`` proxies in
+        front, the X-Forwarded-For entry the first of them appended."""
+        hops = self.settings.activity_forwarded_hops
+        if hops:
+            forwarded = request.headers.getall("X-Forwarded-For", [])
+            entries = [e.strip() for h in forwarded for e in h.split(",") if e.strip()]
+            if len(entries) >= hops:
+                return entries[-hops]
+        return request.remote or "?"
+
+    def _sign_in_allowed(self, request: web.Request) -> float:
+        """0.0 if one more sign-in from this address fits the limits (and count it), else
+        the seconds to wait."""
+        address = self.client_address(request)
+        if self.sign_ins_by_ip.take(address) and self.sign_ins.take():
+            return 0.0
+        self.quiet.info("activity sign-in from %s refused: too many", address)
+        return max(1.0, self.sign_ins_by_ip.wait(address), self.sign_ins.wait())
 
     async def token(self, request: web.Request) -> web.Response:
         """Exchange the SDK's code; answer the access token (for the SDK's ``authenticate``)
-        and the server's session token for the WebSocket."""
+        and the server's session token for the WebSocket. Past the sign-in limits (per
+        address, and in all), 429 before anything is asked of Discord."""
         locale = _request_locale(request)
+        wait = self._sign_in_allowed(request)
+        if wait:
+            busy = _refusal(429, "err.activity_busy", locale)
+            busy.headers["Retry-After"] = str(math.ceil(wait))
+            return busy
         try:
             body = TokenRequest.model_validate_json(await request.read())
         except ValidationError:
@@ -210,20 +345,34 @@ class ActivityServer:
             access_token = await self.discord.exchange_code(body.code)
             user = await self.discord.user(access_token)
         except DiscordRefused as exc:
-            log.info("activity sign-in refused: %s", exc)
+            self.quiet.info("activity sign-in refused: %s", exc)
             if exc.transient:
                 return _refusal(503, "err.activity_unavailable", locale)
             return _refusal(401, "err.activity_auth", locale)
         try:
             instance = await self.discord.instance(body.instance_id)
         except DiscordRefused as exc:
-            log.info("activity instance %s refused for %s: %s", body.instance_id, user.id, exc)
+            self.quiet.info(
+                "activity instance %s refused for %s: %s", body.instance_id, user.id, exc
+            )
             if exc.transient:
                 return _refusal(503, "err.activity_unavailable", user.locale)
             return _refusal(403, "err.activity_instance", user.locale)
         if instance.instance_id != body.instance_id or user.id not in instance.users:
-            log.info("user %s is not in activity instance %s", user.id, body.instance_id)
+            self.quiet.info("user %s is not in activity instance %s", user.id, body.instance_id)
             return _refusal(403, "err.activity_instance", user.locale)
+        scope = self.settings.shard_scope
+        guild = instance.guild_id or 0  # Discord's shard of DMs is 0
+        if scope is not None and not scope.owns(guild):
+            shard = shard_of(guild, scope.shard_count)
+            self.quiet.info(
+                "activity sign-in for guild %s reached this process, which does not run its"
+                " shard %d: map /shard/%d to the process that does (docs/activity.md, Sharding)",
+                guild,
+                shard,
+                shard,
+            )
+            return _refusal(421, "err.activity_other_shard", user.locale, shard=shard)
         session = self.signer.issue(
             user_id=user.id,
             instance_id=instance.instance_id,
@@ -251,14 +400,50 @@ class ActivityServer:
 
     # -- the WebSocket ---------------------------------------------------------------------
 
-    async def websocket(self, request: web.Request) -> web.WebSocketResponse:
+    def origin_allowed(self, request: web.Request) -> bool:
+        """A browser's WebSocket comes from the server's own origin (the same host) or one
+        configured (``ACTIVITY_ALLOWED_ORIGINS``; by default the public host and the app's
+        discordsays.com). Without an Origin it is no browser: the session token decides."""
+        origin = request.headers.get("Origin")
+        if origin is None:
+            return True
+        origin = origin.strip().rstrip("/").lower()
+        if urlsplit(origin).netloc == request.host.lower():
+            return True
+        allowed = self.settings.activity_allowed_origins or (
+            f"https://{self.settings.activity_public_host}",
+            f"https://{self.settings.discord_client_id}.discordsays.com",
+        )
+        return origin in (a.lower() for a in allowed)
+
+    async def websocket(self, request: web.Request) -> web.StreamResponse:
+        if not self.origin_allowed(request):
+            self.quiet.info("activity socket from origin %r refused", request.headers["Origin"])
+            return web.Response(status=403, text="origin not allowed")
+        address = self.client_address(request)
+        pending = self._unsigned.get(address, 0)
+        if pending >= self.settings.activity_unsigned_sockets_per_ip:
+            self.quiet.info("activity sockets from %s refused: too many without hello", address)
+            return web.Response(status=429, text="too many sockets", headers={"Retry-After": "1"})
         ws = web.WebSocketResponse(heartbeat=30.0, max_msg_size=MAX_CLIENT_FRAME * 2)
         await ws.prepare(request)
         self._sockets.add(ws)
+
+        def abort() -> None:
+            if request.transport is not None:
+                request.transport.abort()
+
+        self._unsigned[address] = pending + 1
         try:
-            session = await self._hello(ws, _request_locale(request))
+            try:
+                session = await self._hello(ws, _request_locale(request))
+            finally:
+                if self._unsigned[address] <= 1:
+                    del self._unsigned[address]
+                else:
+                    self._unsigned[address] -= 1
             if session is not None:
-                await self._serve(ws, session)
+                await self._serve(ws, session, abort)
         finally:
             self._sockets.discard(ws)
         return ws
@@ -278,18 +463,122 @@ class ActivityServer:
             frame = parse_client_frame(msg.data)
             if not isinstance(frame, Hello):
                 raise BadFrame("hello first")
-            return self.signer.consume(frame.token)
+            session = self.signer.consume(frame.token)
         except (BadFrame, BadToken) as exc:
-            log.info("activity socket refused: %s", exc)
+            self.quiet.info("activity socket refused: %s", exc)
             text = t("err.activity_session", locale)
             with contextlib.suppress(ConnectionError):  # it may be gone already
                 await ws.send_str(error_frame("err.activity_session", text))
             await ws.close(code=CLOSE_UNAUTHORIZED, message=b"unauthorized")
             return None
+        try:
+            checked_at = await self._recheck(session)
+        except LeftInstance:
+            self.quiet.info(
+                "%s resumed in activity instance %s, left", session.user_id, session.instance_id
+            )
+            with contextlib.suppress(ConnectionError):
+                await ws.send_str(self._error(session, "err.activity_instance"))
+            await ws.close(code=CLOSE_LEFT, message=b"not in the instance")
+            return None
+        return replace(session, checked_at=checked_at)
 
-    async def _serve(self, ws: web.WebSocketResponse, session: Session) -> None:
+    # -- the user's place in the instance ---------------------------------------------------
+
+    async def _instance(self, instance_id: str) -> tuple[float, ActivityInstance | None]:
+        """The instance as Discord said it at most ``ACTIVITY_INSTANCE_CHECK_SECONDS`` ago
+        (None: ended or unknown), and when; asked again past that, once for all who wait.
+        Raises a transient :class:`DiscordRefused`."""
+        cached = self._instances.get(instance_id)
+        interval = self.settings.activity_instance_check_seconds
+        if cached is not None and self.signer.clock() - cached[0] < interval:
+            return cached
+        task = self._checking.get(instance_id)
+        if task is None:
+            task = asyncio.create_task(self._ask_instance(instance_id))
+            self._checking[instance_id] = task
+            task.add_done_callback(lambda _: self._checking.pop(instance_id, None))
+        return await asyncio.shield(task)
+
+    async def _ask_instance(self, instance_id: str) -> tuple[float, ActivityInstance | None]:
+        try:
+            instance: ActivityInstance | None = await self.discord.instance(instance_id)
+        except DiscordRefused as exc:
+            if exc.transient:
+                raise
+            instance = None
+        now = self.signer.clock()
+        interval = self.settings.activity_instance_check_seconds
+        for old in [i for i, (at, _) in self._instances.items() if now - at >= interval]:
+            del self._instances[old]
+        self._instances[instance_id] = (now, instance)
+        return now, instance
+
+    async def _recheck(self, session: Session) -> float:
+        """When Discord last confirmed the session's user in its instance: the token's own
+        time while recent, else Discord is asked (at most once per instance and interval).
+        Raises :class:`LeftInstance`; when Discord cannot answer, the old time stands (the
+        next resume asks again)."""
+        if self.signer.clock() - session.checked_at < self.settings.activity_instance_check_seconds:
+            return session.checked_at
+        try:
+            checked_at, instance = await self._instance(session.instance_id)
+        except DiscordRefused as exc:
+            self.quiet.info("activity instance check failed, resuming anyway: %s", exc)
+            return session.checked_at
+        if not _member(instance, session):
+            raise LeftInstance(session.instance_id)
+        return checked_at
+
+    async def _sweep(self) -> None:
+        """Close the sockets of users no longer in their instance (or whose instance ended),
+        looking every ``ACTIVITY_INSTANCE_CHECK_SECONDS``: one check per instance with sockets."""
+        while True:
+            await asyncio.sleep(self.settings.activity_instance_check_seconds)
+            try:
+                await self.sweep()
+            except Exception:  # one odd answer must not stop the next sweeps
+                log.exception("activity instance sweep failed")
+
+    async def sweep(self) -> None:
+        for instance_id, conns in self.hub.instances().items():
+            try:
+                _, instance = await self._instance(instance_id)
+            except DiscordRefused as exc:
+                self.quiet.info("activity instance check failed: %s", exc)
+                continue
+            for conn in conns:
+                if not _member(instance, conn.session):
+                    log.info("%s is no longer in activity instance %s", conn.user_id, instance_id)
+                    self.hub.remove(conn)
+                    final = self._error(conn.session, "err.activity_instance")
+                    conn.close_soon(CLOSE_LEFT, b"not in the instance", final)
+
+    async def _serve(
+        self, ws: web.WebSocketResponse, session: Session, abort: Callable[[], None]
+    ) -> None:
         assert self.service is not None
-        conn = Connection(ws, session)
+        settings = self.settings
+        conn = Connection(
+            ws, session, max_queued_bytes=settings.activity_send_queue_kib * 1024, abort=abort
+        )
+        try:
+            if self.hub.admit(conn, self._error(session, "err.activity_replaced")):
+                await self._serve_admitted(conn)
+            else:
+                self.quiet.info("activity instance %s is full", session.instance_id)
+                final = self._error(session, "err.activity_full")
+                await conn.close(CLOSE_FULL, b"instance full", final)
+        finally:
+            self.hub.remove(conn)
+            await conn.stop()
+
+    async def _serve_admitted(self, conn: Connection) -> None:
+        assert self.service is not None
+        session, ws = conn.session, conn.ws
+        rate = self.settings.activity_frames_per_second
+        frames = TokenBucket(rate, 2 * rate)
+        refused = False  # the last frame was over the rate: the next one over it closes
         resume = self.signer.renew(session)
         conn.send(
             welcome_frame(
@@ -311,27 +600,34 @@ class ActivityServer:
             async with table.lock:  # one consistent version; later changes follow in order
                 conn.offer_table(table_frame(table, session.user_id))
                 self.hub.add(conn, table)
-        try:
-            async for msg in ws:
-                if msg.type != WSMsgType.TEXT:
-                    continue
-                try:
-                    frame = parse_client_frame(msg.data)
-                except BadFrame as exc:
-                    log.info("activity frame from %s refused: %s", session.user_id, exc)
-                    conn.send(self._error(session, "err.activity_frame"))
-                    continue
-                if isinstance(frame, Act):
-                    await self._act(conn, frame)
-                elif isinstance(frame, LobbyOp):
-                    await self._lobby_op(conn, frame)
-                elif isinstance(frame, OpenTable):
-                    await self._open(conn, frame)
-                else:  # a second hello: the socket is authenticated already
-                    conn.send(self._error(session, "err.activity_frame"))
-        finally:
-            self.hub.remove(conn)
-            await conn.stop()
+        async for msg in ws:
+            if conn.closing:
+                break
+            if not frames.take():  # too many: one refusal, then the socket is closed
+                if refused:
+                    self.quiet.info("activity socket of %s sends too fast", session.user_id)
+                    await conn.close(CLOSE_POLICY, b"too many frames", flush=True)
+                    break
+                refused = True
+                conn.send(self._error(session, "err.activity_too_fast"))
+                continue
+            refused = False
+            if msg.type != WSMsgType.TEXT:
+                continue
+            try:
+                frame = parse_client_frame(msg.data)
+            except BadFrame as exc:
+                self.quiet.info("activity frame from %s refused: %s", session.user_id, exc)
+                conn.send(self._error(session, "err.activity_frame"))
+                continue
+            if isinstance(frame, Act):
+                await self._act(conn, frame)
+            elif isinstance(frame, LobbyOp):
+                await self._lobby_op(conn, frame)
+            elif isinstance(frame, OpenTable):
+                await self._open(conn, frame)
+            else:  # a second hello: the socket is authenticated already
+                conn.send(self._error(session, "err.activity_frame"))
 
     @staticmethod
     def _error(
@@ -384,10 +680,20 @@ class ActivityServer:
 
     async def _open(self, conn: Connection, frame: OpenTable) -> None:
         """Open a table in the session's channel, as ``/durak new`` would; every browser in the
-        channel then gets its lobby."""
+        channel then gets its lobby. What costs nothing is checked before Discord is asked
+        anything: a table open there already, the user's rate of opening."""
+        assert self.service is not None
         session = conn.session
         if self.opener is None:
             conn.send(self._error(session, "err.internal", ref=frame.ref))
+            return
+        existing = self.service.registry.in_channel(session.channel_id)
+        if existing is not None and blocks_new_table(existing):
+            rej = Rejected(Refusal.TABLE_EXISTS, {"table": existing.table_id})
+            conn.send(self._rejection(session, rej, frame.ref))
+            return
+        if not self.opens.take(session.user_id):
+            conn.send(self._error(session, "err.activity_too_fast", ref=frame.ref))
             return
         try:
             table = await open_from_browser(self.opener, self.discord, session, frame)

@@ -6,6 +6,11 @@ authorizes again (silently: ``prompt: 'none'``). The claims bind the token to on
 activity instance and its channel, all learned from Discord by ``POST /api/token``; nothing in a
 token comes from the client. Each token opens one WebSocket: its nonce is remembered until the
 token expires, so a replayed token is refused.
+
+A token also carries when its chain began (the sign-in through Discord; a welcome's resume token
+keeps it) and when Discord last confirmed the user's place in the instance: a chain older than
+``chain_lifetime`` is refused (the client signs in again), and the server checks the instance
+again when a resumed socket's confirmation is old (docs/activity.md, "Limits").
 """
 
 from __future__ import annotations
@@ -22,6 +27,8 @@ from dataclasses import dataclass
 
 #: Seconds a session token may wait before it opens its WebSocket.
 SESSION_SECONDS = 300
+#: Seconds a chain of resume tokens may last from its sign-in (``ACTIVITY_SESSION_MAX_HOURS``).
+CHAIN_SECONDS = 12 * 3600.0
 NONCE_BYTES = 16
 
 
@@ -45,6 +52,10 @@ class Session:
     name: str = ""
     #: The user's avatar hash (from ``/users/@me``; None without one): the seat's picture.
     avatar: str | None = None
+    #: When the chain began (the sign-in) and when Discord last confirmed that the user is in
+    #: the instance (``clock`` seconds).
+    started_at: float = 0.0
+    checked_at: float = 0.0
 
 
 class BadToken(Exception):
@@ -70,10 +81,12 @@ class SessionSigner:
         *,
         secret: bytes | None = None,
         lifetime: float = SESSION_SECONDS,
+        chain_lifetime: float = CHAIN_SECONDS,
         clock: Callable[[], float] = time.time,
     ) -> None:
         self._secret = secret if secret is not None else secrets.token_bytes(32)
         self.lifetime = lifetime
+        self.chain_lifetime = chain_lifetime
         self.clock = clock
         #: Nonces of tokens that opened a WebSocket, until they expire.
         self._used: dict[str, float] = {}
@@ -91,7 +104,12 @@ class SessionSigner:
         locale: str,
         name: str = "",
         avatar: str | None = None,
+        started_at: float | None = None,
+        checked_at: float | None = None,
     ) -> str:
+        """A token for a user Discord has just confirmed in the instance (a new chain), or,
+        with ``started_at`` and ``checked_at``, the next token of a chain."""
+        now = self.clock()
         claims = {
             "u": str(user_id),
             "i": instance_id,
@@ -101,15 +119,22 @@ class SessionSigner:
             "d": name,
             "a": avatar,
             "n": _b64(secrets.token_bytes(NONCE_BYTES)),
-            "e": round(self.clock() + self.lifetime, 3),
+            "e": round(now + self.lifetime, 3),
+            "s": round(now if started_at is None else started_at, 3),
+            "k": round(now if checked_at is None else checked_at, 3),
         }
         body = _b64(json.dumps(claims, separators=(",", ":")).encode())
         return f"{body}.{self._mac(body)}"
 
     def renew(self, session: Session) -> str:
         """A fresh token for ``session``'s user, instance and channel (a new nonce and expiry):
-        the single-use token a welcome hands out for reconnecting."""
-        return self.issue(**{claim: getattr(session, claim) for claim in _CLAIMS})
+        the single-use token a welcome hands out for reconnecting. The chain's start and the
+        time of Discord's last confirmation stay."""
+        return self.issue(
+            **{claim: getattr(session, claim) for claim in _CLAIMS},
+            started_at=session.started_at,
+            checked_at=session.checked_at,
+        )
 
     def verify(self, token: object) -> Session:
         """The token's session, if it is genuine and unexpired (it is not consumed)."""
@@ -130,12 +155,16 @@ class SessionSigner:
                 expires_at=float(claims["e"]),
                 name=str(claims["d"]),
                 avatar=None if claims.get("a") is None else str(claims["a"]),
+                started_at=float(claims["s"]),
+                checked_at=float(claims["k"]),
             )
         except (binascii.Error, ValueError, KeyError, TypeError) as exc:  # signed, yet odd
             raise BadToken(f"bad claims: {exc}") from None
         now = self.clock()
         if session.expires_at <= now:
             raise BadToken("expired")
+        if now - session.started_at > self.chain_lifetime:
+            raise BadToken("chain too old")
         if session.nonce in self._used:
             raise BadToken("replayed")
         return session

@@ -31,6 +31,9 @@ def activity_settings(w: World) -> dict[str, object]:
         "discord_client_secret": w.fake.activity.client_secret,
         "activity_listen_port": 0,
         "activity_public_host": "durak.example.org",
+        # The tests' browsers play at machine speed (a whole game in seconds); the limit of
+        # frames per socket has its own tests (test_limits.py).
+        "activity_frames_per_second": 1000.0,
     }
 
 

@@ -102,14 +102,22 @@ async def test_wrong_client_secret_fails_the_exchange(tmp_path: Path) -> None:
 
 
 async def test_a_rate_limited_sign_in_waits_or_says_try_again(tmp_path: Path) -> None:
-    """Discord's 429 on these calls (its global limit is shared with the bot's own requests)
-    is waited out when short; a long one answers 503 "try again", never "not allowed"."""
+    """Discord's 429 on the instance check (made with the bot token: its global limit is
+    shared with the bot's own requests) is waited out when short; a long one answers 503 "try
+    again", never "not allowed". A 429 from ``/oauth2/token`` is never repeated: 503 at once,
+    one request to Discord (a junk sign-in must not become five)."""
     async with world(tmp_path) as w, activity_bot(w) as site:
         fake = w.fake
         instance = fake.activity.open_instance(w.channel, [w.alice])
         check = f"/applications/{fake.application_id}/activity-instances/*"
 
         fake.fail_next("POST", "/oauth2/token", status=429, retry_after=0.05)
+        code = fake.activity.issue_code(w.alice)
+        status, body = await post_token(site, {"code": code, "instance_id": instance})
+        assert status == 503 and body["error"] == "err.activity_unavailable"
+        exchanges = [r.status for r in fake.requests if r.path == "/oauth2/token"]
+        assert exchanges == [429]
+
         fake.fail_next("GET", check, status=429, times=2, retry_after=0.05)
         code = fake.activity.issue_code(w.alice)
         status, body = await post_token(site, {"code": code, "instance_id": instance})

@@ -543,14 +543,16 @@ def make_middleware(fake: FakeDiscord) -> Any:
 
 def _pre_checks(fake: FakeDiscord, request: web.Request, api_path: str) -> web.Response | None:
     token_routes = api_path.startswith(("/interactions/", "/webhooks/"))
-    # OAuth2: the token exchange checks the client's credentials, /users/@me a user's Bearer.
-    if api_path == TOKEN_ROUTE or (
+    # OAuth2: the token exchange checks the client's credentials, /users/@me a user's Bearer
+    # (scripted failures still apply).
+    oauth = api_path == TOKEN_ROUTE or (
         api_path == "/users/@me" and request.headers.get("Authorization", "").startswith("Bearer ")
-    ):
-        return None
-    if not token_routes and request.headers.get("Authorization") != f"Bot {fake.token}":
+    )
+    if oauth:
+        pass
+    elif not token_routes and request.headers.get("Authorization") != f"Bot {fake.token}":
         return json_response(error_body(0, "401: Unauthorized"), 401)
-    if not token_routes:
+    elif not token_routes:
         retry_after = fake.global_limiter.check_request()
         if retry_after is not None:
             body = {

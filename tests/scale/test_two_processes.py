@@ -18,7 +18,7 @@ from bot.storage import LeaderboardQuery, PostgresStorage
 from tests.bot.quick_settings import bot_env
 from tests.fake_discord import FakeDiscord, FakeMessage
 from tests.fake_discord.gateway import shard_of
-from tests.storage.pg_server import drop_schema, fresh_schema, pg_server, warn_skipped
+from tests.storage.pg_server import pg_schema_or_skip
 
 ROOT = Path(__file__).resolve().parents[2]
 RUNNER = Path(__file__).with_name("runner.py")
@@ -30,13 +30,8 @@ ACTION = re.compile(r"^dk:[0-9a-f]{8}:\d:\d+:")
 
 @pytest.fixture
 async def pg_url() -> AsyncIterator[str]:
-    with pg_server() as (base, how):
-        if base is None:
-            warn_skipped(how)
-            pytest.skip(f"PostgreSQL unavailable: {how}")
-        url, schema = await fresh_schema(base)
+    async with pg_schema_or_skip() as url:
         yield url
-        await drop_schema(base, schema)
 
 
 async def _bot_process(

@@ -15,8 +15,10 @@ import subprocess
 import sys
 import tempfile
 import uuid
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
+
+import pytest
 
 ENV = "DURAK_TEST_PG_URL"
 
@@ -119,3 +121,18 @@ async def drop_schema(base_url: str, name: str) -> None:
         await conn.execute(f'DROP SCHEMA IF EXISTS "{name}" CASCADE')
     finally:
         await conn.close()
+
+
+@contextlib.asynccontextmanager
+async def pg_schema_or_skip() -> AsyncIterator[str]:
+    """A fresh schema's URL for one test, dropped afterwards; without a server the test is
+    skipped, and the reason printed (``warn_skipped``)."""
+    with pg_server() as (base, how):
+        if base is None:
+            warn_skipped(how)
+            pytest.skip(f"PostgreSQL unavailable: {how}")
+        url, schema = await fresh_schema(base)
+        try:
+            yield url
+        finally:
+            await drop_schema(base, schema)

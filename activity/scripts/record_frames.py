@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import random
+import time
 from pathlib import Path
 
 from bot.activity.client_texts import client_texts
@@ -22,7 +23,7 @@ from bot.activity.protocol import welcome_frame
 from bot.activity.table_frames import table_frame
 from bot.domain import TableStatus
 from bot.tables.table import Seat, Table
-from durak_core import GameState, new_game, preset
+from durak_core import GameState, Series, new_game, preset
 from durak_core.ai import Level
 
 OUT = Path(__file__).resolve().parents[1] / "harness" / "frames"
@@ -31,6 +32,8 @@ USERS = (101, 102, None, 104)
 #: Olga and Dmitri have Discord avatars (the harness's CDN draws them); Maxim has none.
 AVATARS = ("6f1e2d3c4b5a69788796a5b4c3d2e1f0", None, None, "a_9e8d7c6b5a4938271605f4e3d2c1b0a9")
 SPECTATOR = 999
+#: The recorded game's shuffle seed (its commitment and, once over, the seed are in the frames).
+SEED = 0x9E3779B97F4A7C15F39CC0605CEDC8341082276BF3A27251F86C6A11D0C18E95
 
 
 def two_targets(state: GameState) -> bool:
@@ -79,7 +82,7 @@ def table_at(state: GameState | None) -> Table:
         USERS[0] or 0,
         preset("transfer"),
         4,
-        0,
+        60,  # a turn timer: the frames carry a deadline (37 s left as recorded)
         seats=[
             Seat(name, user_id=user, ai_level=None if user else Level.NORMAL, avatar=avatar)
             for name, user, avatar in zip(NAMES, USERS, AVATARS, strict=True)
@@ -89,6 +92,8 @@ def table_at(state: GameState | None) -> Table:
     table.state = state
     table.status = TableStatus.RUNNING
     table.version = 17
+    table.seed = SEED
+    table.deadline = None if state is None else time.time() + 37
     return table
 
 
@@ -132,6 +137,10 @@ def record(
         table = table_at(state)
         table.version = 17 + i
         table.status = status
+        if status is TableStatus.FINISHED and state is not None and state.result is not None:
+            table.deadline = None
+            table.series = Series(table.rules, len(table.seats))
+            table.series.record(state.result, state.dealer)
         tables.append(json.loads(table_frame(table, user_id)))
     OUT.mkdir(parents=True, exist_ok=True)
     path = OUT / f"{name}.json"

@@ -3,9 +3,11 @@
 
 import "./style.css";
 import { clientId, SignInError, signIn, startSdk } from "./auth";
+import { cardLabel } from "./cards";
+import { setDeadline, tickClocks } from "./clock";
 import { Connection } from "./connection";
-import type { ServerFrame } from "./protocol";
-import { setTexts } from "./texts";
+import type { ServerFrame, Table } from "./protocol";
+import { setTexts, tr } from "./texts";
 import { render, type Selection, type ViewState } from "./view";
 
 const root = document.getElementById("app") as HTMLElement;
@@ -16,6 +18,7 @@ const state: ViewState = {
   pending: false,
   reconnecting: false,
   toast: null,
+  notice: null,
   seen: new Set(),
   choices: null,
   form: null,
@@ -24,6 +27,11 @@ const state: ViewState = {
 let connection: Connection | null = null;
 let started = false;
 let toastTimer = 0;
+let noticeTimer = 0;
+/** The game the timer's moves were last read from (table id and shuffle commitment), and the
+ * newest of them seen: only moves made after that are announced. */
+let timeoutsOf = "";
+let timeoutsSeen = -1;
 
 function cardsOf(): Set<string> {
   const game = state.table?.game;
@@ -82,6 +90,34 @@ function toast(text: string): void {
   }, 4000);
 }
 
+/** The turn timer's moves in this frame that the client has not announced yet, in words. */
+function newTimeouts(table: Table | null): string[] {
+  const game = table?.game;
+  if (!table || !game) return [];
+  const of = `${table.id}:${game.commitment ?? ""}`;
+  const moves = game.timeouts ?? [];
+  const first = of !== timeoutsOf;
+  const fresh = first ? [] : moves.filter((m) => m.at > timeoutsSeen);
+  timeoutsOf = of;
+  timeoutsSeen = Math.max(first ? -1 : timeoutsSeen, ...moves.map((m) => m.at));
+  return fresh.map((move) => {
+    const [verb, card] = move.action.split(" ");
+    const you = move.seat === table.you;
+    const key = `activity.timeout_${you ? "you_" : ""}${verb}`;
+    return tr(key, { name: table.players[move.seat]?.name ?? `#${move.seat + 1}`, card: card ? cardLabel(card) : "" });
+  }).filter((text) => text !== "");
+}
+
+function notice(lines: string[]): void {
+  if (lines.length === 0) return;
+  state.notice = lines.join(" ");
+  window.clearTimeout(noticeTimer);
+  noticeTimer = window.setTimeout(() => {
+    state.notice = null;
+    draw();
+  }, 6000);
+}
+
 function onFrame(frame: ServerFrame): void {
   if (frame.type === "welcome") {
     setTexts(frame.texts);
@@ -90,6 +126,8 @@ function onFrame(frame: ServerFrame): void {
   } else if (frame.type === "table") {
     const before = state.table;
     state.table = frame.table;
+    setDeadline(frame.table?.game?.deadline_in, frame.table?.turn_timer);
+    notice(newTimeouts(frame.table));
     // The form after a game closes once another table (or this one's rematch) is shown.
     if (frame.table?.id !== before?.id || frame.table?.status !== "finished") state.opening = false;
     state.pending = false;
@@ -106,6 +144,9 @@ function fail(message: string): void {
   // the user's language) or just the mark that nothing works.
   root.replaceChildren(Object.assign(document.createElement("p"), { className: "fatal", role: "alert", textContent: message || "⚠" }));
 }
+
+// The countdowns: four times a second, only their text (the view is drawn on frames).
+window.setInterval(() => tickClocks(root), 250);
 
 // Skippable animations: any key or tap ends those running.
 for (const type of ["keydown", "pointerdown"] as const) {

@@ -3,7 +3,8 @@
 
 import { playable, readOffers, type Offers } from "./actions";
 import { avatarEl } from "./avatars";
-import { cardFace, cardLabel, suitOf } from "./cards";
+import { cardFace, cardLabel, handOrder, rankIndex, suitOf } from "./cards";
+import { clockEl } from "./clock";
 import { h, type Child } from "./dom";
 import { openForm } from "./open";
 import type { AiLevel, Game, LobbyExtra, LobbyOpName, NewTableChoices, OpenOptions, Table } from "./protocol";
@@ -22,6 +23,8 @@ export interface ViewState {
   pending: boolean;
   reconnecting: boolean;
   toast: string | null;
+  /** What the turn timer just played (for you or another seat), shown for a few seconds. */
+  notice: string | null;
   /** Cards seen in the previous frame: only new ones animate in. */
   seen: Set<string>;
   /** The welcome's choices for opening a table, and the form's current values. */
@@ -91,6 +94,7 @@ function seatPlate(table: Table, seat: number): HTMLElement {
   const badge =
     player?.playing === "away" ? tr("picture.badge.away") : player?.playing === "left" ? tr("picture.badge.left") : "";
   const role = game ? roleOf(game, seat) : "";
+  const timed = !!game && !game.finished && !!game.timed?.includes(seat);
   return h(
     "li",
     {
@@ -105,7 +109,7 @@ function seatPlate(table: Table, seat: number): HTMLElement {
       role && h("div", { class: "role" }, role),
       badge && h("div", { class: "badge" }, badge),
     ),
-    game && !out && h("div", { class: "count" }, backs(count), h("span", { class: "n" }, String(count))),
+    game && !out && h("div", { class: "count" }, backs(count), h("span", { class: "n" }, String(count)), timed && clockEl("seat")),
   );
 }
 
@@ -175,6 +179,12 @@ function names(table: Table, seats: number[]): string {
   return seats.map((s) => table.players[s]?.name ?? `#${s + 1}`).join(", ");
 }
 
+/** The status line, with the countdown when the timer runs for someone. */
+function statusEl(table: Table, game: Game, state: ViewState): HTMLElement {
+  const timed = !game.finished && (game.timed?.length ?? 0) > 0;
+  return h("p", { class: "status", role: "status" }, h("span", { class: "line" }, statusLine(table, game, state)), timed && clockEl("status"));
+}
+
 function statusLine(table: Table, game: Game, state: ViewState): string {
   const you = table.you;
   if (game.finished && game.result) {
@@ -196,8 +206,6 @@ function statusLine(table: Table, game: Game, state: ViewState): string {
   return tr("table.waiting", { names: names(table, game.awaiting) });
 }
 
-const RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"];
-
 function controls(game: Game, offers: Offers, state: ViewState, handlers: ViewHandlers): HTMLElement {
   const bar = h("div", { class: "controls" });
   const button = (label: string, code: number, kind: string) => {
@@ -209,7 +217,7 @@ function controls(game: Game, offers: Offers, state: ViewState, handlers: ViewHa
   if (offers.exchange !== null) {
     const lowest = (game.hand ?? [])
       .filter((c) => suitOf(c) === game.trump)
-      .sort((a, b) => RANKS.indexOf(cardFace(a).rank) - RANKS.indexOf(cardFace(b).rank))[0];
+      .sort((a, b) => rankIndex(a) - rankIndex(b))[0];
     button(tr("act.exchange", { card: lowest ? cardLabel(lowest) : "", trump: cardLabel(game.trump_card) }), offers.exchange, "exchange");
   }
   if (offers.take !== null) button(tr("act.take"), offers.take, "take");
@@ -273,7 +281,7 @@ function gameOps(table: Table, game: Game, state: ViewState, handlers: ViewHandl
 }
 
 function handArea(game: Game, offers: Offers, state: ViewState, handlers: ViewHandlers): HTMLElement {
-  const hand = game.hand ?? [];
+  const hand = handOrder(game.hand ?? [], game.trump);
   const sel = state.selection;
   // Dim the cards that cannot be played only when something can: a waiting hand stays bright.
   const idle = game.actions.length === 0;
@@ -347,7 +355,7 @@ export function render(root: HTMLElement, state: ViewState, handlers: ViewHandle
     children.push(
       h("ul", { class: "seats", "aria-label": tr("table.players") }, ...seatOrder(table).map((s) => seatPlate(table, s))),
       h("section", { class: "felt" }, deckArea(game), boutArea(game, offers, state, handlers)),
-      h("p", { class: "status", role: "status" }, statusLine(table, game, state)),
+      statusEl(table, game, state),
       controls(game, offers, state, handlers),
       afterGameOps(table, game, state, handlers),
       table.status === "finished" && table.you !== null && !table.tournament && h("p", { class: "small" }, tr("table.rematch_hint")),
@@ -356,6 +364,7 @@ export function render(root: HTMLElement, state: ViewState, handlers: ViewHandle
       children.push(h("section", { class: "mine" + (game.awaiting.includes(you) && !game.finished ? " turn" : "") }, h("ul", { class: "me" }, seatPlate(table, you)), handArea(game, offers, state, handlers)));
     }
   }
+  if (state.notice) children.push(h("div", { class: "notice", role: "status" }, state.notice));
   if (state.toast) children.push(h("div", { class: "toast", role: "alert" }, state.toast));
   root.className = mode;
   // For tests and debugging: which table version is drawn, and whether a move is on its way.

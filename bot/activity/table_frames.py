@@ -16,6 +16,8 @@ from bot.domain import TableStatus
 from bot.tables.play import may_auto_pass
 from bot.tables.table import Table
 from bot.tables.timeout_moves import timed_seats
+from bot.text import t
+from bot.ui.rules_text import rules_summary
 from durak_core import Card, PublicView, SeatView, seed_commitment
 from durak_core.events import ActionTaken
 
@@ -121,6 +123,15 @@ def fairness_part(table: Table) -> dict[str, Any]:
     }
 
 
+def rules_lines(table: Table) -> list[str]:
+    """The rules summary and the turn timer, as the lobby message says them."""
+    loc = table.language
+    timer = (
+        t("lobby.timer", loc, n=table.turn_timer) if table.turn_timer else t("lobby.no_timer", loc)
+    )
+    return [rules_summary(table.rules, loc), timer]
+
+
 def table_frame(table: Table | None, user_id: int) -> str:
     """The ``table`` frame for ``user_id``: their seat's view if they sit at the table and a
     game runs (or has just ended), the public view otherwise, ``null`` without a table."""
@@ -136,6 +147,8 @@ def table_frame(table: Table | None, user_id: int) -> str:
         "max_seats": table.max_seats,
         "anyone_adds_ai": table.anyone_adds_ai,
         "turn_timer": table.turn_timer,
+        # the lobby message's rules and timer lines, in the table's language
+        "rules": rules_lines(table),
         # a tournament's table deals its match on by itself: no rematch to offer
         "tournament": table.match is not None,
         "you": seat,

@@ -251,6 +251,9 @@ def harness_routes(issue_code: Callable[[int], str | Awaitable[str]]) -> list[we
 #: two layouts every view is checked at (issue #19): a desktop and a phone.
 SCREENSHOT_SCENARIOS = ("seat-defend", "spectator", "lobby", "finished", "open-table")
 SCREENSHOT_SIZES = ((1280, 720), (390, 844))
+#: Every size issue #31 asks the client to lay out at: a desktop, a phone upright and on its
+#: side, a small pane (Discord's picture-in-picture) and a tablet.
+LAYOUT_SIZES = ((1280, 720), (390, 844), (844, 390), (480, 270), (768, 1024))
 
 
 @contextlib.asynccontextmanager
@@ -291,7 +294,11 @@ async def run_check(check: Callable[[int], Awaitable[None]], *flags: str) -> int
 
 
 async def take_screenshots(
-    out: Path, scenarios: Sequence[str] = SCREENSHOT_SCENARIOS, *, reduced: bool = False
+    out: Path,
+    scenarios: Sequence[str] = SCREENSHOT_SCENARIOS,
+    *,
+    reduced: bool = False,
+    sizes: Sequence[tuple[int, int]] = SCREENSHOT_SIZES,
 ) -> list[Path]:
     """The client in the harness page, fed each recorded scenario, shot once it has drawn and
     stopped moving, at each size: ``out/<scenario>-<w>x<h>.png``. Starts the harness server
@@ -305,7 +312,7 @@ async def take_screenshots(
     ):
         if reduced:
             await reduce_motion(page)
-        for scenario, (width, height) in itertools.product(scenarios, SCREENSHOT_SIZES):
+        for scenario, (width, height) in itertools.product(scenarios, sizes):
             await set_size(page, width, height)
             platform = "mobile" if width < 600 else "desktop"
             url = f"{base}/harness/?scenario={scenario}&shot=1&platform={platform}"

@@ -74,6 +74,29 @@ def position() -> GameState:
     raise RuntimeError("no position found")
 
 
+def big_hand() -> GameState:
+    """A game where seat 0 holds 13 cards and must defend (it took bout after bout): the hand
+    a phone must lay out in two rows."""
+    for seed in range(1, 5000):
+        rng = random.Random(seed)
+        state = new_game(preset("classic"), 4, seed=seed, dealer=2)
+        for _ in range(300):
+            if state.finished:
+                break
+            view = state.public_view()
+            if state.hand_size(0) >= 13 and view.defender == 0 and 0 in view.awaiting and view.table:
+                return state
+            moves = state.legal_moves()
+            takes = [m for m in moves if m[0] == 0 and str(m[1]) == "take"]
+            seat, action = takes[0] if takes else rng.choice(moves)
+            if str(action) == "take" and seat != 0:
+                others = [m for m in moves if m != (seat, action)]
+                if others:
+                    seat, action = rng.choice(others)
+            state, _ = state.apply(seat, action)
+    raise RuntimeError("no position found")
+
+
 def table_at(state: GameState | None) -> Table:
     table = Table(
         "5f3a9c21",
@@ -160,6 +183,7 @@ def main() -> None:
     record("lobby", 101, "en-US", [None], TableStatus.LOBBY)
     record("finished", 101, "en-US", [finish(after)], TableStatus.FINISHED)
     record("open-table", 101, "en-US", [None, None], TableStatus.ABANDONED)
+    record("big-hand", 101, "en-US", [big_hand()])
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@ import { clientId, SignInError, signIn, startSdk } from "./auth";
 import { cardLabel } from "./cards";
 import { setDeadline, tickClocks } from "./clock";
 import { Connection } from "./connection";
+import { layoutHand } from "./layout";
 import type { ServerFrame, Table } from "./protocol";
 import { setTexts, tr } from "./texts";
 import { render, type Selection, type ViewState } from "./view";
@@ -144,6 +145,9 @@ function fail(message: string): void {
   // the user's language) or just the mark that nothing works.
   root.replaceChildren(Object.assign(document.createElement("p"), { className: "fatal", role: "alert", textContent: message || "⚠" }));
 }
+
+// A phone turned, a pane resized: the hand's rows and spacing follow.
+window.addEventListener("resize", () => layoutHand(root));
 
 // The countdowns: four times a second, only their text (the view is drawn on frames).
 window.setInterval(() => tickClocks(root), 250);

@@ -5,6 +5,7 @@ import { playable, readOffers, type Offers } from "./actions";
 import { avatarEl } from "./avatars";
 import { cardFace, cardLabel, handOrder, rankIndex, suitOf } from "./cards";
 import { clockEl } from "./clock";
+import { layoutHand } from "./layout";
 import { h, type Child } from "./dom";
 import { openForm } from "./open";
 import type { AiLevel, Game, LobbyExtra, LobbyOpName, NewTableChoices, OpenOptions, Table } from "./protocol";
@@ -372,5 +373,6 @@ export function render(root: HTMLElement, state: ViewState, handlers: ViewHandle
   root.dataset.status = table?.status ?? "";
   root.dataset.pending = String(state.pending);
   root.replaceChildren(...children.filter((c): c is Node | string => !!c));
+  layoutHand(root);
   if (focused) root.querySelector<HTMLElement>(`[data-key="${CSS.escape(focused)}"]`)?.focus();
 }

@@ -1,7 +1,7 @@
 // Where each hand card sits. A card is tapped on the part of it that the next card leaves
 // uncovered, so that part is at least TAP px wide; when one row cannot give every card that
-// much (a 12–13 card hand on a phone), the hand takes two rows, the back row showing at least
-// TAP px of its cards above the front row.
+// much (a 12–13 card hand on a phone), the hand takes two rows (three for a bigger one), each
+// row behind showing at least TAP px of its cards above the one in front.
 
 /** The smallest tap target, in CSS pixels (WCAG 2.5.5's 44 px). */
 export const TAP = 44;
@@ -9,7 +9,7 @@ export const TAP = 44;
 const RAISE = 8;
 
 export interface HandLayout {
-  rows: 1 | 2;
+  rows: number;
   /** Horizontal distance between neighbouring cards of a row, and between the two rows. */
   step: number;
   rowGap: number;
@@ -21,19 +21,18 @@ export interface HandLayout {
 
 export function handLayout(n: number, available: number, cardW: number, cardH: number): HandLayout {
   const spread = (count: number) => (count <= 1 ? cardW : Math.min((available - cardW) / (count - 1), cardW + 8));
-  let rows: 1 | 2 = 1;
-  let perRow = n;
-  if (n > 1 && spread(n) < TAP) {
-    rows = 2;
-    perRow = Math.ceil(n / 2);
-  }
-  const step = Math.max(spread(perRow), Math.min(TAP, cardW));
-  // the front row's playable cards rise by RAISE px: the back row still shows TAP px
-  const rowGap = rows === 2 ? Math.max(TAP, Math.round(cardH * 0.55)) + RAISE : 0;
+  // the fewest rows (at most three) that give every card TAP px; a hand bigger still (the
+  // Durak's at the end of a game) squeezes its three rows to fit the width
+  let rows = 1;
+  while (rows < 3 && n > rows && spread(Math.ceil(n / rows)) < TAP) rows++;
+  const perRow = Math.ceil(n / rows);
+  const step = Math.max(spread(perRow), 0);
+  // the front row's playable cards rise by RAISE px: the row behind still shows TAP px
+  const rowGap = rows > 1 ? Math.max(TAP, Math.round(cardH * 0.55)) + RAISE + 2 : 0;
   const places: [number, number][] = [];
-  for (let i = 0; i < n; i++) places.push(i < perRow ? [i, 0] : [i - perRow, 1]);
+  for (let i = 0; i < n; i++) places.push([i % perRow, Math.floor(i / perRow)]);
   const width = cardW + step * Math.max(perRow - 1, 0);
-  return { rows, step, rowGap, places, width, height: cardH + rowGap };
+  return { rows, step, rowGap, places, width, height: cardH + rowGap * (rows - 1) };
 }
 
 /** Place the hand's cards (after each drawing, and when the window changes size). */
@@ -44,7 +43,7 @@ export function layoutHand(root: ParentNode): void {
   const card = hand.querySelector<HTMLElement>(".card");
   if (!card) return;
   const layout = handLayout(items.length, hand.clientWidth, card.offsetWidth, card.offsetHeight);
-  hand.classList.toggle("rows", layout.rows === 2);
+  hand.classList.toggle("rows", layout.rows > 1);
   hand.style.setProperty("--hand-h", `${layout.height}px`);
   const left = Math.max(0, (hand.clientWidth - layout.width) / 2);
   items.forEach((li, i) => {

@@ -84,7 +84,8 @@ def big_hand() -> GameState:
             if state.finished:
                 break
             view = state.public_view()
-            if state.hand_size(0) >= 13 and view.defender == 0 and 0 in view.awaiting and view.table:
+            defending = view.defender == 0 and 0 in view.awaiting and view.table
+            if state.hand_size(0) >= 13 and defending:
                 return state
             moves = state.legal_moves()
             takes = [m for m in moves if m[0] == 0 and str(m[1]) == "take"]

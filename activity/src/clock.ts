@@ -25,7 +25,7 @@ export function clockText(seconds: number): string {
 /** A countdown element; `tickClocks` keeps every one of them current. */
 export function clockEl(kind: "seat" | "status"): HTMLElement {
   const el = document.createElement("span");
-  el.className = `clock ${kind}`;
+  el.className = `clock ${kind}-clock`;
   el.dataset.clock = kind;
   el.setAttribute("role", "timer");
   paint(el, performance.now());

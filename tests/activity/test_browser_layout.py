@@ -39,30 +39,42 @@ MEASURE = """(() => {
     status: '.status .line, .status .clock', controls: '.controls button', ops: '.ops button',
     me: '.mine .seat', hand: '.hand .card',
   };
-  const box = e => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+  const box = e => {
+    const r = e.getBoundingClientRect();
+    return [r.left, r.top, r.right, r.bottom];
+  };
   const visible = e => getComputedStyle(e).display !== 'none' && e.getClientRects().length > 0;
   const boxes = {};
   for (const [name, sel] of Object.entries(groups)) {
     boxes[name] = [...doc.querySelectorAll(sel)].filter(visible).map(box);
   }
-  const hits = (el, x, y) => { const e = doc.elementFromPoint(x, y); return !!e && (e === el || el.contains(e)); };
+  const hits = (el, x, y) => {
+    const e = doc.elementFromPoint(x, y);
+    return !!e && (e === el || el.contains(e));
+  };
+  const centre = el => {
+    const [l, t, r, b] = box(el);
+    return hits(el, (l + r) / 2, (t + b) / 2);
+  };
+  const corners = [[0, 0], [43, 0], [0, 43], [43, 43], [22, 22]];
   // a 44x44 square inside the card where every corner and the centre land on the card
   const spot = el => {
     const [l, t, r, b] = box(el);
     for (let y = t; y + 43 <= b; y += 2) for (let x = l; x + 43 <= r; x += 2) {
-      if ([[0, 0], [43, 0], [0, 43], [43, 43], [22, 22]].every(([dx, dy]) => hits(el, x + dx, y + dy))) return [x, y];
+      if (corners.every(([dx, dy]) => hits(el, x + dx, y + dy))) return [x, y];
     }
     return null;
   };
   // a hand with a move to make: every card (a dimmed one must be readable, a raised one tapped)
-  const cards = [...doc.querySelectorAll('.hand:not(.idle) .card')].map(e => ({ key: e.dataset.key, spot: spot(e) }));
-  const buttons = [...doc.querySelectorAll('.controls button, .ops button')].map(e => {
-    const [l, t, r, b] = box(e);
-    return { key: e.dataset.key, hit: hits(e, (l + r) / 2, (t + b) / 2), h: b - t };
-  });
+  const cards = [...doc.querySelectorAll('.hand:not(.idle) .card')]
+    .map(e => ({ key: e.dataset.key, spot: spot(e) }));
+  const buttons = [...doc.querySelectorAll('.controls button, .ops button')]
+    .map(e => ({ key: e.dataset.key, hit: centre(e), h: box(e)[3] - box(e)[1] }));
   const clock = doc.querySelector('.status .clock');
-  const clockHit = clock ? (() => { const [l, t, r, b] = box(clock); return hits(clock, (l + r) / 2, (t + b) / 2); })() : null;
-  return { boxes, cards, buttons, clock: clockHit, width: innerWidth, height: innerHeight };
+  return {
+    boxes, cards, buttons, clock: clock ? centre(clock) : null,
+    width: innerWidth, height: innerHeight,
+  };
 })()"""
 
 

@@ -1,10 +1,11 @@
 // The table, drawn from the newest table frame. Everything it shows is in the frame; what a
 // click may do is only what the frame's `actions` offer (readOffers), never worked out here.
 
-import { playable, readOffers, type Offers } from "./actions";
+import { playable, preferredTarget, readOffers, type Offers } from "./actions";
 import { avatarEl } from "./avatars";
 import { cardFace, cardLabel, handOrder, rankIndex, suitOf } from "./cards";
 import { clockEl } from "./clock";
+import { draggable, draggedJustNow } from "./drag";
 import { layoutHand } from "./layout";
 import { h, type Child } from "./dom";
 import { openForm } from "./open";
@@ -152,6 +153,7 @@ function deckArea(game: Game): HTMLElement {
 function boutArea(game: Game, offers: Offers, state: ViewState, handlers: ViewHandlers): HTMLElement {
   const sel = state.selection;
   const targets = sel.card ? offers.defend.get(sel.card) : undefined;
+  const preferred = sel.card ? preferredTarget(offers, sel.card, rankIndex) : null;
   const pairs = h("ol", { class: "pairs", "aria-label": tr("table.bout") });
   for (const [attack, defence] of game.table) {
     const code = targets?.get(attack);
@@ -160,6 +162,7 @@ function boutArea(game: Game, offers: Offers, state: ViewState, handlers: ViewHa
     if (!state.pending && (code !== undefined || canPickFirst)) {
       attackEl = cardEl(attack, { tag: "button", key: `t:${attack}`, trump: game.trump, seen: state.seen });
       attackEl.classList.add(code !== undefined ? "target" : "pickable");
+      if (code !== undefined && attack === preferred) attackEl.classList.add("preferred");
       if (sel.target === attack) attackEl.classList.add("selected");
       attackEl.addEventListener("click", () => {
         if (code !== undefined) handlers.act(code);
@@ -196,6 +199,11 @@ function statusLine(table: Table, game: Game, state: ViewState): string {
   }
   if (you === null) return tr("activity.spectator");
   if (!game.active.includes(you)) return tr("hand.finished_out", { place: game.finishing_order.indexOf(you) + 1 });
+  const picked = state.selection.card;
+  if (picked) {
+    const target = preferredTarget(readOffers(game.actions), picked, rankIndex);
+    if (target) return tr("activity.pick_preferred", { card: cardLabel(picked), target: cardLabel(target) });
+  }
   if (state.selection.card || state.selection.target) return tr("activity.pick_target");
   if (game.awaiting.includes(you)) {
     const open = game.table.filter(([, d]) => d === null).map(([a]) => cardLabel(a));
@@ -298,10 +306,14 @@ function handArea(game: Game, offers: Offers, state: ViewState, handlers: ViewHa
       el.tabIndex = -1; // Tab visits only the cards that can be played
     }
     if (sel.card === card) el.classList.add("selected");
+    if (live && !sel.target) draggable(el, card, offers, handlers.act);
     el.addEventListener("click", () => {
-      if (!live) return;
+      if (draggedJustNow() || !live) return;
       if (beatsTarget !== undefined) return handlers.act(beatsTarget);
       const targets = offers.defend.get(card);
+      // the picked card again: it beats the pre-chosen target (the highlighted ones stay offered)
+      const preferred = sel.card === card ? preferredTarget(offers, card, rankIndex) : null;
+      if (preferred !== null && targets?.get(preferred) !== undefined) return handlers.act(targets.get(preferred) as number);
       if (targets && (targets.size > 1 || offers.transfer.has(card) || offers.attack.has(card))) {
         return handlers.select({ card: sel.card === card ? null : card, target: null });
       }

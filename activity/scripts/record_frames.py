@@ -161,6 +161,8 @@ def record(
         table = table_at(state)
         table.version = 17 + i
         table.status = status
+        if status is TableStatus.LOBBY:
+            table.max_seats = 6  # two seats still empty
         if status is TableStatus.FINISHED and state is not None and state.result is not None:
             table.deadline = None
             table.series = Series(table.rules, len(table.seats))

@@ -2,6 +2,7 @@
 // each table frame. See docs/activity.md, "Client".
 
 import "./style.css";
+import type { DiscordSDK } from "@discord/embedded-app-sdk";
 import { clientId, SignInError, signIn, startSdk } from "./auth";
 import { cardLabel } from "./cards";
 import { setDeadline, tickClocks } from "./clock";
@@ -26,6 +27,8 @@ const state: ViewState = {
   opening: false,
 };
 let connection: Connection | null = null;
+/** The Embedded App SDK once it is ready: the invite dialog. */
+let sdk: DiscordSDK | null = null;
 let started = false;
 let toastTimer = 0;
 let noticeTimer = 0;
@@ -71,6 +74,13 @@ function draw(): void {
     formChanged() {
       draw();
     },
+    invite: sdk
+      ? () => {
+          // Discord's own dialog; where it is not available (a browser without Discord), the
+          // SDK's refusal changes nothing
+          sdk?.commands.openInviteDialog().catch((error: unknown) => console.warn("invite dialog", error));
+        }
+      : undefined,
     select(selection: Selection) {
       state.selection = selection;
       draw();
@@ -171,9 +181,10 @@ window.addEventListener("keydown", (event) => {
 async function main(): Promise<void> {
   const id = clientId();
   try {
-    const sdk = await startSdk(id);
-    const session = await signIn(sdk, id);
-    connection = new Connection(session, () => signIn(sdk, id), {
+    const ready = await startSdk(id);
+    sdk = ready;
+    const session = await signIn(ready, id);
+    connection = new Connection(session, () => signIn(ready, id), {
       frame: onFrame,
       reconnecting(down) {
         state.reconnecting = down;

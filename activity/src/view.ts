@@ -46,6 +46,8 @@ export interface ViewHandlers {
   opening(on: boolean): void;
   /** A form value changed that other fields depend on: draw again. */
   formChanged(): void;
+  /** Discord's dialog that invites friends to this Activity (absent: not available). */
+  invite?: () => void;
 }
 
 function cardEl(card: string, opts: { tag?: "button" | "div"; key?: string; trump?: string | null; seen?: Set<string> } = {}): HTMLElement {
@@ -273,6 +275,38 @@ function lobbyOps(table: Table, state: ViewState, handlers: ViewHandlers): HTMLE
   return opBar(entries, state, handlers);
 }
 
+/** A seat nobody has taken yet. */
+function emptySeat(): HTMLElement {
+  return h(
+    "li",
+    { class: "seat empty" },
+    h("div", { class: "avatar", "aria-hidden": "true" }),
+    h("div", { class: "who" }, h("div", { class: "name" }, tr("activity.empty_seat"))),
+  );
+}
+
+/** The lobby: every seat (the empty ones too), the table's rules and timer, what this user may
+ * do; the hint to press Join only for someone who has not. */
+function lobbyScreen(table: Table, state: ViewState, handlers: ViewHandlers): HTMLElement {
+  const seated = table.you !== null;
+  const text = seated ? tr("lobby.title") : `${tr("lobby.title")} — ${tr("lobby.hint")}`;
+  const open = table.status === "lobby" ? Math.max(0, table.max_seats - table.players.length) : 0;
+  const seats = h("ul", { class: "seats" }, ...table.players.map((_, i) => seatPlate(table, i)), ...Array.from({ length: open }, emptySeat));
+  const count =
+    table.status === "lobby"
+      ? h("p", { class: "small" }, `${tr("lobby.seats", { n: table.players.length, max: table.max_seats })} · ${tr(table.anyone_adds_ai ? "lobby.ai_anyone" : "lobby.ai_host_only")}`)
+      : null;
+  const rules = table.rules?.length ? h("p", { class: "rules" }, h("b", {}, `${tr("lobby.rules")}: `), table.rules.join(" · ")) : null;
+  let invite: HTMLElement | null = null;
+  if (table.status === "lobby" && handlers.invite) {
+    invite = h("button", { type: "button", class: "act invite", "data-key": "i:invite" }, tr("activity.invite"));
+    const opened = handlers.invite;
+    invite.addEventListener("click", () => opened());
+  }
+  const ops = lobbyOps(table, state, handlers);
+  return h("section", { class: "lobby" }, h("p", { class: "status", role: "status" }, text), seats, count, rules, ops, invite && h("div", { class: "invite-bar" }, invite));
+}
+
 /** In a game: "done for this bout" (or taking it back), taking a seat back from the AI, and,
  * once the game is over, the rematch. */
 function gameOps(table: Table, game: Game, state: ViewState, handlers: ViewHandlers): HTMLElement | null {
@@ -399,13 +433,7 @@ export function render(root: HTMLElement, state: ViewState, handlers: ViewHandle
     children.push(openForm(title, state, handlers, afterGame));
     mode = "opening";
   } else if (!table.game) {
-    const text = `${tr("lobby.title")} — ${tr("lobby.hint")}`;
-    const seats = h("ul", { class: "seats" }, ...table.players.map((_, i) => seatPlate(table, i)));
-    const count =
-      table.status === "lobby"
-        ? h("p", { class: "small" }, `${tr("lobby.seats", { n: table.players.length, max: table.max_seats })} · ${tr(table.anyone_adds_ai ? "lobby.ai_anyone" : "lobby.ai_host_only")}`)
-        : null;
-    children.push(h("section", { class: "lobby" }, seats, count, h("p", { class: "status", role: "status" }, text), lobbyOps(table, state, handlers)));
+    children.push(lobbyScreen(table, state, handlers));
   } else if (table.status === "finished" && table.game.finished) {
     children.push(resultsScreen(table, table.game, state, handlers));
     mode = "results";

@@ -14,6 +14,7 @@ from typing import Any
 import aiohttp
 import pytest
 
+from bot.text import t
 from tests.activity.browser import (
     DRAWN,
     LAYOUT_SIZES,
@@ -36,7 +37,8 @@ MEASURE = """(() => {
   const doc = document.getElementById('activity').contentDocument;
   const groups = {
     seats: '#app > .seats .seat, .lobby .seats .seat', deck: '.deck', bout: '.pairs .card',
-    status: '.status .line, .status .clock', controls: '.controls button', ops: '.ops button',
+    status: '.status .line, .status .clock', controls: '.controls button',
+    ops: '.ops button, .invite-bar button', rules: '.lobby .rules',
     me: '.mine .seat', hand: '.hand .card',
   };
   const box = e => {
@@ -68,12 +70,13 @@ MEASURE = """(() => {
   // a hand with a move to make: every card (a dimmed one must be readable, a raised one tapped)
   const cards = [...doc.querySelectorAll('.hand:not(.idle) .card')]
     .map(e => ({ key: e.dataset.key, spot: spot(e) }));
-  const buttons = [...doc.querySelectorAll('.controls button, .ops button')]
+  const buttons = [...doc.querySelectorAll('.controls button, .ops button, .invite-bar button')]
     .map(e => ({ key: e.dataset.key, hit: centre(e), h: box(e)[3] - box(e)[1] }));
   const clock = doc.querySelector('.status .clock');
   return {
     boxes, cards, buttons, clock: clock ? centre(clock) : null,
-    width: innerWidth, height: innerHeight,
+    width: innerWidth, height: innerHeight, empty: doc.querySelectorAll('.seat.empty').length,
+    line: doc.querySelector('.status')?.textContent ?? '',
   };
 })()"""
 
@@ -132,4 +135,7 @@ async def test_nothing_overlaps_and_every_card_is_tappable_at_every_size() -> No
         assert len(measured["big-hand", size]["cards"]) == 13
         assert measured["seat-defend", size]["clock"] is True
         assert measured["seat-defend", size]["buttons"], size
-        assert measured["lobby", size]["buttons"], size
+        lobby = measured["lobby", size]
+        # the host's lobby of 4 of 6 seats: two empty places, the invite, no "press Join"
+        assert lobby["empty"] == 2 and "i:invite" in {b["key"] for b in lobby["buttons"]}, size
+        assert lobby["line"] == t("lobby.title", "en"), lobby["line"]

@@ -187,6 +187,7 @@ def main() -> None:
     record("finished", 101, "en-US", [finish(after)], TableStatus.FINISHED)
     record("open-table", 101, "en-US", [None, None], TableStatus.ABANDONED)
     record("big-hand", 101, "en-US", [big_hand()])
+    record("teams", 101, "en-US", [new_game(preset("teams"), 4, seed=3, dealer=3)])
 
 
 if __name__ == "__main__":

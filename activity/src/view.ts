@@ -99,10 +99,13 @@ function seatPlate(table: Table, seat: number): HTMLElement {
     player?.playing === "away" ? tr("picture.badge.away") : player?.playing === "left" ? tr("picture.badge.left") : "";
   const role = game ? roleOf(game, seat) : "";
   const timed = !!game && !game.finished && !!game.timed?.includes(seat);
+  const teams = game?.teams ?? [];
+  const teammate = table.you !== null && seat !== table.you && teams.length > 0 && teams[seat] === teams[table.you] && new Set(teams).size < teams.length;
+  const known = seat === table.you ? [] : (game?.known?.[seat] ?? []);
   return h(
     "li",
     {
-      class: `seat${turn ? " turn" : ""}${out ? " out" : ""}${game?.defender === seat && !game.finished ? " defender" : ""}`,
+      class: `seat${turn ? " turn" : ""}${out ? " out" : ""}${game?.defender === seat && !game.finished ? " defender" : ""}${teammate ? " mate" : ""}`,
       "aria-current": turn ? "true" : undefined,
     },
     avatarEl(player, name),
@@ -112,8 +115,12 @@ function seatPlate(table: Table, seat: number): HTMLElement {
       h("div", { class: "name" }, name),
       role && h("div", { class: "role" }, role),
       badge && h("div", { class: "badge" }, badge),
+      teammate && h("div", { class: "mate" }, tr("activity.teammate")),
     ),
     game && !out && h("div", { class: "count" }, backs(count), h("span", { class: "n" }, String(count)), timed && clockEl("seat")),
+    known.length > 0 && !out
+      ? h("div", { class: "known", title: tr("activity.known"), "aria-label": tr("activity.known") }, ...handOrder(known, game?.trump ?? null).map((c) => h("span", { class: cardFace(c).red ? "red" : "" }, cardLabel(c))))
+      : null,
   );
 }
 
@@ -129,17 +136,33 @@ function seatOrder(table: Table): number[] {
   return order;
 }
 
+/** A face-down pile of `count` cards: a few backs, offset, and the number. */
+function pile(count: number, kind: "talon" | "discard", label: string): HTMLElement {
+  const el = h("div", { class: `pile ${kind}`, "aria-label": `${label}: ${count}`, title: `${label}: ${count}` });
+  const shown = Math.min(Math.ceil(count / 6), 4);
+  for (let i = 0; i < shown; i++) {
+    const b = h("div", { class: "back", "aria-hidden": "true" });
+    b.style.setProperty("--i", String(i));
+    el.append(b);
+  }
+  if (count > 0) el.append(h("span", { class: "pile-n" }, String(count)));
+  return el;
+}
+
+/** The talon with the trump card face up beside it (while it is still under the talon), the
+ * trump suit, and the discard pile. */
 function deckArea(game: Game): HTMLElement {
   const trumpLine = game.trump ? "" : tr("table.trump_none", { card: cardLabel(game.trump_card) });
+  const trumpShown = game.trump_in_talon && game.talon_size > 0;
   return h(
     "div",
     { class: "deck" },
     h(
       "div",
-      { class: "talon", "aria-label": `${tr("table.talon")}: ${game.talon_size}` },
-      game.trump_in_talon || game.talon_size > 0 ? h("div", { class: "trump-card" }, cardEl(game.trump_card)) : null,
-      game.talon_size > 1 ? h("div", { class: "back stack", "aria-hidden": "true" }) : null,
-      game.talon_size > 0 ? h("span", { class: "talon-n" }, String(game.talon_size)) : null,
+      { class: "piles" },
+      pile(game.talon_size, "talon", tr("table.talon")),
+      trumpShown ? h("div", { class: "trump-card", title: tr("table.trump") }, cardEl(game.trump_card, { trump: game.trump })) : null,
+      pile(game.discard_size, "discard", tr("table.discard")),
     ),
     h(
       "div",
@@ -148,7 +171,6 @@ function deckArea(game: Game): HTMLElement {
       h("b", { class: game.trump === "H" || game.trump === "D" ? "red" : "" }, game.trump ? cardFace(`2${game.trump}`).suit : "—"),
     ),
     trumpLine && h("div", { class: "small" }, trumpLine),
-    h("div", { class: "discard", "aria-label": `${tr("table.discard")}: ${game.discard_size}` }, `${tr("table.discard")}: ${game.discard_size}`),
   );
 }
 
@@ -178,7 +200,8 @@ function boutArea(game: Game, offers: Offers, state: ViewState, handlers: ViewHa
     );
   }
   if (game.table.length === 0) pairs.append(h("li", { class: "empty" }, tr("table.bout_empty")));
-  return h("div", { class: "bout" }, pairs);
+  const limit = game.limit && game.table.length > 0 && !game.finished ? h("p", { class: "limit" }, tr("activity.bout_limit", { n: game.table.length, limit: game.limit })) : null;
+  return h("div", { class: "bout" }, pairs, limit);
 }
 
 function names(table: Table, seats: number[]): string {

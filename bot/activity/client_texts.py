@@ -44,6 +44,9 @@ CLIENT_TEXT_KEYS: tuple[str, ...] = (
     "table.trump_none",
     "table.talon",
     "table.discard",
+    "activity.bout_limit",
+    "activity.teammate",
+    "activity.known",
     # seat plates
     "table.role.attacker",
     "table.role.defender",

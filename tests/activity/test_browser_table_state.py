@@ -1,0 +1,103 @@
+"""What the table shows besides the bout (issue #31, "Play" 6), in headless Chromium through the
+harness page with recorded frames: the trump card face up beside the talon, the discard pile,
+the cards everyone knows are in a hand, the bout's card limit, teammates marked (the teams
+preset), and the new cards' animation off under ``prefers-reduced-motion``."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import aiohttp
+import pytest
+
+from bot.text import t
+from tests.activity.browser import (
+    CLIENT_DOC,
+    DRAWN,
+    HARNESS,
+    Page,
+    harness_server,
+    headless_chromium,
+    new_page,
+    reduce_motion,
+    set_size,
+)
+from tests.activity.test_browser_game import needs
+
+pytestmark = [pytest.mark.slow, pytest.mark.browser]
+
+SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+
+STATE = f"""(() => {{
+  const doc = {CLIENT_DOC};
+  const plates = [...doc.querySelectorAll('#app > .seats .seat')].map(s => ({{
+    name: s.querySelector('.name').textContent,
+    known: [...s.querySelectorAll('.known span')].map(e => e.textContent),
+    mate: s.querySelector('.mate')?.textContent ?? null,
+  }}));
+  const longest = Math.max(0, ...doc.getAnimations().map(a => a.effect.getTiming().duration || 0));
+  return {{
+    trump: doc.querySelector('.trump-card .card')?.getAttribute('aria-label') ?? null,
+    talon: doc.querySelector('.pile.talon')?.getAttribute('aria-label') ?? null,
+    discard: doc.querySelector('.pile.discard')?.getAttribute('aria-label') ?? null,
+    limit: doc.querySelector('.bout .limit')?.textContent ?? null,
+    plates, animations: doc.getAnimations().length, longest,
+    transition: getComputedStyle(doc.querySelector('.hand .card')).transitionDuration,
+  }};
+}})()"""
+
+
+def frame(scenario: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    recorded = json.loads((HARNESS / "frames" / f"{scenario}.json").read_text(encoding="utf-8"))
+    table: dict[str, Any] = recorded["tables"][0]["table"]
+    return table, table["game"]
+
+
+def label(card: str) -> str:
+    return card[:-1] + SUITS[card[-1]]
+
+
+async def shown(page: Page, base: str, scenario: str) -> dict[str, Any]:
+    await page.call("Page.navigate", url=f"{base}/harness/?scenario={scenario}&shot=1")
+    await page.wait_for(DRAWN, scenario)
+    state: dict[str, Any] = await page.evaluate(STATE)
+    return state
+
+
+@pytest.mark.skipif(needs() is not None, reason=needs() or "")
+async def test_trump_piles_known_cards_limit_and_teammates() -> None:
+    async with (
+        harness_server() as base,
+        headless_chromium() as port,
+        aiohttp.ClientSession() as http,
+        new_page(http, port) as page,
+    ):
+        await set_size(page, 1280, 720)
+        table, game = frame("seat-defend")
+        state = await shown(page, base, "seat-defend")
+        assert state["trump"] == label(game["trump_card"])  # face up beside the talon
+        assert state["talon"] == f"{t('table.talon', 'en')}: {game['talon_size']}"
+        assert state["discard"] == f"{t('table.discard', 'en')}: {game['discard_size']}"
+        assert state["limit"] == t("activity.bout_limit", "en", n=len(game["table"]), limit=6)
+        names = [p["name"] for p in table["players"]]
+        for plate in state["plates"]:
+            seat = names.index(plate["name"])
+            assert sorted(plate["known"]) == sorted(label(c) for c in game["known"][seat])
+            assert plate["mate"] is None  # no teams here
+        assert any(p["known"] for p in state["plates"])
+        # moving cards: at most 250 ms
+        assert state["longest"] <= 250, state
+
+        table, game = frame("teams")
+        state = await shown(page, base, "teams")
+        you = table["you"]
+        mates = {names[s] for s in range(4) if s != you and game["teams"][s] == game["teams"][you]}
+        assert len(mates) == 1
+        marked = {p["name"] for p in state["plates"] if p["mate"] == t("activity.teammate", "en")}
+        assert marked == mates
+
+        # prefers-reduced-motion: no animation, no transition
+        await reduce_motion(page)
+        state = await shown(page, base, "seat-defend")
+        assert state["animations"] == 0 and state["transition"] == "0s", state

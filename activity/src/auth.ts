@@ -33,7 +33,8 @@ export async function signIn(sdk: DiscordSDK, id: string): Promise<string> {
     response_type: "code",
     state: "",
     prompt: "none",
-    scope: ["identify"],
+    // identify: who the user is (the server asks Discord); rpc.activities.write: Rich Presence
+    scope: ["identify", "rpc.activities.write"],
   });
   const response = await fetch(new URL("api/token", document.baseURI), {
     method: "POST",

@@ -8,6 +8,7 @@ import { cardLabel } from "./cards";
 import { setDeadline, tickClocks } from "./clock";
 import { Connection } from "./connection";
 import { layoutHand } from "./layout";
+import { updatePresence } from "./presence";
 import type { ServerFrame, Table } from "./protocol";
 import { setTexts, tr } from "./texts";
 import { render, type Selection, type ViewState } from "./view";
@@ -139,6 +140,7 @@ function onFrame(frame: ServerFrame): void {
     state.table = frame.table;
     setDeadline(frame.table?.game?.deadline_in, frame.table?.turn_timer);
     notice(newTimeouts(frame.table));
+    updatePresence(sdk, frame.table);
     // The form after a game closes once another table (or this one's rematch) is shown.
     if (frame.table?.id !== before?.id || frame.table?.status !== "finished") state.opening = false;
     state.pending = false;

@@ -43,7 +43,8 @@ STATE = f"""(() => {{
     discard: doc.querySelector('.pile.discard')?.getAttribute('aria-label') ?? null,
     limit: doc.querySelector('.bout .limit')?.textContent ?? null,
     plates, animations: doc.getAnimations().length, longest,
-    transition: getComputedStyle(doc.querySelector('.hand .card')).transitionDuration,
+    transition: (c => c && getComputedStyle(c).transitionDuration)(
+      doc.querySelector('.hand .card')),
   }};
 }})()"""
 
@@ -101,3 +102,50 @@ async def test_trump_piles_known_cards_limit_and_teammates() -> None:
         await reduce_motion(page)
         state = await shown(page, base, "seat-defend")
         assert state["animations"] == 0 and state["transition"] == "0s", state
+
+
+SENT = """(() => harness.messages.filter(m => m.direction === '←' && m.message[0] === 1)
+  .map(m => m.message[1]).filter(b => b.cmd === 'SET_ACTIVITY' || b.cmd === 'OPEN_INVITE_DIALOG')
+  .map(b => [b.cmd, b.args?.activity?.state ?? null, b.args?.activity?.party?.size ?? null]))()"""
+
+
+async def sent_to_discord(page: Page, at_least: int) -> list[list[Any]]:
+    """The SET_ACTIVITY and OPEN_INVITE_DIALOG commands the harness received, once there are
+    ``at_least``: [command, the presence line, the party size]."""
+    found: list[list[Any]] = await page.wait_for(
+        f"(() => {{ const s = {SENT}; return s.length >= {at_least} ? s : null }})()",
+        "the SDK's commands",
+    )
+    return found
+
+
+@pytest.mark.skipif(needs() is not None, reason=needs() or "")
+async def test_rich_presence_and_the_invite_dialog_go_to_discord() -> None:
+    """The lobby sets Rich Presence ("In the lobby: 4 of 6 seats") and Invite opens Discord's
+    invite dialog: both are SDK commands the harness (Discord's parent frame) receives."""
+    async with (
+        harness_server() as base,
+        headless_chromium() as port,
+        aiohttp.ClientSession() as http,
+        new_page(http, port) as page,
+    ):
+        await set_size(page, 1280, 720)
+        await shown(page, base, "lobby")
+        line = t("activity.presence_lobby", "en", n=4, max=6)
+        sent = await page.wait_for(
+            f"(() => {{ const s = {SENT}; return s.length ? s : null }})()", "SET_ACTIVITY"
+        )
+        assert sent == [["SET_ACTIVITY", line, [4, 6]]], sent
+        await page.evaluate(f"{CLIENT_DOC}.querySelector('[data-key=\"i:invite\"]').click()")
+        sent = await page.wait_for(
+            f"(() => {{ const s = {SENT}; return s.length > 1 ? s : null }})()", "the invite"
+        )
+        assert sent[1] == ["OPEN_INVITE_DIALOG", None, None], sent
+        # a game: the seats and the bout
+        _, game = frame("seat-defend")
+        await shown(page, base, "seat-defend")
+        line = t("activity.presence_game", "en", n=4, max=4, bout=game["bout"])
+        sent = await page.wait_for(
+            f"(() => {{ const s = {SENT}; return s.length ? s : null }})()", "SET_ACTIVITY"
+        )
+        assert sent == [["SET_ACTIVITY", line, [4, 4]]], sent

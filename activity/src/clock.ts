@@ -35,7 +35,7 @@ export function clockEl(kind: "seat" | "status"): HTMLElement {
 function paint(el: HTMLElement, now: number): void {
   const left = secondsLeft(now);
   if (left === null) return;
-  const text = `⏱ ${clockText(left)}`;
+  const text = el.dataset.clock === "status" ? `⏱ ${clockText(left)}` : clockText(left);
   if (el.textContent !== text) el.textContent = text;
   el.classList.toggle("low", left <= 10);
   const fraction = endsAt === null || total <= 0 ? 0 : Math.max(0, Math.min(1, (endsAt - now) / (total * 1000)));

@@ -402,7 +402,7 @@ function resultsScreen(table: Table, game: Game, state: ViewState, handlers: Vie
       "tr",
       { class: `${durak ? "durak" : ""}${seat === table.you ? " you" : ""}`.trim() || undefined },
       h("td", { class: "place" }, durak ? "" : String(i + 1)),
-      h("td", { class: "who" }, avatarEl(player, name), h("span", { class: "name" }, name)),
+      h("td", { class: "who" }, h("div", {}, avatarEl(player, name), h("span", { class: "name" }, name))),
       h("td", { class: "role" }, roleOf(game, seat)),
       series ? h("td", { class: "n" }, String(series.wins[seat] ?? 0)) : null,
       series ? h("td", { class: "n" }, String(series.losses[seat] ?? 0)) : null,

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -41,8 +42,8 @@ def label(card: str) -> str:
     return card[:-1] + SUITS[card[-1]]
 
 
-async def clocks(page: Page) -> dict[str, object]:
-    shown: dict[str, object] = await page.evaluate(CLOCKS)
+async def clocks(page: Page) -> dict[str, Any]:
+    shown: dict[str, Any] = await page.evaluate(CLOCKS)
     return shown
 
 

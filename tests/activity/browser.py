@@ -9,6 +9,7 @@ import asyncio
 import contextlib
 import io
 import itertools
+import json
 import shutil
 import socket
 import subprocess
@@ -280,6 +281,42 @@ async def harness_server() -> AsyncIterator[str]:
         harness.wait(10)
 
 
+@contextlib.asynccontextmanager
+async def harness_page() -> AsyncIterator[tuple[str, aiohttp.ClientSession, Page]]:
+    """The harness server with its recorded frames, a headless Chromium and one page of it:
+    yields the server's base URL, an HTTP session and the page; stops them all after."""
+    async with (
+        harness_server() as base,
+        headless_chromium() as browser_port,
+        aiohttp.ClientSession() as http,
+        new_page(http, browser_port) as page,
+    ):
+        yield base, http, page
+
+
+def recorded_table(scenario: str) -> dict[str, Any]:
+    """The first table of a recorded scenario (activity/harness/frames/<scenario>.json), as
+    the harness sends it."""
+    recorded = json.loads((HARNESS / "frames" / f"{scenario}.json").read_text(encoding="utf-8"))
+    table: dict[str, Any] = recorded["tables"][0]["table"]
+    return table
+
+
+async def show_scenario(page: Page, base: str, scenario: str) -> None:
+    """The harness page (served at ``base``) with a recorded scenario, once it is drawn."""
+    await page.call("Page.navigate", url=f"{base}/harness/?scenario={scenario}&shot=1")
+    await page.wait_for(DRAWN, f"the {scenario} scenario drawn")
+
+
+#: The suits' marks, as the client shows a card (``10♦``).
+SUIT_MARKS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+
+
+def card_label(card: str) -> str:
+    """The client's short name of a card in durak_core notation (``10D`` → ``10♦``)."""
+    return card[:-1] + SUIT_MARKS[card[-1]]
+
+
 async def run_check(check: Callable[[int], Awaitable[None]], *flags: str) -> int:
     """A script's check in a fresh headless Chromium (``check`` gets its DevTools port):
     prints "ok" and returns 0, or "FAILED: ..." and 1 when one of its assertions fails."""
@@ -304,12 +341,7 @@ async def take_screenshots(
     stopped moving, at each size: ``out/<scenario>-<w>x<h>.png``. Starts the harness server
     and a headless Chromium, and stops both."""
     written: list[Path] = []
-    async with (
-        harness_server() as base,
-        headless_chromium() as browser_port,
-        aiohttp.ClientSession() as http,
-        new_page(http, browser_port) as page,
-    ):
+    async with harness_page() as (base, _, page):
         if reduced:
             await reduce_motion(page)
         for scenario, (width, height) in itertools.product(scenarios, sizes):

@@ -7,7 +7,6 @@ jack. Each move reaches the harness's server as the frame's action code for that
 from __future__ import annotations
 
 import asyncio
-import json
 from typing import Any
 
 import aiohttp
@@ -16,21 +15,18 @@ import pytest
 from bot.text import t
 from tests.activity.browser import (
     CLIENT_DOC,
-    DRAWN,
-    HARNESS,
     Page,
-    harness_server,
-    headless_chromium,
-    new_page,
+    harness_page,
+    recorded_table,
     reduce_motion,
     set_size,
+    show_scenario,
 )
 from tests.activity.test_browser_game import needs
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
-RECORDED = json.loads((HARNESS / "frames" / "seat-defend.json").read_text(encoding="utf-8"))
-GAME = RECORDED["tables"][0]["table"]["game"]
+GAME = recorded_table("seat-defend")["game"]
 #: "defend <attack> <card>" → code, as the frame offers them.
 CODES = {a["text"]: a["code"] for a in GAME["actions"]}
 
@@ -51,11 +47,6 @@ def centre_of(selector: str) -> str:
       const r = {CLIENT_DOC}.querySelector('{selector}').getBoundingClientRect();
       return [frame.left + r.left + r.width / 2, frame.top + r.top + r.height / 2];
     }})()"""
-
-
-async def load(page: Page, base: str) -> None:
-    await page.call("Page.navigate", url=f"{base}/harness/?scenario=seat-defend&shot=1")
-    await page.wait_for(DRAWN, "the seat's view")
 
 
 async def tap(page: Page, selector: str) -> None:
@@ -88,17 +79,12 @@ async def drag(page: Page, source: str, target: str) -> None:
 @pytest.mark.skipif(needs() is not None, reason=needs() or "")
 async def test_a_card_that_beats_two_offers_both_with_one_chosen() -> None:
     assert {"defend JH QC", "defend JC QC", "defend JH QH"} <= set(CODES)
-    async with (
-        harness_server() as base,
-        headless_chromium() as port,
-        aiohttp.ClientSession() as http,
-        new_page(http, port) as page,
-    ):
+    async with harness_page() as (base, http, page):
         await reduce_motion(page)
         await set_size(page, 390, 844)
         n = 0
         # Q♣ tapped: both jacks at once, J♣ pre-chosen; Q♣ again beats J♣
-        await load(page, base)
+        await show_scenario(page, base, "seat-defend")
         await tap(page, '.hand [data-key="h:QC"]')
         shown = await page.evaluate(PAIRING)
         assert sorted(shown["targets"]) == ["JC", "JH"] and shown["preferred"] == ["JC"], shown
@@ -107,23 +93,23 @@ async def test_a_card_that_beats_two_offers_both_with_one_chosen() -> None:
         n += 1
         assert (await last_act(http, base, n))["code"] == CODES["defend JC QC"]
         # or the other highlighted jack: Q♣ beats J♥
-        await load(page, base)
+        await show_scenario(page, base, "seat-defend")
         await tap(page, '.hand [data-key="h:QC"]')
         await tap(page, '.pair [data-key="t:JH"]')
         n += 1
         assert (await last_act(http, base, n))["code"] == CODES["defend JH QC"]
         # a card with one target plays at once: Q♥ on J♥
-        await load(page, base)
+        await show_scenario(page, base, "seat-defend")
         await tap(page, '.hand [data-key="h:QH"]')
         n += 1
         assert (await last_act(http, base, n))["code"] == CODES["defend JH QH"]
         # dragged: Q♣ onto J♥, one gesture
-        await load(page, base)
+        await show_scenario(page, base, "seat-defend")
         await drag(page, '.hand [data-key="h:QC"]', '.pair [data-key="t:JH"]')
         n += 1
         assert (await last_act(http, base, n))["code"] == CODES["defend JH QC"]
         # dragged onto nothing: no move, the card back in the hand
-        await load(page, base)
+        await show_scenario(page, base, "seat-defend")
         await drag(page, '.hand [data-key="h:QC"]', ".mine .seat")
         await asyncio.sleep(0.3)
         async with http.get(base + "/harness/acts") as r:

@@ -11,16 +11,13 @@ import asyncio
 import itertools
 from typing import Any
 
-import aiohttp
 import pytest
 
 from bot.text import t
 from tests.activity.browser import (
     DRAWN,
     LAYOUT_SIZES,
-    harness_server,
-    headless_chromium,
-    new_page,
+    harness_page,
     reduce_motion,
     set_size,
 )
@@ -112,12 +109,7 @@ def check(scenario: str, size: tuple[int, int], shown: dict[str, Any]) -> list[s
 async def test_nothing_overlaps_and_every_card_is_tappable_at_every_size() -> None:
     wrong: list[str] = []
     measured: dict[tuple[str, tuple[int, int]], dict[str, Any]] = {}
-    async with (
-        harness_server() as base,
-        headless_chromium() as browser_port,
-        aiohttp.ClientSession() as http,
-        new_page(http, browser_port) as page,
-    ):
+    async with harness_page() as (base, _, page):
         await reduce_motion(page)
         for scenario, (w, h) in itertools.product(SCENARIOS, LAYOUT_SIZES):
             await set_size(page, w, h)

@@ -5,29 +5,24 @@ preset), and the new cards' animation off under ``prefers-reduced-motion``."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-import aiohttp
 import pytest
 
 from bot.text import t
 from tests.activity.browser import (
     CLIENT_DOC,
-    DRAWN,
-    HARNESS,
     Page,
-    harness_server,
-    headless_chromium,
-    new_page,
+    card_label,
+    harness_page,
+    recorded_table,
     reduce_motion,
     set_size,
+    show_scenario,
 )
 from tests.activity.test_browser_game import needs
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
-
-SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
 STATE = f"""(() => {{
   const doc = {CLIENT_DOC};
@@ -50,41 +45,30 @@ STATE = f"""(() => {{
 
 
 def frame(scenario: str) -> tuple[dict[str, Any], dict[str, Any]]:
-    recorded = json.loads((HARNESS / "frames" / f"{scenario}.json").read_text(encoding="utf-8"))
-    table: dict[str, Any] = recorded["tables"][0]["table"]
+    table = recorded_table(scenario)
     return table, table["game"]
 
 
-def label(card: str) -> str:
-    return card[:-1] + SUITS[card[-1]]
-
-
 async def shown(page: Page, base: str, scenario: str) -> dict[str, Any]:
-    await page.call("Page.navigate", url=f"{base}/harness/?scenario={scenario}&shot=1")
-    await page.wait_for(DRAWN, scenario)
+    await show_scenario(page, base, scenario)
     state: dict[str, Any] = await page.evaluate(STATE)
     return state
 
 
 @pytest.mark.skipif(needs() is not None, reason=needs() or "")
 async def test_trump_piles_known_cards_limit_and_teammates() -> None:
-    async with (
-        harness_server() as base,
-        headless_chromium() as port,
-        aiohttp.ClientSession() as http,
-        new_page(http, port) as page,
-    ):
+    async with harness_page() as (base, _, page):
         await set_size(page, 1280, 720)
         table, game = frame("seat-defend")
         state = await shown(page, base, "seat-defend")
-        assert state["trump"] == label(game["trump_card"])  # face up beside the talon
+        assert state["trump"] == card_label(game["trump_card"])  # face up beside the talon
         assert state["talon"] == f"{t('table.talon', 'en')}: {game['talon_size']}"
         assert state["discard"] == f"{t('table.discard', 'en')}: {game['discard_size']}"
         assert state["limit"] == t("activity.bout_limit", "en", n=len(game["table"]), limit=6)
         names = [p["name"] for p in table["players"]]
         for plate in state["plates"]:
             seat = names.index(plate["name"])
-            assert sorted(plate["known"]) == sorted(label(c) for c in game["known"][seat])
+            assert sorted(plate["known"]) == sorted(card_label(c) for c in game["known"][seat])
             assert plate["mate"] is None  # no teams here
         assert any(p["known"] for p in state["plates"])
         # moving cards: at most 250 ms
@@ -123,12 +107,7 @@ async def sent_to_discord(page: Page, at_least: int) -> list[list[Any]]:
 async def test_rich_presence_and_the_invite_dialog_go_to_discord() -> None:
     """The lobby sets Rich Presence ("In the lobby: 4 of 6 seats") and Invite opens Discord's
     invite dialog: both are SDK commands the harness (Discord's parent frame) receives."""
-    async with (
-        harness_server() as base,
-        headless_chromium() as port,
-        aiohttp.ClientSession() as http,
-        new_page(http, port) as page,
-    ):
+    async with harness_page() as (base, _, page):
         await set_size(page, 1280, 720)
         await shown(page, base, "lobby")
         line = t("activity.presence_lobby", "en", n=4, max=6)

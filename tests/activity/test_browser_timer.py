@@ -17,13 +17,11 @@ import pytest
 
 from bot.text import t
 from durak_core.events import ActionTaken
-from tests.activity.browser import CLIENT_DOC, Page, set_size
+from tests.activity.browser import CLIENT_DOC, Page, card_label, set_size
 from tests.activity.test_browser_game import WAIT, needs, open_pages, seat, two_browsers
 from tests.bot.helpers import table_of, world
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
-
-SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
 CLOCKS = f"""(() => {{
   const doc = {CLIENT_DOC};
@@ -35,11 +33,6 @@ CLOCKS = f"""(() => {{
     notice: doc.querySelector('.notice')?.textContent ?? null,
   }};
 }})()"""
-
-
-def label(card: str) -> str:
-    """The client's short name of a card (`10♦`)."""
-    return card[:-1] + SUITS[card[-1]]
 
 
 async def clocks(page: Page) -> dict[str, Any]:
@@ -86,8 +79,8 @@ async def test_the_countdown_shows_and_a_timed_out_move_is_announced(
         verb, card = str(event.action).split()
         assert verb == "attack"
         for user, key, args in (
-            (owner, "activity.timeout_you_attack", {"card": label(card)}),
-            (other, "activity.timeout_attack", {"card": label(card), "name": name}),
+            (owner, "activity.timeout_you_attack", {"card": card_label(card)}),
+            (other, "activity.timeout_attack", {"card": card_label(card), "name": name}),
         ):
             expected = t(key, "en", **args)
             shown = await pages[user].wait_for(

@@ -75,7 +75,12 @@ function drop(event: PointerEvent, offers: Offers, act: (code: number) => void):
   const target = ghost ? targetAt(event.clientX, event.clientY) : null;
   end();
   if (!ghost) return; // a tap: the click handler plays it
+  // the click that follows this pointerup (in the same task) is not a tap; if the card was
+  // drawn anew meanwhile, no click comes, and the next task clears the mark
   swallowClick = true;
+  window.setTimeout(() => {
+    swallowClick = false;
+  }, 0);
   if (!target) return;
   const attack = target.dataset.key?.startsWith("t:") ? target.dataset.key.slice(2) : null;
   const code = attack ? offers.defend.get(card)?.get(attack) : (offers.attack.get(card) ?? offers.transfer.get(card));

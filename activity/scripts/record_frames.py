@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import json
 import random
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 from bot.activity.client_texts import client_texts
@@ -22,7 +24,7 @@ from bot.activity.protocol import welcome_frame
 from bot.activity.table_frames import table_frame
 from bot.domain import TableStatus
 from bot.tables.table import Seat, Table
-from durak_core import GameState, new_game, preset
+from durak_core import Action, GameState, Series, new_game, preset
 from durak_core.ai import Level
 
 OUT = Path(__file__).resolve().parents[1] / "harness" / "frames"
@@ -31,6 +33,8 @@ USERS = (101, 102, None, 104)
 #: Olga and Dmitri have Discord avatars (the harness's CDN draws them); Maxim has none.
 AVATARS = ("6f1e2d3c4b5a69788796a5b4c3d2e1f0", None, None, "a_9e8d7c6b5a4938271605f4e3d2c1b0a9")
 SPECTATOR = 999
+#: The recorded game's shuffle seed (its commitment and, once over, the seed are in the frames).
+SEED = 0x9E3779B97F4A7C15F39CC0605CEDC8341082276BF3A27251F86C6A11D0C18E95
 
 
 def two_targets(state: GameState) -> bool:
@@ -42,33 +46,83 @@ def two_targets(state: GameState) -> bool:
     return any(len(targets) >= 2 for targets in beats.values())
 
 
-def position() -> GameState:
-    """A game where seat 0 must beat two open attack cards, has a beaten pair already, and
-    holds a card that beats either open card (so the client must ask which one)."""
+Move = tuple[int, Action]
+
+
+def search(
+    rules: str,
+    found: Callable[[GameState], bool],
+    pick: Callable[[GameState, random.Random], Move | None],
+    moves: int,
+) -> GameState:
+    """Seeded random games of four (``pick`` chooses each move; None: choose again) until
+    a position is ``found``."""
     for seed in range(1, 5000):
         rng = random.Random(seed)
-        state = new_game(preset("transfer"), 4, seed=seed, dealer=2)
-        for _ in range(200):
+        state = new_game(preset(rules), 4, seed=seed, dealer=2)
+        for _ in range(moves):
             if state.finished:
                 break
-            view = state.public_view()
-            open_cards = [a for a, d in view.table if d is None]
-            beaten = [a for a, d in view.table if d is not None]
-            if (
-                view.defender == 0
-                and 0 in view.awaiting
-                and len(open_cards) >= 2
-                and beaten
-                and view.talon_size > 4
-                and two_targets(state)
-                and state.hand_size(0) >= 6
-            ):
+            if found(state):
                 return state
-            seat, action = rng.choice(state.legal_moves())
-            if str(action) == "take" and rng.random() < 0.8:
-                continue  # keep the bouts going
-            state, _ = state.apply(seat, action)
+            move = pick(state, rng)
+            if move is not None:
+                state, _ = state.apply(*move)
     raise RuntimeError("no position found")
+
+
+def must_pick_a_target(state: GameState) -> bool:
+    """Seat 0 must beat two open attack cards, has a beaten pair already, and holds a card
+    that beats either open card (so the client must ask which one)."""
+    view = state.public_view()
+    open_cards = [a for a, d in view.table if d is None]
+    beaten = [a for a, d in view.table if d is not None]
+    return (
+        view.defender == 0
+        and 0 in view.awaiting
+        and len(open_cards) >= 2
+        and bool(beaten)
+        and view.talon_size > 4
+        and two_targets(state)
+        and state.hand_size(0) >= 6
+    )
+
+
+def keep_bouts_going(state: GameState, rng: random.Random) -> Move | None:
+    seat, action = rng.choice(state.legal_moves())
+    if str(action) == "take" and rng.random() < 0.8:
+        return None  # most takes are skipped: the bouts go on
+    return seat, action
+
+
+def position() -> GameState:
+    """A game where seat 0 must pick which open card to beat (``must_pick_a_target``)."""
+    return search("transfer", must_pick_a_target, keep_bouts_going, 200)
+
+
+def holds_13_and_defends(state: GameState) -> bool:
+    view = state.public_view()
+    return (
+        state.hand_size(0) >= 13 and view.defender == 0 and 0 in view.awaiting and bool(view.table)
+    )
+
+
+def seat_0_takes(state: GameState, rng: random.Random) -> Move:
+    """Seat 0 takes whenever it may; the others never do when they have anything else."""
+    moves = state.legal_moves()
+    takes = [m for m in moves if m[0] == 0 and str(m[1]) == "take"]
+    seat, action = takes[0] if takes else rng.choice(moves)
+    if str(action) == "take" and seat != 0:
+        others = [m for m in moves if m != (seat, action)]
+        if others:
+            seat, action = rng.choice(others)
+    return seat, action
+
+
+def big_hand() -> GameState:
+    """A game where seat 0 holds 13 cards and must defend (it took bout after bout): the hand
+    a phone must lay out in two rows."""
+    return search("classic", holds_13_and_defends, seat_0_takes, 300)
 
 
 def table_at(state: GameState | None) -> Table:
@@ -79,7 +133,7 @@ def table_at(state: GameState | None) -> Table:
         USERS[0] or 0,
         preset("transfer"),
         4,
-        0,
+        60,  # a turn timer: the frames carry a deadline (37 s left as recorded)
         seats=[
             Seat(name, user_id=user, ai_level=None if user else Level.NORMAL, avatar=avatar)
             for name, user, avatar in zip(NAMES, USERS, AVATARS, strict=True)
@@ -89,6 +143,8 @@ def table_at(state: GameState | None) -> Table:
     table.state = state
     table.status = TableStatus.RUNNING
     table.version = 17
+    table.seed = SEED
+    table.deadline = None if state is None else time.time() + 37
     return table
 
 
@@ -132,6 +188,12 @@ def record(
         table = table_at(state)
         table.version = 17 + i
         table.status = status
+        if status is TableStatus.LOBBY:
+            table.max_seats = 6  # two seats still empty
+        if status is TableStatus.FINISHED and state is not None and state.result is not None:
+            table.deadline = None
+            table.series = Series(table.rules, len(table.seats))
+            table.series.record(state.result, state.dealer)
         tables.append(json.loads(table_frame(table, user_id)))
     OUT.mkdir(parents=True, exist_ok=True)
     path = OUT / f"{name}.json"
@@ -151,6 +213,8 @@ def main() -> None:
     record("lobby", 101, "en-US", [None], TableStatus.LOBBY)
     record("finished", 101, "en-US", [finish(after)], TableStatus.FINISHED)
     record("open-table", 101, "en-US", [None, None], TableStatus.ABANDONED)
+    record("big-hand", 101, "en-US", [big_hand()])
+    record("teams", 101, "en-US", [new_game(preset("teams"), 4, seed=3, dealer=3)])
 
 
 if __name__ == "__main__":

@@ -43,3 +43,13 @@ export function readOffers(actions: readonly ActionOffer[]): Offers {
 export function playable(offers: Offers, card: string): boolean {
   return offers.attack.has(card) || offers.defend.has(card) || offers.transfer.has(card);
 }
+
+/** The open card a hand card most likely should beat, of those it may: the one the fewest of
+ * the hand's other cards could beat (leave the easy ones to them), then the highest (the
+ * strong card on the strong attack). `rank` orders cards low to high. */
+export function preferredTarget(offers: Offers, card: string, rank: (card: string) => number): string | null {
+  const targets = offers.defend.get(card);
+  if (!targets || targets.size === 0) return null;
+  const coverers = (attack: string) => [...offers.defend.entries()].filter(([c, t]) => c !== card && t.has(attack)).length;
+  return [...targets.keys()].sort((a, b) => coverers(a) - coverers(b) || rank(b) - rank(a))[0] ?? null;
+}

@@ -46,7 +46,8 @@ export async function signIn(sdk: DiscordSDK, id: string): Promise<string> {
     response_type: "code",
     state: "",
     prompt: "none",
-    scope: ["identify"],
+    // identify: who the user is (the server asks Discord); rpc.activities.write: Rich Presence
+    scope: ["identify", "rpc.activities.write"],
   });
   const response = await fetch(serverUrl("api/token"), {
     method: "POST",

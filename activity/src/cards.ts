@@ -33,3 +33,24 @@ export function suitOf(card: string): string | null {
   const base = card.split("#")[0] ?? card;
   return base === "RJ" || base === "BJ" ? null : base.slice(-1);
 }
+
+const RANK_ORDER = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"];
+const SUIT_ORDER = ["S", "H", "C", "D"];
+
+/** Low to high within a suit; for sorting only. */
+export function rankIndex(card: string): number {
+  return RANK_ORDER.indexOf(cardFace(card).rank);
+}
+
+/** A hand in the order a player holds it: suits apart (alternating colours), low to high
+ * within each, the trumps last and the jokers after them. Display only: the frame's order
+ * (the engine's card index) is what the server knows. */
+export function handOrder(hand: readonly string[], trump: string | null): string[] {
+  const group = (card: string): number => {
+    const suit = suitOf(card);
+    if (suit === null) return 6;
+    if (suit === trump) return 5;
+    return SUIT_ORDER.indexOf(suit);
+  };
+  return [...hand].sort((a, b) => group(a) - group(b) || rankIndex(a) - rankIndex(b) || a.localeCompare(b));
+}

@@ -2,10 +2,15 @@
 // each table frame. See docs/activity.md, "Client".
 
 import "./style.css";
+import type { DiscordSDK } from "@discord/embedded-app-sdk";
 import { clientId, SignInError, signIn, startSdk } from "./auth";
+import { cardLabel } from "./cards";
+import { setDeadline, tickClocks } from "./clock";
 import { Connection } from "./connection";
-import type { ServerFrame } from "./protocol";
-import { setTexts } from "./texts";
+import { layoutHand } from "./layout";
+import { updatePresence } from "./presence";
+import type { ServerFrame, Table } from "./protocol";
+import { setTexts, tr } from "./texts";
 import { render, type Selection, type ViewState } from "./view";
 
 const root = document.getElementById("app") as HTMLElement;
@@ -16,14 +21,22 @@ const state: ViewState = {
   pending: false,
   reconnecting: false,
   toast: null,
+  notice: null,
   seen: new Set(),
   choices: null,
   form: null,
   opening: false,
 };
 let connection: Connection | null = null;
+/** The Embedded App SDK once it is ready: the invite dialog. */
+let sdk: DiscordSDK | null = null;
 let started = false;
 let toastTimer = 0;
+let noticeTimer = 0;
+/** The game the timer's moves were last read from (table id and shuffle commitment), and the
+ * newest of them seen: only moves made after that are announced. */
+let timeoutsOf = "";
+let timeoutsSeen = -1;
 
 function cardsOf(): Set<string> {
   const game = state.table?.game;
@@ -62,6 +75,13 @@ function draw(): void {
     formChanged() {
       draw();
     },
+    invite: sdk
+      ? () => {
+          // Discord's own dialog; where it is not available (a browser without Discord), the
+          // SDK's refusal changes nothing
+          sdk?.commands.openInviteDialog().catch((error: unknown) => console.warn("invite dialog", error));
+        }
+      : undefined,
     select(selection: Selection) {
       state.selection = selection;
       draw();
@@ -82,6 +102,34 @@ function toast(text: string): void {
   }, 4000);
 }
 
+/** The turn timer's moves in this frame that the client has not announced yet, in words. */
+function newTimeouts(table: Table | null): string[] {
+  const game = table?.game;
+  if (!table || !game) return [];
+  const of = `${table.id}:${game.commitment ?? ""}`;
+  const moves = game.timeouts ?? [];
+  const first = of !== timeoutsOf;
+  const fresh = first ? [] : moves.filter((m) => m.at > timeoutsSeen);
+  timeoutsOf = of;
+  timeoutsSeen = Math.max(first ? -1 : timeoutsSeen, ...moves.map((m) => m.at));
+  return fresh.map((move) => {
+    const [verb, card] = move.action.split(" ");
+    const you = move.seat === table.you;
+    const key = `activity.timeout_${you ? "you_" : ""}${verb}`;
+    return tr(key, { name: table.players[move.seat]?.name ?? `#${move.seat + 1}`, card: card ? cardLabel(card) : "" });
+  }).filter((text) => text !== "");
+}
+
+function notice(lines: string[]): void {
+  if (lines.length === 0) return;
+  state.notice = lines.join(" ");
+  window.clearTimeout(noticeTimer);
+  noticeTimer = window.setTimeout(() => {
+    state.notice = null;
+    draw();
+  }, 6000);
+}
+
 function onFrame(frame: ServerFrame): void {
   if (frame.type === "welcome") {
     setTexts(frame.texts);
@@ -90,6 +138,9 @@ function onFrame(frame: ServerFrame): void {
   } else if (frame.type === "table") {
     const before = state.table;
     state.table = frame.table;
+    setDeadline(frame.table?.game?.deadline_in, frame.table?.turn_timer);
+    notice(newTimeouts(frame.table));
+    updatePresence(sdk, frame.table);
     // The form after a game closes once another table (or this one's rematch) is shown.
     if (frame.table?.id !== before?.id || frame.table?.status !== "finished") state.opening = false;
     state.pending = false;
@@ -106,6 +157,12 @@ function fail(message: string): void {
   // the user's language) or just the mark that nothing works.
   root.replaceChildren(Object.assign(document.createElement("p"), { className: "fatal", role: "alert", textContent: message || "⚠" }));
 }
+
+// A phone turned, a pane resized: the hand's rows and spacing follow.
+window.addEventListener("resize", () => layoutHand(root));
+
+// The countdowns: four times a second, only their text (the view is drawn on frames).
+window.setInterval(() => tickClocks(root), 250);
 
 // Skippable animations: any key or tap ends those running.
 for (const type of ["keydown", "pointerdown"] as const) {
@@ -126,9 +183,10 @@ window.addEventListener("keydown", (event) => {
 async function main(): Promise<void> {
   const id = clientId();
   try {
-    const sdk = await startSdk(id);
-    const session = await signIn(sdk, id);
-    connection = new Connection(session, () => signIn(sdk, id), {
+    const ready = await startSdk(id);
+    sdk = ready;
+    const session = await signIn(ready, id);
+    connection = new Connection(session, () => signIn(ready, id), {
       frame: onFrame,
       reconnecting(down) {
         state.reconnecting = down;

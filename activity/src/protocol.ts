@@ -25,8 +25,31 @@ export interface GameResult {
   winners: number[];
 }
 
+/** A move the turn timer made for a seat whose time ran out (the public log's "(timer)"). */
+export interface Timeout {
+  /** Its place in the game's public log: a later one has a higher number. */
+  at: number;
+  seat: number;
+  /** The engine's notation: `take`, `pass`, `attack 6S`. */
+  action: string;
+}
+
+export interface SeriesScore {
+  games: number;
+  draws: number;
+  wins: number[];
+  losses: number[];
+  over: boolean;
+}
+
 export interface Game {
   seats: number;
+  teams?: number[];
+  trump_will_change?: boolean;
+  discarded?: string[];
+  known?: string[][];
+  bout?: number;
+  limit?: number;
   trump: string | null;
   trump_card: string;
   trump_in_talon: boolean;
@@ -49,6 +72,16 @@ export interface Game {
   /** "Done for this bout": set for your seat, and whether you may set it now. */
   auto_pass?: boolean;
   may_auto_pass?: boolean;
+  /** The turn timer: the bot's deadline (Unix seconds), the seconds left as the frame was
+   * built (what the client counts down from), the seats it would play for. */
+  deadline?: number | null;
+  deadline_in?: number | null;
+  timed?: number[];
+  timeouts?: Timeout[];
+  /** R4: the shuffle's commitment, and its seed once the game is over; the series score. */
+  commitment?: string | null;
+  seed?: string | null;
+  series?: SeriesScore | null;
 }
 
 export interface Table {
@@ -62,6 +95,9 @@ export interface Table {
   anyone_adds_ai?: boolean;
   /** A tournament's table: the bot deals the match's next game itself (no rematch). */
   tournament?: boolean;
+  /** Seconds per turn (0: no timer), and the lobby message's rules and timer lines. */
+  turn_timer?: number;
+  rules?: string[];
   you: number | null;
   players: Player[];
   game: Game | null;

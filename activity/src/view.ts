@@ -1,9 +1,12 @@
 // The table, drawn from the newest table frame. Everything it shows is in the frame; what a
 // click may do is only what the frame's `actions` offer (readOffers), never worked out here.
 
-import { playable, readOffers, type Offers } from "./actions";
+import { playable, preferredTarget, readOffers, type Offers } from "./actions";
 import { avatarEl } from "./avatars";
-import { cardFace, cardLabel, suitOf } from "./cards";
+import { cardFace, cardLabel, handOrder, rankIndex, suitOf } from "./cards";
+import { clockEl } from "./clock";
+import { draggable, draggedJustNow } from "./drag";
+import { layoutHand } from "./layout";
 import { h, type Child } from "./dom";
 import { openForm } from "./open";
 import type { AiLevel, Game, LobbyExtra, LobbyOpName, NewTableChoices, OpenOptions, Table } from "./protocol";
@@ -22,6 +25,8 @@ export interface ViewState {
   pending: boolean;
   reconnecting: boolean;
   toast: string | null;
+  /** What the turn timer just played (for you or another seat), shown for a few seconds. */
+  notice: string | null;
   /** Cards seen in the previous frame: only new ones animate in. */
   seen: Set<string>;
   /** The welcome's choices for opening a table, and the form's current values. */
@@ -41,6 +46,8 @@ export interface ViewHandlers {
   opening(on: boolean): void;
   /** A form value changed that other fields depend on: draw again. */
   formChanged(): void;
+  /** Discord's dialog that invites friends to this Activity (absent: not available). */
+  invite?: () => void;
 }
 
 function cardEl(card: string, opts: { tag?: "button" | "div"; key?: string; trump?: string | null; seen?: Set<string> } = {}): HTMLElement {
@@ -91,10 +98,14 @@ function seatPlate(table: Table, seat: number): HTMLElement {
   const badge =
     player?.playing === "away" ? tr("picture.badge.away") : player?.playing === "left" ? tr("picture.badge.left") : "";
   const role = game ? roleOf(game, seat) : "";
+  const timed = !!game && !game.finished && !!game.timed?.includes(seat);
+  const teams = game?.teams ?? [];
+  const teammate = table.you !== null && seat !== table.you && teams.length > 0 && teams[seat] === teams[table.you] && new Set(teams).size < teams.length;
+  const known = seat === table.you ? [] : (game?.known?.[seat] ?? []);
   return h(
     "li",
     {
-      class: `seat${turn ? " turn" : ""}${out ? " out" : ""}${game?.defender === seat && !game.finished ? " defender" : ""}`,
+      class: `seat${turn ? " turn" : ""}${out ? " out" : ""}${game?.defender === seat && !game.finished ? " defender" : ""}${teammate ? " mate" : ""}`,
       "aria-current": turn ? "true" : undefined,
     },
     avatarEl(player, name),
@@ -104,8 +115,12 @@ function seatPlate(table: Table, seat: number): HTMLElement {
       h("div", { class: "name" }, name),
       role && h("div", { class: "role" }, role),
       badge && h("div", { class: "badge" }, badge),
+      teammate && h("div", { class: "mate" }, tr("activity.teammate")),
     ),
-    game && !out && h("div", { class: "count" }, backs(count), h("span", { class: "n" }, String(count))),
+    game && !out && h("div", { class: "count" }, backs(count), h("span", { class: "n" }, String(count)), timed && clockEl("seat")),
+    known.length > 0 && !out
+      ? h("div", { class: "known", title: tr("activity.known"), "aria-label": tr("activity.known") }, ...handOrder(known, game?.trump ?? null).map((c) => h("span", { class: cardFace(c).red ? "red" : "" }, cardLabel(c))))
+      : null,
   );
 }
 
@@ -121,17 +136,33 @@ function seatOrder(table: Table): number[] {
   return order;
 }
 
+/** A face-down pile of `count` cards: a few backs, offset, and the number. */
+function pile(count: number, kind: "talon" | "discard", label: string): HTMLElement {
+  const el = h("div", { class: `pile ${kind}`, "aria-label": `${label}: ${count}`, title: `${label}: ${count}` });
+  const shown = Math.min(Math.ceil(count / 6), 4);
+  for (let i = 0; i < shown; i++) {
+    const b = h("div", { class: "back", "aria-hidden": "true" });
+    b.style.setProperty("--i", String(i));
+    el.append(b);
+  }
+  if (count > 0) el.append(h("span", { class: "pile-n" }, String(count)));
+  return el;
+}
+
+/** The talon with the trump card face up beside it (while it is still under the talon), the
+ * trump suit, and the discard pile. */
 function deckArea(game: Game): HTMLElement {
   const trumpLine = game.trump ? "" : tr("table.trump_none", { card: cardLabel(game.trump_card) });
+  const trumpShown = game.trump_in_talon && game.talon_size > 0;
   return h(
     "div",
     { class: "deck" },
     h(
       "div",
-      { class: "talon", "aria-label": `${tr("table.talon")}: ${game.talon_size}` },
-      game.trump_in_talon || game.talon_size > 0 ? h("div", { class: "trump-card" }, cardEl(game.trump_card)) : null,
-      game.talon_size > 1 ? h("div", { class: "back stack", "aria-hidden": "true" }) : null,
-      game.talon_size > 0 ? h("span", { class: "talon-n" }, String(game.talon_size)) : null,
+      { class: "piles" },
+      pile(game.talon_size, "talon", tr("table.talon")),
+      trumpShown ? h("div", { class: "trump-card", title: tr("table.trump") }, cardEl(game.trump_card, { trump: game.trump })) : null,
+      pile(game.discard_size, "discard", tr("table.discard")),
     ),
     h(
       "div",
@@ -140,13 +171,13 @@ function deckArea(game: Game): HTMLElement {
       h("b", { class: game.trump === "H" || game.trump === "D" ? "red" : "" }, game.trump ? cardFace(`2${game.trump}`).suit : "—"),
     ),
     trumpLine && h("div", { class: "small" }, trumpLine),
-    h("div", { class: "discard", "aria-label": `${tr("table.discard")}: ${game.discard_size}` }, `${tr("table.discard")}: ${game.discard_size}`),
   );
 }
 
 function boutArea(game: Game, offers: Offers, state: ViewState, handlers: ViewHandlers): HTMLElement {
   const sel = state.selection;
   const targets = sel.card ? offers.defend.get(sel.card) : undefined;
+  const preferred = sel.card ? preferredTarget(offers, sel.card, rankIndex) : null;
   const pairs = h("ol", { class: "pairs", "aria-label": tr("table.bout") });
   for (const [attack, defence] of game.table) {
     const code = targets?.get(attack);
@@ -155,6 +186,7 @@ function boutArea(game: Game, offers: Offers, state: ViewState, handlers: ViewHa
     if (!state.pending && (code !== undefined || canPickFirst)) {
       attackEl = cardEl(attack, { tag: "button", key: `t:${attack}`, trump: game.trump, seen: state.seen });
       attackEl.classList.add(code !== undefined ? "target" : "pickable");
+      if (code !== undefined && attack === preferred) attackEl.classList.add("preferred");
       if (sel.target === attack) attackEl.classList.add("selected");
       attackEl.addEventListener("click", () => {
         if (code !== undefined) handlers.act(code);
@@ -168,11 +200,18 @@ function boutArea(game: Game, offers: Offers, state: ViewState, handlers: ViewHa
     );
   }
   if (game.table.length === 0) pairs.append(h("li", { class: "empty" }, tr("table.bout_empty")));
-  return h("div", { class: "bout" }, pairs);
+  const limit = game.limit && game.table.length > 0 && !game.finished ? h("p", { class: "limit" }, tr("activity.bout_limit", { n: game.table.length, limit: game.limit })) : null;
+  return h("div", { class: "bout" }, pairs, limit);
 }
 
 function names(table: Table, seats: number[]): string {
   return seats.map((s) => table.players[s]?.name ?? `#${s + 1}`).join(", ");
+}
+
+/** The status line, with the countdown when the timer runs for someone. */
+function statusEl(table: Table, game: Game, state: ViewState): HTMLElement {
+  const timed = !game.finished && (game.timed?.length ?? 0) > 0;
+  return h("p", { class: "status", role: "status" }, h("span", { class: "line" }, statusLine(table, game, state)), timed && clockEl("status"));
 }
 
 function statusLine(table: Table, game: Game, state: ViewState): string {
@@ -185,6 +224,11 @@ function statusLine(table: Table, game: Game, state: ViewState): string {
   }
   if (you === null) return tr("activity.spectator");
   if (!game.active.includes(you)) return tr("hand.finished_out", { place: game.finishing_order.indexOf(you) + 1 });
+  const picked = state.selection.card;
+  if (picked) {
+    const target = preferredTarget(readOffers(game.actions), picked, rankIndex);
+    if (target) return tr("activity.pick_preferred", { card: cardLabel(picked), target: cardLabel(target) });
+  }
   if (state.selection.card || state.selection.target) return tr("activity.pick_target");
   if (game.awaiting.includes(you)) {
     const open = game.table.filter(([, d]) => d === null).map(([a]) => cardLabel(a));
@@ -195,8 +239,6 @@ function statusLine(table: Table, game: Game, state: ViewState): string {
   if (you === game.defender && game.taken) return tr("hand.taking", { names: names(table, game.awaiting) });
   return tr("table.waiting", { names: names(table, game.awaiting) });
 }
-
-const RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"];
 
 function controls(game: Game, offers: Offers, state: ViewState, handlers: ViewHandlers): HTMLElement {
   const bar = h("div", { class: "controls" });
@@ -209,7 +251,7 @@ function controls(game: Game, offers: Offers, state: ViewState, handlers: ViewHa
   if (offers.exchange !== null) {
     const lowest = (game.hand ?? [])
       .filter((c) => suitOf(c) === game.trump)
-      .sort((a, b) => RANKS.indexOf(cardFace(a).rank) - RANKS.indexOf(cardFace(b).rank))[0];
+      .sort((a, b) => rankIndex(a) - rankIndex(b))[0];
     button(tr("act.exchange", { card: lowest ? cardLabel(lowest) : "", trump: cardLabel(game.trump_card) }), offers.exchange, "exchange");
   }
   if (offers.take !== null) button(tr("act.take"), offers.take, "take");
@@ -256,6 +298,38 @@ function lobbyOps(table: Table, state: ViewState, handlers: ViewHandlers): HTMLE
   return opBar(entries, state, handlers);
 }
 
+/** A seat nobody has taken yet. */
+function emptySeat(): HTMLElement {
+  return h(
+    "li",
+    { class: "seat empty" },
+    h("div", { class: "avatar", "aria-hidden": "true" }),
+    h("div", { class: "who" }, h("div", { class: "name" }, tr("activity.empty_seat"))),
+  );
+}
+
+/** The lobby: every seat (the empty ones too), the table's rules and timer, what this user may
+ * do; the hint to press Join only for someone who has not. */
+function lobbyScreen(table: Table, state: ViewState, handlers: ViewHandlers): HTMLElement {
+  const seated = table.you !== null;
+  const text = seated ? tr("lobby.title") : `${tr("lobby.title")} — ${tr("lobby.hint")}`;
+  const open = table.status === "lobby" ? Math.max(0, table.max_seats - table.players.length) : 0;
+  const seats = h("ul", { class: "seats" }, ...table.players.map((_, i) => seatPlate(table, i)), ...Array.from({ length: open }, emptySeat));
+  const count =
+    table.status === "lobby"
+      ? h("p", { class: "small" }, `${tr("lobby.seats", { n: table.players.length, max: table.max_seats })} · ${tr(table.anyone_adds_ai ? "lobby.ai_anyone" : "lobby.ai_host_only")}`)
+      : null;
+  const rules = table.rules?.length ? h("p", { class: "rules" }, h("b", {}, `${tr("lobby.rules")}: `), table.rules.join(" · ")) : null;
+  let invite: HTMLElement | null = null;
+  if (table.status === "lobby" && handlers.invite) {
+    invite = h("button", { type: "button", class: "act invite", "data-key": "i:invite" }, tr("activity.invite"));
+    const opened = handlers.invite;
+    invite.addEventListener("click", () => opened());
+  }
+  const ops = lobbyOps(table, state, handlers);
+  return h("section", { class: "lobby" }, h("p", { class: "status", role: "status" }, text), seats, count, rules, ops, invite && h("div", { class: "invite-bar" }, invite));
+}
+
 /** In a game: "done for this bout" (or taking it back), taking a seat back from the AI, and,
  * once the game is over, the rematch. */
 function gameOps(table: Table, game: Game, state: ViewState, handlers: ViewHandlers): HTMLElement | null {
@@ -273,7 +347,7 @@ function gameOps(table: Table, game: Game, state: ViewState, handlers: ViewHandl
 }
 
 function handArea(game: Game, offers: Offers, state: ViewState, handlers: ViewHandlers): HTMLElement {
-  const hand = game.hand ?? [];
+  const hand = handOrder(game.hand ?? [], game.trump);
   const sel = state.selection;
   // Dim the cards that cannot be played only when something can: a waiting hand stays bright.
   const idle = game.actions.length === 0;
@@ -289,10 +363,14 @@ function handArea(game: Game, offers: Offers, state: ViewState, handlers: ViewHa
       el.tabIndex = -1; // Tab visits only the cards that can be played
     }
     if (sel.card === card) el.classList.add("selected");
+    if (live && !sel.target) draggable(el, card, offers, handlers.act);
     el.addEventListener("click", () => {
-      if (!live) return;
+      if (draggedJustNow() || !live) return;
       if (beatsTarget !== undefined) return handlers.act(beatsTarget);
       const targets = offers.defend.get(card);
+      // the picked card again: it beats the pre-chosen target (the highlighted ones stay offered)
+      const preferred = sel.card === card ? preferredTarget(offers, card, rankIndex) : null;
+      if (preferred !== null && targets?.get(preferred) !== undefined) return handlers.act(targets.get(preferred) as number);
       if (targets && (targets.size > 1 || offers.transfer.has(card) || offers.attack.has(card))) {
         return handlers.select({ card: sel.card === card ? null : card, target: null });
       }
@@ -302,6 +380,52 @@ function handArea(game: Game, offers: Offers, state: ViewState, handlers: ViewHa
     fan.append(h("li", {}, el));
   });
   return fan;
+}
+
+/** The seats in the order the game ended them: the first out first, the losers last. */
+function places(game: Game): number[] {
+  const rest = game.active.filter((s) => !game.finishing_order.includes(s));
+  const losers = game.result ? [...(game.result.durak === null ? [] : [game.result.durak]), ...game.result.losers] : [];
+  const order = [...game.finishing_order, ...rest.filter((s) => !losers.includes(s)), ...losers.filter((s) => !game.finishing_order.includes(s))];
+  return [...new Set(order)];
+}
+
+/** The end of a game: everyone's place, the Durak, the series so far, the shuffle's
+ * commitment and the seed that checks it (R4), the rematch. */
+function resultsScreen(table: Table, game: Game, state: ViewState, handlers: ViewHandlers): HTMLElement {
+  const series = game.series;
+  const rows = places(game).map((seat, i) => {
+    const player = table.players[seat];
+    const name = player?.name ?? `#${seat + 1}`;
+    const durak = game.result?.durak === seat || !!game.result?.losers.includes(seat);
+    return h(
+      "tr",
+      { class: `${durak ? "durak" : ""}${seat === table.you ? " you" : ""}`.trim() || undefined },
+      h("td", { class: "place" }, durak ? "" : String(i + 1)),
+      h("td", { class: "who" }, h("div", {}, avatarEl(player, name), h("span", { class: "name" }, name))),
+      h("td", { class: "role" }, roleOf(game, seat)),
+      series ? h("td", { class: "n" }, String(series.wins[seat] ?? 0)) : null,
+      series ? h("td", { class: "n" }, String(series.losses[seat] ?? 0)) : null,
+    );
+  });
+  const head = series
+    ? h("thead", {}, h("tr", {}, h("th", {}), h("th", {}), h("th", {}), h("th", {}, tr("activity.wins")), h("th", {}, tr("activity.losses"))))
+    : null;
+  return h(
+    "section",
+    { class: "results", "aria-label": tr("activity.game_over") },
+    h("h2", {}, tr("activity.game_over")),
+    h("p", { class: "status", role: "status" }, h("span", { class: "line" }, statusLine(table, game, state))),
+    h("table", { class: "places" }, series ? h("caption", {}, tr("table.series")) : null, head, h("tbody", {}, ...rows)),
+    afterGameOps(table, game, state, handlers),
+    table.you !== null && !table.tournament && h("p", { class: "small" }, tr("table.rematch_hint")),
+    h(
+      "p",
+      { class: "fairness" },
+      game.commitment ? h("span", {}, tr("table.footer", { table: table.id, commitment: game.commitment })) : null,
+      game.seed ? h("span", {}, tr("table.footer_seed", { table: table.id, seed: game.seed })) : null,
+    ),
+  );
 }
 
 /** Whether `/durak new` may open a table over this one: a finished game, not a tournament's. */
@@ -332,13 +456,10 @@ export function render(root: HTMLElement, state: ViewState, handlers: ViewHandle
     children.push(openForm(title, state, handlers, afterGame));
     mode = "opening";
   } else if (!table.game) {
-    const text = `${tr("lobby.title")} — ${tr("lobby.hint")}`;
-    const seats = h("ul", { class: "seats" }, ...table.players.map((_, i) => seatPlate(table, i)));
-    const count =
-      table.status === "lobby"
-        ? h("p", { class: "small" }, `${tr("lobby.seats", { n: table.players.length, max: table.max_seats })} · ${tr(table.anyone_adds_ai ? "lobby.ai_anyone" : "lobby.ai_host_only")}`)
-        : null;
-    children.push(h("section", { class: "lobby" }, seats, count, h("p", { class: "status", role: "status" }, text), lobbyOps(table, state, handlers)));
+    children.push(lobbyScreen(table, state, handlers));
+  } else if (table.status === "finished" && table.game.finished) {
+    children.push(resultsScreen(table, table.game, state, handlers));
+    mode = "results";
   } else {
     const game = table.game;
     const offers = readOffers(game.actions);
@@ -347,7 +468,7 @@ export function render(root: HTMLElement, state: ViewState, handlers: ViewHandle
     children.push(
       h("ul", { class: "seats", "aria-label": tr("table.players") }, ...seatOrder(table).map((s) => seatPlate(table, s))),
       h("section", { class: "felt" }, deckArea(game), boutArea(game, offers, state, handlers)),
-      h("p", { class: "status", role: "status" }, statusLine(table, game, state)),
+      statusEl(table, game, state),
       controls(game, offers, state, handlers),
       afterGameOps(table, game, state, handlers),
       table.status === "finished" && table.you !== null && !table.tournament && h("p", { class: "small" }, tr("table.rematch_hint")),
@@ -356,6 +477,7 @@ export function render(root: HTMLElement, state: ViewState, handlers: ViewHandle
       children.push(h("section", { class: "mine" + (game.awaiting.includes(you) && !game.finished ? " turn" : "") }, h("ul", { class: "me" }, seatPlate(table, you)), handArea(game, offers, state, handlers)));
     }
   }
+  if (state.notice) children.push(h("div", { class: "notice", role: "status" }, state.notice));
   if (state.toast) children.push(h("div", { class: "toast", role: "alert" }, state.toast));
   root.className = mode;
   // For tests and debugging: which table version is drawn, and whether a move is on its way.
@@ -363,5 +485,6 @@ export function render(root: HTMLElement, state: ViewState, handlers: ViewHandle
   root.dataset.status = table?.status ?? "";
   root.dataset.pending = String(state.pending);
   root.replaceChildren(...children.filter((c): c is Node | string => !!c));
+  layoutHand(root);
   if (focused) root.querySelector<HTMLElement>(`[data-key="${CSS.escape(focused)}"]`)?.focus();
 }

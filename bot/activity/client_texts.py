@@ -44,6 +44,9 @@ CLIENT_TEXT_KEYS: tuple[str, ...] = (
     "table.trump_none",
     "table.talon",
     "table.discard",
+    "activity.bout_limit",
+    "activity.teammate",
+    "activity.known",
     # seat plates
     "table.role.attacker",
     "table.role.defender",
@@ -67,7 +70,29 @@ CLIENT_TEXT_KEYS: tuple[str, ...] = (
     "lobby.cancelled",
     "activity.spectator",
     "activity.pick_target",
+    "activity.pick_preferred",
     "activity.reconnecting",
+    # the turn timer: what it played for a seat whose time ran out
+    "activity.timeout_take",
+    "activity.timeout_pass",
+    "activity.timeout_attack",
+    "activity.timeout_you_take",
+    "activity.timeout_you_pass",
+    "activity.timeout_you_attack",
+    # the end of a game: places, the series, the shuffle's commitment and its seed (R4)
+    "activity.game_over",
+    "activity.wins",
+    "activity.losses",
+    "table.series",
+    "table.footer",
+    "table.footer_seed",
+    # the lobby
+    "activity.empty_seat",
+    "activity.invite",
+    "lobby.rules",
+    # Rich Presence (Discord's activity status)
+    "activity.presence_lobby",
+    "activity.presence_game",
     # the form that opens a table (/durak new's main options, named as the command names them)
     "activity.open_title",
     "activity.open_rules",

@@ -8,16 +8,23 @@ actions their engine codes (``Action.from_code``) with their notation for readin
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterable
 from typing import Any
 
 from bot.domain import TableStatus
 from bot.tables.play import may_auto_pass
 from bot.tables.table import Table
-from durak_core import Card, PublicView, SeatView
+from bot.tables.timeout_moves import timed_seats
+from bot.text import t
+from bot.ui.rules_text import rules_summary
+from durak_core import Card, PublicView, SeatView, seed_commitment
+from durak_core.events import ActionTaken
 
 #: Bumped on any change a client must know about (fields removed or changing meaning).
 PROTOCOL_VERSION = 1
+#: How many of the game's latest timed-out moves a frame carries (the client's notice).
+TIMEOUTS_SHOWN = 4
 
 
 def _cards(cards: Iterable[Card]) -> list[str]:
@@ -67,12 +74,62 @@ def public_part(view: PublicView) -> dict[str, Any]:
     }
 
 
+def timer_part(table: Table) -> dict[str, Any]:
+    """The turn timer, public like the table message's "(timer)" lines: when the awaited
+    players must act (the bot's Unix seconds, and the seconds left as this frame is built, which
+    a client counts down from without trusting its own clock), the seats the timer would play
+    for, and the game's latest moves the timer made."""
+    left = None if table.deadline is None else max(0.0, table.deadline - time.time())
+    events = table.events
+    timeouts = []
+    for i in table.timed_out[-TIMEOUTS_SHOWN:]:
+        event = events[i] if 0 <= i < len(events) else None
+        if isinstance(event, ActionTaken):
+            timeouts.append({"at": i, "seat": event.seat, "action": str(event.action)})
+    return {
+        "deadline": table.deadline,
+        "deadline_in": None if left is None else round(left, 1),
+        "timed": timed_seats(table) if table.deadline is not None else [],
+        "timeouts": timeouts,
+    }
+
+
 def seat_part(view: SeatView) -> dict[str, Any]:
     """What only the seat's owner may know (R24): the hand and the legal actions."""
     return {
         "hand": _cards(view.hand),
         "actions": [{"code": a.code, "text": str(a)} for a in view.legal_actions],
     }
+
+
+def fairness_part(table: Table) -> dict[str, Any]:
+    """R4 and the series, as the table message's footer and series lines show them: the
+    shuffle's commitment (the seed's SHA-256) during the game, the seed itself once it is over,
+    and each seat's wins and losses in the series so far."""
+    finished = table.status == TableStatus.FINISHED
+    series = table.series
+    return {
+        "commitment": None if table.seed is None else seed_commitment(table.seed),
+        "seed": None if table.seed is None or not finished else format(table.seed, "064x"),
+        "series": None
+        if series is None
+        else {
+            "games": series.games,
+            "draws": series.draws,
+            "wins": list(series.wins),
+            "losses": list(series.losses),
+            "over": series.finished,
+        },
+    }
+
+
+def rules_lines(table: Table) -> list[str]:
+    """The rules summary and the turn timer, as the lobby message says them."""
+    loc = table.language
+    timer = (
+        t("lobby.timer", loc, n=table.turn_timer) if table.turn_timer else t("lobby.no_timer", loc)
+    )
+    return [rules_summary(table.rules, loc), timer]
 
 
 def table_frame(table: Table | None, user_id: int) -> str:
@@ -89,6 +146,9 @@ def table_frame(table: Table | None, user_id: int) -> str:
         "host": str(table.host_id),
         "max_seats": table.max_seats,
         "anyone_adds_ai": table.anyone_adds_ai,
+        "turn_timer": table.turn_timer,
+        # the lobby message's rules and timer lines, in the table's language
+        "rules": rules_lines(table),
         # a tournament's table deals its match on by itself: no rematch to offer
         "tournament": table.match is not None,
         "you": seat,
@@ -107,6 +167,8 @@ def table_frame(table: Table | None, user_id: int) -> str:
     }
     if table.state is not None and table.status in (TableStatus.RUNNING, TableStatus.FINISHED):
         game = public_part(table.public_view())
+        game.update(timer_part(table))
+        game.update(fairness_part(table))
         if seat is not None:
             view = table.seat_view(seat)
             game.update(seat_part(view))

@@ -9,6 +9,7 @@ import asyncio
 import contextlib
 import io
 import itertools
+import json
 import shutil
 import socket
 import subprocess
@@ -251,6 +252,9 @@ def harness_routes(issue_code: Callable[[int], str | Awaitable[str]]) -> list[we
 #: two layouts every view is checked at (issue #19): a desktop and a phone.
 SCREENSHOT_SCENARIOS = ("seat-defend", "spectator", "lobby", "finished", "open-table")
 SCREENSHOT_SIZES = ((1280, 720), (390, 844))
+#: Every size issue #31 asks the client to lay out at: a desktop, a phone upright and on its
+#: side, a small pane (Discord's picture-in-picture) and a tablet.
+LAYOUT_SIZES = ((1280, 720), (390, 844), (844, 390), (480, 270), (768, 1024))
 
 
 @contextlib.asynccontextmanager
@@ -277,6 +281,42 @@ async def harness_server() -> AsyncIterator[str]:
         harness.wait(10)
 
 
+@contextlib.asynccontextmanager
+async def harness_page() -> AsyncIterator[tuple[str, aiohttp.ClientSession, Page]]:
+    """The harness server with its recorded frames, a headless Chromium and one page of it:
+    yields the server's base URL, an HTTP session and the page; stops them all after."""
+    async with (
+        harness_server() as base,
+        headless_chromium() as browser_port,
+        aiohttp.ClientSession() as http,
+        new_page(http, browser_port) as page,
+    ):
+        yield base, http, page
+
+
+def recorded_table(scenario: str) -> dict[str, Any]:
+    """The first table of a recorded scenario (activity/harness/frames/<scenario>.json), as
+    the harness sends it."""
+    recorded = json.loads((HARNESS / "frames" / f"{scenario}.json").read_text(encoding="utf-8"))
+    table: dict[str, Any] = recorded["tables"][0]["table"]
+    return table
+
+
+async def show_scenario(page: Page, base: str, scenario: str) -> None:
+    """The harness page (served at ``base``) with a recorded scenario, once it is drawn."""
+    await page.call("Page.navigate", url=f"{base}/harness/?scenario={scenario}&shot=1")
+    await page.wait_for(DRAWN, f"the {scenario} scenario drawn")
+
+
+#: The suits' marks, as the client shows a card (``10♦``).
+SUIT_MARKS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+
+
+def card_label(card: str) -> str:
+    """The client's short name of a card in durak_core notation (``10D`` → ``10♦``)."""
+    return card[:-1] + SUIT_MARKS[card[-1]]
+
+
 async def run_check(check: Callable[[int], Awaitable[None]], *flags: str) -> int:
     """A script's check in a fresh headless Chromium (``check`` gets its DevTools port):
     prints "ok" and returns 0, or "FAILED: ..." and 1 when one of its assertions fails."""
@@ -291,21 +331,20 @@ async def run_check(check: Callable[[int], Awaitable[None]], *flags: str) -> int
 
 
 async def take_screenshots(
-    out: Path, scenarios: Sequence[str] = SCREENSHOT_SCENARIOS, *, reduced: bool = False
+    out: Path,
+    scenarios: Sequence[str] = SCREENSHOT_SCENARIOS,
+    *,
+    reduced: bool = False,
+    sizes: Sequence[tuple[int, int]] = SCREENSHOT_SIZES,
 ) -> list[Path]:
     """The client in the harness page, fed each recorded scenario, shot once it has drawn and
     stopped moving, at each size: ``out/<scenario>-<w>x<h>.png``. Starts the harness server
     and a headless Chromium, and stops both."""
     written: list[Path] = []
-    async with (
-        harness_server() as base,
-        headless_chromium() as browser_port,
-        aiohttp.ClientSession() as http,
-        new_page(http, browser_port) as page,
-    ):
+    async with harness_page() as (base, _, page):
         if reduced:
             await reduce_motion(page)
-        for scenario, (width, height) in itertools.product(scenarios, SCREENSHOT_SIZES):
+        for scenario, (width, height) in itertools.product(scenarios, sizes):
             await set_size(page, width, height)
             platform = "mobile" if width < 600 else "desktop"
             url = f"{base}/harness/?scenario={scenario}&shot=1&platform={platform}"

@@ -50,6 +50,11 @@ def activity_env(fake: FakeDiscord, port: int) -> dict[str, str]:
         "ACTIVITY_LISTEN_HOST": "127.0.0.1",
         "ACTIVITY_LISTEN_PORT": str(port),
         "ACTIVITY_PUBLIC_HOST": PUBLIC_HOST,
+        # Every simulated browser signs in from this one machine's address: the sign-in
+        # limits per address and in all (docs/activity.md, "Limits") would refuse a load
+        # that real browsers spread over many addresses and minutes.
+        "ACTIVITY_SIGN_INS_PER_IP_PER_MINUTE": "0",
+        "ACTIVITY_SIGN_INS_PER_SECOND": "0",
     }
 
 
@@ -133,14 +138,15 @@ class ActivityLoad:
         """Sign ``user`` in to the Activity ``instance`` (in ``channel``) and connect; returns
         once shown the table ``table_id``."""
         assert self._http is not None
-        for _ in range(SIGN_IN_TRIES):  # 503 "try again": as the client, after a pause
+        for _ in range(SIGN_IN_TRIES):  # 503, 429 "try again": as the client, after a pause
             code = self.fake.activity.issue_code(user)
             body = {"code": code, "instance_id": instance}
             async with self._http.post(self.url + "/api/token", json=body) as response:
                 answer = await response.json()
-                if response.status != 503:
+                if response.status not in (429, 503):
                     break
-            await asyncio.sleep(1.0)
+                pause = float(response.headers.get("Retry-After", "1"))
+            await asyncio.sleep(pause)
         if response.status != 200:
             raise RuntimeError(f"POST /api/token for {user}: {response.status} {answer}")
         ws = await self._http.ws_connect(self.url + "/ws", max_msg_size=0)

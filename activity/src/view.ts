@@ -8,6 +8,7 @@ import { clockEl } from "./clock";
 import { draggable, draggedJustNow } from "./drag";
 import { layoutHand } from "./layout";
 import { h, type Child } from "./dom";
+import { animateMoves, positions } from "./motion";
 import { openForm } from "./open";
 import type { AiLevel, Game, LobbyExtra, LobbyOpName, NewTableChoices, OpenOptions, Table } from "./protocol";
 import { tr } from "./texts";
@@ -57,6 +58,7 @@ function cardEl(card: string, opts: { tag?: "button" | "div"; key?: string; trum
     {
       class: `card${f.red ? " red" : ""}${f.joker ? " joker" : ""}${opts.trump && suitOf(card) === opts.trump ? " trump" : ""}${opts.seen && !opts.seen.has(card) ? " enter" : ""}`,
       "data-key": opts.key,
+      "data-card": card,
       "aria-label": cardLabel(card),
       type: opts.tag === "button" ? "button" : undefined,
     },
@@ -105,6 +107,7 @@ function seatPlate(table: Table, seat: number): HTMLElement {
   return h(
     "li",
     {
+      "data-seat": String(seat),
       class: `seat${turn ? " turn" : ""}${out ? " out" : ""}${game?.defender === seat && !game.finished ? " defender" : ""}${teammate ? " mate" : ""}`,
       "aria-current": turn ? "true" : undefined,
     },
@@ -444,6 +447,10 @@ function afterGameOps(table: Table, game: Game, state: ViewState, handlers: View
   return ops;
 }
 
+/** The game the page shows now, and your seat in it: where the next drawing's cards come from. */
+let drawnGame: Game | null = null;
+let drawnYou: number | null = null;
+
 export function render(root: HTMLElement, state: ViewState, handlers: ViewHandlers): void {
   const focused = (document.activeElement as HTMLElement | null)?.dataset?.key;
   const table = state.table;
@@ -484,7 +491,11 @@ export function render(root: HTMLElement, state: ViewState, handlers: ViewHandle
   root.dataset.version = table ? String(table.version) : "";
   root.dataset.status = table?.status ?? "";
   root.dataset.pending = String(state.pending);
+  const before = positions(root, drawnGame, drawnYou);
   root.replaceChildren(...children.filter((c): c is Node | string => !!c));
   layoutHand(root);
+  animateMoves(root, before, table?.game ?? null);
+  drawnGame = table?.game ?? null;
+  drawnYou = table?.you ?? null;
   if (focused) root.querySelector<HTMLElement>(`[data-key="${CSS.escape(focused)}"]`)?.focus();
 }

@@ -10,6 +10,7 @@ from typing import Literal
 
 import discord
 from discord import app_commands
+from discord.ext import commands
 
 from bot.storage import NewTournament, TournamentRecord, TournamentStatus
 from bot.tables.refusals import Refusal, Rejected
@@ -22,6 +23,7 @@ from bot.ui.tournament_signup import signup_message
 from .base import CogBase, click, loc_of
 from .guild_settings import load_guild_settings
 from .new_table import LANGUAGE_CHOICES, PRESET_CHOICES, NewTable, language_choice
+from .tournament_checks import check_channel
 from .tournament_history import history_embed
 from .tournament_options import (
     FORMAT_CHOICES,
@@ -68,6 +70,7 @@ class TournamentCommands(CogBase):
             return
         if not interaction.permissions.manage_events:
             raise Rejected(Refusal.TOURNAMENT_DENIED)
+        check_channel(interaction, loc_of(interaction))
         await load_guild_settings(self.bot, interaction.guild_id)
         ask = NewTournamentAsk(name, format, table_size, games, losses, rounds, limit, ai_fill)
         settings = ask.settings()
@@ -168,6 +171,8 @@ class TournamentCommands(CogBase):
     @tournament.command(name=ls("name.start"), description=ls("cmd.t_start"))
     async def t_start(self, interaction: discord.Interaction) -> None:
         tr = await self._organised(interaction)
+        if interaction.channel_id == tr.channel_id:  # else its channel is checked as it runs
+            check_channel(interaction, loc_of(interaction))
         await interaction.response.defer(ephemeral=True, thinking=True)
         tr = await self.bot.tournaments.start(tr.tournament_id)
         await self._say(interaction, "tournament.ok.started", name=tr.name)
@@ -192,6 +197,13 @@ class TournamentCommands(CogBase):
             raise_not_joined()
         await self._say(interaction, "tournament.ok.removed", user=f"<@{user.id}>", name=tr.name)
         self.bot.event_host.changed(tr.tournament_id)
+
+    @commands.Cog.listener()
+    async def on_guild_channel_update(
+        self, before: discord.abc.GuildChannel, after: discord.abc.GuildChannel
+    ) -> None:
+        """Its permissions may have changed: a tournament stuck there tries again now."""
+        self.bot.tournaments.channel_changed(after.id)
 
     # -- what anyone may look at ------------------------------------------------------------
 

@@ -8,10 +8,27 @@ from typing import Protocol
 from bot.storage import PairedTable, TournamentRecord
 
 
+class ThreadsRefused(Exception):
+    """The tournament's tables cannot open until someone changes the server: its channel is
+    no text channel (``missing`` is "text_channel"), or Discord refused the bot a permission
+    (``missing`` names it: "create_public_threads", ...). Retrying as is cannot help."""
+
+    def __init__(self, missing: str) -> None:
+        super().__init__(missing)
+        self.missing = missing
+
+
 class EventHost(Protocol):
     async def open_thread(self, t: TournamentRecord, round: int, table: int) -> int | None:
         """A new public thread under the tournament's channel for one table (paced within
-        Discord's limits); None if Discord refused it."""
+        Discord's limits); None if Discord failed for now (worth trying again). Raises
+        :class:`ThreadsRefused` when only the organiser can make it possible."""
+        ...
+
+    def blocked(self, t: TournamentRecord, missing: str | None) -> None:
+        """The tournament's tables cannot open (``missing``, as in :class:`ThreadsRefused`),
+        or can again (None): tell the organiser in the channel and on the standings message.
+        Must not block: schedule, return."""
         ...
 
     async def welcome(

@@ -35,10 +35,16 @@ def find_table(service: TableService, match: MatchOf) -> Table | None:
 
 
 async def run_round(
-    service: TableService, host: EventHost, t: TournamentRecord, rnd: StoredRound
+    service: TableService,
+    host: EventHost,
+    t: TournamentRecord,
+    rnd: StoredRound,
+    *,
+    open_missing: bool = True,
 ) -> None:
-    """Open the round's missing tables (one after another: thread creation is paced) and deal
-    the next game wherever a game is over and its match is not."""
+    """Open the round's missing tables (one after another: thread creation is paced; not
+    when ``open_missing`` is False) and deal the next game wherever a game is over and its
+    match is not. Raises :class:`ThreadsRefused` from the host."""
     for paired in rnd.tables:
         match = match_of(t.settings, t.tournament_id, rnd.number, paired.number)
         table = None
@@ -53,7 +59,8 @@ async def run_round(
                     t.tournament_id, rnd.number, paired.number, paired.bot_table_id,
                 )  # fmt: skip
                 continue
-            await _open(service, host, t, paired, match)
+            if open_missing:
+                await _open(service, host, t, paired, match)
             continue
         if paired.bot_table_id is None:  # opened, then killed before it was stored
             await service.storage.open_tournament_table(

@@ -15,7 +15,14 @@ import time
 from collections.abc import Callable
 from datetime import UTC, datetime
 
-from bot.storage import EntrantRecord, RoundStatus, Storage, TournamentRecord, TournamentStatus
+from bot.storage import (
+    EntrantRecord,
+    RoundStatus,
+    Storage,
+    StoredRound,
+    TournamentRecord,
+    TournamentStatus,
+)
 from bot.tables.service import TableService
 from bot.tables.table import Table
 from bot.tables.ticker import Ticker
@@ -23,7 +30,7 @@ from bot.tournaments import Signup, SignupError, check_start
 
 from .coalesce import Coalesced
 from .formats import next_pairing, round_over
-from .host import EventHost
+from .host import EventHost, ThreadsRefused
 from .round_tables import run_round
 
 log = logging.getLogger(__name__)
@@ -31,6 +38,9 @@ log = logging.getLogger(__name__)
 #: How often deadlines are looked at and running tournaments nudged (a game recorded late, a
 #: thread Discord refused).
 TICK_SECONDS = 2.0
+#: A tournament whose tables Discord refuses (a permission the organiser must grant) tries
+#: again this rarely by itself; a change to its channel makes it try at once.
+BLOCKED_RETRY_SECONDS = 60.0
 
 
 class TournamentRunner:
@@ -50,6 +60,9 @@ class TournamentRunner:
         self._ticker = Ticker(tick_seconds, self.tick)
         #: What the public messages last heard of each tournament (games, rounds, status).
         self._seen: dict[str, tuple[int, int, str]] = {}
+        #: Tournaments whose tables cannot open: why (``ThreadsRefused.missing``), when last
+        #: tried, and their channel.
+        self._blocked: dict[str, tuple[str, float, int]] = {}
         service.core.matches = self
 
     @property
@@ -95,6 +108,7 @@ class TournamentRunner:
         whose results count for ratings (they stay linked to the round)."""
         async with self._lock(tournament_id):
             t = await self.storage.set_tournament_status(tournament_id, TournamentStatus.CANCELLED)
+        self._blocked.pop(tournament_id, None)
         self.host.changed(tournament_id)
         return t
 
@@ -124,7 +138,7 @@ class TournamentRunner:
             current = rounds[-1] if rounds else None
             if current is not None and current.status is RoundStatus.RUNNING:
                 if not round_over(t.settings, entrants, rounds, games):
-                    await run_round(self.service, self.host, t, current)
+                    await self._run_round(t, current)
                     return changed
                 await storage.finish_round(tournament_id, current.number)
                 changed = True
@@ -138,6 +152,39 @@ class TournamentRunner:
                 return True
             await storage.save_round(tournament_id, pairing)
             changed = True
+
+    async def _run_round(self, t: TournamentRecord, current: StoredRound) -> None:
+        """Open the round's missing tables and deal next games. A refusal only the organiser
+        can lift is said once (in the channel, on the standings) and then tried again rarely,
+        not at every tick; the first table that opens again says the tournament goes on."""
+        tid = t.tournament_id
+        blocked = self._blocked.get(tid)
+        may_open = blocked is None or self.clock() - blocked[1] >= BLOCKED_RETRY_SECONDS
+        try:
+            await run_round(self.service, self.host, t, current, open_missing=may_open)
+        except ThreadsRefused as exc:
+            self._blocked[tid] = (exc.missing, self.clock(), t.channel_id)
+            if blocked is None or blocked[0] != exc.missing:
+                log.warning("tournament %s cannot open its tables: %s", tid, exc.missing)
+                self.host.blocked(t, exc.missing)
+            return
+        if may_open and blocked is not None:
+            del self._blocked[tid]
+            log.info("tournament %s opens its tables again", tid)
+            self.host.blocked(t, None)
+
+    def channel_changed(self, channel_id: int) -> None:
+        """The server changed a channel (its permissions, say): tournaments blocked there try
+        again now."""
+        for tid, (missing, _, channel) in list(self._blocked.items()):
+            if channel == channel_id:
+                self._blocked[tid] = (missing, float("-inf"), channel)
+                self.nudge(tid)
+
+    def blocked_by(self, tournament_id: str) -> str | None:
+        """What keeps the tournament's tables from opening (``ThreadsRefused.missing``)."""
+        found = self._blocked.get(tournament_id)
+        return None if found is None else found[0]
 
     async def _withdraw_absent(self, t: TournamentRecord, entrants: list[EntrantRecord]) -> bool:
         """Entrants who left the server are withdrawn before a round is paired (their results

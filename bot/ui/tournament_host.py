@@ -13,6 +13,7 @@ from typing import Final
 import discord
 
 from bot.events.coalesce import Coalesced
+from bot.events.host import ThreadsRefused
 from bot.events.options import TableOptions
 from bot.storage import (
     EntrantRecord,
@@ -26,13 +27,17 @@ from bot.text import t
 from bot.tournaments import PlayedGame
 
 from .channel_limits import ChannelLimiter
-from .tournament_signup import mention, signup_message
+from .tournament_signup import mention, safe_name, signup_message
 from .tournament_standings import standings_message
 
 log = logging.getLogger(__name__)
 
 #: Threads of a round's tables archive after a day without messages (Discord's choices).
 THREAD_ARCHIVE_MINUTES: Final = 1440
+#: ``ThreadsRefused.missing`` for a channel that can hold no threads (not a text channel).
+NOT_TEXT: Final = "text_channel"
+#: Discord's error code for a channel the bot cannot see (a 403 other than a permission).
+MISSING_ACCESS: Final = 50001
 
 
 class DiscordEventHost:
@@ -46,15 +51,19 @@ class DiscordEventHost:
         self._drawing = asyncio.Lock()
         #: What each public message shows now, so an unchanged one is not edited again.
         self._shown: dict[tuple[str, str], object] = {}
+        #: Tournaments whose tables cannot open, and why (``ThreadsRefused.missing``).
+        self.problems: dict[str, str] = {}
+        self._notices: set[asyncio.Task[None]] = set()
 
     # -- threads and pings ------------------------------------------------------------------
 
     async def open_thread(self, tr: TournamentRecord, round: int, table: int) -> int | None:
         channel = self.client.get_channel(tr.channel_id)
-        if not isinstance(channel, discord.TextChannel):
-            log.warning("tournament %s: channel %s is not a text channel", tr.tournament_id,
-                        tr.channel_id)  # fmt: skip
+        if channel is None:  # not known yet (just connected) or deleted: the next try sees
+            log.info("tournament %s: channel %s not known yet", tr.tournament_id, tr.channel_id)
             return None
+        if not isinstance(channel, discord.TextChannel):
+            raise ThreadsRefused(NOT_TEXT)
         lang = TableOptions.of(tr.options).language
         name = t("tournament.thread", lang, name=tr.name, round=round, table=table)[:100]
         try:
@@ -64,10 +73,40 @@ class DiscordEventHost:
                     type=discord.ChannelType.public_thread,
                     auto_archive_duration=THREAD_ARCHIVE_MINUTES,
                 )
+        except discord.Forbidden as exc:
+            raise ThreadsRefused(
+                "view_channel" if exc.code == MISSING_ACCESS else "create_public_threads"
+            ) from exc
         except discord.HTTPException:
             log.exception("tournament %s: could not create a thread", tr.tournament_id)
             return None
         return thread.id
+
+    def blocked(self, tr: TournamentRecord, missing: str | None) -> None:
+        if missing is None:
+            self.problems.pop(tr.tournament_id, None)
+        else:
+            self.problems[tr.tournament_id] = missing
+        task = asyncio.create_task(self._notice(tr, missing), name="durak-tournament-notice")
+        self._notices.add(task)
+        task.add_done_callback(self._notices.discard)
+        self.changed(tr.tournament_id)
+
+    async def _notice(self, tr: TournamentRecord, missing: str | None) -> None:
+        """Say it in the tournament's channel, pinging the organiser when they must act."""
+        lang = TableOptions.of(tr.options).language
+        text = blocked_text(tr, missing, lang, ping=True)
+        channel = self.client.get_partial_messageable(tr.channel_id)
+        try:
+            async with self.limits.write(tr.channel_id, "post"):
+                await channel.send(
+                    text[:2000],
+                    allowed_mentions=discord.AllowedMentions(
+                        users=[discord.Object(tr.organiser_id)]
+                    ),
+                )
+        except discord.HTTPException:  # the bot cannot write there either: the log says it
+            log.warning("tournament %s: cannot tell the channel %s", tr.tournament_id, text)
 
     async def welcome(
         self, tr: TournamentRecord, thread_id: int, round: int, table: PairedTable
@@ -145,6 +184,10 @@ class DiscordEventHost:
         rounds = await storage.tournament_rounds(tournament_id)
         games = await storage.tournament_games(tournament_id)
         embed, files = await self.standings(tr, entrants, rounds, games, lang)
+        problem = self.problems.get(tournament_id)
+        if problem is not None and tr.status is TournamentStatus.RUNNING:
+            note = blocked_text(tr, problem, lang, ping=False)
+            embed.description = f"{note}\n\n{embed.description or ''}"
         key = (tournament_id, "standings")
         if self._shown.get(key) == embed.to_dict():
             return
@@ -178,3 +221,24 @@ class DiscordEventHost:
 
     async def close(self) -> None:
         await self._refreshes.close()
+        for task in list(self._notices):
+            task.cancel()
+
+
+def blocked_text(tr: TournamentRecord, missing: str | None, lang: str, *, ping: bool) -> str:
+    """What keeps the tournament's tables from opening and who can fix it (or that they open
+    again: ``missing`` None)."""
+    name = safe_name(tr.name)
+    if missing is None:
+        return t("tournament.blocked.resumed", lang, name=name)
+    organiser = mention(tr.organiser_id) if ping else t("tournament.blocked.organiser", lang)
+    if missing == NOT_TEXT:
+        return t("tournament.blocked.channel", lang, name=name, organiser=organiser)
+    permission = t(f"tournament.permission.{missing}", lang)
+    return t(
+        "tournament.blocked.permission",
+        lang,
+        name=name,
+        permission=permission,
+        organiser=organiser,
+    )

@@ -24,6 +24,12 @@ def mention(user: int) -> str:
     return f"<@{user}>"
 
 
+def safe_name(name: str) -> str:
+    """A tournament's name as text to show: its markdown and mentions shown as typed, never
+    formatting nor pinging anyone."""
+    return discord.utils.escape_mentions(discord.utils.escape_markdown(name))
+
+
 def settings_lines(tr: TournamentRecord, loc: str | None) -> list[str]:
     """The settings as the organiser chose them, one line each."""
     s = tr.settings

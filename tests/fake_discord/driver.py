@@ -32,7 +32,7 @@ from .model import (
     RecordedRequest,
     Violation,
 )
-from .payloads import thread_payload
+from .payloads import channel_payload, thread_payload
 from .rest import RestApi, make_middleware
 from .results import InteractionResult
 from .store import FakeStore
@@ -212,6 +212,16 @@ class FakeDiscord:
     def leave_guild(self, guild_id: int, user_id: int) -> None:
         """The user leaves the server: fetching them as a member answers 404 from now on."""
         self.store.guilds[guild_id].member_ids.remove(user_id)
+
+    async def deny_threads(self, channel_id: int, denied: bool = True) -> None:
+        """A channel override denies (or again allows) the bot Create Public Threads there;
+        Discord tells the bot with CHANNEL_UPDATE."""
+        if denied:
+            self.store.threads_denied.add(channel_id)
+        else:
+            self.store.threads_denied.discard(channel_id)
+        channel = self.store.channels[channel_id]
+        await self.gateway.dispatch("CHANNEL_UPDATE", channel_payload(channel, self.store.users))
 
     def close_dms(self, user_id: int) -> None:
         """The user accepts no DMs from the bot: messages to their DM channel answer 403."""

@@ -16,6 +16,7 @@ from .payloads import (
 from .store import FakeStore
 
 SUB_COMMAND, SUB_COMMAND_GROUP = 1, 2
+CREATE_PUBLIC_THREADS = 1 << 35
 STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, MENTIONABLE, NUMBER = 3, 4, 5, 6, 7, 8, 9, 10
 
 
@@ -40,7 +41,7 @@ def interaction_payload(
         "channel_id": str(channel.id),
         "channel": channel_payload(channel, store.users),
         "locale": user.locale,
-        "app_permissions": str(DEFAULT_PERMISSIONS),
+        "app_permissions": str(bot_permissions(store, channel)),
         "entitlements": [],
         "entitlement_sku_ids": [],
         "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
@@ -66,6 +67,12 @@ def interaction_payload(
     if message is not None:
         payload["message"] = message
     return payload
+
+
+def bot_permissions(store: FakeStore, channel: FakeChannel) -> int:
+    """The bot's permissions in ``channel``: @everyone's, less what its overrides deny."""
+    denied = {channel.id, channel.parent_id or 0} & store.threads_denied
+    return DEFAULT_PERMISSIONS & ~(CREATE_PUBLIC_THREADS if denied else 0)
 
 
 def command_data(

@@ -69,7 +69,8 @@ async def test_a_refused_thread_is_said_once_and_the_tournament_resumes_when_all
         # the override comes after the sign-up; the start, from another channel, cannot see it
         await fake.deny_threads(w.channel)
         elsewhere = fake.add_channel(w.guild, "staff")
-        assert await say_in(w, elsewhere, w.alice, "start") == t("tournament.ok.started", name="Cup")
+        started = await say_in(w, elsewhere, w.alice, "start")
+        assert started == t("tournament.ok.started", name="Cup")
         missing = t("tournament.permission.create_public_threads")
         notice = t(
             "tournament.blocked.permission",

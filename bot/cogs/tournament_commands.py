@@ -25,6 +25,7 @@ from .guild_settings import load_guild_settings
 from .new_table import LANGUAGE_CHOICES, PRESET_CHOICES, NewTable, language_choice
 from .tournament_checks import check_channel
 from .tournament_history import history_embed
+from .tournament_pick import choices, pick
 from .tournament_options import (
     FORMAT_CHOICES,
     TOURNAMENT_OPTIONS,
@@ -34,7 +35,6 @@ from .tournament_options import (
     table_options,
 )
 
-OPEN = (TournamentStatus.SIGNUP, TournamentStatus.RUNNING)
 DEFAULT_TIMER = 60  # a tournament always has a turn timer: it is what plays a no-show's seat
 
 
@@ -146,31 +146,50 @@ class TournamentCommands(CogBase):
 
     # -- the organiser's commands -------------------------------------------------------------
 
-    async def _current(self, interaction: discord.Interaction) -> TournamentRecord:
-        """The open tournament of this channel, else the server's only open one."""
+    async def _current(
+        self, interaction: discord.Interaction, wanted: str | None = None
+    ) -> TournamentRecord:
+        """The tournament ``wanted`` names (its id, as autocomplete gives it, or its name),
+        else the only open one of this channel or of the server (``tournament_pick``)."""
         if interaction.guild_id is None:
             raise Rejected(Refusal.NO_TOURNAMENT)
-        found = [
-            tr
-            for tr in await self.bot.service.storage.guild_tournaments(interaction.guild_id, 50)
-            if tr.status in OPEN
-        ]
-        here = [tr for tr in found if tr.channel_id == interaction.channel_id]
-        if here:
-            return here[0]
-        if len(found) == 1:
-            return found[0]
-        raise Rejected(Refusal.NO_TOURNAMENT)
+        found = await self.bot.service.storage.guild_tournaments(interaction.guild_id, 50)
+        return pick(found, interaction.channel_id, wanted)
 
-    async def _organised(self, interaction: discord.Interaction) -> TournamentRecord:
-        tr = await self._current(interaction)
+    async def _open_choices(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await self._choices(interaction, current, open_only=True)
+
+    async def _any_choices(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await self._choices(interaction, current, open_only=False)
+
+    async def _choices(
+        self, interaction: discord.Interaction, current: str, *, open_only: bool
+    ) -> list[app_commands.Choice[str]]:
+        if interaction.guild_id is None:
+            return []
+        found = await self.bot.service.storage.guild_tournaments(interaction.guild_id, 50)
+        return choices(found, current, loc_of(interaction), open_only=open_only)
+
+    async def _organised(
+        self, interaction: discord.Interaction, wanted: str | None = None
+    ) -> TournamentRecord:
+        tr = await self._current(interaction, wanted)
         if interaction.user.id != tr.organiser_id and not interaction.permissions.manage_events:
             raise Rejected(Refusal.TOURNAMENT_DENIED)
         return tr
 
     @tournament.command(name=ls("name.start"), description=ls("cmd.t_start"))
-    async def t_start(self, interaction: discord.Interaction) -> None:
-        tr = await self._organised(interaction)
+    @app_commands.rename(tournament=ls("pname.t_event"))
+    @app_commands.describe(tournament=ls("opt.t_event"))
+    @app_commands.autocomplete(tournament=_open_choices)
+    async def t_start(
+        self, interaction: discord.Interaction, tournament: str | None = None
+    ) -> None:
+        tr = await self._organised(interaction, tournament)
         if interaction.channel_id == tr.channel_id:  # else its channel is checked as it runs
             check_channel(interaction, loc_of(interaction))
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -178,16 +197,27 @@ class TournamentCommands(CogBase):
         await self._say(interaction, "tournament.ok.started", name=tr.name)
 
     @tournament.command(name=ls("name.cancel"), description=ls("cmd.t_cancel"))
-    async def t_cancel(self, interaction: discord.Interaction) -> None:
-        tr = await self._organised(interaction)
+    @app_commands.rename(tournament=ls("pname.t_event"))
+    @app_commands.describe(tournament=ls("opt.t_event"))
+    @app_commands.autocomplete(tournament=_open_choices)
+    async def t_cancel(
+        self, interaction: discord.Interaction, tournament: str | None = None
+    ) -> None:
+        tr = await self._organised(interaction, tournament)
         tr = await self.bot.tournaments.cancel(tr.tournament_id)
         await self._say(interaction, "tournament.ok.cancelled", name=tr.name)
 
     @tournament.command(name=ls("name.remove"), description=ls("cmd.t_remove"))
-    @app_commands.rename(user=ls("pname.user"))
-    @app_commands.describe(user=ls("opt.t_user"))
-    async def t_remove(self, interaction: discord.Interaction, user: discord.User) -> None:
-        tr = await self._organised(interaction)
+    @app_commands.rename(user=ls("pname.user"), tournament=ls("pname.t_event"))
+    @app_commands.describe(user=ls("opt.t_user"), tournament=ls("opt.t_event"))
+    @app_commands.autocomplete(tournament=_open_choices)
+    async def t_remove(
+        self,
+        interaction: discord.Interaction,
+        user: discord.User,
+        tournament: str | None = None,
+    ) -> None:
+        tr = await self._organised(interaction, tournament)
         storage = self.bot.service.storage
         if tr.status is TournamentStatus.SIGNUP:
             done = await storage.remove_entrant(tr.tournament_id, user.id)
@@ -210,6 +240,7 @@ class TournamentCommands(CogBase):
     @tournament.command(name=ls("name.standings"), description=ls("cmd.t_standings"))
     @app_commands.rename(name=ls("pname.t_name"))
     @app_commands.describe(name=ls("opt.t_which"))
+    @app_commands.autocomplete(name=_any_choices)
     async def t_standings(self, interaction: discord.Interaction, name: str | None = None) -> None:
         tr = await self._named(interaction, name)
         storage = self.bot.service.storage

@@ -44,6 +44,8 @@ class Refusal(Enum):
     #: A tournament's channel: not one that holds threads, or the bot may not open them.
     TOURNAMENT_CHANNEL = "err.tournament_channel"
     TOURNAMENT_PERMISSIONS = "err.tournament_permissions"
+    #: Several open tournaments and the command named none of them.
+    TOURNAMENT_AMBIGUOUS = "err.tournament_ambiguous"
     BAD_DEADLINE = "err.bad_deadline"
     MATCH_BOTH = "err.match_both"
 

@@ -39,7 +39,7 @@ from .store import FakeStore
 
 T = TypeVar("T")
 # Interaction types (what the user did).
-APPLICATION_COMMAND, COMPONENT, MODAL_SUBMIT = 2, 3, 5
+APPLICATION_COMMAND, COMPONENT, AUTOCOMPLETE_REQUEST, MODAL_SUBMIT = 2, 3, 4, 5
 MessageRef = FakeMessage | int
 
 
@@ -252,6 +252,30 @@ class FakeDiscord:
         return await self._interact(
             user_id, channel_id, APPLICATION_COMMAND, data, label=label, timeout=timeout, wait=wait
         )
+
+    async def autocomplete(
+        self,
+        user_id: int,
+        channel_id: int,
+        command: str,
+        *path: str,
+        focused: str,
+        options: dict[str, Any] | None = None,
+        timeout: float = 5.0,
+    ) -> list[JSON]:
+        """The choices the bot suggests while the user types option ``focused`` of
+        `/command [group] [subcommand]` (its text so far in ``options``, else empty)."""
+        channel = self.store.channels[channel_id]
+        registered = self.store.find_command(command, channel.guild_id)
+        if registered is None:
+            raise LookupError(f"/{command} is not registered (did the bot sync?)")
+        typed = {focused: "", **(options or {})}
+        data = command_data(self.store, registered, path, typed, focused=focused)
+        label = "/" + " ".join((command, *path)) + f" ({focused}: autocomplete)"
+        result = await self._interact(
+            user_id, channel_id, AUTOCOMPLETE_REQUEST, data, label=label, timeout=timeout
+        )
+        return result.autocomplete_choices or []
 
     async def click(
         self,

@@ -76,9 +76,15 @@ def bot_permissions(store: FakeStore, channel: FakeChannel) -> int:
 
 
 def command_data(
-    store: FakeStore, command: RegisteredCommand, path: tuple[str, ...], options: dict[str, Any]
+    store: FakeStore,
+    command: RegisteredCommand,
+    path: tuple[str, ...],
+    options: dict[str, Any],
+    focused: str | None = None,
 ) -> JSON:
-    """`data` of a type-2 interaction: subcommand groups/subcommands nest their options."""
+    """`data` of a type-2 interaction: subcommand groups/subcommands nest their options. With
+    ``focused``, of a type-4 one (autocomplete): that option is being typed (its text so far in
+    ``options``) and required options may still be missing."""
     defs: list[JSON] = list(command.payload.get("options") or [])
     top: list[JSON] = []
     cursor = top
@@ -96,6 +102,11 @@ def command_data(
     resolved: dict[str, dict[str, JSON]] = {}
     for key, value in options.items():
         definition = _find(defs, key, f"/{command.name} {' '.join(path)}")
+        if key == focused:
+            cursor.append(
+                {"name": key, "type": definition["type"], "value": str(value), "focused": True}
+            )
+            continue
         cursor.append(
             {
                 "name": key,
@@ -104,7 +115,7 @@ def command_data(
             }
         )
     missing = [d["name"] for d in defs if d.get("required") and d["name"] not in options]
-    if missing:
+    if missing and focused is None:
         raise ValueError(f"Discord would not send the command: required options missing {missing}")
     data: JSON = {"id": str(command.id), "name": command.name, "type": 1, "options": top}
     if command.guild_id is not None:

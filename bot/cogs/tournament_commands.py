@@ -25,7 +25,6 @@ from .guild_settings import load_guild_settings
 from .new_table import LANGUAGE_CHOICES, PRESET_CHOICES, NewTable, language_choice
 from .tournament_checks import check_channel
 from .tournament_history import history_embed
-from .tournament_pick import choices, pick
 from .tournament_options import (
     FORMAT_CHOICES,
     TOURNAMENT_OPTIONS,
@@ -34,6 +33,7 @@ from .tournament_options import (
     parse_deadline,
     table_options,
 )
+from .tournament_pick import choices, pick
 
 DEFAULT_TIMER = 60  # a tournament always has a turn timer: it is what plays a no-show's seat
 

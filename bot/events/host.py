@@ -37,6 +37,11 @@ class EventHost(Protocol):
         """Ping the table's players, once, in its thread."""
         ...
 
+    def table_cancelled(self, t: TournamentRecord, thread_id: int) -> None:
+        """Tell a table's thread that the tournament was cancelled and the table closed. Must
+        not block: schedule, return."""
+        ...
+
     async def present(self, guild_id: int, users: Sequence[int]) -> set[int]:
         """Those of ``users`` who are still members of the server."""
         ...

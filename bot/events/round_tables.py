@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 
+from bot.domain import TableStatus
 from bot.storage import PairedTable, StoredRound, TournamentRecord
 from bot.tables.matches import next_game, open_match
 from bot.tables.service import TableService
@@ -32,6 +33,24 @@ def find_table(service: TableService, match: MatchOf) -> Table | None:
         ):
             return table
     return None
+
+
+async def close_tables(service: TableService, tournament_id: str) -> list[int]:
+    """Close the tournament's tables whose match is not over (a cancelled tournament): the
+    game being played is not recorded, so it changes no rating. Returns their threads."""
+    closed = []
+    for table in list(service.registry):
+        match = table.match
+        if match is None or match.tournament_id != tournament_id:
+            continue
+        async with table.lock:
+            if service.registry.get(table.table_id) is not table or (
+                table.status == TableStatus.FINISHED and match.over(table.series)
+            ):
+                continue
+            await service.core.close_table(table)
+        closed.append(table.thread_id or table.channel_id)
+    return closed
 
 
 async def run_round(

@@ -31,7 +31,7 @@ from bot.tournaments import Signup, SignupError, check_start
 from .coalesce import Coalesced
 from .formats import next_pairing, round_over
 from .host import EventHost, ThreadsRefused
-from .round_tables import run_round
+from .round_tables import close_tables, run_round
 
 log = logging.getLogger(__name__)
 
@@ -104,11 +104,15 @@ class TournamentRunner:
         return t
 
     async def cancel(self, tournament_id: str) -> TournamentRecord:
-        """Stop the tournament; its tables still playing finish their game as ordinary tables
-        whose results count for ratings (they stay linked to the round)."""
+        """Stop the tournament and close its tables whose match is not over, each told why:
+        the games being played are not recorded (no rating changes); the games already
+        finished count as any game."""
         async with self._lock(tournament_id):
             t = await self.storage.set_tournament_status(tournament_id, TournamentStatus.CANCELLED)
+            closed = await close_tables(self.service, tournament_id)
         self._blocked.pop(tournament_id, None)
+        for thread in closed:
+            self.host.table_cancelled(t, thread)
         self.host.changed(tournament_id)
         return t
 

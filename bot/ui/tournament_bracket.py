@@ -62,7 +62,8 @@ def elimination_message(e: Event, tr: Translator) -> tuple[discord.Embed, bytes,
     fields = []
     if b is not None and t.status is not TournamentStatus.SIGNUP:
         for r in range(1, b.rounds + 1):
-            lines = match_lines(b.matches(r), who, opened, played, tr)
+            cancelled = t.status is TournamentStatus.CANCELLED
+            lines = match_lines(b.matches(r), who, opened, played, tr, cancelled=cancelled)
             if lines:
                 fields.append((round_name(b, r, tr), lines))
     embed = standings_embed(
@@ -132,8 +133,11 @@ def match_lines(
     opened: set[int],
     played: set[tuple[int, int]],
     tr: Translator,
+    *,
+    cancelled: bool = False,
 ) -> list[str]:
-    """A round's matches: the results, the byes, the matches being played or to play next."""
+    """A round's matches: the results, the byes, the matches being played or to play next
+    (in a cancelled tournament: left unfinished)."""
     out = []
     byes = []
     for m in matches:
@@ -144,8 +148,9 @@ def match_lines(
             loser = q if m.winner == p else p
             key = "tstand.beat" if (m.round, m.number) in played else "tstand.forfeit"
             out.append(tr(key, winner=who.md(m.winner), loser=who.md(loser)))
-        elif m.ready:
+        elif m.ready and not (cancelled and m.round not in opened):
             key = "tstand.match_playing" if m.round in opened else "tstand.match_next"
+            key = "tstand.match_cancelled" if cancelled else key
             out.append(tr(key, a=who.md(p), b=who.md(q)))
     if byes:
         out.append(tr("tstand.bye_line", names=", ".join(byes)))

@@ -87,26 +87,32 @@ class DiscordEventHost:
             self.problems.pop(tr.tournament_id, None)
         else:
             self.problems[tr.tournament_id] = missing
-        task = asyncio.create_task(self._notice(tr, missing), name="durak-tournament-notice")
-        self._notices.add(task)
-        task.add_done_callback(self._notices.discard)
+        lang = TableOptions.of(tr.options).language
+        # pinging the organiser when they must act
+        self._say(tr, tr.channel_id, blocked_text(tr, missing, lang, ping=True))
         self.changed(tr.tournament_id)
 
-    async def _notice(self, tr: TournamentRecord, missing: str | None) -> None:
-        """Say it in the tournament's channel, pinging the organiser when they must act."""
+    def table_cancelled(self, tr: TournamentRecord, thread_id: int) -> None:
         lang = TableOptions.of(tr.options).language
-        text = blocked_text(tr, missing, lang, ping=True)
-        channel = self.client.get_partial_messageable(tr.channel_id)
+        self._say(tr, thread_id, t("tournament.table_cancelled", lang, name=safe_name(tr.name)))
+
+    def _say(self, tr: TournamentRecord, channel_id: int, text: str) -> None:
+        task = asyncio.create_task(self._post(tr, channel_id, text), name="durak-tournament-say")
+        self._notices.add(task)
+        task.add_done_callback(self._notices.discard)
+
+    async def _post(self, tr: TournamentRecord, channel_id: int, text: str) -> None:
+        channel = self.client.get_partial_messageable(channel_id)
         try:
-            async with self.limits.write(tr.channel_id, "post"):
+            async with self.limits.write(channel_id, "post"):
                 await channel.send(
                     text[:2000],
                     allowed_mentions=discord.AllowedMentions(
                         users=[discord.Object(tr.organiser_id)]
                     ),
                 )
-        except discord.HTTPException:  # the bot cannot write there either: the log says it
-            log.warning("tournament %s: cannot tell the channel %s", tr.tournament_id, text)
+        except discord.HTTPException:  # the bot cannot write there: the log says it
+            log.warning("tournament %s: cannot post in %s: %s", tr.tournament_id, channel_id, text)
 
     async def welcome(
         self, tr: TournamentRecord, thread_id: int, round: int, table: PairedTable

@@ -41,6 +41,7 @@ from .tournament_text import (
     num,
     seed_rows,
     standings_embed,
+    tiebreak_text,
     translator_for,
 )
 
@@ -176,7 +177,7 @@ def row_text(
 ) -> str:
     rank = f"{row.rank}." if row.rank != rank_above else "="
     return tr("tstand.row", rank=rank, name=who.listed(row.player), points=num(row.points),
-              record=record_text(row, t, tr), tiebreak=num(row.buchholz))  # fmt: skip
+              record=record_text(row, t, tr), tiebreak=tiebreak_text(row.buchholz))  # fmt: skip
 
 
 def round_field(
@@ -249,7 +250,7 @@ def standings_scene(
         marks = tuple(mark(by_round.get(r), seats, t.settings.table_size, tr) for r in played)
         same = i > 0 and shown[i - 1].rank == row.rank
         rank = str(who.seed[row.player]) if signup else "" if same else str(row.rank)
-        points, tiebreak = ("", "") if signup else (num(row.points), num(row.buchholz))
+        points, tiebreak = ("", "") if signup else (num(row.points), tiebreak_text(row.buchholz))
         dim = row.player in who.withdrawn
         lines.append(StandingsLine(rank, who.plain(row.player), points, tiebreak, marks, dim))
     more = tr("tstand.picture_more", n=len(st.rows) - len(shown)) if cut else ""

@@ -66,11 +66,20 @@ def as_translator(translator: Translator | str | None) -> Translator:
 
 
 def num(value: Fraction) -> str:
-    """Points and tie-breaks are whole or halves (docs/tournaments.md): 4, ½, 3½."""
+    """Points are whole or halves (docs/tournaments.md): 4, ½, 3½."""
     whole, half = divmod(value * 2, 2)
     if half == 0:
         return str(int(whole))
     return "½" if whole == 0 else f"{int(whole)}½"
+
+
+def tiebreak_text(value: Fraction) -> str:
+    """Buchholz: whole or halves as points are (2-seat tables); at larger tables a mean of
+    three or five opponents is thirds, fifths..., shown to two decimals (19/3: 6.33), never
+    rounded to a half: what is shown keeps the order the exact values give."""
+    if (value * 2).denominator == 1:
+        return num(value)
+    return f"{float(value):.2f}"
 
 
 class Names:

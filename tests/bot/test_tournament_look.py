@@ -21,8 +21,13 @@ from bot.storage import TournamentStatus
 from bot.text import LANGUAGES
 from bot.tournaments import Format, places, replay_bracket, standings, withdraw
 from bot.ui.tournament_bracket import tournament_bracket
-from bot.ui.tournament_standings import StandingsMessage, standings_message
-from bot.ui.tournament_standings import standings_scene, swiss_standings, swiss_status
+from bot.ui.tournament_standings import (
+    StandingsMessage,
+    standings_message,
+    standings_scene,
+    swiss_standings,
+    swiss_status,
+)
 from bot.ui.tournament_text import Names, num, tiebreak_text, translator_for
 from tests.bot.tournament_stored import Stored, elimination, name_of, swiss
 from tests.fake_discord.validation import validate_embed

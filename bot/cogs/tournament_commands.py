@@ -138,9 +138,12 @@ class TournamentCommands(CogBase):
             self.bot.event_host.known[user.id] = user.display_name
             key = "tournament.ok.joined"
         else:
-            if not await storage.remove_entrant(tournament, user.id):
-                raise_not_joined()
-            key = "tournament.ok.left"
+            await self._take_off(tr, user.id)
+            key = (
+                "tournament.ok.left"
+                if tr.status is TournamentStatus.SIGNUP
+                else ("tournament.ok.withdrew")
+            )
         await self._say(interaction, key, name=tr.name)
         self.bot.event_host.changed(tournament)
 
@@ -218,15 +221,37 @@ class TournamentCommands(CogBase):
         tournament: str | None = None,
     ) -> None:
         tr = await self._organised(interaction, tournament)
-        storage = self.bot.service.storage
-        if tr.status is TournamentStatus.SIGNUP:
-            done = await storage.remove_entrant(tr.tournament_id, user.id)
-        else:
-            done = await storage.withdraw_entrant(tr.tournament_id, user.id)
-        if not done:
-            raise_not_joined()
+        try:
+            await self._take_off(tr, user.id)
+        except SignupError as exc:  # said of that player, not of "you"
+            raise SignupError(f"player_{exc.code}", str(exc)) from None
         await self._say(interaction, "tournament.ok.removed", user=f"<@{user.id}>", name=tr.name)
-        self.bot.event_host.changed(tr.tournament_id)
+
+    @tournament.command(name=ls("name.t_leave"), description=ls("cmd.t_leave"))
+    @app_commands.rename(tournament=ls("pname.t_event"))
+    @app_commands.describe(tournament=ls("opt.t_event"))
+    @app_commands.autocomplete(tournament=_open_choices)
+    async def t_leave(
+        self, interaction: discord.Interaction, tournament: str | None = None
+    ) -> None:
+        tr = await self._current(interaction, tournament)
+        await self._take_off(tr, interaction.user.id)
+        key = (
+            "tournament.ok.left"
+            if tr.status is TournamentStatus.SIGNUP
+            else "tournament.ok.withdrew"
+        )
+        await self._say(interaction, key, name=tr.name)
+
+    async def _take_off(self, tr: TournamentRecord, user_id: int) -> None:
+        """Off the list during the sign-up; withdrawn once it runs (``TournamentRunner.withdraw``:
+        the match being played is a walkover)."""
+        if tr.status is TournamentStatus.SIGNUP:
+            if not await self.bot.service.storage.remove_entrant(tr.tournament_id, user_id):
+                raise_not_joined()
+            self.bot.event_host.changed(tr.tournament_id)
+            return
+        await self.bot.tournaments.withdraw(tr.tournament_id, user_id)
 
     @commands.Cog.listener()
     async def on_guild_channel_update(
@@ -273,6 +298,13 @@ class TournamentCommands(CogBase):
         await interaction.response.send_message(
             embed=history_embed(past, loc_of(interaction)), ephemeral=True
         )
+
+
+def left_key(tr: TournamentRecord) -> str:
+    """The answer to leaving: off the list during the sign-up, withdrawn once it runs."""
+    return (
+        "tournament.ok.left" if tr.status is TournamentStatus.SIGNUP else "tournament.ok.withdrew"
+    )
 
 
 def raise_not_joined() -> None:

@@ -42,6 +42,11 @@ class EventHost(Protocol):
         not block: schedule, return."""
         ...
 
+    def withdrew(self, t: TournamentRecord, thread_id: int, user_id: int, *, closed: bool) -> None:
+        """Tell a table's thread that a player withdrew: the table closed (a walkover) or an
+        AI plays their seat to the end of the match. Must not block: schedule, return."""
+        ...
+
     async def present(self, guild_id: int, users: Sequence[int]) -> set[int]:
         """Those of ``users`` who are still members of the server."""
         ...

@@ -53,6 +53,36 @@ async def close_tables(service: TableService, tournament_id: str) -> list[int]:
     return closed
 
 
+async def forfeit_seat(
+    service: TableService, t: TournamentRecord, user_id: int
+) -> tuple[int, bool] | None:
+    """A withdrawn player's live table, if their match there is not over: in a bracket the
+    table closes (the match is a walkover: the game being played is not recorded); in a Swiss
+    the other seats need their result, so an AI plays the player's seat to the end of the
+    match, and those games count for nobody (``Table.forfeit``). Returns (the table's thread,
+    whether it closed), or None when the player sits at no live table."""
+    for table in list(service.registry):
+        match = table.match
+        if match is None or match.tournament_id != t.tournament_id:
+            continue
+        seat = table.seat_of(user_id)
+        if seat is None:
+            continue
+        async with table.lock:
+            if service.registry.get(table.table_id) is not table or match.over(table.series):
+                continue
+            thread = table.thread_id or table.channel_id
+            if match.decisive:
+                await service.core.close_table(table)
+                return thread, True
+            table.forfeit.add(seat)
+            table.left.add(seat)
+            table.ai_players.pop(seat, None)
+            await service.core.changed(table, actor=None)
+        return thread, False
+    return None
+
+
 async def run_round(
     service: TableService,
     host: EventHost,

@@ -31,7 +31,7 @@ from bot.tournaments import Signup, SignupError, check_start
 from .coalesce import Coalesced
 from .formats import next_pairing, round_over
 from .host import EventHost, ThreadsRefused
-from .round_tables import close_tables, run_round
+from .round_tables import close_tables, forfeit_seat, run_round
 
 log = logging.getLogger(__name__)
 
@@ -114,6 +114,29 @@ class TournamentRunner:
         for thread in closed:
             self.host.table_cancelled(t, thread)
         self.host.changed(tournament_id)
+        return t
+
+    async def withdraw(self, tournament_id: str, user_id: int) -> TournamentRecord:
+        """A player leaves a running tournament (or the organiser takes them off): paired no
+        more; their match being played is a walkover (``forfeit_seat``), and its table is
+        told. Refusals (``SignupError``): not an entrant, already withdrawn."""
+        async with self._lock(tournament_id):
+            t = await self.storage.get_tournament(tournament_id)
+            entrants = await self.storage.tournament_entrants(tournament_id)
+            entrant = next((e for e in entrants if e.user_id == user_id), None)
+            if entrant is None:
+                raise SignupError("not_joined", "not an entrant", player=user_id)
+            if entrant.withdrawn:
+                raise SignupError("already_withdrawn", "withdrawn already", player=user_id)
+            await self.storage.withdraw_entrant(tournament_id, user_id)
+            live = None
+            if t.status is TournamentStatus.RUNNING:
+                live = await forfeit_seat(self.service, t, user_id)
+        if live is not None:
+            thread, closed = live
+            self.host.withdrew(t, thread, user_id, closed=closed)
+        self.host.changed(tournament_id)
+        self.nudge(tournament_id)
         return t
 
     # -- running ----------------------------------------------------------------------------

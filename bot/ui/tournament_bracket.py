@@ -146,7 +146,9 @@ def match_lines(
             byes.append(who.md(m.winner))
         elif m.winner is not None:
             loser = q if m.winner == p else p
-            key = "tstand.beat" if (m.round, m.number) in played else "tstand.forfeit"
+            # a withdrawal decides a match even after some of its games (a walkover)
+            won = (m.round, m.number) in played and loser not in who.withdrawn
+            key = "tstand.beat" if won else "tstand.forfeit"
             out.append(tr(key, winner=who.md(m.winner), loser=who.md(loser)))
         elif m.ready and not (cancelled and m.round not in opened):
             key = "tstand.match_playing" if m.round in opened else "tstand.match_next"
@@ -171,7 +173,11 @@ def _slot(b: Bracket, m: BracketMatch, i: int, first: int, who: Names, tr: Trans
     seed = b.seeds.index(p) + 1
     if m.winner is None:
         return Slot(who.plain(p), seed, "ready")
-    return Slot(who.plain(p), seed, "won" if m.winner == p else "lost")
+    if m.winner == p:
+        return Slot(who.plain(p), seed, "won")
+    if p in who.withdrawn:  # the walkover's mark
+        return Slot(tr("tstand.withdrawn", name=who.plain(p)), seed, "lost")
+    return Slot(who.plain(p), seed, "lost")
 
 
 def bracket_scene(

@@ -96,6 +96,12 @@ class DiscordEventHost:
         lang = TableOptions.of(tr.options).language
         self._say(tr, thread_id, t("tournament.table_cancelled", lang, name=safe_name(tr.name)))
 
+    def withdrew(self, tr: TournamentRecord, thread_id: int, user_id: int, *, closed: bool) -> None:
+        lang = TableOptions.of(tr.options).language
+        key = "tournament.withdrew.walkover" if closed else "tournament.withdrew.ai"
+        player = self.known.get(user_id) or mention(user_id)
+        self._say(tr, thread_id, t(key, lang, player=discord.utils.escape_markdown(player)))
+
     def _say(self, tr: TournamentRecord, channel_id: int, text: str) -> None:
         task = asyncio.create_task(self._post(tr, channel_id, text), name="durak-tournament-say")
         self._notices.add(task)

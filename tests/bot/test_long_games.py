@@ -11,7 +11,7 @@ from pathlib import Path
 from bot.domain import TableStatus
 from bot.tables.long_games import LONG_GAME_BOUTS
 from durak_core import Event, GameState, RuleSet, apply, position, seat_view, visible_to
-from durak_core.ai import make_player
+from durak_core.ai import Level, make_player
 from tests.bot.helpers import open_table, running_bot, world
 
 #: Hands of the seats (seat 2 is out), trumps hearts, seat 3 to lead against seat 0.
@@ -25,7 +25,7 @@ def looping_position() -> GameState:
 def test_normal_alone_plays_that_position_for_ever() -> None:
     """What the bot must not rely on: Normal's own choices never end this game."""
     g = looping_position()
-    players = [make_player("normal", seed=1, seats=["human"] * 4) for _ in range(4)]
+    players = [make_player(Level.NORMAL, seed=1, seats=["human"] * 4) for _ in range(4)]
     events: list[Event] = []
     for _ in range(3 * LONG_GAME_BOUTS * 4):
         seat = next(s for s in range(4) if g.legal_actions(s))

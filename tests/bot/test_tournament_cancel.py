@@ -9,8 +9,8 @@ from pathlib import Path
 
 from bot.storage import TournamentStatus
 from bot.text import t
-from bot.ui.tournament_standings import Names, standings_scene, swiss_standings, swiss_status
-from bot.ui.tournament_text import as_translator
+from bot.ui.tournament_standings import standings_scene, swiss_standings, swiss_status
+from bot.ui.tournament_text import Names, as_translator
 from tests.bot.helpers import running_bot, world
 from tests.bot.test_tournament_signup import (
     MANAGE_EVENTS,
@@ -51,12 +51,12 @@ async def test_cancel_closes_the_live_tables_and_says_so(tmp_path: Path) -> None
 
         assert await say(w, w.alice, "cancel") == t("tournament.ok.cancelled", name="Cup")
         closed = t("tournament.table_cancelled", name="Cup")
+
+        def told(thread: int) -> bool:
+            return any(m.content == closed for m in fake.channel_messages(thread))
+
+        await fake.wait_for(lambda: all(told(th) for th in threads), 10, what="the tables told")
         for thread in threads:
-            await fake.wait_for(
-                lambda th=thread: any(m.content == closed for m in fake.channel_messages(th)),
-                10,
-                what="the table told of the cancel",
-            )
             assert bot.service.registry.in_channel(thread) is None  # the thread is free again
         assert await storage.tournament_games(tid) == []
         for p in players:  # the unfinished games changed nobody's record or rating

@@ -19,6 +19,7 @@ from bot.tournaments import Signup, SignupError, join
 from bot.ui.buttons import SignupOp
 from bot.ui.rules_text import reason_text
 from bot.ui.tournament_signup import signup_message
+from bot.ui.tournament_text import safe_name
 
 from .base import CogBase, click, loc_of
 from .guild_settings import load_guild_settings
@@ -144,7 +145,7 @@ class TournamentCommands(CogBase):
                 if tr.status is TournamentStatus.SIGNUP
                 else ("tournament.ok.withdrew")
             )
-        await self._say(interaction, key, name=tr.name)
+        await self._say(interaction, key, name=safe_name(tr.name))
         self.bot.event_host.changed(tournament)
 
     # -- the organiser's commands -------------------------------------------------------------
@@ -197,7 +198,7 @@ class TournamentCommands(CogBase):
             check_channel(interaction, loc_of(interaction))
         await interaction.response.defer(ephemeral=True, thinking=True)
         tr = await self.bot.tournaments.start(tr.tournament_id)
-        await self._say(interaction, "tournament.ok.started", name=tr.name)
+        await self._say(interaction, "tournament.ok.started", name=safe_name(tr.name))
 
     @tournament.command(name=ls("name.cancel"), description=ls("cmd.t_cancel"))
     @app_commands.rename(tournament=ls("pname.t_event"))
@@ -208,7 +209,7 @@ class TournamentCommands(CogBase):
     ) -> None:
         tr = await self._organised(interaction, tournament)
         tr = await self.bot.tournaments.cancel(tr.tournament_id)
-        await self._say(interaction, "tournament.ok.cancelled", name=tr.name)
+        await self._say(interaction, "tournament.ok.cancelled", name=safe_name(tr.name))
 
     @tournament.command(name=ls("name.remove"), description=ls("cmd.t_remove"))
     @app_commands.rename(user=ls("pname.user"), tournament=ls("pname.t_event"))
@@ -225,7 +226,9 @@ class TournamentCommands(CogBase):
             await self._take_off(tr, user.id)
         except SignupError as exc:  # said of that player, not of "you"
             raise SignupError(f"player_{exc.code}", str(exc)) from None
-        await self._say(interaction, "tournament.ok.removed", user=f"<@{user.id}>", name=tr.name)
+        await self._say(
+            interaction, "tournament.ok.removed", user=f"<@{user.id}>", name=safe_name(tr.name)
+        )
 
     @tournament.command(name=ls("name.t_leave"), description=ls("cmd.t_leave"))
     @app_commands.rename(tournament=ls("pname.t_event"))
@@ -241,7 +244,7 @@ class TournamentCommands(CogBase):
             if tr.status is TournamentStatus.SIGNUP
             else "tournament.ok.withdrew"
         )
-        await self._say(interaction, key, name=tr.name)
+        await self._say(interaction, key, name=safe_name(tr.name))
 
     async def _take_off(self, tr: TournamentRecord, user_id: int) -> None:
         """Off the list during the sign-up; withdrawn once it runs (``TournamentRunner.withdraw``:

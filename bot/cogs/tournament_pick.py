@@ -12,6 +12,7 @@ from discord import app_commands
 from bot.storage import TournamentRecord, TournamentStatus
 from bot.tables.refusals import Refusal, Rejected
 from bot.text import t
+from bot.ui.tournament_text import safe_name
 
 OPEN = (TournamentStatus.SIGNUP, TournamentStatus.RUNNING)
 #: Discord shows at most 25 suggestions, each at most 100 characters.
@@ -42,7 +43,7 @@ def pick(
         return open_ones[0]
     if not open_ones:
         raise Rejected(Refusal.NO_TOURNAMENT)
-    names = ", ".join(f"“{tr.name}”" for tr in open_ones)
+    names = ", ".join(f"“{safe_name(tr.name)}”" for tr in open_ones)
     raise Rejected(Refusal.TOURNAMENT_AMBIGUOUS, {"names": names})
 
 

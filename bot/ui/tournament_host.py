@@ -27,8 +27,9 @@ from bot.text import t
 from bot.tournaments import PlayedGame
 
 from .channel_limits import ChannelLimiter
-from .tournament_signup import mention, safe_name, signup_message
+from .tournament_signup import mention, signup_message
 from .tournament_standings import standings_message
+from .tournament_text import safe_name
 
 log = logging.getLogger(__name__)
 
@@ -131,7 +132,7 @@ class DiscordEventHost:
             "tournament.ping",
             lang,
             players=" ".join(mention(p) for p in players),
-            name=tr.name,
+            name=safe_name(tr.name),
             round=round,
         )
         channel = self.client.get_partial_messageable(thread_id)

@@ -14,6 +14,7 @@ from bot.tournaments import Format, MatchKind
 
 from .buttons import SignupButton, SignupOp
 from .rules_text import rules_summary
+from .tournament_text import safe_name
 
 COLOUR = 0xB8860B  # old gold
 #: The entrants' list shares the description (4096 characters) with the settings.
@@ -22,12 +23,6 @@ MAX_LISTED = 64
 
 def mention(user: int) -> str:
     return f"<@{user}>"
-
-
-def safe_name(name: str) -> str:
-    """A tournament's name as text to show: its markdown and mentions shown as typed, never
-    formatting nor pinging anyone."""
-    return discord.utils.escape_mentions(discord.utils.escape_markdown(name))
 
 
 def settings_lines(tr: TournamentRecord, loc: str | None) -> list[str]:
@@ -61,7 +56,9 @@ def signup_message(
     tr: TournamentRecord, entrants: Sequence[EntrantRecord], loc: str | None
 ) -> tuple[discord.Embed, discord.ui.View | None]:
     s = tr.settings
-    embed = discord.Embed(title=t("tournament.signup.title", loc, name=s.name), colour=COLOUR)
+    embed = discord.Embed(
+        title=t("tournament.signup.title", loc, name=safe_name(s.name)), colour=COLOUR
+    )
     lines = settings_lines(tr, loc)
     if tr.status is TournamentStatus.SIGNUP:
         deadline = tr.signup_deadline

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from bot.storage import PairedTable, TournamentRecord
+from bot.tournaments import TournamentError
 
 
 class ThreadsRefused(Exception):
@@ -45,6 +46,11 @@ class EventHost(Protocol):
     def withdrew(self, t: TournamentRecord, thread_id: int, user_id: int, *, closed: bool) -> None:
         """Tell a table's thread that a player withdrew: the table closed (a walkover) or an
         AI plays their seat to the end of the match. Must not block: schedule, return."""
+        ...
+
+    def deadline_failed(self, t: TournamentRecord, error: TournamentError) -> None:
+        """The deadline came and the tournament could not start (it is cancelled): tell the
+        channel why, pinging the organiser and the entrants. Must not block."""
         ...
 
     async def present(self, guild_id: int, users: Sequence[int]) -> set[int]:

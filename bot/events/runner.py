@@ -26,7 +26,7 @@ from bot.storage import (
 from bot.tables.service import TableService
 from bot.tables.table import Table
 from bot.tables.ticker import Ticker
-from bot.tournaments import Signup, SignupError, check_start
+from bot.tournaments import Signup, SignupError, TournamentError, check_start
 
 from .coalesce import Coalesced
 from .formats import next_pairing, round_over
@@ -248,9 +248,10 @@ class TournamentRunner:
                 continue
             try:
                 await self.start(t.tournament_id)
-            except ValueError as exc:  # a TournamentError: too few entrants
+            except TournamentError as exc:  # too few entrants: cancelled, and everyone told why
                 log.info("tournament %s cannot start at its deadline: %s", t.tournament_id, exc)
                 await self.cancel(t.tournament_id)
+                self.host.deadline_failed(t, exc)
 
     async def close(self) -> None:
         self._ticker.cancel()

@@ -24,7 +24,7 @@ from bot.storage import (
     TournamentStatus,
 )
 from bot.text import t
-from bot.tournaments import PlayedGame
+from bot.tournaments import PlayedGame, TournamentError
 
 from .channel_limits import ChannelLimiter
 from .tournament_signup import mention, signup_message
@@ -103,20 +103,39 @@ class DiscordEventHost:
         player = self.known.get(user_id) or mention(user_id)
         self._say(tr, thread_id, t(key, lang, player=discord.utils.escape_markdown(player)))
 
+    def deadline_failed(self, tr: TournamentRecord, error: TournamentError) -> None:
+        task = asyncio.create_task(self._deadline_failed(tr, error), name="durak-tournament-say")
+        self._notices.add(task)
+        task.add_done_callback(self._notices.discard)
+
+    async def _deadline_failed(self, tr: TournamentRecord, error: TournamentError) -> None:
+        lang = TableOptions.of(tr.options).language
+        entrants = await self.storage.tournament_entrants(tr.tournament_id)
+        users = [tr.organiser_id, *(e.user_id for e in entrants)]
+        text = t(
+            "tournament.deadline_cancelled",
+            lang,
+            name=safe_name(tr.name),
+            reason=t(f"tournament.error.{error.code}", lang, **error.params),
+            players=" ".join(mention(u) for u in dict.fromkeys(users)),
+        )
+        await self._post(tr, tr.channel_id, text, ping=users)
+
     def _say(self, tr: TournamentRecord, channel_id: int, text: str) -> None:
         task = asyncio.create_task(self._post(tr, channel_id, text), name="durak-tournament-say")
         self._notices.add(task)
         task.add_done_callback(self._notices.discard)
 
-    async def _post(self, tr: TournamentRecord, channel_id: int, text: str) -> None:
+    async def _post(
+        self, tr: TournamentRecord, channel_id: int, text: str, ping: Sequence[int] = ()
+    ) -> None:
+        """Post ``text``; it pings the organiser (named in notices) and ``ping``, nobody else."""
         channel = self.client.get_partial_messageable(channel_id)
+        users = [discord.Object(u) for u in dict.fromkeys([tr.organiser_id, *ping])]
         try:
             async with self.limits.write(channel_id, "post"):
                 await channel.send(
-                    text[:2000],
-                    allowed_mentions=discord.AllowedMentions(
-                        users=[discord.Object(tr.organiser_id)]
-                    ),
+                    text[:2000], allowed_mentions=discord.AllowedMentions(users=users)
                 )
         except discord.HTTPException:  # the bot cannot write there: the log says it
             log.warning("tournament %s: cannot post in %s: %s", tr.tournament_id, channel_id, text)

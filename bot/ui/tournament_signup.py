@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 
 import discord
 
@@ -19,6 +20,13 @@ from .tournament_text import safe_name
 COLOUR = 0xB8860B  # old gold
 #: The entrants' list shares the description (4096 characters) with the settings.
 MAX_LISTED = 64
+
+
+def when_text(at: datetime) -> str:
+    """A moment as Discord shows it in each reader's own time zone: the date and time, and
+    how far away (issue #30 bug 8: "20:00" was read as UTC without anyone seeing it)."""
+    seconds = int(at.timestamp())
+    return f"<t:{seconds}:F> (<t:{seconds}:R>)"
 
 
 def mention(user: int) -> str:
@@ -65,7 +73,7 @@ def signup_message(
         lines.append(
             t("tournament.line.by_hand", loc)
             if deadline is None
-            else t("tournament.line.deadline", loc, when=f"<t:{int(deadline.timestamp())}:R>")
+            else t("tournament.line.deadline", loc, when=when_text(deadline))
         )
     else:
         lines.append(t(f"tournament.status.{tr.status}", loc))

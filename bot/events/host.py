@@ -21,8 +21,9 @@ class ThreadsRefused(Exception):
 
 class EventHost(Protocol):
     async def open_thread(self, t: TournamentRecord, round: int, table: int) -> int | None:
-        """A new public thread under the tournament's channel for one table (paced within
-        Discord's limits); None if Discord failed for now (worth trying again). Raises
+        """A new public thread under the tournament's channel for one table, named by
+        ``table``, its place among the round's tables (paced within Discord's limits); None
+        if Discord failed for now (worth trying again). Raises
         :class:`ThreadsRefused` when only the organiser can make it possible."""
         ...
 

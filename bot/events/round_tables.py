@@ -109,7 +109,10 @@ async def run_round(
                 )  # fmt: skip
                 continue
             if open_missing:
-                await _open(service, host, t, paired, match)
+                # named by its place among the round's tables: a bracket's only match of round
+                # 1 may be its match 2 (issue #30 bug 13: "table 2" of one table)
+                label = rnd.tables.index(paired) + 1
+                await _open(service, host, t, paired, match, label)
             continue
         if paired.bot_table_id is None:  # opened, then killed before it was stored
             await service.storage.open_tournament_table(
@@ -124,8 +127,9 @@ async def _open(
     t: TournamentRecord,
     paired: PairedTable,
     match: MatchOf,
+    label: int,
 ) -> None:
-    thread_id = await host.open_thread(t, match.round, paired.number)
+    thread_id = await host.open_thread(t, match.round, label)
     if thread_id is None:
         log.warning(
             "tournament %s: no thread for round %d table %d; trying again later",

@@ -219,6 +219,11 @@ async def test_single_elimination_gives_the_bye_to_seed_one_and_crowns_a_champio
         games = await storage.tournament_games(tr.tournament_id)
         # round 1: seeds 2 v 3, seed 1 (bob) has the bye; round 2: the final against bob
         assert rounds[0].byes == (w.bob,) and rounds[0].tables[0].seats == (w.carol, w.alice)
+        # its only match of round 1 is the bracket's match 2, and the first table there
+        # (issue #30 bug 13)
+        first = fake.threads(w.channel)[0]["name"]
+        assert rounds[0].tables[0].number == 2
+        assert first == t("tournament.thread", name="KO", round=1, table=1)
         assert len(rounds) == 2 and w.bob in rounds[1].tables[0].seats
         final = [g for g in games if g.round == 2]
         assert final and final[-1].durak is not None  # decided: a draw would have gone on

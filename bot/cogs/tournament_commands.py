@@ -14,8 +14,9 @@ from discord.ext import commands
 
 from bot.storage import NewTournament, TournamentRecord, TournamentStatus
 from bot.tables.refusals import Refusal, Rejected
+from bot.text import t
 from bot.text.translator import ls
-from bot.tournaments import Signup, SignupError, join
+from bot.tournaments import SeatingFit, Signup, SignupError, join, seating_fit
 from bot.ui.buttons import SignupOp
 from bot.ui.rules_text import reason_text
 from bot.ui.tournament_signup import signup_message
@@ -198,7 +199,13 @@ class TournamentCommands(CogBase):
             check_channel(interaction, loc_of(interaction))
         await interaction.response.defer(ephemeral=True, thinking=True)
         tr = await self.bot.tournaments.start(tr.tournament_id)
-        await self._say(interaction, "tournament.ok.started", name=safe_name(tr.name))
+        loc = loc_of(interaction)
+        lines = [t("tournament.ok.started", loc, name=safe_name(tr.name))]
+        entrants = await self.bot.service.storage.tournament_entrants(tr.tournament_id)
+        fit = seating_fit(tr.settings, sum(not e.withdrawn for e in entrants))
+        if fit is not None:  # issue #30 bug 12: players left without a table every round
+            lines.append(fit_warning(fit, len(entrants), tr.settings.table_size, loc))
+        await interaction.followup.send("\n".join(lines), ephemeral=True)
 
     @tournament.command(name=ls("name.cancel"), description=ls("cmd.t_cancel"))
     @app_commands.rename(tournament=ls("pname.t_event"))
@@ -301,6 +308,20 @@ class TournamentCommands(CogBase):
         await interaction.response.send_message(
             embed=history_embed(past, loc_of(interaction)), ephemeral=True
         )
+
+
+def fit_warning(fit: SeatingFit, entrants: int, size: int, loc: str) -> str:
+    """The warning for a field its tables do not hold well, and what would."""
+    if fit.better_size is None:
+        return t("tournament.warn.byes", loc, n=entrants, size=size, byes=fit.byes)
+    return t(
+        "tournament.warn.byes_size",
+        loc,
+        n=entrants,
+        size=size,
+        byes=fit.byes,
+        better=fit.better_size,
+    )
 
 
 def left_key(tr: TournamentRecord) -> str:

@@ -19,6 +19,7 @@ from .bracket import (
     withdraw,
 )
 from .errors import PairingError, ResultError, SettingsError, SignupError, TournamentError
+from .fit import SeatingFit, seating_fit
 from .results import Place, PlayedGame, Seat, TableResult, bye_points
 from .rounds import Pairing, RoundRecord, SeatedTable, rounds_from_games
 from .settings import Format, MatchKind, MatchLength, TournamentSettings, check_deadline
@@ -52,6 +53,7 @@ __all__ = [
     "Seat",
     "SeatLine",
     "SeatedTable",
+    "SeatingFit",
     "SettingsError",
     "Signup",
     "SignupError",
@@ -75,6 +77,7 @@ __all__ = [
     "record_winner",
     "replay_bracket",
     "rounds_from_games",
+    "seating_fit",
     "seed_order",
     "standings",
     "start",

@@ -218,6 +218,28 @@ class TournamentCommands(CogBase):
         tr = await self.bot.tournaments.cancel(tr.tournament_id)
         await self._say(interaction, "tournament.ok.cancelled", name=safe_name(tr.name))
 
+    @tournament.command(name=ls("name.t_pause"), description=ls("cmd.t_pause"))
+    @app_commands.rename(tournament=ls("pname.t_event"))
+    @app_commands.describe(tournament=ls("opt.t_event"))
+    @app_commands.autocomplete(tournament=_open_choices)
+    async def t_pause(
+        self, interaction: discord.Interaction, tournament: str | None = None
+    ) -> None:
+        tr = await self._organised(interaction, tournament)
+        tr = await self.bot.tournaments.pause(tr.tournament_id, True)
+        await self._say(interaction, "tournament.ok.paused", name=safe_name(tr.name))
+
+    @tournament.command(name=ls("name.t_resume"), description=ls("cmd.t_resume"))
+    @app_commands.rename(tournament=ls("pname.t_event"))
+    @app_commands.describe(tournament=ls("opt.t_event"))
+    @app_commands.autocomplete(tournament=_open_choices)
+    async def t_resume(
+        self, interaction: discord.Interaction, tournament: str | None = None
+    ) -> None:
+        tr = await self._organised(interaction, tournament)
+        tr = await self.bot.tournaments.pause(tr.tournament_id, False)
+        await self._say(interaction, "tournament.ok.resumed", name=safe_name(tr.name))
+
     @tournament.command(name=ls("name.remove"), description=ls("cmd.t_remove"))
     @app_commands.rename(user=ls("pname.user"), tournament=ls("pname.t_event"))
     @app_commands.describe(user=ls("opt.t_user"), tournament=ls("opt.t_event"))

@@ -43,6 +43,14 @@ TICK_SECONDS = 2.0
 BLOCKED_RETRY_SECONDS = 60.0
 
 
+#: The tournament option that holds it between rounds (``TournamentRunner.pause``).
+PAUSED = "paused"
+
+
+def is_paused(t: TournamentRecord) -> bool:
+    return bool(t.options.get(PAUSED))
+
+
 class TournamentRunner:
     def __init__(
         self,
@@ -139,6 +147,22 @@ class TournamentRunner:
         self.nudge(tournament_id)
         return t
 
+    async def pause(self, tournament_id: str, paused: bool) -> TournamentRecord:
+        """Pause (``paused``) or resume a running tournament: paused, the round being played
+        goes on to its end and the next is not paired until it is resumed. Stored with the
+        tournament (a restart keeps it). Refusals (``SignupError``): not running, already so."""
+        async with self._lock(tournament_id):
+            t = await self.storage.get_tournament(tournament_id)
+            if t.status is not TournamentStatus.RUNNING:
+                raise SignupError("not_running", "the tournament is not running")
+            if is_paused(t) == paused:
+                code = "already_paused" if paused else "not_paused"
+                raise SignupError(code, "paused already" if paused else "not paused")
+            t = await self.storage.set_tournament_options(tournament_id, {PAUSED: paused})
+        self.host.changed(tournament_id)
+        self.nudge(tournament_id)
+        return t
+
     # -- running ----------------------------------------------------------------------------
 
     async def advance(self, tournament_id: str) -> None:
@@ -170,6 +194,8 @@ class TournamentRunner:
                 await storage.finish_round(tournament_id, current.number)
                 changed = True
                 continue
+            if is_paused(t):  # the organiser resumes it: the next round waits
+                return changed
             if await self._withdraw_absent(t, entrants):
                 entrants = await storage.tournament_entrants(tournament_id)
             pairing = next_pairing(t.settings, entrants, rounds, games)

@@ -6,7 +6,7 @@ The bot depends on this Protocol only. Both backends run the same schema and que
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
@@ -102,6 +102,10 @@ class Storage(Protocol):
     async def active_tournaments(self) -> list[TournamentRecord]:
         """In sign-up or running (this process's shards only), oldest first: to resume."""
         ...
+
+    async def set_tournament_options(
+        self, tournament_id: str, changes: Mapping[str, object]
+    ) -> TournamentRecord: ...
 
     async def set_tournament_status(
         self, tournament_id: str, status: TournamentStatus

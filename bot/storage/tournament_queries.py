@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Literal, TypeVar
 
@@ -157,6 +157,23 @@ class TournamentQueries(ABC):
             return [tournament_from_row(r) for r in rows]
 
         return await self._transaction(body, write=False)
+
+    async def set_tournament_options(
+        self, tournament_id: str, changes: Mapping[str, object]
+    ) -> TournamentRecord:
+        """Change some of the tournament's options (``NewTournament.options``: the tables'
+        options and the organiser's switches, such as ``paused``), the others kept."""
+
+        async def body(conn: Connection) -> TournamentRecord:
+            row = await _locked(conn, tournament_id)
+            options = {**json.loads(row["options_json"]), **changes}
+            await conn.execute(
+                "UPDATE tournaments SET options_json = ? WHERE tournament_id = ?",
+                dumps(options), tournament_id,
+            )  # fmt: skip
+            return await _tournament(conn, tournament_id)
+
+        return await self._transaction(body, write=True)
 
     async def set_tournament_status(
         self, tournament_id: str, status: TournamentStatus

@@ -15,6 +15,7 @@ import discord
 from bot.events.coalesce import Coalesced
 from bot.events.host import ThreadsRefused
 from bot.events.options import TableOptions
+from bot.events.runner import is_paused
 from bot.storage import (
     EntrantRecord,
     PairedTable,
@@ -217,9 +218,13 @@ class DiscordEventHost:
         games = await storage.tournament_games(tournament_id)
         embed, files = await self.standings(tr, entrants, rounds, games, lang)
         problem = self.problems.get(tournament_id)
+        notes = []
         if problem is not None and tr.status is TournamentStatus.RUNNING:
-            note = blocked_text(tr, problem, lang, ping=False)
-            embed.description = f"{note}\n\n{embed.description or ''}"
+            notes.append(blocked_text(tr, problem, lang, ping=False))
+        if is_paused(tr) and tr.status is TournamentStatus.RUNNING:
+            notes.append(t("tournament.paused_note", lang))
+        if notes:
+            embed.description = "\n".join(notes) + f"\n\n{embed.description or ''}"
         key = (tournament_id, "standings")
         if self._shown.get(key) == embed.to_dict():
             return

@@ -28,9 +28,11 @@ from .new_table import LANGUAGE_CHOICES, PRESET_CHOICES, NewTable, language_choi
 from .tournament_checks import check_channel
 from .tournament_history import history_embed
 from .tournament_options import (
+    EDITABLE,
     FORMAT_CHOICES,
     TOURNAMENT_OPTIONS,
     NewTournamentAsk,
+    TournamentEdit,
     option_key,
     parse_deadline,
     table_options,
@@ -217,6 +219,41 @@ class TournamentCommands(CogBase):
         tr = await self._organised(interaction, tournament)
         tr = await self.bot.tournaments.cancel(tr.tournament_id)
         await self._say(interaction, "tournament.ok.cancelled", name=safe_name(tr.name))
+
+    @tournament.command(name=ls("name.t_edit"), description=ls("cmd.t_edit"))
+    @app_commands.rename(
+        tournament=ls("pname.t_event"), **{n: ls(option_key("pname", n)) for n in EDITABLE}
+    )
+    @app_commands.describe(
+        tournament=ls("opt.t_event"), **{n: ls(option_key("opt", n)) for n in EDITABLE}
+    )
+    @app_commands.autocomplete(tournament=_open_choices)
+    async def t_edit(
+        self,
+        interaction: discord.Interaction,
+        tournament: str | None = None,
+        name: app_commands.Range[str, 1, 80] | None = None,
+        deadline: str | None = None,
+        limit: app_commands.Range[int, 2, 64] | None = None,
+        rounds: app_commands.Range[int, 1, 15] | None = None,
+        timer: app_commands.Range[int, 1, 600] | None = None,
+    ) -> None:
+        """Before the start: what was given changes, the rest stays; refused as a whole."""
+        tr = await self._organised(interaction, tournament)
+        if tr.status is not TournamentStatus.SIGNUP:
+            raise SignupError("edit_started", "the tournament has started")
+        entrants = await self.bot.service.storage.tournament_entrants(tr.tournament_id)
+        edit = TournamentEdit(name, limit, rounds, timer)
+        settings = edit.settings(tr.settings, len(entrants))
+        when = (
+            tr.signup_deadline if deadline is None else parse_deadline(deadline, datetime.now(UTC))
+        )
+        tr = await self.bot.service.storage.edit_tournament(
+            tr.tournament_id, settings, edit.options(), when
+        )
+        self.bot.event_host.changed(tr.tournament_id)
+        self.bot.tournaments.ensure_ticker()
+        await self._say(interaction, "tournament.ok.edited", name=safe_name(tr.name))
 
     @tournament.command(name=ls("name.t_pause"), description=ls("cmd.t_pause"))
     @app_commands.rename(tournament=ls("pname.t_event"))

@@ -4,7 +4,7 @@ settings of the tournament core and the table options of its tables."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 
 from discord import app_commands
@@ -12,7 +12,13 @@ from discord import app_commands
 from bot.events.options import TableOptions
 from bot.tables.refusals import Refusal, Rejected
 from bot.text.translator import ls
-from bot.tournaments import Format, MatchLength, SettingsError, TournamentSettings
+from bot.tournaments import (
+    Format,
+    MatchLength,
+    SettingsError,
+    SignupError,
+    TournamentSettings,
+)
 
 from .new_table import NewTable
 
@@ -118,6 +124,41 @@ class NewTournamentAsk:
             player_limit=self.limit,
             ai_fill=self.ai_fill,
         )
+
+
+#: What ``/durak tournament edit`` may change before the start.
+EDITABLE = ("name", "deadline", "limit", "rounds", "timer")
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentEdit:
+    """The organiser's changes (None: unchanged). The deadline is parsed on its own."""
+
+    name: str | None
+    limit: int | None
+    rounds: int | None
+    timer: int | None
+
+    def settings(self, now: TournamentSettings, entrants: int) -> TournamentSettings:
+        """The edited settings: the core's ``SettingsError`` for settings that make no
+        tournament, ``limit_below_entrants`` for a limit under those who have joined."""
+        edited = replace(
+            now,
+            name=now.name if self.name is None else self.name,
+            player_limit=now.player_limit if self.limit is None else self.limit,
+            rounds=now.rounds if self.rounds is None else self.rounds,
+        )
+        if edited.player_limit < entrants:
+            raise SignupError(
+                "limit_below_entrants",
+                "more have joined than the limit",
+                limit=edited.player_limit,
+                count=entrants,
+            )
+        return edited
+
+    def options(self) -> dict[str, object]:
+        return {} if self.timer is None else {"turn_timer": self.timer}
 
 
 def table_options(

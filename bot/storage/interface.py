@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Literal, Protocol
 
-from bot.tournaments import Pairing, PlayedGame
+from bot.tournaments import Pairing, PlayedGame, TournamentSettings
 
 from .errors import InvalidQuery
 from .models import (
@@ -102,6 +103,14 @@ class Storage(Protocol):
     async def active_tournaments(self) -> list[TournamentRecord]:
         """In sign-up or running (this process's shards only), oldest first: to resume."""
         ...
+
+    async def edit_tournament(
+        self,
+        tournament_id: str,
+        settings: TournamentSettings,
+        options: Mapping[str, object],
+        signup_deadline: datetime | None,
+    ) -> TournamentRecord: ...
 
     async def set_tournament_options(
         self, tournament_id: str, changes: Mapping[str, object]

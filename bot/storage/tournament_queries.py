@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Literal, TypeVar
 
-from bot.tournaments import Pairing, PlayedGame
+from bot.tournaments import Pairing, PlayedGame, TournamentSettings
 
 from .connection import Connection, Row
 from .errors import (
@@ -157,6 +157,31 @@ class TournamentQueries(ABC):
             return [tournament_from_row(r) for r in rows]
 
         return await self._transaction(body, write=False)
+
+    async def edit_tournament(
+        self,
+        tournament_id: str,
+        settings: TournamentSettings,
+        options: Mapping[str, object],
+        signup_deadline: datetime | None,
+    ) -> TournamentRecord:
+        """The organiser's edit before the start: new settings, option changes (the others
+        kept) and deadline. ``SignupClosed`` once the sign-up is over."""
+
+        async def body(conn: Connection) -> TournamentRecord:
+            row = await _locked(conn, tournament_id)
+            if Status(row["status"]) is not Status.SIGNUP:
+                raise SignupClosed(tournament_id, 0, "the tournament has started")
+            merged = {**json.loads(row["options_json"]), **options}
+            deadline = None if signup_deadline is None else conn.dialect.time(signup_deadline)
+            await conn.execute(
+                "UPDATE tournaments SET name = ?, settings_json = ?, options_json = ?,"
+                " signup_deadline = ? WHERE tournament_id = ?",
+                settings.name, settings_json(settings), dumps(merged), deadline, tournament_id,
+            )  # fmt: skip
+            return await _tournament(conn, tournament_id)
+
+        return await self._transaction(body, write=True)
 
     async def set_tournament_options(
         self, tournament_id: str, changes: Mapping[str, object]

@@ -12,11 +12,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.events.check_in import MINUTES as CHECK_IN_MINUTES
+from bot.events.check_in import announced as check_in_announced
 from bot.storage import NewTournament, TournamentRecord, TournamentStatus
 from bot.tables.refusals import Refusal, Rejected
 from bot.text import t
 from bot.text.translator import ls
-from bot.tournaments import SeatingFit, Signup, SignupError, join, seating_fit
+from bot.tournaments import SeatingFit, SettingsError, Signup, SignupError, join, seating_fit
 from bot.ui.buttons import SignupOp
 from bot.ui.rules_text import reason_text
 from bot.ui.tournament_signup import signup_message
@@ -68,6 +70,7 @@ class TournamentCommands(CogBase):
         first_five: bool | None = None,
         neighbours: bool | None = None,
         language: str | None = None,
+        check_in: app_commands.Range[int, 5, 240] | None = None,
     ) -> None:
         if interaction.guild_id is None or interaction.channel_id is None:
             await self._say(interaction, "err.guild_only")
@@ -79,6 +82,8 @@ class TournamentCommands(CogBase):
         ask = NewTournamentAsk(name, format, table_size, games, losses, rounds, limit, ai_fill)
         settings = ask.settings()
         when = parse_deadline(deadline, datetime.now(UTC))
+        if check_in is not None and when is None:  # the window is the last minutes before it
+            raise SettingsError("check_in_deadline", "check-in needs a deadline")
         rules_asked = NewTable(
             preset,
             transfer,
@@ -104,7 +109,7 @@ class TournamentCommands(CogBase):
                 channel_id=interaction.channel_id,
                 organiser_id=interaction.user.id,
                 settings=settings,
-                options=options.stored(),
+                options={**options.stored(), CHECK_IN_MINUTES: check_in or 0},
                 signup_deadline=when,
             )
         )
@@ -151,6 +156,21 @@ class TournamentCommands(CogBase):
         await self._say(interaction, key, name=safe_name(tr.name))
         self.bot.event_host.changed(tournament)
 
+    @click
+    async def on_check_in(self, interaction: discord.Interaction, tournament: str) -> None:
+        await self._check_in(interaction, await self.bot.service.storage.get_tournament(tournament))
+
+    async def _check_in(self, interaction: discord.Interaction, tr: TournamentRecord) -> None:
+        """An entrant confirms in the check-in window (the button, or the command)."""
+        if tr.status is TournamentStatus.SIGNUP and not check_in_announced(tr):
+            raise SignupError("check_in_closed", "the check-in window is not open")
+        if not await self.bot.service.storage.check_in_entrant(
+            tr.tournament_id, interaction.user.id
+        ):
+            raise_not_joined()
+        await self._say(interaction, "tournament.ok.checked_in", name=safe_name(tr.name))
+        self.bot.event_host.changed(tr.tournament_id)
+
     # -- the organiser's commands -------------------------------------------------------------
 
     async def _current(
@@ -188,6 +208,15 @@ class TournamentCommands(CogBase):
         if interaction.user.id != tr.organiser_id and not interaction.permissions.manage_events:
             raise Rejected(Refusal.TOURNAMENT_DENIED)
         return tr
+
+    @tournament.command(name=ls("name.t_check_in"), description=ls("cmd.t_check_in"))
+    @app_commands.rename(tournament=ls("pname.t_event"))
+    @app_commands.describe(tournament=ls("opt.t_event"))
+    @app_commands.autocomplete(tournament=_open_choices)
+    async def t_check_in(
+        self, interaction: discord.Interaction, tournament: str | None = None
+    ) -> None:
+        await self._check_in(interaction, await self._current(interaction, tournament))
 
     @tournament.command(name=ls("name.start"), description=ls("cmd.t_start"))
     @app_commands.rename(tournament=ls("pname.t_event"))

@@ -49,6 +49,11 @@ class EventHost(Protocol):
         AI plays their seat to the end of the match. Must not block: schedule, return."""
         ...
 
+    def check_in_opened(self, t: TournamentRecord) -> None:
+        """The check-in window opened: remind each entrant not checked in yet (as their
+        notification setting allows) and show the check-in button. Must not block."""
+        ...
+
     def deadline_failed(self, t: TournamentRecord, error: TournamentError) -> None:
         """The deadline came and the tournament could not start (it is cancelled): tell the
         channel why, pinging the organiser and the entrants. Must not block."""

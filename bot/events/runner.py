@@ -28,6 +28,7 @@ from bot.tables.table import Table
 from bot.tables.ticker import Ticker
 from bot.tournaments import Signup, SignupError, TournamentError, check_start
 
+from .check_in import ANNOUNCED, announced, window_open
 from .coalesce import Coalesced
 from .formats import next_pairing, round_over
 from .host import EventHost, ThreadsRefused
@@ -105,6 +106,11 @@ class TournamentRunner:
                 if e.user_id not in present:
                     await self.storage.remove_entrant(tournament_id, e.user_id)
             kept = [e for e in entrants if e.user_id in present]
+            if window_open(t, datetime.fromtimestamp(self.clock(), UTC)):
+                for e in kept:  # not confirmed in the check-in window: dropped
+                    if not e.checked_in:
+                        await self.storage.remove_entrant(tournament_id, e.user_id)
+                kept = [e for e in kept if e.checked_in]
             check_start(Signup(t.settings, tuple(e.entrant for e in kept)))
             t = await self.storage.set_tournament_status(tournament_id, TournamentStatus.RUNNING)
         self.host.changed(tournament_id)
@@ -269,6 +275,9 @@ class TournamentRunner:
             if t.status is TournamentStatus.RUNNING:
                 self.nudge(t.tournament_id)
                 continue
+            if window_open(t, now) and not announced(t):  # said once, a restart or not
+                t = await self.storage.set_tournament_options(t.tournament_id, {ANNOUNCED: True})
+                self.host.check_in_opened(t)
             deadline = t.signup_deadline
             if deadline is None or deadline > now:
                 continue

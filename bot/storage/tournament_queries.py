@@ -320,14 +320,38 @@ class TournamentQueries(ABC):
 
         return await self._transaction(body, write=True)
 
+    async def check_in_entrant(self, tournament_id: str, user_id: int) -> bool:
+        """An entrant confirms before the start (check-in): True if they are an entrant
+        (checked in now or before), False if not. ``SignupClosed`` once it has started."""
+
+        async def body(conn: Connection) -> bool:
+            row = await _locked(conn, tournament_id)
+            if row["status"] != Status.SIGNUP:
+                raise SignupClosed(tournament_id, user_id, "check-in closes at the start")
+            await conn.execute(
+                "UPDATE tournament_entrants SET checked_in = 1"
+                " WHERE tournament_id = ? AND user_id = ?",
+                tournament_id,
+                user_id,
+            )
+            found = await conn.fetchrow(
+                "SELECT checked_in FROM tournament_entrants"
+                " WHERE tournament_id = ? AND user_id = ?",
+                tournament_id,
+                user_id,
+            )
+            return found is not None
+
+        return await self._transaction(body, write=True)
+
     async def tournament_entrants(self, tournament_id: str) -> list[EntrantRecord]:
         """Every entrant, withdrawn ones too, in sign-up order."""
 
         async def body(conn: Connection) -> list[EntrantRecord]:
             await _tournament(conn, tournament_id)
             rows = await conn.fetch(
-                f"SELECT {ENTRANT_COLUMNS} FROM tournament_entrants WHERE tournament_id = ?"
-                " ORDER BY signup_order",
+                f"SELECT {ENTRANT_COLUMNS}, checked_in FROM tournament_entrants"
+                " WHERE tournament_id = ? ORDER BY signup_order",
                 tournament_id,
             )
             return [entrant_from_row(r) for r in rows]

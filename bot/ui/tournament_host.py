@@ -28,9 +28,10 @@ from bot.text import t
 from bot.tournaments import PlayedGame, TournamentError
 
 from .channel_limits import ChannelLimiter
-from .tournament_signup import mention, signup_message
+from .tournament_signup import mention, signup_message, when_text
 from .tournament_standings import standings_message
 from .tournament_text import safe_name
+from .turn_alerts import NotifyPrefs
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +54,9 @@ class DiscordEventHost:
         self._drawing = asyncio.Lock()
         #: What each public message shows now, so an unchanged one is not edited again.
         self._shown: dict[tuple[str, str], object] = {}
+        #: Each user's ``/durak settings notify:`` (the bot sets the notifier's): reminders
+        #: by DM go only to those who have not turned notifications off.
+        self.prefs = NotifyPrefs()
         #: Tournaments whose tables cannot open, and why (``ThreadsRefused.missing``).
         self.problems: dict[str, str] = {}
         self._notices: set[asyncio.Task[None]] = set()
@@ -103,6 +107,30 @@ class DiscordEventHost:
         key = "tournament.withdrew.walkover" if closed else "tournament.withdrew.ai"
         player = self.known.get(user_id) or mention(user_id)
         self._say(tr, thread_id, t(key, lang, player=discord.utils.escape_markdown(player)))
+
+    def check_in_opened(self, tr: TournamentRecord) -> None:
+        task = asyncio.create_task(self._remind(tr), name="durak-tournament-check-in")
+        self._notices.add(task)
+        task.add_done_callback(self._notices.discard)
+        self.changed(tr.tournament_id)
+
+    async def _remind(self, tr: TournamentRecord) -> None:
+        """A DM to each entrant not checked in yet, unless their notifications are off; a
+        closed DM is only logged (the sign-up message says the same)."""
+        lang = TableOptions.of(tr.options).language
+        link = f"https://discord.com/channels/{tr.guild_id}/{tr.channel_id}/{tr.signup_message_id}"
+        deadline = tr.signup_deadline
+        when = "" if deadline is None else when_text(deadline)
+        text = t("tournament.check_in.dm", lang, name=safe_name(tr.name), when=when, link=link)
+        for e in await self.storage.tournament_entrants(tr.tournament_id):
+            if e.checked_in or e.withdrawn or await self.prefs.get(e.user_id) == "off":
+                continue
+            try:
+                await self.limits.budget.acquire()
+                channel = await self.client.create_dm(discord.Object(e.user_id))
+                await channel.send(text[:2000])
+            except discord.HTTPException as exc:
+                log.info("tournament %s: no reminder to %s (%s)", tr.tournament_id, e.user_id, exc)
 
     def deadline_failed(self, tr: TournamentRecord, error: TournamentError) -> None:
         task = asyncio.create_task(self._deadline_failed(tr, error), name="durak-tournament-say")

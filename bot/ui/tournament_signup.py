@@ -8,6 +8,7 @@ from datetime import datetime
 
 import discord
 
+from bot.events.check_in import announced, check_in_minutes, opens_at
 from bot.events.options import TableOptions
 from bot.storage import EntrantRecord, TournamentRecord, TournamentStatus
 from bot.text import t
@@ -15,6 +16,7 @@ from bot.tournaments import Format, MatchKind
 
 from .buttons import SignupButton, SignupOp
 from .rules_text import rules_summary
+from .tournament_checkin import CheckInButton
 from .tournament_text import safe_name
 
 COLOUR = 0xB8860B  # old gold
@@ -75,12 +77,14 @@ def signup_message(
             if deadline is None
             else t("tournament.line.deadline", loc, when=when_text(deadline))
         )
+        lines.extend(check_in_lines(tr, entrants, loc))
     else:
         lines.append(t(f"tournament.status.{tr.status}", loc))
     listed = [e for e in entrants if not e.withdrawn][:MAX_LISTED]
     lines.append("")
     lines.append(t("tournament.entrants", loc, n=len(listed), limit=s.player_limit))
-    lines.append(", ".join(mention(e.user_id) for e in listed) or t("tournament.no_entrants", loc))
+    names = [mention(e.user_id) + (" ✅" if e.checked_in else "") for e in listed]
+    lines.append(", ".join(names) or t("tournament.no_entrants", loc))
     embed.description = "\n".join(lines)[:4096]
     if tr.status is not TournamentStatus.SIGNUP:
         return embed, None
@@ -94,4 +98,21 @@ def signup_message(
         )
     )
     view.add_item(SignupButton(tr.tournament_id, SignupOp.LEAVE, label=t("btn.leave", loc)))
+    if announced(tr):
+        view.add_item(CheckInButton(tr.tournament_id, label=t("btn.check_in", loc)))
     return embed, view
+
+
+def check_in_lines(
+    tr: TournamentRecord, entrants: Sequence[EntrantRecord], loc: str | None
+) -> list[str]:
+    """The check-in: when its window opens, or that it is open and who has checked in."""
+    opens = opens_at(tr)
+    if opens is None:
+        return []
+    if not announced(tr):
+        minutes = check_in_minutes(tr)
+        return [t("tournament.line.check_in", loc, minutes=minutes, when=when_text(opens))]
+    active = [e for e in entrants if not e.withdrawn]
+    done = sum(e.checked_in for e in active)
+    return [t("tournament.line.check_in_open", loc, done=done, n=len(active))]

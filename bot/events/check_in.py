@@ -12,6 +12,9 @@ from bot.storage import TournamentRecord
 
 #: The options that hold it.
 MINUTES, ANNOUNCED = "check_in_minutes", "check_in_announced"
+HOUR_REMINDED = "check_in_hour_reminded"
+#: A second reminder goes out this long before the deadline, when the window opened earlier.
+LAST_HOUR = timedelta(hours=1)
 
 
 def check_in_minutes(t: TournamentRecord) -> int:
@@ -34,3 +37,14 @@ def window_open(t: TournamentRecord, now: datetime) -> bool:
 
 def announced(t: TournamentRecord) -> bool:
     return bool(t.options.get(ANNOUNCED))
+
+
+def hour_left(t: TournamentRecord, now: datetime) -> bool:
+    """The deadline is within the hour and the window opened before that hour began (else the
+    window's own reminder came within the hour already)."""
+    deadline = t.signup_deadline
+    return (
+        deadline is not None
+        and check_in_minutes(t) > LAST_HOUR.total_seconds() // 60
+        and now >= deadline - LAST_HOUR
+    )

@@ -54,6 +54,11 @@ class EventHost(Protocol):
         notification setting allows) and show the check-in button. Must not block."""
         ...
 
+    def check_in_closing(self, t: TournamentRecord) -> None:
+        """An hour before the deadline: remind again those not checked in yet. Must not
+        block."""
+        ...
+
     def deadline_failed(self, t: TournamentRecord, error: TournamentError) -> None:
         """The deadline came and the tournament could not start (it is cancelled): tell the
         channel why, pinging the organiser and the entrants. Must not block."""

@@ -28,7 +28,7 @@ from bot.tables.table import Table
 from bot.tables.ticker import Ticker
 from bot.tournaments import Signup, SignupError, TournamentError, check_start
 
-from .check_in import ANNOUNCED, announced, window_open
+from .check_in import ANNOUNCED, HOUR_REMINDED, announced, hour_left, window_open
 from .coalesce import Coalesced
 from .formats import next_pairing, round_over
 from .host import EventHost, ThreadsRefused
@@ -278,6 +278,11 @@ class TournamentRunner:
             if window_open(t, now) and not announced(t):  # said once, a restart or not
                 t = await self.storage.set_tournament_options(t.tournament_id, {ANNOUNCED: True})
                 self.host.check_in_opened(t)
+            if hour_left(t, now) and not t.options.get(HOUR_REMINDED):
+                t = await self.storage.set_tournament_options(
+                    t.tournament_id, {HOUR_REMINDED: True}
+                )
+                self.host.check_in_closing(t)
             deadline = t.signup_deadline
             if deadline is None or deadline > now:
                 continue
@@ -287,6 +292,18 @@ class TournamentRunner:
                 log.info("tournament %s cannot start at its deadline: %s", t.tournament_id, exc)
                 await self.cancel(t.tournament_id)
                 self.host.deadline_failed(t, exc)
+
+    async def _check_in_reminders(self, t: TournamentRecord, now: datetime) -> TournamentRecord:
+        """The check-in window's opening, then its last hour: each said once (stored, so a
+        restart does not say it again)."""
+        tid = t.tournament_id
+        if window_open(t, now) and not announced(t):
+            t = await self.storage.set_tournament_options(tid, {ANNOUNCED: True})
+            self.host.check_in_opened(t)
+        if hour_left(t, now) and not t.options.get(HOUR_REMINDED):
+            t = await self.storage.set_tournament_options(tid, {HOUR_REMINDED: True})
+            self.host.check_in_closing(t)
+        return t
 
     async def close(self) -> None:
         self._ticker.cancel()

@@ -7,8 +7,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Sequence
-from typing import Final
+from collections.abc import Coroutine, Sequence
+from typing import Any, Final
 
 import discord
 
@@ -109,33 +109,46 @@ class DiscordEventHost:
         self._say(tr, thread_id, t(key, lang, player=discord.utils.escape_markdown(player)))
 
     def check_in_opened(self, tr: TournamentRecord) -> None:
-        task = asyncio.create_task(self._remind(tr), name="durak-tournament-check-in")
-        self._notices.add(task)
-        task.add_done_callback(self._notices.discard)
+        self._spawn(self._remind(tr, "tournament.check_in.dm"))
         self.changed(tr.tournament_id)
 
-    async def _remind(self, tr: TournamentRecord) -> None:
+    def check_in_closing(self, tr: TournamentRecord) -> None:
+        self._spawn(self._remind(tr, "tournament.check_in.hour"))
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(work, name="durak-tournament-notice")
+        self._notices.add(task)
+        task.add_done_callback(self._notices.discard)
+
+    async def _remind(self, tr: TournamentRecord, key: str) -> None:
         """A DM to each entrant not checked in yet, unless their notifications are off; a
         closed DM is only logged (the sign-up message says the same)."""
         lang = TableOptions.of(tr.options).language
         link = f"https://discord.com/channels/{tr.guild_id}/{tr.channel_id}/{tr.signup_message_id}"
         deadline = tr.signup_deadline
         when = "" if deadline is None else when_text(deadline)
-        text = t("tournament.check_in.dm", lang, name=safe_name(tr.name), when=when, link=link)
-        for e in await self.storage.tournament_entrants(tr.tournament_id):
-            if e.checked_in or e.withdrawn or await self.prefs.get(e.user_id) == "off":
+        text = t(key, lang, name=safe_name(tr.name), when=when, link=link)
+        entrants = await self.storage.tournament_entrants(tr.tournament_id)
+        users = [e.user_id for e in entrants if not (e.checked_in or e.withdrawn)]
+        await self._dm(tr, users, text, modes=("mention", "dm"))
+
+    async def _dm(
+        self, tr: TournamentRecord, users: Sequence[int], text: str, modes: Sequence[str]
+    ) -> None:
+        """A DM to each of ``users`` whose ``/durak settings notify:`` is one of ``modes``,
+        within the request budget; a closed DM is only logged."""
+        for user in users:
+            if await self.prefs.get(user) not in modes:
                 continue
             try:
                 await self.limits.budget.acquire()
-                channel = await self.client.create_dm(discord.Object(e.user_id))
+                channel = await self.client.create_dm(discord.Object(user))
                 await channel.send(text[:2000])
             except discord.HTTPException as exc:
-                log.info("tournament %s: no reminder to %s (%s)", tr.tournament_id, e.user_id, exc)
+                log.info("tournament %s: no DM to %s (%s)", tr.tournament_id, user, exc)
 
     def deadline_failed(self, tr: TournamentRecord, error: TournamentError) -> None:
-        task = asyncio.create_task(self._deadline_failed(tr, error), name="durak-tournament-say")
-        self._notices.add(task)
-        task.add_done_callback(self._notices.discard)
+        self._spawn(self._deadline_failed(tr, error))
 
     async def _deadline_failed(self, tr: TournamentRecord, error: TournamentError) -> None:
         lang = TableOptions.of(tr.options).language
@@ -151,9 +164,7 @@ class DiscordEventHost:
         await self._post(tr, tr.channel_id, text, ping=users)
 
     def _say(self, tr: TournamentRecord, channel_id: int, text: str) -> None:
-        task = asyncio.create_task(self._post(tr, channel_id, text), name="durak-tournament-say")
-        self._notices.add(task)
-        task.add_done_callback(self._notices.discard)
+        self._spawn(self._post(tr, channel_id, text))
 
     async def _post(
         self, tr: TournamentRecord, channel_id: int, text: str, ping: Sequence[int] = ()
@@ -189,6 +200,10 @@ class DiscordEventHost:
                 await channel.send(
                     text[:2000], allowed_mentions=discord.AllowedMentions(users=True)
                 )
+        # those who asked for DMs (/durak settings notify: dm) also get one, with the link
+        link = f"https://discord.com/channels/{tr.guild_id}/{thread_id}"
+        opened = t("tournament.table_dm", lang, name=safe_name(tr.name), round=round, link=link)
+        self._spawn(self._dm(tr, players, opened, modes=("dm",)))
 
     # -- members ----------------------------------------------------------------------------
 

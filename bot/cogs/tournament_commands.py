@@ -18,9 +18,18 @@ from bot.storage import NewTournament, TournamentRecord, TournamentStatus
 from bot.tables.refusals import Refusal, Rejected
 from bot.text import t
 from bot.text.translator import ls
-from bot.tournaments import SeatingFit, SettingsError, Signup, SignupError, join, seating_fit
+from bot.tournaments import (
+    Format,
+    SeatingFit,
+    SettingsError,
+    Signup,
+    SignupError,
+    join,
+    seating_fit,
+)
 from bot.ui.buttons import SignupOp
 from bot.ui.rules_text import reason_text
+from bot.ui.tournament_export import export_data, export_files
 from bot.ui.tournament_signup import signup_message
 from bot.ui.tournament_text import safe_name
 
@@ -378,15 +387,47 @@ class TournamentCommands(CogBase):
         await interaction.response.send_message(embed=embed, files=files, ephemeral=True)
 
     async def _named(self, interaction: discord.Interaction, name: str | None) -> TournamentRecord:
-        if name is None:
-            return await self._current(interaction)
+        """The tournament ``name`` names (any state), else the open one ``_current`` picks,
+        else the newest of this channel (a finished one is still looked at)."""
         if interaction.guild_id is None:
             raise Rejected(Refusal.NO_TOURNAMENT)
+        found = await self.bot.service.storage.guild_tournaments(interaction.guild_id, 50)
+        if name is None:
+            try:
+                return pick(found, interaction.channel_id, None)
+            except Rejected as exc:
+                here = [tr for tr in found if tr.channel_id == interaction.channel_id]
+                if exc.kind is not Refusal.NO_TOURNAMENT or not here:
+                    raise
+                return here[0]
         wanted = name.strip().casefold()
-        for tr in await self.bot.service.storage.guild_tournaments(interaction.guild_id, 50):
+        for tr in found:
             if tr.name.casefold() == wanted or tr.tournament_id == wanted:
                 return tr
         raise Rejected(Refusal.NO_TOURNAMENT)
+
+    @tournament.command(name=ls("name.t_export"), description=ls("cmd.t_export"))
+    @app_commands.rename(name=ls("pname.t_name"))
+    @app_commands.describe(name=ls("opt.t_which"))
+    @app_commands.autocomplete(name=_any_choices)
+    async def t_export(self, interaction: discord.Interaction, name: str | None = None) -> None:
+        """The results as CSV and JSON, to the one who asks (anyone: they are public)."""
+        tr = await self._named(interaction, name)
+        storage = self.bot.service.storage
+        tid = tr.tournament_id
+        entrants = await storage.tournament_entrants(tid)
+        names = await self.bot.event_host.names(tr.guild_id, [e.user_id for e in entrants])
+        data = export_data(
+            tr,
+            entrants,
+            await storage.tournament_rounds(tid),
+            await storage.tournament_games(tid),
+            await storage.tournament_game_ids(tid),
+            names,
+        )
+        files = export_files(data, tr.settings.format is Format.SWISS)
+        text = t("tournament.ok.exported", loc_of(interaction), name=safe_name(tr.name))
+        await interaction.response.send_message(text, files=files, ephemeral=True)
 
     @tournament.command(name=ls("name.history"), description=ls("cmd.t_history"))
     async def t_history(self, interaction: discord.Interaction) -> None:

@@ -487,6 +487,23 @@ class TournamentQueries(ABC):
 
         return await self._transaction(body, write=False)
 
+    async def tournament_game_ids(self, tournament_id: str) -> list[tuple[str, str]]:
+        """Each recorded game's id and seed commitment, in ``tournament_games``' order (the
+        export: anyone can ``/durak verify`` a game by its id)."""
+
+        async def body(conn: Connection) -> list[tuple[str, str]]:
+            await _tournament(conn, tournament_id)
+            rows = await conn.fetch(
+                "SELECT g.game_id, g.seed_commitment FROM tournament_games l"
+                " JOIN games g ON g.game_id = l.game_id"
+                " WHERE l.tournament_id = ?"
+                " ORDER BY l.round_number, l.table_number, g.ended_at, g.game_id",
+                tournament_id,
+            )
+            return [(str(r["game_id"]), str(r["seed_commitment"])) for r in rows]
+
+        return await self._transaction(body, write=False)
+
 
 async def _tournament(conn: Connection, tournament_id: str) -> TournamentRecord:
     row = await conn.fetchrow("SELECT * FROM tournaments WHERE tournament_id = ?", tournament_id)

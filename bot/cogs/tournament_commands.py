@@ -48,7 +48,7 @@ from .tournament_options import (
     parse_deadline,
     table_options,
 )
-from .tournament_pick import choices, pick
+from .tournament_pick import choices, pick, tournament_option
 
 DEFAULT_TIMER = 60  # a tournament always has a turn timer: it is what plays a no-show's seat
 
@@ -219,18 +219,14 @@ class TournamentCommands(CogBase):
         return tr
 
     @tournament.command(name=ls("name.t_check_in"), description=ls("cmd.t_check_in"))
-    @app_commands.rename(tournament=ls("pname.t_event"))
-    @app_commands.describe(tournament=ls("opt.t_event"))
-    @app_commands.autocomplete(tournament=_open_choices)
+    @tournament_option(_open_choices)
     async def t_check_in(
         self, interaction: discord.Interaction, tournament: str | None = None
     ) -> None:
         await self._check_in(interaction, await self._current(interaction, tournament))
 
     @tournament.command(name=ls("name.start"), description=ls("cmd.t_start"))
-    @app_commands.rename(tournament=ls("pname.t_event"))
-    @app_commands.describe(tournament=ls("opt.t_event"))
-    @app_commands.autocomplete(tournament=_open_choices)
+    @tournament_option(_open_choices)
     async def t_start(
         self, interaction: discord.Interaction, tournament: str | None = None
     ) -> None:
@@ -248,9 +244,7 @@ class TournamentCommands(CogBase):
         await interaction.followup.send("\n".join(lines), ephemeral=True)
 
     @tournament.command(name=ls("name.cancel"), description=ls("cmd.t_cancel"))
-    @app_commands.rename(tournament=ls("pname.t_event"))
-    @app_commands.describe(tournament=ls("opt.t_event"))
-    @app_commands.autocomplete(tournament=_open_choices)
+    @tournament_option(_open_choices)
     async def t_cancel(
         self, interaction: discord.Interaction, tournament: str | None = None
     ) -> None:
@@ -259,13 +253,9 @@ class TournamentCommands(CogBase):
         await self._say(interaction, "tournament.ok.cancelled", name=safe_name(tr.name))
 
     @tournament.command(name=ls("name.t_edit"), description=ls("cmd.t_edit"))
-    @app_commands.rename(
-        tournament=ls("pname.t_event"), **{n: ls(option_key("pname", n)) for n in EDITABLE}
-    )
-    @app_commands.describe(
-        tournament=ls("opt.t_event"), **{n: ls(option_key("opt", n)) for n in EDITABLE}
-    )
-    @app_commands.autocomplete(tournament=_open_choices)
+    @app_commands.rename(**{n: ls(option_key("pname", n)) for n in EDITABLE})
+    @app_commands.describe(**{n: ls(option_key("opt", n)) for n in EDITABLE})
+    @tournament_option(_open_choices)
     async def t_edit(
         self,
         interaction: discord.Interaction,
@@ -294,9 +284,7 @@ class TournamentCommands(CogBase):
         await self._say(interaction, "tournament.ok.edited", name=safe_name(tr.name))
 
     @tournament.command(name=ls("name.t_pause"), description=ls("cmd.t_pause"))
-    @app_commands.rename(tournament=ls("pname.t_event"))
-    @app_commands.describe(tournament=ls("opt.t_event"))
-    @app_commands.autocomplete(tournament=_open_choices)
+    @tournament_option(_open_choices)
     async def t_pause(
         self, interaction: discord.Interaction, tournament: str | None = None
     ) -> None:
@@ -305,9 +293,7 @@ class TournamentCommands(CogBase):
         await self._say(interaction, "tournament.ok.paused", name=safe_name(tr.name))
 
     @tournament.command(name=ls("name.t_resume"), description=ls("cmd.t_resume"))
-    @app_commands.rename(tournament=ls("pname.t_event"))
-    @app_commands.describe(tournament=ls("opt.t_event"))
-    @app_commands.autocomplete(tournament=_open_choices)
+    @tournament_option(_open_choices)
     async def t_resume(
         self, interaction: discord.Interaction, tournament: str | None = None
     ) -> None:
@@ -316,9 +302,9 @@ class TournamentCommands(CogBase):
         await self._say(interaction, "tournament.ok.resumed", name=safe_name(tr.name))
 
     @tournament.command(name=ls("name.remove"), description=ls("cmd.t_remove"))
-    @app_commands.rename(user=ls("pname.user"), tournament=ls("pname.t_event"))
-    @app_commands.describe(user=ls("opt.t_user"), tournament=ls("opt.t_event"))
-    @app_commands.autocomplete(tournament=_open_choices)
+    @app_commands.rename(user=ls("pname.user"))
+    @app_commands.describe(user=ls("opt.t_user"))
+    @tournament_option(_open_choices)
     async def t_remove(
         self,
         interaction: discord.Interaction,
@@ -335,9 +321,7 @@ class TournamentCommands(CogBase):
         )
 
     @tournament.command(name=ls("name.t_leave"), description=ls("cmd.t_leave"))
-    @app_commands.rename(tournament=ls("pname.t_event"))
-    @app_commands.describe(tournament=ls("opt.t_event"))
-    @app_commands.autocomplete(tournament=_open_choices)
+    @tournament_option(_open_choices)
     async def t_leave(
         self, interaction: discord.Interaction, tournament: str | None = None
     ) -> None:

@@ -5,16 +5,19 @@ tournament never takes over the first one's commands."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 from discord import app_commands
 
 from bot.storage import TournamentRecord, TournamentStatus
 from bot.tables.refusals import Refusal, Rejected
 from bot.text import t
+from bot.text.translator import ls
 from bot.ui.tournament_text import safe_name
 
 OPEN = (TournamentStatus.SIGNUP, TournamentStatus.RUNNING)
+F = TypeVar("F", bound=Callable[..., Any])
 #: Discord shows at most 25 suggestions, each at most 100 characters.
 MAX_CHOICES, MAX_CHOICE_NAME = 25, 100
 
@@ -61,3 +64,15 @@ def choices(
         label = f"{tr.name} · {t(f'tournament.state.{tr.status}', loc)}"
         out.append(app_commands.Choice(name=label[:MAX_CHOICE_NAME], value=tr.tournament_id))
     return out[:MAX_CHOICES]
+
+
+def tournament_option(suggest: Callable[..., Any]) -> Callable[[F], F]:
+    """A command's ``tournament`` option: its localised name and description, and ``suggest``
+    (a cog method) as its autocomplete."""
+
+    def decorate(command: F) -> F:
+        command = app_commands.autocomplete(tournament=suggest)(command)
+        command = app_commands.describe(tournament=ls("opt.t_event"))(command)
+        return app_commands.rename(tournament=ls("pname.t_event"))(command)
+
+    return decorate

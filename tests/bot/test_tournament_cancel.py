@@ -13,12 +13,10 @@ from bot.ui.tournament_standings import standings_scene, swiss_standings, swiss_
 from bot.ui.tournament_text import Names, as_translator
 from tests.bot.helpers import running_bot, world
 from tests.bot.test_tournament_signup import (
-    MANAGE_EVENTS,
     description,
     only_tournament,
-    posted,
     say,
-    signup,
+    signed_up,
     until,
 )
 
@@ -27,15 +25,11 @@ async def test_cancel_closes_the_live_tables_and_says_so(tmp_path: Path) -> None
     async with world(tmp_path) as w, running_bot(w) as bot:
         fake = w.fake
         storage = bot.service.storage
-        fake.grant(w.alice, MANAGE_EVENTS)
         dave = fake.add_user("dave")
         players = [w.alice, w.bob, w.carol, dave]
         # a long timer: nobody moves, both tables are mid-game at the cancel
-        await say(w, w.alice, "new", name="Cup", timer=600)
-        tr = await posted(bot, w.guild)
+        tr = await signed_up(w, bot, players, name="Cup", timer=600)
         tid = tr.tournament_id
-        for p in players:
-            await fake.click(p, signup(w, tr), f"dkr:{tid}:join")
         assert await say(w, w.alice, "start") == t("tournament.ok.started", name="Cup")
 
         async def both_open() -> bool:

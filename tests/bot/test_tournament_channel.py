@@ -12,12 +12,10 @@ from bot.storage import TournamentStatus
 from bot.text import t
 from tests.bot.helpers import World, running_bot, world
 from tests.bot.test_tournament_signup import (
-    MANAGE_EVENTS,
     description,
     only_tournament,
-    posted,
     say,
-    signup,
+    signed_up,
     until,
 )
 
@@ -34,7 +32,6 @@ async def test_a_tournament_in_a_thread_or_without_thread_permission_is_refused(
 ) -> None:
     async with world(tmp_path) as w, running_bot(w) as bot:
         fake = w.fake
-        fake.grant(w.alice, MANAGE_EVENTS)
         parent = fake.store.channels[w.channel]
         thread = fake.store.add_thread(parent, "a table", owner_id=fake.bot_user_id, type=11)
         answer = await say_in(w, thread.id, w.alice, "new", name="Cup")
@@ -46,10 +43,7 @@ async def test_a_tournament_in_a_thread_or_without_thread_permission_is_refused(
         assert await bot.service.storage.guild_tournaments(w.guild) == []
         # allowed at creation, denied again before the start: the start says why
         await fake.deny_threads(w.channel, denied=False)
-        await say(w, w.alice, "new", name="Cup")
-        tr = await posted(bot, w.guild)
-        for p in (w.bob, w.carol):
-            await fake.click(p, signup(w, tr), f"dkr:{tr.tournament_id}:join")
+        await signed_up(w, bot, (w.bob, w.carol), name="Cup")
         await fake.deny_threads(w.channel)
         answer = await say(w, w.alice, "start")
         assert answer == t("err.tournament_permissions", permissions=missing)
@@ -61,11 +55,7 @@ async def test_a_refused_thread_is_said_once_and_the_tournament_resumes_when_all
 ) -> None:
     async with world(tmp_path) as w, running_bot(w) as bot:
         fake = w.fake
-        fake.grant(w.alice, MANAGE_EVENTS)
-        await say(w, w.alice, "new", name="Cup", timer=1)
-        tr = await posted(bot, w.guild)
-        for p in (w.bob, w.carol):
-            await fake.click(p, signup(w, tr), f"dkr:{tr.tournament_id}:join")
+        tr = await signed_up(w, bot, (w.bob, w.carol), name="Cup", timer=1)
         # the override comes after the sign-up; the start, from another channel, cannot see it
         await fake.deny_threads(w.channel)
         elsewhere = fake.add_channel(w.guild, "staff")

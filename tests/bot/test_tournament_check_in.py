@@ -14,9 +14,9 @@ from tests.bot.helpers import running_bot, world
 from tests.bot.test_tournament_signup import (
     MANAGE_EVENTS,
     only_tournament,
-    posted,
     reaches,
     say,
+    signed_up,
     signup,
     until,
 )
@@ -26,17 +26,22 @@ async def test_entrants_who_do_not_check_in_are_dropped_before_round_one(tmp_pat
     async with world(tmp_path) as w, running_bot(w) as bot:
         fake = w.fake
         storage = bot.service.storage
-        fake.grant(w.alice, MANAGE_EVENTS)
         dave, erin = fake.add_user("dave"), fake.add_user("erin")
+        fake.grant(w.alice, MANAGE_EVENTS)
         assert await say(w, w.alice, "new", name="Cup", check_in=10) == t(
             "tournament.error.check_in_deadline"
         )
         # a window of 10 minutes before a deadline 3 minutes away: open at once
-        await say(w, w.alice, "new", name="Cup", deadline="in 3m", check_in=10, timer=600)
-        tr = await posted(bot, w.guild)
+        tr = await signed_up(
+            w,
+            bot,
+            (w.bob, w.carol, dave, erin),
+            name="Cup",
+            deadline="in 3m",
+            check_in=10,
+            timer=600,
+        )
         tid = tr.tournament_id
-        for p in (w.bob, w.carol, dave, erin):
-            await fake.click(p, signup(w, tr), f"dkr:{tid}:join")
         await fake.slash(erin, w.channel, "durak", "settings", options={"notify": "off"})
         check_in = f"dkq:{tid}:checkin"
         await fake.wait_for(lambda: any(b.custom_id == check_in for b in signup(w, tr).buttons), 10)
@@ -75,10 +80,6 @@ async def test_entrants_who_do_not_check_in_are_dropped_before_round_one(tmp_pat
 
 async def test_check_in_before_its_window_is_refused(tmp_path: Path) -> None:
     async with world(tmp_path) as w, running_bot(w) as bot:
-        fake = w.fake
-        fake.grant(w.alice, MANAGE_EVENTS)
-        await say(w, w.alice, "new", name="Later", deadline="in 2h", check_in=10)
-        tr = await posted(bot, w.guild)
-        await fake.click(w.bob, signup(w, tr), f"dkr:{tr.tournament_id}:join")
+        tr = await signed_up(w, bot, (w.bob,), name="Later", deadline="in 2h", check_in=10)
         assert await say(w, w.bob, "checkin") == t("tournament.error.check_in_closed")
         assert not any("dkq:" in (b.custom_id or "") for b in signup(w, tr).buttons)

@@ -10,10 +10,9 @@ from bot.events.options import TableOptions
 from bot.text import t
 from tests.bot.helpers import running_bot, world
 from tests.bot.test_tournament_signup import (
-    MANAGE_EVENTS,
     only_tournament,
-    posted,
     say,
+    signed_up,
     signup,
 )
 
@@ -21,12 +20,8 @@ from tests.bot.test_tournament_signup import (
 async def test_the_organiser_edits_before_the_start_only(tmp_path: Path) -> None:
     async with world(tmp_path) as w, running_bot(w) as bot:
         fake = w.fake
-        fake.grant(w.alice, MANAGE_EVENTS)
-        await say(w, w.alice, "new", name="Cup", limit=8, timer=60)
-        tr = await posted(bot, w.guild)
         dave = fake.add_user("dave")
-        for p in (w.bob, w.carol, dave):
-            await fake.click(p, signup(w, tr), f"dkr:{tr.tournament_id}:join")
+        tr = await signed_up(w, bot, (w.bob, w.carol, dave), name="Cup", limit=8, timer=60)
         assert await say(w, w.bob, "edit", name="Mine") == t("err.tournament_denied")
         assert await say(w, w.alice, "edit", name="Big Cup", limit=2) == t(
             "tournament.error.limit_below_entrants", limit=2, count=3

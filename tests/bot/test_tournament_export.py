@@ -15,7 +15,7 @@ from bot.storage import TournamentStatus
 from bot.text import t
 from bot.tournaments import rounds_from_games, standings
 from tests.bot.helpers import running_bot, world
-from tests.bot.test_tournament_signup import MANAGE_EVENTS, posted, reaches, say, signup
+from tests.bot.test_tournament_signup import reaches, say, signed_up
 
 
 @pytest.mark.slow  # two rounds played by the AI for no-shows
@@ -23,13 +23,9 @@ async def test_the_export_holds_the_stored_tournament(tmp_path: Path) -> None:
     async with world(tmp_path) as w, running_bot(w) as bot:
         fake = w.fake
         storage = bot.service.storage
-        fake.grant(w.alice, MANAGE_EVENTS)
-        await say(w, w.alice, "new", name="Cup", rounds=2, timer=1)
-        tr = await posted(bot, w.guild)
-        tid = tr.tournament_id
         players = [fake.add_user(f"p{i}") for i in range(4)]
-        for p in players:
-            await fake.click(p, signup(w, tr), f"dkr:{tid}:join")
+        tr = await signed_up(w, bot, players, name="Cup", rounds=2, timer=1)
+        tid = tr.tournament_id
         await say(w, w.alice, "start")
         await reaches(storage, tid, TournamentStatus.FINISHED, 90)
 

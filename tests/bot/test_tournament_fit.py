@@ -8,18 +8,13 @@ from pathlib import Path
 
 from bot.text import t
 from tests.bot.helpers import running_bot, world
-from tests.bot.test_tournament_signup import MANAGE_EVENTS, posted, say, signup
+from tests.bot.test_tournament_signup import say, signed_up
 
 
-async def start_with(tmp_path: Path, players: int, **options: object) -> str:
+async def start_with(tmp_path: Path, count: int, **options: object) -> str:
     async with world(tmp_path) as w, running_bot(w) as bot:
-        fake = w.fake
-        fake.grant(w.alice, MANAGE_EVENTS)
-        await say(w, w.alice, "new", name="Cup", timer=600, **options)
-        tr = await posted(bot, w.guild)
-        for i in range(players):
-            p = fake.add_user(f"p{i}")
-            await fake.click(p, signup(w, tr), f"dkr:{tr.tournament_id}:join")
+        players = [w.fake.add_user(f"p{i}") for i in range(count)]
+        await signed_up(w, bot, players, name="Cup", timer=600, **options)
         answer = await say(w, w.alice, "start")
         await say(w, w.alice, "cancel")
         return answer

@@ -12,13 +12,11 @@ from bot.storage import RoundStatus, TournamentStatus
 from bot.text import t
 from tests.bot.helpers import running_bot, world
 from tests.bot.test_tournament_signup import (
-    MANAGE_EVENTS,
     description,
     only_tournament,
-    posted,
     reaches,
     say,
-    signup,
+    signed_up,
     until,
 )
 
@@ -28,13 +26,9 @@ async def test_a_paused_tournament_waits_between_rounds_until_resumed(tmp_path: 
     async with world(tmp_path) as w, running_bot(w) as bot:
         fake = w.fake
         storage = bot.service.storage
-        fake.grant(w.alice, MANAGE_EVENTS)
-        await say(w, w.alice, "new", name="Cup", rounds=2, timer=1)
-        tr = await posted(bot, w.guild)
+        players = [fake.add_user(f"p{i}") for i in range(4)]
+        tr = await signed_up(w, bot, players, name="Cup", rounds=2, timer=1)
         tid = tr.tournament_id
-        for i in range(4):
-            p = fake.add_user(f"p{i}")
-            await fake.click(p, signup(w, tr), f"dkr:{tid}:join")
         assert await say(w, w.alice, "pause") == t("tournament.error.not_running")
         await say(w, w.alice, "start")
         assert await say(w, w.bob, "pause") == t("err.tournament_denied")

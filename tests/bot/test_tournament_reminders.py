@@ -9,19 +9,16 @@ from pathlib import Path
 
 from bot.text import t
 from tests.bot.helpers import running_bot, world
-from tests.bot.test_tournament_signup import MANAGE_EVENTS, posted, say, signup
+from tests.bot.test_tournament_signup import say, signed_up
 
 
 async def test_the_last_hour_and_the_table_are_told(tmp_path: Path) -> None:
     async with world(tmp_path) as w, running_bot(w) as bot:
         fake = w.fake
-        fake.grant(w.alice, MANAGE_EVENTS)
         # a two-hour window before a deadline 90 minutes away: open now, its last hour later
-        await say(w, w.alice, "new", name="Cup", deadline="in 90m", check_in=120, timer=600)
-        tr = await posted(bot, w.guild)
-        tid = tr.tournament_id
-        for p in (w.bob, w.carol):
-            await fake.click(p, signup(w, tr), f"dkr:{tid}:join")
+        await signed_up(
+            w, bot, (w.bob, w.carol), name="Cup", deadline="in 90m", check_in=120, timer=600
+        )
         await fake.slash(w.carol, w.channel, "durak", "settings", options={"notify": "dm"})
         opened = t("tournament.check_in.dm", name="Cup", when="", link="").split(" (")[0]
         hour = t("tournament.check_in.hour", name="Cup", when="", link="").split(" (")[0]

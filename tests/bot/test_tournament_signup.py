@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 
 import pytest
@@ -82,6 +82,18 @@ async def posted(bot: DurakBot, guild: int) -> TournamentRecord:
 def signup(w: World, tr: TournamentRecord) -> FakeMessage:
     assert tr.signup_message_id is not None
     return w.fake.message(tr.signup_message_id)
+
+
+async def signed_up(
+    w: World, bot: DurakBot, players: Sequence[int], **options: object
+) -> TournamentRecord:
+    """alice (given Manage Events) creates a tournament with ``options``; ``players`` join."""
+    w.fake.grant(w.alice, MANAGE_EVENTS)
+    await say(w, w.alice, "new", **options)
+    tr = await posted(bot, w.guild)
+    for p in players:
+        await w.fake.click(p, signup(w, tr), f"dkr:{tr.tournament_id}:join")
+    return tr
 
 
 async def test_signup_refusals_change_nothing(tmp_path: Path) -> None:

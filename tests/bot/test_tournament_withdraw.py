@@ -16,14 +16,12 @@ from bot.tables.table import Table
 from bot.text import t
 from tests.bot.helpers import running_bot, world
 from tests.bot.test_tournament_signup import (
-    MANAGE_EVENTS,
     description,
     display,
     only_tournament,
-    posted,
     reaches,
     say,
-    signup,
+    signed_up,
     until,
 )
 from tests.bot.test_turn_alerts import act, movers
@@ -34,13 +32,11 @@ async def test_a_withdrawal_in_a_bracket_is_a_walkover(tmp_path: Path) -> None:
     async with world(tmp_path) as w, running_bot(w) as bot:
         fake = w.fake
         storage = bot.service.storage
-        fake.grant(w.alice, MANAGE_EVENTS)
         dave = fake.add_user("dave")
-        await say(w, w.alice, "new", name="KO", format="single_elimination", games=3, timer=1)
-        tr = await posted(bot, w.guild)
+        tr = await signed_up(
+            w, bot, (w.bob, w.carol), name="KO", format="single_elimination", games=3, timer=1
+        )
         tid = tr.tournament_id
-        for p in (w.bob, w.carol):
-            await fake.click(p, signup(w, tr), f"dkr:{tid}:join")
         await say(w, w.alice, "start")
 
         async def one_game() -> bool:
@@ -74,12 +70,8 @@ async def test_a_withdrawal_in_a_bracket_is_a_walkover(tmp_path: Path) -> None:
 async def test_refusals_to_leave_or_remove_say_which_case(tmp_path: Path) -> None:
     async with world(tmp_path) as w, running_bot(w) as bot:
         fake = w.fake
-        fake.grant(w.alice, MANAGE_EVENTS)
         dave = fake.add_user("dave")
-        await say(w, w.alice, "new", name="Cup", timer=600)
-        tr = await posted(bot, w.guild)
-        for p in (w.bob, w.carol, dave):
-            await fake.click(p, signup(w, tr), f"dkr:{tr.tournament_id}:join")
+        await signed_up(w, bot, (w.bob, w.carol, dave), name="Cup", timer=600)
         assert await say(w, w.alice, "leave") == t("tournament.error.not_joined")
         assert await say(w, w.alice, "remove", user=w.alice) == t(
             "tournament.error.player_not_joined"
@@ -100,12 +92,8 @@ async def test_a_swiss_withdrawal_is_played_out_by_an_ai_for_nobody(tmp_path: Pa
     async with world(tmp_path) as w, running_bot(w) as bot:
         fake = w.fake
         storage = bot.service.storage
-        fake.grant(w.alice, MANAGE_EVENTS)
-        await say(w, w.alice, "new", name="Duel", rounds=1, timer=600)
-        tr = await posted(bot, w.guild)
+        tr = await signed_up(w, bot, (w.bob, w.carol), name="Duel", rounds=1, timer=600)
         tid = tr.tournament_id
-        for p in (w.bob, w.carol):
-            await fake.click(p, signup(w, tr), f"dkr:{tid}:join")
         await say(w, w.alice, "start")
 
         async def opened() -> bool:

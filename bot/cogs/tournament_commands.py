@@ -70,7 +70,7 @@ class TournamentCommands(CogBase):
         losses: app_commands.Range[int, 1, 5] | None = None,
         timer: app_commands.Range[int, 1, 600] | None = None,
         rounds: app_commands.Range[int, 1, 15] | None = None,
-        limit: app_commands.Range[int, 2, 64] = 64,
+        limit: app_commands.Range[int, 2, 64] | None = None,
         deadline: str | None = None,
         ai_fill: bool = False,
         preset: str = "classic",
@@ -409,7 +409,7 @@ class TournamentCommands(CogBase):
             await storage.tournament_game_ids(tid),
             names,
         )
-        files = export_files(data, tr.settings.format is Format.SWISS)
+        files = export_files(data, tr.settings.format is not Format.SINGLE_ELIMINATION)
         text = t("tournament.ok.exported", loc_of(interaction), name=safe_name(tr.name))
         await interaction.response.send_message(text, files=files, ephemeral=True)
 

@@ -19,6 +19,7 @@ from bot.tournaments import (
     SignupError,
     TournamentSettings,
 )
+from bot.tournaments.settings import MAX_ENTRANTS, MAX_ROUND_ROBIN
 
 from .new_table import NewTable
 
@@ -95,6 +96,11 @@ def _read_deadline(raw: str, now: datetime) -> datetime | None:
     return when if when.tzinfo is not None else when.replace(tzinfo=UTC)
 
 
+def default_limit(fmt: Format) -> int:
+    """A round robin takes at most 8 players; the other formats 64."""
+    return MAX_ROUND_ROBIN if fmt is Format.ROUND_ROBIN else MAX_ENTRANTS
+
+
 @dataclass(frozen=True, slots=True)
 class NewTournamentAsk:
     name: str
@@ -103,7 +109,7 @@ class NewTournamentAsk:
     games: int | None
     losses: int | None
     rounds: int | None
-    limit: int
+    limit: int | None  # None: the most the format takes
     ai_fill: bool
 
     def settings(self) -> TournamentSettings:
@@ -121,7 +127,7 @@ class NewTournamentAsk:
             table_size=self.table_size,
             match=match,
             rounds=self.rounds,
-            player_limit=self.limit,
+            player_limit=self.limit or default_limit(Format(self.format)),
             ai_fill=self.ai_fill,
         )
 

@@ -21,6 +21,7 @@ from .bracket import (
 from .errors import PairingError, ResultError, SettingsError, SignupError, TournamentError
 from .fit import SeatingFit, seating_fit
 from .results import Place, PlayedGame, Seat, TableResult, bye_points
+from .round_robin import round_robin_round
 from .rounds import Pairing, RoundRecord, SeatedTable, rounds_from_games
 from .settings import Format, MatchKind, MatchLength, TournamentSettings, check_deadline
 from .signup import Entrant, Signup, check_start, join, leave, seed_order, start
@@ -76,6 +77,7 @@ __all__ = [
     "record_result",
     "record_winner",
     "replay_bracket",
+    "round_robin_round",
     "rounds_from_games",
     "seating_fit",
     "seed_order",

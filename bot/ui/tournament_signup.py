@@ -58,6 +58,8 @@ def settings_lines(tr: TournamentRecord, loc: str | None) -> list[str]:
             else t("tournament.line.rounds_auto", loc)
         )
         lines.append(t("tournament.line.ai_fill" if s.ai_fill else "tournament.line.byes", loc))
+    elif s.format is Format.ROUND_ROBIN:
+        lines.append(t("tournament.line.round_robin", loc))
     lines.append(t("tournament.line.organiser", loc, who=mention(tr.organiser_id)))
     return lines
 

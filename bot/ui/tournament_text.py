@@ -188,4 +188,6 @@ def format_line(tour: TournamentRecord, tr: Translator) -> str:
     match = tr(f"tstand.match.{s.match.kind.value}", n=s.match.count)
     if s.format is Format.SWISS:
         return tr("tstand.footer.swiss", size=s.table_size, match=match)
+    if s.format is Format.ROUND_ROBIN:
+        return tr("tstand.footer.round_robin", match=match)
     return tr("tstand.footer.elimination", match=match)

@@ -240,11 +240,6 @@ class TournamentRunner:
                 self._blocked[tid] = (missing, float("-inf"), channel)
                 self.nudge(tid)
 
-    def blocked_by(self, tournament_id: str) -> str | None:
-        """What keeps the tournament's tables from opening (``ThreadsRefused.missing``)."""
-        found = self._blocked.get(tournament_id)
-        return None if found is None else found[0]
-
     async def _withdraw_absent(self, t: TournamentRecord, entrants: list[EntrantRecord]) -> bool:
         """Entrants who left the server are withdrawn before a round is paired (their results
         stay); True if anyone was."""
@@ -275,14 +270,7 @@ class TournamentRunner:
             if t.status is TournamentStatus.RUNNING:
                 self.nudge(t.tournament_id)
                 continue
-            if window_open(t, now) and not announced(t):  # said once, a restart or not
-                t = await self.storage.set_tournament_options(t.tournament_id, {ANNOUNCED: True})
-                self.host.check_in_opened(t)
-            if hour_left(t, now) and not t.options.get(HOUR_REMINDED):
-                t = await self.storage.set_tournament_options(
-                    t.tournament_id, {HOUR_REMINDED: True}
-                )
-                self.host.check_in_closing(t)
+            t = await self._check_in_reminders(t, now)
             deadline = t.signup_deadline
             if deadline is None or deadline > now:
                 continue

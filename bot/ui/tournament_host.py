@@ -41,6 +41,8 @@ THREAD_ARCHIVE_MINUTES: Final = 1440
 NOT_TEXT: Final = "text_channel"
 #: Discord's error code for a channel the bot cannot see (a 403 other than a permission).
 MISSING_ACCESS: Final = 50001
+#: The characters an embed may hold in all (the standings fill it; a note may push it over).
+EMBED_LIMIT: Final = 6000
 
 
 class DiscordEventHost:
@@ -268,6 +270,8 @@ class DiscordEventHost:
             notes.append(t("tournament.paused_note", lang))
         if notes:
             embed.description = "\n".join(notes) + f"\n\n{embed.description or ''}"
+            while len(embed) > EMBED_LIMIT and embed.fields:  # the notes first: rounds go
+                embed.remove_field(-1)
         key = (tournament_id, "standings")
         if self._shown.get(key) == embed.to_dict():
             return

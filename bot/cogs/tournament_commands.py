@@ -157,11 +157,7 @@ class TournamentCommands(CogBase):
             key = "tournament.ok.joined"
         else:
             await self._take_off(tr, user.id)
-            key = (
-                "tournament.ok.left"
-                if tr.status is TournamentStatus.SIGNUP
-                else ("tournament.ok.withdrew")
-            )
+            key = left_key(tr)
         await self._say(interaction, key, name=safe_name(tr.name))
         self.bot.event_host.changed(tournament)
 
@@ -238,9 +234,10 @@ class TournamentCommands(CogBase):
         loc = loc_of(interaction)
         lines = [t("tournament.ok.started", loc, name=safe_name(tr.name))]
         entrants = await self.bot.service.storage.tournament_entrants(tr.tournament_id)
-        fit = seating_fit(tr.settings, sum(not e.withdrawn for e in entrants))
+        playing = sum(not e.withdrawn for e in entrants)
+        fit = seating_fit(tr.settings, playing)
         if fit is not None:  # issue #30 bug 12: players left without a table every round
-            lines.append(fit_warning(fit, len(entrants), tr.settings.table_size, loc))
+            lines.append(fit_warning(fit, playing, tr.settings.table_size, loc))
         await interaction.followup.send("\n".join(lines), ephemeral=True)
 
     @tournament.command(name=ls("name.cancel"), description=ls("cmd.t_cancel"))
@@ -327,12 +324,7 @@ class TournamentCommands(CogBase):
     ) -> None:
         tr = await self._current(interaction, tournament)
         await self._take_off(tr, interaction.user.id)
-        key = (
-            "tournament.ok.left"
-            if tr.status is TournamentStatus.SIGNUP
-            else "tournament.ok.withdrew"
-        )
-        await self._say(interaction, key, name=safe_name(tr.name))
+        await self._say(interaction, left_key(tr), name=safe_name(tr.name))
 
     async def _take_off(self, tr: TournamentRecord, user_id: int) -> None:
         """Off the list during the sign-up; withdrawn once it runs (``TournamentRunner.withdraw``:

@@ -12,6 +12,7 @@ from bot.storage import TournamentStatus
 from bot.text import t
 from tests.bot.helpers import World, running_bot, world
 from tests.bot.test_tournament_signup import (
+    MANAGE_EVENTS,
     description,
     only_tournament,
     say,
@@ -32,6 +33,7 @@ async def test_a_tournament_in_a_thread_or_without_thread_permission_is_refused(
 ) -> None:
     async with world(tmp_path) as w, running_bot(w) as bot:
         fake = w.fake
+        fake.grant(w.alice, MANAGE_EVENTS)
         parent = fake.store.channels[w.channel]
         thread = fake.store.add_thread(parent, "a table", owner_id=fake.bot_user_id, type=11)
         answer = await say_in(w, thread.id, w.alice, "new", name="Cup")

@@ -268,10 +268,7 @@ class DiscordEventHost:
             notes.append(blocked_text(tr, problem, lang, ping=False))
         if is_paused(tr) and tr.status is TournamentStatus.RUNNING:
             notes.append(t("tournament.paused_note", lang))
-        if notes:
-            embed.description = "\n".join(notes) + f"\n\n{embed.description or ''}"
-            while len(embed) > EMBED_LIMIT and embed.fields:  # the notes first: rounds go
-                embed.remove_field(-1)
+        with_notes(embed, notes)
         key = (tournament_id, "standings")
         if self._shown.get(key) == embed.to_dict():
             return
@@ -307,6 +304,16 @@ class DiscordEventHost:
         await self._refreshes.close()
         for task in list(self._notices):
             task.cancel()
+
+
+def with_notes(embed: discord.Embed, notes: Sequence[str]) -> None:
+    """Put ``notes`` (what the organiser must know: stuck, paused) above the standings; the
+    standings fill Discord's 6,000 characters, so the last rounds' fields make room."""
+    if not notes:
+        return
+    embed.description = "\n".join(notes) + f"\n\n{embed.description or ''}"
+    while len(embed) > EMBED_LIMIT and embed.fields:
+        embed.remove_field(-1)
 
 
 def blocked_text(tr: TournamentRecord, missing: str | None, lang: str, *, ping: bool) -> str:

@@ -18,9 +18,10 @@ from PIL import Image
 from bot.events.formats import bracket_events
 from bot.render.tournament import HEIGHT, MAX_ROWS, WIDTH, label
 from bot.storage import TournamentStatus
-from bot.text import LANGUAGES
+from bot.text import LANGUAGES, t
 from bot.tournaments import Format, places, replay_bracket, standings, withdraw
 from bot.ui.tournament_bracket import tournament_bracket
+from bot.ui.tournament_host import with_notes
 from bot.ui.tournament_standings import (
     StandingsMessage,
     standings_message,
@@ -282,3 +283,17 @@ def test_a_big_bracket_draws_its_last_four_rounds_and_who_plays_for_each_open_pl
     assert len(playing) == 3
     for m in playing:
         assert " / ".join(name_of(p) for p in m.players if p is not None) in open_
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_note_above_the_standings_keeps_discords_limits(lang: str) -> None:
+    """Issue #30: "stuck" and "paused" notes go above a full 64-player standings message;
+    the rounds' fields make room, the notes and every player line stay."""
+    s = swiss(64, 2, seed=4)
+    m = message(s, lang)
+    rows = description_rows(m)
+    notes = [t("tournament.paused_note", lang), t("tournament.blocked.resumed", lang, name="x")]
+    with_notes(m.embed, notes)
+    within_limits(m.embed)
+    assert (m.embed.description or "").startswith("\n".join(notes))
+    assert description_rows(m) == rows

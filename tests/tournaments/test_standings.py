@@ -94,8 +94,9 @@ def test_byes_and_ai_seats() -> None:
     five = [*FIELD, Entrant(5, 0.0, 5)]
     s = standings(five, 2, [record(1, duel(1, 1, X, Y, X), duel(1, 2, P, None, None), byes=(5,))])
     rows = {r.player: r for r in s.rows}
-    assert rows[5].points == Fraction(1, 2) and rows[5].byes == 1 and rows[5].played == 0
-    assert rows[5].entries == (RoundEntry(1, None, None, Fraction(1, 2)),)
+    # a bye at 2-seat tables is worth a win (issue #30)
+    assert rows[5].points == 1 and rows[5].byes == 1 and rows[5].played == 0
+    assert rows[5].entries == (RoundEntry(1, None, None, Fraction(1)),)
     # P drew with an AI seat: half a point; an AI seat's points count for nobody's Buchholz.
     assert rows[P].points == Fraction(1, 2) and rows[P].buchholz == 0
     assert rows[Q].points == 0 and rows[Q].entries == ()
@@ -122,7 +123,7 @@ def test_unknown_players_and_open_rounds() -> None:
 def test_second_round_pairs_by_score_and_avoids_the_first() -> None:
     s = TournamentSettings("C", Format.SWISS, rounds=3)
     first = pair_round(s, FIELD, [])
-    assert [t.seats for t in first.tables] == [(X, Y), (P, Q)]  # top down, by seed
-    r1 = record(1, duel(1, 1, X, Y, Y), duel(1, 2, P, Q, Q))
-    # Y and Q won: they meet; X and P lost: they meet. No repeat.
-    assert [t.seats for t in pair_round(s, FIELD, [r1]).tables] == [(Y, Q), (X, P)]
+    assert [t.seats for t in first.tables] == [(X, P), (Y, Q)]  # top half v bottom half
+    r1 = record(1, duel(1, 1, X, P, P), duel(1, 2, Y, Q, Q))
+    # P and Q won: they meet; X and Y lost: they meet. No repeat.
+    assert [t.seats for t in pair_round(s, FIELD, [r1]).tables] == [(P, Q), (X, Y)]

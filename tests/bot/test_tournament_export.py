@@ -15,7 +15,7 @@ from bot.storage import TournamentStatus
 from bot.text import t
 from bot.tournaments import rounds_from_games, standings
 from tests.bot.helpers import running_bot, world
-from tests.bot.test_tournament_signup import reaches, say, signed_up
+from tests.bot.test_tournament_signup import no_shows, reaches, say
 
 
 @pytest.mark.slow  # two rounds played by the AI for no-shows
@@ -23,8 +23,7 @@ async def test_the_export_holds_the_stored_tournament(tmp_path: Path) -> None:
     async with world(tmp_path) as w, running_bot(w) as bot:
         fake = w.fake
         storage = bot.service.storage
-        players = [fake.add_user(f"p{i}") for i in range(4)]
-        tr = await signed_up(w, bot, players, name="Cup", rounds=2, timer=1)
+        tr, players = await no_shows(w, bot, 4, name="Cup", rounds=2, timer=1)
         tid = tr.tournament_id
         await say(w, w.alice, "start")
         await reaches(storage, tid, TournamentStatus.FINISHED, 90)

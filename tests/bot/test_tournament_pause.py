@@ -13,10 +13,10 @@ from bot.text import t
 from tests.bot.helpers import running_bot, world
 from tests.bot.test_tournament_signup import (
     description,
+    no_shows,
     only_tournament,
     reaches,
     say,
-    signed_up,
     until,
 )
 
@@ -26,8 +26,7 @@ async def test_a_paused_tournament_waits_between_rounds_until_resumed(tmp_path: 
     async with world(tmp_path) as w, running_bot(w) as bot:
         fake = w.fake
         storage = bot.service.storage
-        players = [fake.add_user(f"p{i}") for i in range(4)]
-        tr = await signed_up(w, bot, players, name="Cup", rounds=2, timer=1)
+        tr, _ = await no_shows(w, bot, 4, name="Cup", rounds=2, timer=1)
         tid = tr.tournament_id
         assert await say(w, w.alice, "pause") == t("tournament.error.not_running")
         await say(w, w.alice, "start")

@@ -14,10 +14,10 @@ from bot.text import t
 from tests.bot.helpers import running_bot, world
 from tests.bot.test_tournament_signup import (
     MANAGE_EVENTS,
+    no_shows,
     only_tournament,
     reaches,
     say,
-    signed_up,
 )
 
 
@@ -35,8 +35,7 @@ async def test_every_pair_meets_once(tmp_path: Path) -> None:
     async with world(tmp_path) as w, running_bot(w) as bot:
         fake = w.fake
         storage = bot.service.storage
-        players = [fake.add_user(f"p{i}") for i in range(4)]
-        tr = await signed_up(w, bot, players, name="RR", format="round_robin", timer=1)
+        tr, players = await no_shows(w, bot, 4, name="RR", format="round_robin", timer=1)
         assert tr.settings.player_limit == 8  # the round robin's own default
         await say(w, w.alice, "start")
         await reaches(storage, tr.tournament_id, TournamentStatus.FINISHED, 120)

@@ -96,6 +96,15 @@ async def signed_up(
     return tr
 
 
+async def no_shows(
+    w: World, bot: DurakBot, count: int, **options: object
+) -> tuple[TournamentRecord, list[int]]:
+    """``count`` new users join a tournament made with ``options`` (and never come: the AI
+    plays their seats once the timer runs out); the tournament and the players."""
+    players = [w.fake.add_user(f"p{i}") for i in range(count)]
+    return await signed_up(w, bot, players, **options), players
+
+
 async def test_signup_refusals_change_nothing(tmp_path: Path) -> None:
     async with world(tmp_path) as w, running_bot(w) as bot:
         fake = w.fake

@@ -35,6 +35,7 @@ from bot.ui.click_dispatch import install_click_store, on_message
 from bot.ui.help_text import BUILD_COMMAND
 from bot.ui.http_buckets import sweep_buckets_rarely
 from bot.ui.refresher import DiscordNotifier
+from bot.ui.tournament_checkin import TOURNAMENT_ITEMS, is_tournament_item
 from bot.ui.tournament_host import DiscordEventHost
 from durak_core.compiled_sources import REBUILD
 
@@ -214,9 +215,10 @@ class DurakBot(commands.Bot):
         if self.settings.metrics_port is not None:
             self._serve_metrics(self.settings.metrics_host, self.settings.metrics_port)
         self.event_host = DiscordEventHost(self, self.notifier.limits, storage)
+        self.event_host.prefs = self.notifier.alerts.prefs  # reminders follow notify:
         self.tournaments = TournamentRunner(self.service, self.event_host)
         install_click_store(self)  # our clicks skip discord.py's view of the clicked message
-        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        self.add_dynamic_items(*DYNAMIC_ITEMS, *TOURNAMENT_ITEMS)
         cog = DurakCog(self)
         await self.add_cog(cog)
         self.clicks = cog
@@ -304,7 +306,7 @@ class DurakBot(commands.Bot):
                 )
             return
         clicked = on_message(interaction.message, int(data.get("component_type", 0)), custom_id)
-        if matches_template(custom_id) and clicked:
+        if (matches_template(custom_id) or is_tournament_item(custom_id)) and clicked:
             return
         if not interaction.response.is_done():
             await interaction.response.send_message(

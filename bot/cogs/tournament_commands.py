@@ -10,29 +10,47 @@ from typing import Literal
 
 import discord
 from discord import app_commands
+from discord.ext import commands
 
+from bot.domain import MAX_TURN_TIMER
+from bot.events.check_in import MINUTES as CHECK_IN_MINUTES
+from bot.events.check_in import announced as check_in_announced
 from bot.storage import NewTournament, TournamentRecord, TournamentStatus
 from bot.tables.refusals import Refusal, Rejected
+from bot.text import t
 from bot.text.translator import ls
-from bot.tournaments import Signup, SignupError, join
+from bot.tournaments import (
+    Format,
+    SeatingFit,
+    SettingsError,
+    Signup,
+    SignupError,
+    join,
+    seating_fit,
+)
 from bot.ui.buttons import SignupOp
 from bot.ui.rules_text import reason_text
+from bot.ui.tournament_export import export_data, export_files
 from bot.ui.tournament_signup import signup_message
+from bot.ui.tournament_text import safe_name
 
 from .base import CogBase, click, loc_of
 from .guild_settings import load_guild_settings
 from .new_table import LANGUAGE_CHOICES, PRESET_CHOICES, NewTable, language_choice
+from .tournament_checks import check_channel
 from .tournament_history import history_embed
 from .tournament_options import (
+    EDITABLE,
     FORMAT_CHOICES,
     TOURNAMENT_OPTIONS,
     NewTournamentAsk,
+    TournamentEdit,
     option_key,
     parse_deadline,
     table_options,
 )
+from .tournament_pick import choices, pick, tournament_option
 
-OPEN = (TournamentStatus.SIGNUP, TournamentStatus.RUNNING)
 DEFAULT_TIMER = 60  # a tournament always has a turn timer: it is what plays a no-show's seat
 
 
@@ -51,9 +69,9 @@ class TournamentCommands(CogBase):
         table_size: app_commands.Range[int, 2, 6] = 2,
         games: app_commands.Range[int, 1, 9] | None = None,
         losses: app_commands.Range[int, 1, 5] | None = None,
-        timer: app_commands.Range[int, 1, 600] | None = None,
+        timer: app_commands.Range[int, 1, MAX_TURN_TIMER] | None = None,
         rounds: app_commands.Range[int, 1, 15] | None = None,
-        limit: app_commands.Range[int, 2, 64] = 64,
+        limit: app_commands.Range[int, 2, 64] | None = None,
         deadline: str | None = None,
         ai_fill: bool = False,
         preset: str = "classic",
@@ -62,16 +80,20 @@ class TournamentCommands(CogBase):
         first_five: bool | None = None,
         neighbours: bool | None = None,
         language: str | None = None,
+        check_in: app_commands.Range[int, 5, 240] | None = None,
     ) -> None:
         if interaction.guild_id is None or interaction.channel_id is None:
             await self._say(interaction, "err.guild_only")
             return
         if not interaction.permissions.manage_events:
             raise Rejected(Refusal.TOURNAMENT_DENIED)
+        check_channel(interaction, loc_of(interaction))
         await load_guild_settings(self.bot, interaction.guild_id)
         ask = NewTournamentAsk(name, format, table_size, games, losses, rounds, limit, ai_fill)
         settings = ask.settings()
         when = parse_deadline(deadline, datetime.now(UTC))
+        if check_in is not None and when is None:  # the window is the last minutes before it
+            raise SettingsError("check_in_deadline", "check-in needs a deadline")
         rules_asked = NewTable(
             preset,
             transfer,
@@ -97,7 +119,7 @@ class TournamentCommands(CogBase):
                 channel_id=interaction.channel_id,
                 organiser_id=interaction.user.id,
                 settings=settings,
-                options=options.stored(),
+                options={**options.stored(), CHECK_IN_MINUTES: check_in or 0},
                 signup_deadline=when,
             )
         )
@@ -135,69 +157,199 @@ class TournamentCommands(CogBase):
             self.bot.event_host.known[user.id] = user.display_name
             key = "tournament.ok.joined"
         else:
-            if not await storage.remove_entrant(tournament, user.id):
-                raise_not_joined()
-            key = "tournament.ok.left"
-        await self._say(interaction, key, name=tr.name)
+            await self._take_off(tr, user.id)
+            key = left_key(tr)
+        await self._say(interaction, key, name=safe_name(tr.name))
         self.bot.event_host.changed(tournament)
+
+    @click
+    async def on_check_in(self, interaction: discord.Interaction, tournament: str) -> None:
+        await self._check_in(interaction, await self.bot.service.storage.get_tournament(tournament))
+
+    async def _check_in(self, interaction: discord.Interaction, tr: TournamentRecord) -> None:
+        """An entrant confirms in the check-in window (the button, or the command)."""
+        if tr.status is TournamentStatus.SIGNUP and not check_in_announced(tr):
+            raise SignupError("check_in_closed", "the check-in window is not open")
+        if not await self.bot.service.storage.check_in_entrant(
+            tr.tournament_id, interaction.user.id
+        ):
+            raise_not_joined()
+        await self._say(interaction, "tournament.ok.checked_in", name=safe_name(tr.name))
+        self.bot.event_host.changed(tr.tournament_id)
 
     # -- the organiser's commands -------------------------------------------------------------
 
-    async def _current(self, interaction: discord.Interaction) -> TournamentRecord:
-        """The open tournament of this channel, else the server's only open one."""
+    async def _current(
+        self, interaction: discord.Interaction, wanted: str | None = None
+    ) -> TournamentRecord:
+        """The tournament ``wanted`` names (its id, as autocomplete gives it, or its name),
+        else the only open one of this channel or of the server (``tournament_pick``)."""
         if interaction.guild_id is None:
             raise Rejected(Refusal.NO_TOURNAMENT)
-        found = [
-            tr
-            for tr in await self.bot.service.storage.guild_tournaments(interaction.guild_id, 50)
-            if tr.status in OPEN
-        ]
-        here = [tr for tr in found if tr.channel_id == interaction.channel_id]
-        if here:
-            return here[0]
-        if len(found) == 1:
-            return found[0]
-        raise Rejected(Refusal.NO_TOURNAMENT)
+        found = await self.bot.service.storage.guild_tournaments(interaction.guild_id, 50)
+        return pick(found, interaction.channel_id, wanted)
 
-    async def _organised(self, interaction: discord.Interaction) -> TournamentRecord:
-        tr = await self._current(interaction)
+    async def _open_choices(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await self._choices(interaction, current, open_only=True)
+
+    async def _any_choices(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await self._choices(interaction, current, open_only=False)
+
+    async def _choices(
+        self, interaction: discord.Interaction, current: str, *, open_only: bool
+    ) -> list[app_commands.Choice[str]]:
+        if interaction.guild_id is None:
+            return []
+        found = await self.bot.service.storage.guild_tournaments(interaction.guild_id, 50)
+        return choices(found, current, loc_of(interaction), open_only=open_only)
+
+    async def _organised(
+        self, interaction: discord.Interaction, wanted: str | None = None
+    ) -> TournamentRecord:
+        tr = await self._current(interaction, wanted)
         if interaction.user.id != tr.organiser_id and not interaction.permissions.manage_events:
             raise Rejected(Refusal.TOURNAMENT_DENIED)
         return tr
 
+    @tournament.command(name=ls("name.t_check_in"), description=ls("cmd.t_check_in"))
+    @tournament_option(_open_choices)
+    async def t_check_in(
+        self, interaction: discord.Interaction, tournament: str | None = None
+    ) -> None:
+        await self._check_in(interaction, await self._current(interaction, tournament))
+
     @tournament.command(name=ls("name.start"), description=ls("cmd.t_start"))
-    async def t_start(self, interaction: discord.Interaction) -> None:
-        tr = await self._organised(interaction)
+    @tournament_option(_open_choices)
+    async def t_start(
+        self, interaction: discord.Interaction, tournament: str | None = None
+    ) -> None:
+        tr = await self._organised(interaction, tournament)
+        if interaction.channel_id == tr.channel_id:  # else its channel is checked as it runs
+            check_channel(interaction, loc_of(interaction))
         await interaction.response.defer(ephemeral=True, thinking=True)
         tr = await self.bot.tournaments.start(tr.tournament_id)
-        await self._say(interaction, "tournament.ok.started", name=tr.name)
+        loc = loc_of(interaction)
+        lines = [t("tournament.ok.started", loc, name=safe_name(tr.name))]
+        entrants = await self.bot.service.storage.tournament_entrants(tr.tournament_id)
+        playing = sum(not e.withdrawn for e in entrants)
+        fit = seating_fit(tr.settings, playing)
+        if fit is not None:  # issue #30 bug 12: players left without a table every round
+            lines.append(fit_warning(fit, playing, tr.settings.table_size, loc))
+        await interaction.followup.send("\n".join(lines), ephemeral=True)
 
     @tournament.command(name=ls("name.cancel"), description=ls("cmd.t_cancel"))
-    async def t_cancel(self, interaction: discord.Interaction) -> None:
-        tr = await self._organised(interaction)
+    @tournament_option(_open_choices)
+    async def t_cancel(
+        self, interaction: discord.Interaction, tournament: str | None = None
+    ) -> None:
+        tr = await self._organised(interaction, tournament)
         tr = await self.bot.tournaments.cancel(tr.tournament_id)
-        await self._say(interaction, "tournament.ok.cancelled", name=tr.name)
+        await self._say(interaction, "tournament.ok.cancelled", name=safe_name(tr.name))
+
+    @tournament.command(name=ls("name.t_edit"), description=ls("cmd.t_edit"))
+    @app_commands.rename(**{n: ls(option_key("pname", n)) for n in EDITABLE})
+    @app_commands.describe(**{n: ls(option_key("opt", n)) for n in EDITABLE})
+    @tournament_option(_open_choices)
+    async def t_edit(
+        self,
+        interaction: discord.Interaction,
+        tournament: str | None = None,
+        name: app_commands.Range[str, 1, 80] | None = None,
+        deadline: str | None = None,
+        limit: app_commands.Range[int, 2, 64] | None = None,
+        rounds: app_commands.Range[int, 1, 15] | None = None,
+        timer: app_commands.Range[int, 1, MAX_TURN_TIMER] | None = None,
+    ) -> None:
+        """Before the start: what was given changes, the rest stays; refused as a whole."""
+        tr = await self._organised(interaction, tournament)
+        if tr.status is not TournamentStatus.SIGNUP:
+            raise SignupError("edit_started", "the tournament has started")
+        entrants = await self.bot.service.storage.tournament_entrants(tr.tournament_id)
+        edit = TournamentEdit(name, limit, rounds, timer)
+        settings = edit.settings(tr.settings, len(entrants))
+        when = (
+            tr.signup_deadline if deadline is None else parse_deadline(deadline, datetime.now(UTC))
+        )
+        tr = await self.bot.service.storage.edit_tournament(
+            tr.tournament_id, settings, edit.options(), when
+        )
+        self.bot.event_host.changed(tr.tournament_id)
+        self.bot.tournaments.ensure_ticker()
+        await self._say(interaction, "tournament.ok.edited", name=safe_name(tr.name))
+
+    @tournament.command(name=ls("name.t_pause"), description=ls("cmd.t_pause"))
+    @tournament_option(_open_choices)
+    async def t_pause(
+        self, interaction: discord.Interaction, tournament: str | None = None
+    ) -> None:
+        tr = await self._organised(interaction, tournament)
+        tr = await self.bot.tournaments.pause(tr.tournament_id, True)
+        await self._say(interaction, "tournament.ok.paused", name=safe_name(tr.name))
+
+    @tournament.command(name=ls("name.t_resume"), description=ls("cmd.t_resume"))
+    @tournament_option(_open_choices)
+    async def t_resume(
+        self, interaction: discord.Interaction, tournament: str | None = None
+    ) -> None:
+        tr = await self._organised(interaction, tournament)
+        tr = await self.bot.tournaments.pause(tr.tournament_id, False)
+        await self._say(interaction, "tournament.ok.resumed", name=safe_name(tr.name))
 
     @tournament.command(name=ls("name.remove"), description=ls("cmd.t_remove"))
     @app_commands.rename(user=ls("pname.user"))
     @app_commands.describe(user=ls("opt.t_user"))
-    async def t_remove(self, interaction: discord.Interaction, user: discord.User) -> None:
-        tr = await self._organised(interaction)
-        storage = self.bot.service.storage
+    @tournament_option(_open_choices)
+    async def t_remove(
+        self,
+        interaction: discord.Interaction,
+        user: discord.User,
+        tournament: str | None = None,
+    ) -> None:
+        tr = await self._organised(interaction, tournament)
+        try:
+            await self._take_off(tr, user.id)
+        except SignupError as exc:  # said of that player, not of "you"
+            raise SignupError(f"player_{exc.code}", str(exc)) from None
+        await self._say(
+            interaction, "tournament.ok.removed", user=f"<@{user.id}>", name=safe_name(tr.name)
+        )
+
+    @tournament.command(name=ls("name.t_leave"), description=ls("cmd.t_leave"))
+    @tournament_option(_open_choices)
+    async def t_leave(
+        self, interaction: discord.Interaction, tournament: str | None = None
+    ) -> None:
+        tr = await self._current(interaction, tournament)
+        await self._take_off(tr, interaction.user.id)
+        await self._say(interaction, left_key(tr), name=safe_name(tr.name))
+
+    async def _take_off(self, tr: TournamentRecord, user_id: int) -> None:
+        """Off the list during the sign-up; withdrawn once it runs (``TournamentRunner.withdraw``:
+        the match being played is a walkover)."""
         if tr.status is TournamentStatus.SIGNUP:
-            done = await storage.remove_entrant(tr.tournament_id, user.id)
-        else:
-            done = await storage.withdraw_entrant(tr.tournament_id, user.id)
-        if not done:
-            raise_not_joined()
-        await self._say(interaction, "tournament.ok.removed", user=f"<@{user.id}>", name=tr.name)
-        self.bot.event_host.changed(tr.tournament_id)
+            if not await self.bot.service.storage.remove_entrant(tr.tournament_id, user_id):
+                raise_not_joined()
+            self.bot.event_host.changed(tr.tournament_id)
+            return
+        await self.bot.tournaments.withdraw(tr.tournament_id, user_id)
+
+    @commands.Cog.listener()
+    async def on_guild_channel_update(
+        self, before: discord.abc.GuildChannel, after: discord.abc.GuildChannel
+    ) -> None:
+        """Its permissions may have changed: a tournament stuck there tries again now."""
+        self.bot.tournaments.channel_changed(after.id)
 
     # -- what anyone may look at ------------------------------------------------------------
 
     @tournament.command(name=ls("name.standings"), description=ls("cmd.t_standings"))
     @app_commands.rename(name=ls("pname.t_name"))
     @app_commands.describe(name=ls("opt.t_which"))
+    @app_commands.autocomplete(name=_any_choices)
     async def t_standings(self, interaction: discord.Interaction, name: str | None = None) -> None:
         tr = await self._named(interaction, name)
         storage = self.bot.service.storage
@@ -212,15 +364,47 @@ class TournamentCommands(CogBase):
         await interaction.response.send_message(embed=embed, files=files, ephemeral=True)
 
     async def _named(self, interaction: discord.Interaction, name: str | None) -> TournamentRecord:
-        if name is None:
-            return await self._current(interaction)
+        """The tournament ``name`` names (any state), else the open one ``_current`` picks,
+        else the newest of this channel (a finished one is still looked at)."""
         if interaction.guild_id is None:
             raise Rejected(Refusal.NO_TOURNAMENT)
+        found = await self.bot.service.storage.guild_tournaments(interaction.guild_id, 50)
+        if name is None:
+            try:
+                return pick(found, interaction.channel_id, None)
+            except Rejected as exc:
+                here = [tr for tr in found if tr.channel_id == interaction.channel_id]
+                if exc.kind is not Refusal.NO_TOURNAMENT or not here:
+                    raise
+                return here[0]
         wanted = name.strip().casefold()
-        for tr in await self.bot.service.storage.guild_tournaments(interaction.guild_id, 50):
+        for tr in found:
             if tr.name.casefold() == wanted or tr.tournament_id == wanted:
                 return tr
         raise Rejected(Refusal.NO_TOURNAMENT)
+
+    @tournament.command(name=ls("name.t_export"), description=ls("cmd.t_export"))
+    @app_commands.rename(name=ls("pname.t_name"))
+    @app_commands.describe(name=ls("opt.t_which"))
+    @app_commands.autocomplete(name=_any_choices)
+    async def t_export(self, interaction: discord.Interaction, name: str | None = None) -> None:
+        """The results as CSV and JSON, to the one who asks (anyone: they are public)."""
+        tr = await self._named(interaction, name)
+        storage = self.bot.service.storage
+        tid = tr.tournament_id
+        entrants = await storage.tournament_entrants(tid)
+        names = await self.bot.event_host.names(tr.guild_id, [e.user_id for e in entrants])
+        data = export_data(
+            tr,
+            entrants,
+            await storage.tournament_rounds(tid),
+            await storage.tournament_games(tid),
+            await storage.tournament_game_ids(tid),
+            names,
+        )
+        files = export_files(data, tr.settings.format is not Format.SINGLE_ELIMINATION)
+        text = t("tournament.ok.exported", loc_of(interaction), name=safe_name(tr.name))
+        await interaction.response.send_message(text, files=files, ephemeral=True)
 
     @tournament.command(name=ls("name.history"), description=ls("cmd.t_history"))
     async def t_history(self, interaction: discord.Interaction) -> None:
@@ -230,6 +414,27 @@ class TournamentCommands(CogBase):
         await interaction.response.send_message(
             embed=history_embed(past, loc_of(interaction)), ephemeral=True
         )
+
+
+def fit_warning(fit: SeatingFit, entrants: int, size: int, loc: str) -> str:
+    """The warning for a field its tables do not hold well, and what would."""
+    if fit.better_size is None:
+        return t("tournament.warn.byes", loc, n=entrants, size=size, byes=fit.byes)
+    return t(
+        "tournament.warn.byes_size",
+        loc,
+        n=entrants,
+        size=size,
+        byes=fit.byes,
+        better=fit.better_size,
+    )
+
+
+def left_key(tr: TournamentRecord) -> str:
+    """The answer to leaving: off the list during the sign-up, withdrawn once it runs."""
+    return (
+        "tournament.ok.left" if tr.status is TournamentStatus.SIGNUP else "tournament.ok.withdrew"
+    )
 
 
 def raise_not_joined() -> None:

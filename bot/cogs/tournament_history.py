@@ -9,6 +9,7 @@ import discord
 from bot.storage import TournamentRecord
 from bot.text import t
 from bot.ui.tournament_signup import COLOUR
+from bot.ui.tournament_text import safe_name
 
 
 def history_embed(past: Sequence[TournamentRecord], loc: str) -> discord.Embed:
@@ -17,7 +18,7 @@ def history_embed(past: Sequence[TournamentRecord], loc: str) -> discord.Embed:
         t(
             "tournament.history.line",
             loc,
-            name=tr.name,
+            name=safe_name(tr.name),
             state=t(f"tournament.state.{tr.status}", loc),
             when=f"<t:{int(tr.created_at.timestamp())}:d>",
         )

@@ -4,25 +4,44 @@ settings of the tournament core and the table options of its tables."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from datetime import UTC, datetime
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime, timedelta
 
 from discord import app_commands
 
 from bot.events.options import TableOptions
 from bot.tables.refusals import Refusal, Rejected
 from bot.text.translator import ls
-from bot.tournaments import Format, MatchLength, SettingsError, TournamentSettings
+from bot.tournaments import (
+    Format,
+    MatchLength,
+    SettingsError,
+    SignupError,
+    TournamentSettings,
+)
+from bot.tournaments.settings import MAX_ENTRANTS, MAX_ROUND_ROBIN
 
 from .new_table import NewTable
 
 FORMAT_CHOICES = [app_commands.Choice(name=ls(f"tformat.{f}"), value=f.value) for f in Format]
 #: A Discord timestamp as a user pastes it: <t:1234567890> or <t:1234567890:R>.
 TIMESTAMP = re.compile(r"^<t:(?P<seconds>-?\d{1,12})(?::[tTdDfFR])?>$")
+#: Unix seconds (9 to 11 digits: 1973 to 5138; the range check refuses the absurd).
+UNIX = re.compile(r"^\d{9,11}$")
+#: A delay: "in 2h", "90m", "1d 6h", "2h30m".
+DELAY = re.compile(
+    r"^(?:in\s+)?(?:(\d{1,3})\s*d)?\s*(?:(\d{1,4})\s*h)?\s*(?:(\d{1,5})\s*(?:m|min))?$",
+    re.IGNORECASE,
+)
+#: A time of day, in UTC: "20:00", "8:30".
+TIME_OF_DAY = re.compile(r"^(?P<h>[01]?\d|2[0-3]):(?P<m>[0-5]\d)$")
+DATE_ONLY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+#: How far ahead a deadline may be: at least a minute (time to join), at most 60 days.
+MIN_LEAD, MAX_LEAD = timedelta(minutes=1), timedelta(days=60)
 #: The options in their order (their localised names and descriptions are keyed by these).
 TOURNAMENT_OPTIONS = (
     "name", "format", "table_size", "games", "losses", "timer", "rounds", "limit", "deadline",
-    "ai_fill", "preset", "transfer", "deck", "first_five", "neighbours", "language",
+    "ai_fill", "preset", "transfer", "deck", "first_five", "neighbours", "language", "check_in",
 )  # fmt: skip
 #: Option names already in the catalogue under ``pname.*`` / ``opt.*`` (shared with /durak new).
 SHARED = frozenset({"preset", "transfer", "deck", "first_five", "neighbours", "language"})
@@ -34,24 +53,52 @@ def option_key(kind: str, name: str) -> str:
 
 
 def parse_deadline(text: str | None, now: datetime) -> datetime | None:
-    """None (start by hand), or an aware UTC time in the future. Refusals: ``Rejected`` for
-    text that is no time, the core's ``deadline_past`` for a past one."""
+    """None (start by hand), or an aware UTC time between a minute and 60 days from ``now``.
+
+    Accepted (issue #30 bug 8): a Discord timestamp (``<t:1767225600:F>``), Unix seconds, an
+    ISO date and time (with an offset; without one, UTC), a time of day in UTC (``20:00``:
+    the next one to come) and a delay (``in 2h``, ``90m``, ``1d 6h``). Refusals: ``Rejected``
+    for text that is no time (a date alone is none: which hour?), the core's
+    ``deadline_past`` / ``deadline_soon`` / ``deadline_far`` for a time out of range."""
     if text is None or not text.strip():
         return None
-    raw = text.strip()
-    found = TIMESTAMP.match(raw)
-    try:
-        if found is not None:
-            when = datetime.fromtimestamp(int(found["seconds"]), UTC)
-        else:
-            when = datetime.fromisoformat(raw.replace("Z", "+00:00"))
-            if when.tzinfo is None:
-                when = when.replace(tzinfo=UTC)
-    except (ValueError, OverflowError, OSError):
-        raise Rejected(Refusal.BAD_DEADLINE) from None
+    when = _read_deadline(text.strip(), now)
+    if when is None:
+        raise Rejected(Refusal.BAD_DEADLINE)
     if when <= now:
         raise SettingsError("deadline_past", "the sign-up deadline has already passed")
+    if when - now < MIN_LEAD:
+        raise SettingsError("deadline_soon", "the deadline must be at least a minute away")
+    if when - now > MAX_LEAD:
+        raise SettingsError("deadline_far", "the deadline must be within 60 days", days=60)
     return when.astimezone(UTC)
+
+
+def _read_deadline(raw: str, now: datetime) -> datetime | None:
+    try:
+        if (found := TIMESTAMP.match(raw)) is not None:
+            return datetime.fromtimestamp(int(found["seconds"]), UTC)
+        if UNIX.match(raw):
+            return datetime.fromtimestamp(int(raw), UTC)
+        if (found := DELAY.match(raw)) is not None and any(found.groups()):
+            days, hours, minutes = (int(x or 0) for x in found.groups())
+            return now + timedelta(days=days, hours=hours, minutes=minutes)
+        if (found := TIME_OF_DAY.match(raw)) is not None:
+            at = now.astimezone(UTC).replace(
+                hour=int(found["h"]), minute=int(found["m"]), second=0, microsecond=0
+            )
+            return at if at > now else at + timedelta(days=1)
+        if DATE_ONLY.match(raw):
+            return None
+        when = datetime.fromisoformat(raw.replace("Z", "+00:00"))
+    except (ValueError, OverflowError, OSError):
+        return None
+    return when if when.tzinfo is not None else when.replace(tzinfo=UTC)
+
+
+def default_limit(fmt: Format) -> int:
+    """A round robin takes at most 8 players; the other formats 64."""
+    return MAX_ROUND_ROBIN if fmt is Format.ROUND_ROBIN else MAX_ENTRANTS
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +109,7 @@ class NewTournamentAsk:
     games: int | None
     losses: int | None
     rounds: int | None
-    limit: int
+    limit: int | None  # None: the most the format takes
     ai_fill: bool
 
     def settings(self) -> TournamentSettings:
@@ -80,9 +127,44 @@ class NewTournamentAsk:
             table_size=self.table_size,
             match=match,
             rounds=self.rounds,
-            player_limit=self.limit,
+            player_limit=self.limit or default_limit(Format(self.format)),
             ai_fill=self.ai_fill,
         )
+
+
+#: What ``/durak tournament edit`` may change before the start.
+EDITABLE = ("name", "deadline", "limit", "rounds", "timer")
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentEdit:
+    """The organiser's changes (None: unchanged). The deadline is parsed on its own."""
+
+    name: str | None
+    limit: int | None
+    rounds: int | None
+    timer: int | None
+
+    def settings(self, now: TournamentSettings, entrants: int) -> TournamentSettings:
+        """The edited settings: the core's ``SettingsError`` for settings that make no
+        tournament, ``limit_below_entrants`` for a limit under those who have joined."""
+        edited = replace(
+            now,
+            name=now.name if self.name is None else self.name,
+            player_limit=now.player_limit if self.limit is None else self.limit,
+            rounds=now.rounds if self.rounds is None else self.rounds,
+        )
+        if edited.player_limit < entrants:
+            raise SignupError(
+                "limit_below_entrants",
+                "more have joined than the limit",
+                limit=edited.player_limit,
+                count=entrants,
+            )
+        return edited
+
+    def options(self) -> dict[str, object]:
+        return {} if self.timer is None else {"turn_timer": self.timer}
 
 
 def table_options(

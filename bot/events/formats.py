@@ -18,7 +18,9 @@ from bot.tournaments import (
     Withdrawal,
     pair_round,
     replay_bracket,
+    round_robin_round,
     rounds_from_games,
+    seed_order,
 )
 
 
@@ -62,7 +64,7 @@ def round_over(
 ) -> bool:
     """Whether every match of the last stored round is over (decided, in a bracket)."""
     current = rounds[-1]
-    if settings.format is Format.SWISS:
+    if settings.format is not Format.SINGLE_ELIMINATION:
         records = rounds_from_games([r.pairing for r in rounds], games, settings.match)
         return records[-1].complete
     matches = bracket_of(settings, entrants, games).matches(current.number)
@@ -78,6 +80,12 @@ def next_pairing(
     """The next round, or None when the tournament is over (every round played, a champion,
     or too few players left to seat)."""
     number = len(rounds) + 1
+    if settings.format is Format.ROUND_ROBIN:  # the schedule of the whole field, as seeded
+        field = [e.player for e in seed_order(e.entrant for e in entrants)]
+        if number > settings.rounds_for(len(field)):
+            return None
+        withdrawn = frozenset(e.user_id for e in entrants if e.withdrawn)
+        return round_robin_round(field, number, withdrawn)
     if settings.format is Format.SWISS:
         records = rounds_from_games([r.pairing for r in rounds], games, settings.match)
         withdrawn = frozenset(e.user_id for e in entrants if e.withdrawn)

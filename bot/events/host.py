@@ -6,18 +6,62 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from bot.storage import PairedTable, TournamentRecord
+from bot.tournaments import TournamentError
+
+
+class ThreadsRefused(Exception):
+    """The tournament's tables cannot open until someone changes the server: its channel is
+    no text channel (``missing`` is "text_channel"), or Discord refused the bot a permission
+    (``missing`` names it: "create_public_threads", ...). Retrying as is cannot help."""
+
+    def __init__(self, missing: str) -> None:
+        super().__init__(missing)
+        self.missing = missing
 
 
 class EventHost(Protocol):
     async def open_thread(self, t: TournamentRecord, round: int, table: int) -> int | None:
-        """A new public thread under the tournament's channel for one table (paced within
-        Discord's limits); None if Discord refused it."""
+        """A new public thread under the tournament's channel for one table, named by
+        ``table``, its place among the round's tables (paced within Discord's limits); None
+        if Discord failed for now (worth trying again). Raises
+        :class:`ThreadsRefused` when only the organiser can make it possible."""
+        ...
+
+    def blocked(self, t: TournamentRecord, missing: str | None) -> None:
+        """The tournament's tables cannot open (``missing``, as in :class:`ThreadsRefused`),
+        or can again (None): tell the organiser in the channel and on the standings message.
+        Must not block: schedule, return."""
         ...
 
     async def welcome(
         self, t: TournamentRecord, thread_id: int, round: int, table: PairedTable
     ) -> None:
         """Ping the table's players, once, in its thread."""
+        ...
+
+    def table_cancelled(self, t: TournamentRecord, thread_id: int) -> None:
+        """Tell a table's thread that the tournament was cancelled and the table closed. Must
+        not block: schedule, return."""
+        ...
+
+    def withdrew(self, t: TournamentRecord, thread_id: int, user_id: int, *, closed: bool) -> None:
+        """Tell a table's thread that a player withdrew: the table closed (a walkover) or an
+        AI plays their seat to the end of the match. Must not block: schedule, return."""
+        ...
+
+    def check_in_opened(self, t: TournamentRecord) -> None:
+        """The check-in window opened: remind each entrant not checked in yet (as their
+        notification setting allows) and show the check-in button. Must not block."""
+        ...
+
+    def check_in_closing(self, t: TournamentRecord) -> None:
+        """An hour before the deadline: remind again those not checked in yet. Must not
+        block."""
+        ...
+
+    def deadline_failed(self, t: TournamentRecord, error: TournamentError) -> None:
+        """The deadline came and the tournament could not start (it is cancelled): tell the
+        channel why, pinging the organiser and the entrants. Must not block."""
         ...
 
     async def present(self, guild_id: int, users: Sequence[int]) -> set[int]:

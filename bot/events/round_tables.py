@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 
+from bot.domain import TableStatus
 from bot.storage import PairedTable, StoredRound, TournamentRecord
 from bot.tables.matches import next_game, open_match
 from bot.tables.service import TableService
@@ -34,11 +35,65 @@ def find_table(service: TableService, match: MatchOf) -> Table | None:
     return None
 
 
+async def close_tables(service: TableService, tournament_id: str) -> list[int]:
+    """Close the tournament's tables whose match is not over (a cancelled tournament): the
+    game being played is not recorded, so it changes no rating. Returns their threads."""
+    closed = []
+    for table in list(service.registry):
+        match = table.match
+        if match is None or match.tournament_id != tournament_id:
+            continue
+        async with table.lock:
+            if service.registry.get(table.table_id) is not table or (
+                table.status == TableStatus.FINISHED and match.over(table.series)
+            ):
+                continue
+            await service.core.close_table(table)
+        closed.append(table.thread_id or table.channel_id)
+    return closed
+
+
+async def forfeit_seat(
+    service: TableService, t: TournamentRecord, user_id: int
+) -> tuple[int, bool] | None:
+    """A withdrawn player's live table, if their match there is not over: in a bracket the
+    table closes (the match is a walkover: the game being played is not recorded); in a Swiss
+    the other seats need their result, so an AI plays the player's seat to the end of the
+    match, and those games count for nobody (``Table.forfeit``). Returns (the table's thread,
+    whether it closed), or None when the player sits at no live table."""
+    for table in list(service.registry):
+        match = table.match
+        if match is None or match.tournament_id != t.tournament_id:
+            continue
+        seat = table.seat_of(user_id)
+        if seat is None:
+            continue
+        async with table.lock:
+            if service.registry.get(table.table_id) is not table or match.over(table.series):
+                continue
+            thread = table.thread_id or table.channel_id
+            if match.decisive:
+                await service.core.close_table(table)
+                return thread, True
+            table.forfeit.add(seat)
+            table.left.add(seat)
+            table.ai_players.pop(seat, None)
+            await service.core.changed(table, actor=None)
+        return thread, False
+    return None
+
+
 async def run_round(
-    service: TableService, host: EventHost, t: TournamentRecord, rnd: StoredRound
+    service: TableService,
+    host: EventHost,
+    t: TournamentRecord,
+    rnd: StoredRound,
+    *,
+    open_missing: bool = True,
 ) -> None:
-    """Open the round's missing tables (one after another: thread creation is paced) and deal
-    the next game wherever a game is over and its match is not."""
+    """Open the round's missing tables (one after another: thread creation is paced; not
+    when ``open_missing`` is False) and deal the next game wherever a game is over and its
+    match is not. Raises :class:`ThreadsRefused` from the host."""
     for paired in rnd.tables:
         match = match_of(t.settings, t.tournament_id, rnd.number, paired.number)
         table = None
@@ -53,7 +108,11 @@ async def run_round(
                     t.tournament_id, rnd.number, paired.number, paired.bot_table_id,
                 )  # fmt: skip
                 continue
-            await _open(service, host, t, paired, match)
+            if open_missing:
+                # named by its place among the round's tables: a bracket's only match of round
+                # 1 may be its match 2 (issue #30 bug 13: "table 2" of one table)
+                label = rnd.tables.index(paired) + 1
+                await _open(service, host, t, paired, match, label)
             continue
         if paired.bot_table_id is None:  # opened, then killed before it was stored
             await service.storage.open_tournament_table(
@@ -68,8 +127,9 @@ async def _open(
     t: TournamentRecord,
     paired: PairedTable,
     match: MatchOf,
+    label: int,
 ) -> None:
-    thread_id = await host.open_thread(t, match.round, paired.number)
+    thread_id = await host.open_thread(t, match.round, label)
     if thread_id is None:
         log.warning(
             "tournament %s: no thread for round %d table %d; trying again later",

@@ -15,22 +15,41 @@ import time
 from collections.abc import Callable
 from datetime import UTC, datetime
 
-from bot.storage import EntrantRecord, RoundStatus, Storage, TournamentRecord, TournamentStatus
+from bot.storage import (
+    EntrantRecord,
+    RoundStatus,
+    Storage,
+    StoredRound,
+    TournamentRecord,
+    TournamentStatus,
+)
 from bot.tables.service import TableService
 from bot.tables.table import Table
 from bot.tables.ticker import Ticker
-from bot.tournaments import Signup, SignupError, check_start
+from bot.tournaments import Signup, SignupError, TournamentError, check_start
 
+from .check_in import ANNOUNCED, HOUR_REMINDED, announced, hour_left, window_open
 from .coalesce import Coalesced
 from .formats import next_pairing, round_over
-from .host import EventHost
-from .round_tables import run_round
+from .host import EventHost, ThreadsRefused
+from .round_tables import close_tables, forfeit_seat, run_round
 
 log = logging.getLogger(__name__)
 
 #: How often deadlines are looked at and running tournaments nudged (a game recorded late, a
 #: thread Discord refused).
 TICK_SECONDS = 2.0
+#: A tournament whose tables Discord refuses (a permission the organiser must grant) tries
+#: again this rarely by itself; a change to its channel makes it try at once.
+BLOCKED_RETRY_SECONDS = 60.0
+
+
+#: The tournament option that holds it between rounds (``TournamentRunner.pause``).
+PAUSED = "paused"
+
+
+def is_paused(t: TournamentRecord) -> bool:
+    return bool(t.options.get(PAUSED))
 
 
 class TournamentRunner:
@@ -50,6 +69,9 @@ class TournamentRunner:
         self._ticker = Ticker(tick_seconds, self.tick)
         #: What the public messages last heard of each tournament (games, rounds, status).
         self._seen: dict[str, tuple[int, int, str]] = {}
+        #: Tournaments whose tables cannot open: why (``ThreadsRefused.missing``), when last
+        #: tried, and their channel.
+        self._blocked: dict[str, tuple[str, float, int]] = {}
         service.core.matches = self
 
     @property
@@ -84,6 +106,11 @@ class TournamentRunner:
                 if e.user_id not in present:
                     await self.storage.remove_entrant(tournament_id, e.user_id)
             kept = [e for e in entrants if e.user_id in present]
+            if window_open(t, datetime.fromtimestamp(self.clock(), UTC)):
+                for e in kept:  # not confirmed in the check-in window: dropped
+                    if not e.checked_in:
+                        await self.storage.remove_entrant(tournament_id, e.user_id)
+                kept = [e for e in kept if e.checked_in]
             check_start(Signup(t.settings, tuple(e.entrant for e in kept)))
             t = await self.storage.set_tournament_status(tournament_id, TournamentStatus.RUNNING)
         self.host.changed(tournament_id)
@@ -91,11 +118,55 @@ class TournamentRunner:
         return t
 
     async def cancel(self, tournament_id: str) -> TournamentRecord:
-        """Stop the tournament; its tables still playing finish their game as ordinary tables
-        whose results count for ratings (they stay linked to the round)."""
+        """Stop the tournament and close its tables whose match is not over, each told why:
+        the games being played are not recorded (no rating changes); the games already
+        finished count as any game."""
         async with self._lock(tournament_id):
             t = await self.storage.set_tournament_status(tournament_id, TournamentStatus.CANCELLED)
+            closed = await close_tables(self.service, tournament_id)
+        self._blocked.pop(tournament_id, None)
+        for thread in closed:
+            self.host.table_cancelled(t, thread)
         self.host.changed(tournament_id)
+        return t
+
+    async def withdraw(self, tournament_id: str, user_id: int) -> TournamentRecord:
+        """A player leaves a running tournament (or the organiser takes them off): paired no
+        more; their match being played is a walkover (``forfeit_seat``), and its table is
+        told. Refusals (``SignupError``): not an entrant, already withdrawn."""
+        async with self._lock(tournament_id):
+            t = await self.storage.get_tournament(tournament_id)
+            entrants = await self.storage.tournament_entrants(tournament_id)
+            entrant = next((e for e in entrants if e.user_id == user_id), None)
+            if entrant is None:
+                raise SignupError("not_joined", "not an entrant", player=user_id)
+            if entrant.withdrawn:
+                raise SignupError("already_withdrawn", "withdrawn already", player=user_id)
+            await self.storage.withdraw_entrant(tournament_id, user_id)
+            live = None
+            if t.status is TournamentStatus.RUNNING:
+                live = await forfeit_seat(self.service, t, user_id)
+        if live is not None:
+            thread, closed = live
+            self.host.withdrew(t, thread, user_id, closed=closed)
+        self.host.changed(tournament_id)
+        self.nudge(tournament_id)
+        return t
+
+    async def pause(self, tournament_id: str, paused: bool) -> TournamentRecord:
+        """Pause (``paused``) or resume a running tournament: paused, the round being played
+        goes on to its end and the next is not paired until it is resumed. Stored with the
+        tournament (a restart keeps it). Refusals (``SignupError``): not running, already so."""
+        async with self._lock(tournament_id):
+            t = await self.storage.get_tournament(tournament_id)
+            if t.status is not TournamentStatus.RUNNING:
+                raise SignupError("not_running", "the tournament is not running")
+            if is_paused(t) == paused:
+                code = "already_paused" if paused else "not_paused"
+                raise SignupError(code, "paused already" if paused else "not paused")
+            t = await self.storage.set_tournament_options(tournament_id, {PAUSED: paused})
+        self.host.changed(tournament_id)
+        self.nudge(tournament_id)
         return t
 
     # -- running ----------------------------------------------------------------------------
@@ -124,11 +195,13 @@ class TournamentRunner:
             current = rounds[-1] if rounds else None
             if current is not None and current.status is RoundStatus.RUNNING:
                 if not round_over(t.settings, entrants, rounds, games):
-                    await run_round(self.service, self.host, t, current)
+                    await self._run_round(t, current)
                     return changed
                 await storage.finish_round(tournament_id, current.number)
                 changed = True
                 continue
+            if is_paused(t):  # the organiser resumes it: the next round waits
+                return changed
             if await self._withdraw_absent(t, entrants):
                 entrants = await storage.tournament_entrants(tournament_id)
             pairing = next_pairing(t.settings, entrants, rounds, games)
@@ -138,6 +211,34 @@ class TournamentRunner:
                 return True
             await storage.save_round(tournament_id, pairing)
             changed = True
+
+    async def _run_round(self, t: TournamentRecord, current: StoredRound) -> None:
+        """Open the round's missing tables and deal next games. A refusal only the organiser
+        can lift is said once (in the channel, on the standings) and then tried again rarely,
+        not at every tick; the first table that opens again says the tournament goes on."""
+        tid = t.tournament_id
+        blocked = self._blocked.get(tid)
+        may_open = blocked is None or self.clock() - blocked[1] >= BLOCKED_RETRY_SECONDS
+        try:
+            await run_round(self.service, self.host, t, current, open_missing=may_open)
+        except ThreadsRefused as exc:
+            self._blocked[tid] = (exc.missing, self.clock(), t.channel_id)
+            if blocked is None or blocked[0] != exc.missing:
+                log.warning("tournament %s cannot open its tables: %s", tid, exc.missing)
+                self.host.blocked(t, exc.missing)
+            return
+        if may_open and blocked is not None:
+            del self._blocked[tid]
+            log.info("tournament %s opens its tables again", tid)
+            self.host.blocked(t, None)
+
+    def channel_changed(self, channel_id: int) -> None:
+        """The server changed a channel (its permissions, say): tournaments blocked there try
+        again now."""
+        for tid, (missing, _, channel) in list(self._blocked.items()):
+            if channel == channel_id:
+                self._blocked[tid] = (missing, float("-inf"), channel)
+                self.nudge(tid)
 
     async def _withdraw_absent(self, t: TournamentRecord, entrants: list[EntrantRecord]) -> bool:
         """Entrants who left the server are withdrawn before a round is paired (their results
@@ -169,14 +270,28 @@ class TournamentRunner:
             if t.status is TournamentStatus.RUNNING:
                 self.nudge(t.tournament_id)
                 continue
+            t = await self._check_in_reminders(t, now)
             deadline = t.signup_deadline
             if deadline is None or deadline > now:
                 continue
             try:
                 await self.start(t.tournament_id)
-            except ValueError as exc:  # a TournamentError: too few entrants
+            except TournamentError as exc:  # too few entrants: cancelled, and everyone told why
                 log.info("tournament %s cannot start at its deadline: %s", t.tournament_id, exc)
                 await self.cancel(t.tournament_id)
+                self.host.deadline_failed(t, exc)
+
+    async def _check_in_reminders(self, t: TournamentRecord, now: datetime) -> TournamentRecord:
+        """The check-in window's opening, then its last hour: each said once (stored, so a
+        restart does not say it again)."""
+        tid = t.tournament_id
+        if window_open(t, now) and not announced(t):
+            t = await self.storage.set_tournament_options(tid, {ANNOUNCED: True})
+            self.host.check_in_opened(t)
+        if hour_left(t, now) and not t.options.get(HOUR_REMINDED):
+            t = await self.storage.set_tournament_options(tid, {HOUR_REMINDED: True})
+            self.host.check_in_closing(t)
+        return t
 
     async def close(self) -> None:
         self._ticker.cancel()

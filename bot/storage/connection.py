@@ -75,8 +75,12 @@ class SqliteConnection:
     async def transaction(self, *, write: bool) -> AsyncIterator[None]:
         # BEGIN IMMEDIATE takes the file's write lock up front: a read-then-write never
         # deadlocks with another writer.
-        await self.raw.execute("BEGIN IMMEDIATE" if write else "BEGIN")
         try:
+            # Inside the try: a task cancelled while it waits for BEGIN has still queued it in
+            # aiosqlite's thread, which runs it; without the ROLLBACK below the connection stayed
+            # in that transaction for good, and every later read failed with "cannot start a
+            # transaction within a transaction" (issue #30 bug 14: a round that never closed).
+            await self.raw.execute("BEGIN IMMEDIATE" if write else "BEGIN")
             yield
             await self.raw.execute("COMMIT")
         except BaseException:

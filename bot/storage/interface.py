@@ -6,11 +6,12 @@ The bot depends on this Protocol only. Both backends run the same schema and que
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Literal, Protocol
 
-from bot.tournaments import Pairing, PlayedGame
+from bot.tournaments import Pairing, PlayedGame, TournamentSettings
 
 from .errors import InvalidQuery
 from .models import (
@@ -103,6 +104,18 @@ class Storage(Protocol):
         """In sign-up or running (this process's shards only), oldest first: to resume."""
         ...
 
+    async def edit_tournament(
+        self,
+        tournament_id: str,
+        settings: TournamentSettings,
+        options: Mapping[str, object],
+        signup_deadline: datetime | None,
+    ) -> TournamentRecord: ...
+
+    async def set_tournament_options(
+        self, tournament_id: str, changes: Mapping[str, object]
+    ) -> TournamentRecord: ...
+
     async def set_tournament_status(
         self, tournament_id: str, status: TournamentStatus
     ) -> TournamentRecord: ...
@@ -120,7 +133,11 @@ class Storage(Protocol):
 
     async def withdraw_entrant(self, tournament_id: str, user_id: int) -> bool: ...
 
+    async def check_in_entrant(self, tournament_id: str, user_id: int) -> bool: ...
+
     async def tournament_entrants(self, tournament_id: str) -> list[EntrantRecord]: ...
+
+    async def tournament_game_ids(self, tournament_id: str) -> list[tuple[str, str]]: ...
 
     async def save_round(self, tournament_id: str, pairing: Pairing) -> bool: ...
 

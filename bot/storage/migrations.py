@@ -249,6 +249,11 @@ MIGRATIONS: tuple[Migration, ...] = (
             " ON tournament_games (tournament_id, round_number, table_number)",
         ),
     ),
+    Migration(
+        7,
+        "tournament check-in: whether each entrant confirmed before the start",
+        ("ALTER TABLE tournament_entrants ADD COLUMN checked_in INTEGER NOT NULL DEFAULT 0",),
+    ),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version

@@ -318,6 +318,8 @@ class EntrantRecord(_Frozen):
     rating: float
     signup_order: int = Field(ge=0)
     withdrawn: bool = False
+    #: Confirmed in the check-in window (a tournament with check-in drops the others).
+    checked_in: bool = False
 
     @property
     def entrant(self) -> Entrant:

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Literal, TypeVar
 
-from bot.tournaments import Pairing, PlayedGame
+from bot.tournaments import Pairing, PlayedGame, TournamentSettings
 
 from .connection import Connection, Row
 from .errors import (
@@ -158,6 +158,48 @@ class TournamentQueries(ABC):
 
         return await self._transaction(body, write=False)
 
+    async def edit_tournament(
+        self,
+        tournament_id: str,
+        settings: TournamentSettings,
+        options: Mapping[str, object],
+        signup_deadline: datetime | None,
+    ) -> TournamentRecord:
+        """The organiser's edit before the start: new settings, option changes (the others
+        kept) and deadline. ``SignupClosed`` once the sign-up is over."""
+
+        async def body(conn: Connection) -> TournamentRecord:
+            row = await _locked(conn, tournament_id)
+            if Status(row["status"]) is not Status.SIGNUP:
+                raise SignupClosed(tournament_id, 0, "the tournament has started")
+            merged = {**json.loads(row["options_json"]), **options}
+            deadline = None if signup_deadline is None else conn.dialect.time(signup_deadline)
+            await conn.execute(
+                "UPDATE tournaments SET name = ?, settings_json = ?, options_json = ?,"
+                " signup_deadline = ? WHERE tournament_id = ?",
+                settings.name, settings_json(settings), dumps(merged), deadline, tournament_id,
+            )  # fmt: skip
+            return await _tournament(conn, tournament_id)
+
+        return await self._transaction(body, write=True)
+
+    async def set_tournament_options(
+        self, tournament_id: str, changes: Mapping[str, object]
+    ) -> TournamentRecord:
+        """Change some of the tournament's options (``NewTournament.options``: the tables'
+        options and the organiser's switches, such as ``paused``), the others kept."""
+
+        async def body(conn: Connection) -> TournamentRecord:
+            row = await _locked(conn, tournament_id)
+            options = {**json.loads(row["options_json"]), **changes}
+            await conn.execute(
+                "UPDATE tournaments SET options_json = ? WHERE tournament_id = ?",
+                dumps(options), tournament_id,
+            )  # fmt: skip
+            return await _tournament(conn, tournament_id)
+
+        return await self._transaction(body, write=True)
+
     async def set_tournament_status(
         self, tournament_id: str, status: TournamentStatus
     ) -> TournamentRecord:
@@ -278,14 +320,38 @@ class TournamentQueries(ABC):
 
         return await self._transaction(body, write=True)
 
+    async def check_in_entrant(self, tournament_id: str, user_id: int) -> bool:
+        """An entrant confirms before the start (check-in): True if they are an entrant
+        (checked in now or before), False if not. ``SignupClosed`` once it has started."""
+
+        async def body(conn: Connection) -> bool:
+            row = await _locked(conn, tournament_id)
+            if row["status"] != Status.SIGNUP:
+                raise SignupClosed(tournament_id, user_id, "check-in closes at the start")
+            await conn.execute(
+                "UPDATE tournament_entrants SET checked_in = 1"
+                " WHERE tournament_id = ? AND user_id = ?",
+                tournament_id,
+                user_id,
+            )
+            found = await conn.fetchrow(
+                "SELECT checked_in FROM tournament_entrants"
+                " WHERE tournament_id = ? AND user_id = ?",
+                tournament_id,
+                user_id,
+            )
+            return found is not None
+
+        return await self._transaction(body, write=True)
+
     async def tournament_entrants(self, tournament_id: str) -> list[EntrantRecord]:
         """Every entrant, withdrawn ones too, in sign-up order."""
 
         async def body(conn: Connection) -> list[EntrantRecord]:
             await _tournament(conn, tournament_id)
             rows = await conn.fetch(
-                f"SELECT {ENTRANT_COLUMNS} FROM tournament_entrants WHERE tournament_id = ?"
-                " ORDER BY signup_order",
+                f"SELECT {ENTRANT_COLUMNS}, checked_in FROM tournament_entrants"
+                " WHERE tournament_id = ? ORDER BY signup_order",
                 tournament_id,
             )
             return [entrant_from_row(r) for r in rows]
@@ -418,6 +484,23 @@ class TournamentQueries(ABC):
                 tournament_id,
             )
             return [played_game(r) for r in rows]
+
+        return await self._transaction(body, write=False)
+
+    async def tournament_game_ids(self, tournament_id: str) -> list[tuple[str, str]]:
+        """Each recorded game's id and seed commitment, in ``tournament_games``' order (the
+        export: anyone can ``/durak verify`` a game by its id)."""
+
+        async def body(conn: Connection) -> list[tuple[str, str]]:
+            await _tournament(conn, tournament_id)
+            rows = await conn.fetch(
+                "SELECT g.game_id, g.seed_commitment FROM tournament_games l"
+                " JOIN games g ON g.game_id = l.game_id"
+                " WHERE l.tournament_id = ?"
+                " ORDER BY l.round_number, l.table_number, g.ended_at, g.game_id",
+                tournament_id,
+            )
+            return [(str(r["game_id"]), str(r["seed_commitment"])) for r in rows]
 
         return await self._transaction(body, write=False)
 

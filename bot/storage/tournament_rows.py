@@ -65,6 +65,7 @@ def entrant_from_row(row: Any) -> EntrantRecord:
         rating=row["rating"],
         signup_order=row["signup_order"],
         withdrawn=bool(row["withdrawn"]),
+        checked_in=bool(row["checked_in"]),
     )
 
 

@@ -28,6 +28,7 @@ from durak_core import Action, Event, SeatView, visible_to
 from durak_core.ai import Budget, DeterministicPlayer, Player
 
 from .ai_workers import AiWorkers, WorkerDied
+from .long_games import LONG_GAME_BOUTS, finishing_move, is_looping
 from .refusals import Refusal, Rejected
 from .table import STAND_IN_LEVEL, Table
 
@@ -60,6 +61,8 @@ class AiRunner:
         self.processes = processes
         self._workers: AiWorkers | None = None
         self._tasks: dict[str, asyncio.Task[None]] = {}
+        #: Tables whose game was found looping (said once in the log).
+        self._looping: set[str] = set()
 
     async def _decide(self, player: Player, view: SeatView, history: Sequence[Event]) -> Action:
         if len(view.legal_actions) == 1:  # forced (about a fifth of all moves): nothing to think
@@ -117,8 +120,19 @@ class AiRunner:
                 view = table.seat_view(seat)
                 history = visible_to(table.events, seat)
                 player = self._player(table, seat)
+                looping = is_looping(table.state.bout)
             try:
-                action = await self._decide(player, view, history)
+                if looping:
+                    if table.table_id not in self._looping:
+                        self._looping.add(table.table_id)
+                        log.warning(
+                            "table %s: the game is past %d bouts; its AI seats play to finish",
+                            table.table_id,
+                            LONG_GAME_BOUTS,
+                        )
+                    action = finishing_move(view, table.table_id, version)
+                else:
+                    action = await self._decide(player, view, history)
             except Exception:
                 log.exception(
                     "AI %s failed at table %s; playing a legal fallback", seat, table.table_id

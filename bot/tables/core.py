@@ -88,6 +88,10 @@ class TableCore:
         AI seats move. Notification only schedules work, so the lock is held briefly."""
         table.version += 1
         table.track_attacks()
+        if new_game:
+            table.present = set()
+        elif actor is not None and (seat := table.seat_of(actor)) is not None:
+            table.present.add(seat)
         self.arm_timer(table)
         await self.saves.save(table)
         if self.notifier is not None:
@@ -148,7 +152,7 @@ def _series_args(table: Table, series: Series) -> tuple[int, str, list[int], lis
     others = [i for i in range(len(table.seats)) if i not in losers]
     best = max((series.wins[i] for i in others), default=0)
     winners = [i for i in others if series.wins[i] == best]
-    users = [s.user_id for s in table.seats]
+    users = [table.counts_for(i) for i in range(len(table.seats))]
     return (
         table.guild_id,
         table.series_id,

@@ -76,6 +76,8 @@ def to_saved(table: Table) -> SavedTable:
         "deadline": table.deadline,
         "away": sorted(table.away),
         "left": sorted(table.left),
+        "present": sorted(table.present),
+        "forfeit": sorted(table.forfeit),
         "expiries": {str(k): v for k, v in table.expiries.items()},
         "last_human_action": table.last_human_action,
         "timed_out": table.timed_out,
@@ -134,6 +136,8 @@ def from_saved(saved: SavedTable) -> Table:
     table.away = {int(x) for x in meta.get("away", [])}
     table.language = None if meta.get("language") is None else str(meta["language"])
     table.left = {int(x) for x in meta.get("left", [])}
+    table.present = {int(x) for x in meta.get("present", [])}
+    table.forfeit = {int(x) for x in meta.get("forfeit", [])}
     table.expiries = {int(k): int(v) for k, v in meta.get("expiries", {}).items()}
     table.last_human_action = float(meta.get("last_human_action", 0.0))
     table.timed_out = [int(x) for x in meta.get("timed_out", [])]

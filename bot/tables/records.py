@@ -7,7 +7,18 @@ from datetime import UTC, datetime
 from bot.storage import GameRecord, SeatRecord, TournamentLink
 from durak_core import GameState, seed_commitment
 
-from .table import Table
+from .table import STAND_IN_LEVEL, Table
+
+
+def seat_record(table: Table, i: int, team: int | None) -> SeatRecord:
+    """Seat ``i`` as recorded: its owner, or an AI (the AI seat's, or the stand-in's level)
+    when the result counts for nobody (``Table.counts_for``)."""
+    s = table.seats[i]
+    user = table.counts_for(i)
+    if user is None:
+        level = s.ai_level or STAND_IN_LEVEL
+        return SeatRecord(seat=i, kind="ai", ai_level=level, display_name=s.name, team=team)
+    return SeatRecord(seat=i, kind="human", user_id=user, display_name=s.name, team=team)
 
 
 def game_record(table: Table, state: GameState, ended_at: datetime | None = None) -> GameRecord:
@@ -20,15 +31,7 @@ def game_record(table: Table, state: GameState, ended_at: datetime | None = None
         # seat that never went out.
         durak = next(t for t in result.losers if t not in result.finishing_order)
     seats = [
-        SeatRecord(
-            seat=i,
-            kind="ai" if s.is_ai else "human",
-            user_id=s.user_id,
-            ai_level=s.ai_level,
-            display_name=s.name,
-            team=None if teams is None else teams[i],
-        )
-        for i, s in enumerate(table.seats)
+        seat_record(table, i, None if teams is None else teams[i]) for i in range(len(table.seats))
     ]
     ended = ended_at or datetime.now(UTC)
     match = table.match

@@ -43,6 +43,11 @@ class Refusal(Enum):
     #: Tournament commands: no such tournament, not allowed, a deadline that is no time.
     NO_TOURNAMENT = "err.no_tournament"
     TOURNAMENT_DENIED = "err.tournament_denied"
+    #: A tournament's channel: not one that holds threads, or the bot may not open them.
+    TOURNAMENT_CHANNEL = "err.tournament_channel"
+    TOURNAMENT_PERMISSIONS = "err.tournament_permissions"
+    #: Several open tournaments and the command named none of them.
+    TOURNAMENT_AMBIGUOUS = "err.tournament_ambiguous"
     BAD_DEADLINE = "err.bad_deadline"
     MATCH_BOTH = "err.match_both"
 

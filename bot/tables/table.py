@@ -111,6 +111,12 @@ class Table:
     ai_players: dict[int, Player] = field(default_factory=dict, repr=False, compare=False)
     #: Human seats a Normal AI plays after 2 consecutive timer expiries, until "I'm back".
     away: set[int] = field(default_factory=set)
+    #: Seats whose owner did something at the table during the current game. At a tournament
+    #: table a game counts for a seat's owner only if they played some of it (issue #30).
+    present: set[int] = field(default_factory=set)
+    #: Seats of players withdrawn from the tournament: an AI plays them to the end of the
+    #: match, and those games never count for the player.
+    forfeit: set[int] = field(default_factory=set)
     #: Human seats whose owner left mid-game: an AI plays them to the end of this game (the
     #: result is still the owner's).
     left: set[int] = field(default_factory=set)
@@ -222,6 +228,18 @@ class Table:
     def note(self, key: str, seat: int, card: Card | None = None) -> None:
         """Add a line to the public log after the events so far."""
         self.notes.append(Note(len(self.events), key, seat, card))
+
+    def counts_for(self, seat: int) -> int | None:
+        """The user whose stats and rating this game's result at ``seat`` changes: the seat's
+        owner, except at a tournament table where an AI played all of it for a withdrawn or
+        absent owner (then nobody: an AI's game)."""
+        owner = self.seats[seat].user_id
+        if owner is None or self.match is None:
+            return owner
+        stood_in = seat in self.away or seat in self.left
+        if seat in self.forfeit or (stood_in and seat not in self.present):
+            return None
+        return owner
 
     def return_to_owner(self, seat: int) -> None:
         """The owner plays ``seat`` again (back from idle or from leaving): no AI stands in."""

@@ -19,7 +19,9 @@ from .bracket import (
     withdraw,
 )
 from .errors import PairingError, ResultError, SettingsError, SignupError, TournamentError
+from .fit import SeatingFit, seating_fit
 from .results import Place, PlayedGame, Seat, TableResult, bye_points
+from .round_robin import round_robin_round
 from .rounds import Pairing, RoundRecord, SeatedTable, rounds_from_games
 from .settings import Format, MatchKind, MatchLength, TournamentSettings, check_deadline
 from .signup import Entrant, Signup, check_start, join, leave, seed_order, start
@@ -52,6 +54,7 @@ __all__ = [
     "Seat",
     "SeatLine",
     "SeatedTable",
+    "SeatingFit",
     "SettingsError",
     "Signup",
     "SignupError",
@@ -74,7 +77,9 @@ __all__ = [
     "record_result",
     "record_winner",
     "replay_bracket",
+    "round_robin_round",
     "rounds_from_games",
+    "seating_fit",
     "seed_order",
     "standings",
     "start",

@@ -51,8 +51,10 @@ class Place:
 
 
 def bye_points(seats: int) -> Fraction:
-    """A bye earns the mean of a table's points, (n - 1) / 2: what an average place earns."""
-    return Fraction(seats - 1, 2)
+    """A bye at 2-seat tables is worth a win, 1 point, as in the chess Swiss (issue #30); at
+    larger tables the mean of a table's points, (n - 1) / 2, what an average place earns (a
+    win there, n - 1, would outweigh most places played)."""
+    return Fraction(1) if seats == 2 else Fraction(seats - 1, 2)
 
 
 @dataclass(frozen=True, slots=True)

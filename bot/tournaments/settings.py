@@ -25,11 +25,16 @@ MAX_ROUNDS: Final = 15
 MAX_GAMES_PER_MATCH: Final = 9
 MAX_LOSSES_PER_MATCH: Final = 5
 MAX_NAME_LENGTH: Final = 80  # it titles the sign-up message and labels a select option
+#: A round robin: every pair meets once at 2-seat tables, n - 1 rounds (n with a bye each):
+#: from 3 players (a round robin of two is one match) to 8 (7 rounds, an evening).
+MIN_ROUND_ROBIN: Final = 3
+MAX_ROUND_ROBIN: Final = 8
 
 
 class Format(StrEnum):
     SINGLE_ELIMINATION = "single_elimination"
     SWISS = "swiss"
+    ROUND_ROBIN = "round_robin"
 
 
 class MatchKind(StrEnum):
@@ -104,8 +109,32 @@ class TournamentSettings:
             )
         if self.format is Format.SINGLE_ELIMINATION:
             self._check_elimination()
+        elif self.format is Format.ROUND_ROBIN:
+            self._check_round_robin()
         else:
             self._check_swiss()
+
+    def _check_round_robin(self) -> None:
+        if self.table_size != 2:
+            raise SettingsError(
+                "round_robin_seats",
+                f"a round robin is played at 2-seat tables, not {self.table_size}",
+                size=self.table_size,
+            )
+        if self.rounds is not None or self.ai_fill:
+            raise SettingsError(
+                "round_robin_rounds",
+                "a round robin plays every pair once: rounds and AI seats cannot be set",
+            )
+        if not MIN_ROUND_ROBIN <= self.player_limit <= MAX_ROUND_ROBIN:
+            raise SettingsError(
+                "round_robin_limit",
+                f"a round robin takes {MIN_ROUND_ROBIN} to {MAX_ROUND_ROBIN} players, "
+                f"not a limit of {self.player_limit}",
+                limit=self.player_limit,
+                low=MIN_ROUND_ROBIN,
+                high=MAX_ROUND_ROBIN,
+            )
 
     def _check_elimination(self) -> None:
         if self.table_size != 2:
@@ -145,7 +174,9 @@ class TournamentSettings:
 
     def min_entrants(self) -> int:
         """The fewest entrants that can start: one full table, or two humans when AI seats may
-        fill the rest."""
+        fill the rest; three for a round robin."""
+        if self.format is Format.ROUND_ROBIN:
+            return MIN_ROUND_ROBIN
         return 2 if self.ai_fill else self.table_size
 
     def max_rounds(self, entrants: int) -> int:
@@ -155,12 +186,14 @@ class TournamentSettings:
 
     def rounds_for(self, entrants: int) -> int:
         """The number of rounds for ``entrants`` players. Single elimination: the bracket's
-        depth, ceil(log2(entrants)). Swiss: the chosen number, else the fewest rounds after
-        which only one player can have won every round, ceil(log_n(entrants)) at n-seat tables
-        (the winners of a round meet at the top tables of the next), at most
-        :meth:`max_rounds`."""
+        depth, ceil(log2(entrants)). Round robin: n - 1, or n when odd. Swiss: the chosen
+        number, else the fewest rounds after which only one player can have won every round,
+        ceil(log_n(entrants)) at n-seat tables (the winners of a round meet at the top tables
+        of the next), at most :meth:`max_rounds`."""
         if self.format is Format.SINGLE_ELIMINATION:
             return max(1, (entrants - 1).bit_length())
+        if self.format is Format.ROUND_ROBIN:  # each plays every other once; odd: a bye each
+            return entrants if entrants % 2 else entrants - 1
         if self.rounds is not None:
             return self.rounds
         depth, reach = 1, self.table_size

@@ -1,9 +1,18 @@
 """Swiss standings: a pure function of the entrants and the round records, so that the
 standings shown always equal a recomputation from the stored games.
 
-Order: points; then Buchholz; then the number of matches won outright (first place, not
-shared); then the fewest matches finished last (the Durak's place, not shared); players equal on
-all four share a rank, and are listed by seed (:func:`seed_order`).
+Order (issue #30: tie-breaks that separate): points; then Buchholz; then head-to-head, the
+results between the players still tied, among themselves; then a Sonneborn–Berger measure;
+then the number of matches won outright (first place, not shared); then the fewest matches
+finished last (the Durak's place, not shared); players equal on all six share a rank, and are
+listed by seed (:func:`seed_order`).
+
+A result between two players at one table is 1 for the better place, ½ for a shared place, 0
+for the worse. Head-to-head sums a tied player's results against the others tied with them (a
+group equal on points and Buchholz). Sonneborn–Berger sums, round by round, the player's
+results against each human opponent at the table weighted by that opponent's points, divided
+by the number of those opponents (as Buchholz takes the mean): at 2-seat tables the classic
+Sonneborn–Berger, the points of the opponents beaten plus half those of the opponents drawn.
 
 Buchholz measures the strength of the opposition: for every round a player played, the mean of
 the current points of their human opponents at that table, summed over the rounds. At 2-seat
@@ -44,6 +53,8 @@ class StandingRow:
     lasts: int
     byes: int
     entries: tuple[RoundEntry, ...]  # the player's record, round by round
+    head_to_head: Fraction = Fraction(0)  # against the others tied on points and Buchholz
+    sonneborn: Fraction = Fraction(0)
 
     @property
     def played(self) -> int:
@@ -83,6 +94,14 @@ class Standings:
         return tuple(r.player for r in self.rows)
 
 
+def versus(mine: Place, theirs: Place) -> Fraction:
+    """One player's result against another at the same table: 1 for the better place (the
+    first place they cover), ½ for a shared one, 0 for the worse."""
+    if mine.first == theirs.first:
+        return Fraction(1, 2)
+    return Fraction(1) if mine.first < theirs.first else Fraction(0)
+
+
 def standings(
     entrants: Sequence[Entrant], table_size: int, rounds: Sequence[RoundRecord]
 ) -> Standings:
@@ -90,6 +109,9 @@ def standings(
     known = {e.player for e in seeds}
     entries: dict[int, list[RoundEntry]] = {p: [] for p in known}
     opponents: dict[int, list[tuple[int, ...]]] = {p: [] for p in known}
+    #: Per player, per round played: each human opponent at the table and the result against
+    #: them (1 better place, ½ shared, 0 worse).
+    meetings: dict[int, list[tuple[tuple[int, Fraction], ...]]] = {p: [] for p in known}
     firsts = dict.fromkeys(known, 0)
     lasts = dict.fromkeys(known, 0)
     lines = []
@@ -112,6 +134,13 @@ def standings(
                     continue
                 entries[seat].append(RoundEntry(rnd, result.table, place, pts))
                 opponents[seat].append(tuple(o for o in result.seats if o not in (None, seat)))
+                meetings[seat].append(
+                    tuple(
+                        (o, versus(place, op))
+                        for o, op in zip(result.seats, places, strict=True)
+                        if o is not None and o != seat
+                    )
+                )
                 firsts[seat] += place == Place(1, 1)
                 lasts[seat] += place.first == n
             seat_lines.sort(key=lambda s: s.place)
@@ -132,8 +161,35 @@ def standings(
         for p in known
     }
 
-    def key(p: int) -> tuple[Fraction, Fraction, int, int]:
-        return (-points[p], -buchholz[p], -firsts[p], lasts[p])
+    sonneborn = {
+        p: sum(
+            (
+                sum((result * points[o] for o, result in met), Fraction(0)) / len(met)
+                for met in meetings[p]
+                if met
+            ),
+            Fraction(0),
+        )
+        for p in known
+    }
+    groups: dict[tuple[Fraction, Fraction], set[int]] = {}
+    for p in known:
+        groups.setdefault((points[p], buchholz[p]), set()).add(p)
+    head_to_head = {
+        p: sum(
+            (
+                result
+                for met in meetings[p]
+                for o, result in met
+                if o in groups[(points[p], buchholz[p])]
+            ),
+            Fraction(0),
+        )
+        for p in known
+    }
+
+    def key(p: int) -> tuple[Fraction, Fraction, Fraction, Fraction, int, int]:
+        return (-points[p], -buchholz[p], -head_to_head[p], -sonneborn[p], -firsts[p], lasts[p])
 
     order = sorted((e.player for e in seeds), key=key)  # stable: seed order within ties
     keys = [key(p) for p in order]
@@ -150,6 +206,8 @@ def standings(
                 lasts[p],
                 sum(e.table is None for e in entries[p]),
                 tuple(entries[p]),
+                head_to_head[p],
+                sonneborn[p],
             )
         )
     return Standings(tuple(rows), tuple(lines))

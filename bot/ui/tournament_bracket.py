@@ -62,7 +62,8 @@ def elimination_message(e: Event, tr: Translator) -> tuple[discord.Embed, bytes,
     fields = []
     if b is not None and t.status is not TournamentStatus.SIGNUP:
         for r in range(1, b.rounds + 1):
-            lines = match_lines(b.matches(r), who, opened, played, tr)
+            cancelled = t.status is TournamentStatus.CANCELLED
+            lines = match_lines(b.matches(r), who, opened, played, tr, cancelled=cancelled)
             if lines:
                 fields.append((round_name(b, r, tr), lines))
     embed = standings_embed(
@@ -132,8 +133,11 @@ def match_lines(
     opened: set[int],
     played: set[tuple[int, int]],
     tr: Translator,
+    *,
+    cancelled: bool = False,
 ) -> list[str]:
-    """A round's matches: the results, the byes, the matches being played or to play next."""
+    """A round's matches: the results, the byes, the matches being played or to play next
+    (in a cancelled tournament: left unfinished)."""
     out = []
     byes = []
     for m in matches:
@@ -142,10 +146,13 @@ def match_lines(
             byes.append(who.md(m.winner))
         elif m.winner is not None:
             loser = q if m.winner == p else p
-            key = "tstand.beat" if (m.round, m.number) in played else "tstand.forfeit"
+            # a withdrawal decides a match even after some of its games (a walkover)
+            won = (m.round, m.number) in played and loser not in who.withdrawn
+            key = "tstand.beat" if won else "tstand.forfeit"
             out.append(tr(key, winner=who.md(m.winner), loser=who.md(loser)))
-        elif m.ready:
+        elif m.ready and not (cancelled and m.round not in opened):
             key = "tstand.match_playing" if m.round in opened else "tstand.match_next"
+            key = "tstand.match_cancelled" if cancelled else key
             out.append(tr(key, a=who.md(p), b=who.md(q)))
     if byes:
         out.append(tr("tstand.bye_line", names=", ".join(byes)))
@@ -166,7 +173,11 @@ def _slot(b: Bracket, m: BracketMatch, i: int, first: int, who: Names, tr: Trans
     seed = b.seeds.index(p) + 1
     if m.winner is None:
         return Slot(who.plain(p), seed, "ready")
-    return Slot(who.plain(p), seed, "won" if m.winner == p else "lost")
+    if m.winner == p:
+        return Slot(who.plain(p), seed, "won")
+    if p in who.withdrawn:  # the walkover's mark
+        return Slot(tr("tstand.withdrawn", name=who.plain(p)), seed, "lost")
+    return Slot(who.plain(p), seed, "lost")
 
 
 def bracket_scene(

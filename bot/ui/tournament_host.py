@@ -7,13 +7,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Sequence
-from typing import Final
+from collections.abc import Coroutine, Sequence
+from typing import Any, Final
 
 import discord
 
 from bot.events.coalesce import Coalesced
+from bot.events.host import ThreadsRefused
 from bot.events.options import TableOptions
+from bot.events.runner import is_paused
 from bot.storage import (
     EntrantRecord,
     PairedTable,
@@ -23,16 +25,24 @@ from bot.storage import (
     TournamentStatus,
 )
 from bot.text import t
-from bot.tournaments import PlayedGame
+from bot.tournaments import PlayedGame, TournamentError
 
 from .channel_limits import ChannelLimiter
-from .tournament_signup import mention, signup_message
+from .tournament_signup import mention, signup_message, when_text
 from .tournament_standings import standings_message
+from .tournament_text import safe_name
+from .turn_alerts import NotifyPrefs
 
 log = logging.getLogger(__name__)
 
 #: Threads of a round's tables archive after a day without messages (Discord's choices).
 THREAD_ARCHIVE_MINUTES: Final = 1440
+#: ``ThreadsRefused.missing`` for a channel that can hold no threads (not a text channel).
+NOT_TEXT: Final = "text_channel"
+#: Discord's error code for a channel the bot cannot see (a 403 other than a permission).
+MISSING_ACCESS: Final = 50001
+#: The characters an embed may hold in all (the standings fill it; a note may push it over).
+EMBED_LIMIT: Final = 6000
 
 
 class DiscordEventHost:
@@ -46,15 +56,22 @@ class DiscordEventHost:
         self._drawing = asyncio.Lock()
         #: What each public message shows now, so an unchanged one is not edited again.
         self._shown: dict[tuple[str, str], object] = {}
+        #: Each user's ``/durak settings notify:`` (the bot sets the notifier's): reminders
+        #: by DM go only to those who have not turned notifications off.
+        self.prefs = NotifyPrefs()
+        #: Tournaments whose tables cannot open, and why (``ThreadsRefused.missing``).
+        self.problems: dict[str, str] = {}
+        self._notices: set[asyncio.Task[None]] = set()
 
     # -- threads and pings ------------------------------------------------------------------
 
     async def open_thread(self, tr: TournamentRecord, round: int, table: int) -> int | None:
         channel = self.client.get_channel(tr.channel_id)
-        if not isinstance(channel, discord.TextChannel):
-            log.warning("tournament %s: channel %s is not a text channel", tr.tournament_id,
-                        tr.channel_id)  # fmt: skip
+        if channel is None:  # not known yet (just connected) or deleted: the next try sees
+            log.info("tournament %s: channel %s not known yet", tr.tournament_id, tr.channel_id)
             return None
+        if not isinstance(channel, discord.TextChannel):
+            raise ThreadsRefused(NOT_TEXT)
         lang = TableOptions.of(tr.options).language
         name = t("tournament.thread", lang, name=tr.name, round=round, table=table)[:100]
         try:
@@ -64,10 +81,106 @@ class DiscordEventHost:
                     type=discord.ChannelType.public_thread,
                     auto_archive_duration=THREAD_ARCHIVE_MINUTES,
                 )
+        except discord.Forbidden as exc:
+            raise ThreadsRefused(
+                "view_channel" if exc.code == MISSING_ACCESS else "create_public_threads"
+            ) from exc
         except discord.HTTPException:
             log.exception("tournament %s: could not create a thread", tr.tournament_id)
             return None
         return thread.id
+
+    def blocked(self, tr: TournamentRecord, missing: str | None) -> None:
+        if missing is None:
+            self.problems.pop(tr.tournament_id, None)
+        else:
+            self.problems[tr.tournament_id] = missing
+        lang = TableOptions.of(tr.options).language
+        # pinging the organiser when they must act
+        self._say(tr, tr.channel_id, blocked_text(tr, missing, lang, ping=True))
+        self.changed(tr.tournament_id)
+
+    def table_cancelled(self, tr: TournamentRecord, thread_id: int) -> None:
+        lang = TableOptions.of(tr.options).language
+        self._say(tr, thread_id, t("tournament.table_cancelled", lang, name=safe_name(tr.name)))
+
+    def withdrew(self, tr: TournamentRecord, thread_id: int, user_id: int, *, closed: bool) -> None:
+        lang = TableOptions.of(tr.options).language
+        key = "tournament.withdrew.walkover" if closed else "tournament.withdrew.ai"
+        player = self.known.get(user_id) or mention(user_id)
+        self._say(tr, thread_id, t(key, lang, player=discord.utils.escape_markdown(player)))
+
+    def check_in_opened(self, tr: TournamentRecord) -> None:
+        self._spawn(self._remind(tr, "tournament.check_in.dm"))
+        self.changed(tr.tournament_id)
+
+    def check_in_closing(self, tr: TournamentRecord) -> None:
+        self._spawn(self._remind(tr, "tournament.check_in.hour"))
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(work, name="durak-tournament-notice")
+        self._notices.add(task)
+        task.add_done_callback(self._notices.discard)
+
+    async def _remind(self, tr: TournamentRecord, key: str) -> None:
+        """A DM to each entrant not checked in yet, unless their notifications are off; a
+        closed DM is only logged (the sign-up message says the same)."""
+        lang = TableOptions.of(tr.options).language
+        link = f"https://discord.com/channels/{tr.guild_id}/{tr.channel_id}/{tr.signup_message_id}"
+        deadline = tr.signup_deadline
+        when = "" if deadline is None else when_text(deadline)
+        text = t(key, lang, name=safe_name(tr.name), when=when, link=link)
+        entrants = await self.storage.tournament_entrants(tr.tournament_id)
+        users = [e.user_id for e in entrants if not (e.checked_in or e.withdrawn)]
+        await self._dm(tr, users, text, modes=("mention", "dm"))
+
+    async def _dm(
+        self, tr: TournamentRecord, users: Sequence[int], text: str, modes: Sequence[str]
+    ) -> None:
+        """A DM to each of ``users`` whose ``/durak settings notify:`` is one of ``modes``,
+        within the request budget; a closed DM is only logged."""
+        for user in users:
+            if await self.prefs.get(user) not in modes:
+                continue
+            try:
+                await self.limits.budget.acquire()
+                channel = await self.client.create_dm(discord.Object(user))
+                await channel.send(text[:2000])
+            except discord.HTTPException as exc:
+                log.info("tournament %s: no DM to %s (%s)", tr.tournament_id, user, exc)
+
+    def deadline_failed(self, tr: TournamentRecord, error: TournamentError) -> None:
+        self._spawn(self._deadline_failed(tr, error))
+
+    async def _deadline_failed(self, tr: TournamentRecord, error: TournamentError) -> None:
+        lang = TableOptions.of(tr.options).language
+        entrants = await self.storage.tournament_entrants(tr.tournament_id)
+        users = [tr.organiser_id, *(e.user_id for e in entrants)]
+        text = t(
+            "tournament.deadline_cancelled",
+            lang,
+            name=safe_name(tr.name),
+            reason=t(f"tournament.error.{error.code}", lang, **error.params),
+            players=" ".join(mention(u) for u in dict.fromkeys(users)),
+        )
+        await self._post(tr, tr.channel_id, text, ping=users)
+
+    def _say(self, tr: TournamentRecord, channel_id: int, text: str) -> None:
+        self._spawn(self._post(tr, channel_id, text))
+
+    async def _post(
+        self, tr: TournamentRecord, channel_id: int, text: str, ping: Sequence[int] = ()
+    ) -> None:
+        """Post ``text``; it pings the organiser (named in notices) and ``ping``, nobody else."""
+        channel = self.client.get_partial_messageable(channel_id)
+        users = [discord.Object(u) for u in dict.fromkeys([tr.organiser_id, *ping])]
+        try:
+            async with self.limits.write(channel_id, "post"):
+                await channel.send(
+                    text[:2000], allowed_mentions=discord.AllowedMentions(users=users)
+                )
+        except discord.HTTPException:  # the bot cannot write there: the log says it
+            log.warning("tournament %s: cannot post in %s: %s", tr.tournament_id, channel_id, text)
 
     async def welcome(
         self, tr: TournamentRecord, thread_id: int, round: int, table: PairedTable
@@ -80,7 +193,7 @@ class DiscordEventHost:
             "tournament.ping",
             lang,
             players=" ".join(mention(p) for p in players),
-            name=tr.name,
+            name=safe_name(tr.name),
             round=round,
         )
         channel = self.client.get_partial_messageable(thread_id)
@@ -89,6 +202,10 @@ class DiscordEventHost:
                 await channel.send(
                     text[:2000], allowed_mentions=discord.AllowedMentions(users=True)
                 )
+        # those who asked for DMs (/durak settings notify: dm) also get one, with the link
+        link = f"https://discord.com/channels/{tr.guild_id}/{thread_id}"
+        opened = t("tournament.table_dm", lang, name=safe_name(tr.name), round=round, link=link)
+        self._spawn(self._dm(tr, players, opened, modes=("dm",)))
 
     # -- members ----------------------------------------------------------------------------
 
@@ -145,6 +262,13 @@ class DiscordEventHost:
         rounds = await storage.tournament_rounds(tournament_id)
         games = await storage.tournament_games(tournament_id)
         embed, files = await self.standings(tr, entrants, rounds, games, lang)
+        problem = self.problems.get(tournament_id)
+        notes = []
+        if problem is not None and tr.status is TournamentStatus.RUNNING:
+            notes.append(blocked_text(tr, problem, lang, ping=False))
+        if is_paused(tr) and tr.status is TournamentStatus.RUNNING:
+            notes.append(t("tournament.paused_note", lang))
+        with_notes(embed, notes)
         key = (tournament_id, "standings")
         if self._shown.get(key) == embed.to_dict():
             return
@@ -178,3 +302,34 @@ class DiscordEventHost:
 
     async def close(self) -> None:
         await self._refreshes.close()
+        for task in list(self._notices):
+            task.cancel()
+
+
+def with_notes(embed: discord.Embed, notes: Sequence[str]) -> None:
+    """Put ``notes`` (what the organiser must know: stuck, paused) above the standings; the
+    standings fill Discord's 6,000 characters, so the last rounds' fields make room."""
+    if not notes:
+        return
+    embed.description = "\n".join(notes) + f"\n\n{embed.description or ''}"
+    while len(embed) > EMBED_LIMIT and embed.fields:
+        embed.remove_field(-1)
+
+
+def blocked_text(tr: TournamentRecord, missing: str | None, lang: str, *, ping: bool) -> str:
+    """What keeps the tournament's tables from opening and who can fix it (or that they open
+    again: ``missing`` None)."""
+    name = safe_name(tr.name)
+    if missing is None:
+        return t("tournament.blocked.resumed", lang, name=name)
+    organiser = mention(tr.organiser_id) if ping else t("tournament.blocked.organiser", lang)
+    if missing == NOT_TEXT:
+        return t("tournament.blocked.channel", lang, name=name, organiser=organiser)
+    permission = t(f"tournament.permission.{missing}", lang)
+    return t(
+        "tournament.blocked.permission",
+        lang,
+        name=name,
+        permission=permission,
+        organiser=organiser,
+    )

@@ -4,9 +4,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 
 import discord
 
+from bot.events.check_in import announced, check_in_minutes, opens_at
 from bot.events.options import TableOptions
 from bot.storage import EntrantRecord, TournamentRecord, TournamentStatus
 from bot.text import t
@@ -14,10 +16,19 @@ from bot.tournaments import Format, MatchKind
 
 from .buttons import SignupButton, SignupOp
 from .rules_text import rules_summary
+from .tournament_checkin import CheckInButton
+from .tournament_text import safe_name
 
 COLOUR = 0xB8860B  # old gold
 #: The entrants' list shares the description (4096 characters) with the settings.
 MAX_LISTED = 64
+
+
+def when_text(at: datetime) -> str:
+    """A moment as Discord shows it in each reader's own time zone: the date and time, and
+    how far away (issue #30 bug 8: "20:00" was read as UTC without anyone seeing it)."""
+    seconds = int(at.timestamp())
+    return f"<t:{seconds}:F> (<t:{seconds}:R>)"
 
 
 def mention(user: int) -> str:
@@ -47,6 +58,8 @@ def settings_lines(tr: TournamentRecord, loc: str | None) -> list[str]:
             else t("tournament.line.rounds_auto", loc)
         )
         lines.append(t("tournament.line.ai_fill" if s.ai_fill else "tournament.line.byes", loc))
+    elif s.format is Format.ROUND_ROBIN:
+        lines.append(t("tournament.line.round_robin", loc))
     lines.append(t("tournament.line.organiser", loc, who=mention(tr.organiser_id)))
     return lines
 
@@ -55,21 +68,25 @@ def signup_message(
     tr: TournamentRecord, entrants: Sequence[EntrantRecord], loc: str | None
 ) -> tuple[discord.Embed, discord.ui.View | None]:
     s = tr.settings
-    embed = discord.Embed(title=t("tournament.signup.title", loc, name=s.name), colour=COLOUR)
+    embed = discord.Embed(
+        title=t("tournament.signup.title", loc, name=safe_name(s.name)), colour=COLOUR
+    )
     lines = settings_lines(tr, loc)
     if tr.status is TournamentStatus.SIGNUP:
         deadline = tr.signup_deadline
         lines.append(
             t("tournament.line.by_hand", loc)
             if deadline is None
-            else t("tournament.line.deadline", loc, when=f"<t:{int(deadline.timestamp())}:R>")
+            else t("tournament.line.deadline", loc, when=when_text(deadline))
         )
+        lines.extend(check_in_lines(tr, entrants, loc))
     else:
         lines.append(t(f"tournament.status.{tr.status}", loc))
     listed = [e for e in entrants if not e.withdrawn][:MAX_LISTED]
     lines.append("")
     lines.append(t("tournament.entrants", loc, n=len(listed), limit=s.player_limit))
-    lines.append(", ".join(mention(e.user_id) for e in listed) or t("tournament.no_entrants", loc))
+    names = [mention(e.user_id) + (" ✅" if e.checked_in else "") for e in listed]
+    lines.append(", ".join(names) or t("tournament.no_entrants", loc))
     embed.description = "\n".join(lines)[:4096]
     if tr.status is not TournamentStatus.SIGNUP:
         return embed, None
@@ -83,4 +100,21 @@ def signup_message(
         )
     )
     view.add_item(SignupButton(tr.tournament_id, SignupOp.LEAVE, label=t("btn.leave", loc)))
+    if announced(tr):
+        view.add_item(CheckInButton(tr.tournament_id, label=t("btn.check_in", loc)))
     return embed, view
+
+
+def check_in_lines(
+    tr: TournamentRecord, entrants: Sequence[EntrantRecord], loc: str | None
+) -> list[str]:
+    """The check-in: when its window opens, or that it is open and who has checked in."""
+    opens = opens_at(tr)
+    if opens is None:
+        return []
+    if not announced(tr):
+        minutes = check_in_minutes(tr)
+        return [t("tournament.line.check_in", loc, minutes=minutes, when=when_text(opens))]
+    active = [e for e in entrants if not e.withdrawn]
+    done = sum(e.checked_in for e in active)
+    return [t("tournament.line.check_in_open", loc, done=done, n=len(active))]

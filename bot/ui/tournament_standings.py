@@ -41,6 +41,7 @@ from .tournament_text import (
     num,
     seed_rows,
     standings_embed,
+    tiebreak_text,
     translator_for,
 )
 
@@ -118,7 +119,8 @@ def swiss_message(e: Event, tr: Translator) -> tuple[discord.Embed, bytes, str]:
     if t.status is TournamentStatus.SIGNUP:
         rows = seed_rows(who, tr)
     seated = {(r.number, table.number): table.seats for r in e.rounds for table in r.tables}
-    fields = [round_field(line, seated, who, tr) for line in st.lines]
+    cancelled = t.status is TournamentStatus.CANCELLED
+    fields = [round_field(line, seated, who, tr, cancelled=cancelled) for line in st.lines]
     if t.status is not TournamentStatus.FINISHED:
         fields.reverse()  # while it runs, the round being played first
     embed = standings_embed(t, head, rows, fields, tr)
@@ -175,7 +177,7 @@ def row_text(
 ) -> str:
     rank = f"{row.rank}." if row.rank != rank_above else "="
     return tr("tstand.row", rank=rank, name=who.listed(row.player), points=num(row.points),
-              record=record_text(row, t, tr), tiebreak=num(row.buchholz))  # fmt: skip
+              record=record_text(row, t, tr), tiebreak=tiebreak_text(row.buchholz))  # fmt: skip
 
 
 def round_field(
@@ -183,11 +185,14 @@ def round_field(
     seated: Mapping[tuple[int, int], tuple[int | None, ...]],
     who: Names,
     tr: Translator,
+    *,
+    cancelled: bool = False,
 ) -> tuple[str, list[str]]:
-    """A round in one field: the tables still playing and who sits there, each finished table's
-    places (best first), the byes."""
+    """A round in one field: the tables still playing (in a cancelled tournament: left
+    unfinished) and who sits there, each finished table's places (best first), the byes."""
+    pending = "tstand.table_cancelled" if cancelled else "tstand.table_playing"
     out = [
-        tr("tstand.table_playing", table=number,
+        tr(pending, table=number,
            seats=", ".join(who.md(p) for p in seated.get((line.round, number), ())))
         for number in line.pending
     ]  # fmt: skip
@@ -245,7 +250,7 @@ def standings_scene(
         marks = tuple(mark(by_round.get(r), seats, t.settings.table_size, tr) for r in played)
         same = i > 0 and shown[i - 1].rank == row.rank
         rank = str(who.seed[row.player]) if signup else "" if same else str(row.rank)
-        points, tiebreak = ("", "") if signup else (num(row.points), num(row.buchholz))
+        points, tiebreak = ("", "") if signup else (num(row.points), tiebreak_text(row.buchholz))
         dim = row.player in who.withdrawn
         lines.append(StandingsLine(rank, who.plain(row.player), points, tiebreak, marks, dim))
     more = tr("tstand.picture_more", n=len(st.rows) - len(shown)) if cut else ""
@@ -257,4 +262,8 @@ def standings_scene(
         tr("tstand.head.round"),
     )
     title = tr("tstand.title", name=t.name)
-    return StandingsScene(title, status, headings, tuple(lines), more, medals=not signup)
+    # no medals before the start, in a cancelled event, or before anyone has scored
+    medals = t.status in (TournamentStatus.RUNNING, TournamentStatus.FINISHED) and any(
+        r.points > 0 for r in st.rows
+    )
+    return StandingsScene(title, status, headings, tuple(lines), more, medals=medals)

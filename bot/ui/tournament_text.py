@@ -65,12 +65,28 @@ def as_translator(translator: Translator | str | None) -> Translator:
     return translator if callable(translator) else translator_for(translator)
 
 
+def safe_name(name: str) -> str:
+    """A tournament's name as text to show: its markdown and mentions shown as typed, never
+    formatting nor pinging anyone (issue #30 bug 10). A zero-width space after every "@"
+    defuses @everyone, @here and <@id> alike (discord.py's escape_mentions leaves <@id>)."""
+    return discord.utils.escape_markdown(name).replace("@", "@\u200b")
+
+
 def num(value: Fraction) -> str:
-    """Points and tie-breaks are whole or halves (docs/tournaments.md): 4, ½, 3½."""
+    """Points are whole or halves (docs/tournaments.md): 4, ½, 3½."""
     whole, half = divmod(value * 2, 2)
     if half == 0:
         return str(int(whole))
     return "½" if whole == 0 else f"{int(whole)}½"
+
+
+def tiebreak_text(value: Fraction) -> str:
+    """Buchholz: whole or halves as points are (2-seat tables); at larger tables a mean of
+    three or five opponents is thirds, fifths..., shown to two decimals (19/3: 6.33), never
+    rounded to a half: what is shown keeps the order the exact values give."""
+    if (value * 2).denominator == 1:
+        return num(value)
+    return f"{float(value):.2f}"
 
 
 class Names:
@@ -157,7 +173,7 @@ def standings_embed(
     budget = DESCRIPTION_BUDGET - len(text) - 2
     body = fit_lines(rows, budget, tr, key="tstand.more_players") if rows else ""
     embed = discord.Embed(
-        title=tr("tstand.title", name=t.name),
+        title=tr("tstand.title", name=safe_name(t.name)),
         description=f"{text}\n\n{body or tr('tstand.no_entrants')}",
         colour=COLOURS[t.status],
     )
@@ -172,4 +188,6 @@ def format_line(tour: TournamentRecord, tr: Translator) -> str:
     match = tr(f"tstand.match.{s.match.kind.value}", n=s.match.count)
     if s.format is Format.SWISS:
         return tr("tstand.footer.swiss", size=s.table_size, match=match)
+    if s.format is Format.ROUND_ROBIN:
+        return tr("tstand.footer.round_robin", match=match)
     return tr("tstand.footer.elimination", match=match)

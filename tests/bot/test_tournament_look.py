@@ -18,11 +18,18 @@ from PIL import Image
 from bot.events.formats import bracket_events
 from bot.render.tournament import HEIGHT, MAX_ROWS, WIDTH, label
 from bot.storage import TournamentStatus
-from bot.text import LANGUAGES
+from bot.text import LANGUAGES, t
 from bot.tournaments import Format, places, replay_bracket, standings, withdraw
 from bot.ui.tournament_bracket import tournament_bracket
-from bot.ui.tournament_standings import StandingsMessage, standings_message
-from bot.ui.tournament_text import num, translator_for
+from bot.ui.tournament_host import with_notes
+from bot.ui.tournament_standings import (
+    StandingsMessage,
+    standings_message,
+    standings_scene,
+    swiss_standings,
+    swiss_status,
+)
+from bot.ui.tournament_text import Names, num, tiebreak_text, translator_for
 from tests.bot.tournament_stored import Stored, elimination, name_of, swiss
 from tests.fake_discord.validation import validate_embed
 
@@ -58,7 +65,7 @@ def test_swiss_embed_shows_the_core_standings_row_by_row() -> None:
         d = row.played - w - l_
         expected = (
             f"**{name_of(row.player)}** — **{num(row.points)}** · {w}W {d}D {l_}L"
-            f" · Bh {num(row.buchholz)}"
+            f" · Bh {tiebreak_text(row.buchholz)}"
         )
         assert expected in line, (expected, line)
         assert line.startswith(f"`{row.rank}.`") or line.startswith("`=`")
@@ -70,7 +77,7 @@ def test_swiss_at_four_seat_tables_lists_places_and_the_running_round() -> None:
     m = message(s)
     rows = description_rows(m)
     for row, line in zip(core.rows, rows, strict=True):
-        assert f"**{num(row.points)}**" in line and f"Bh {num(row.buchholz)}" in line
+        assert f"**{num(row.points)}**" in line and f"Bh {tiebreak_text(row.buchholz)}" in line
         places_ = "/".join(
             "–" if e.place is None else f"{e.place.first}" + "=" * e.place.shared
             for e in row.entries
@@ -83,6 +90,38 @@ def test_swiss_at_four_seat_tables_lists_places_and_the_running_round() -> None:
     open_table = s.rounds[-1].tables[-1]
     names = ", ".join(name_of(p) for p in open_table.seats if p is not None)
     assert f"Table {open_table.number}: {names} · playing" in (first.value or "")
+
+
+BH = re.compile(r" · Bh (\d+)(½|\.\d\d)?$")
+
+
+def shown_value(text: str) -> float:
+    """A Buchholz as shown ("6", "6½", "6.33") as a number."""
+    found = BH.search(text) or re.fullmatch(r"(\d+)(½|\.\d\d)?", text)
+    assert found is not None, text
+    whole, part = found.groups()
+    return int(whole) + (0.5 if part == "½" else float(part or 0))
+
+
+@pytest.mark.parametrize("seats", [4, 6])
+def test_buchholz_is_shown_exactly_and_in_the_order_of_the_standings(seats: int) -> None:
+    """Issue #30 bug 4: at 3- to 6-seat tables Buchholz is thirds, quarters, fifths...; it was
+    shown as halves (19/3 as 6½). In the text and the picture each value is now within a
+    rounding of the exact one, and never goes up down the list within equal points."""
+    s = swiss(64 if seats == 6 else 16, seats, seed=11)
+    core = swiss_standings(s.t, s.entrants, s.rounds, s.games)
+    assert any((r.buchholz * 2).denominator != 1 for r in core.rows)  # not halves only
+    tr = translator_for("en")
+    status = swiss_status(s.t, core, len(s.entrants), tr)
+    scene = standings_scene(s.t, core, Names(s.entrants, s.names, tr), {}, status, tr)
+    rows = description_rows(message(s))
+    pictured = [line.tiebreak for line in scene.rows]
+    for i, (row, line) in enumerate(zip(core.rows, rows, strict=False)):
+        assert abs(shown_value(line) - float(row.buchholz)) <= 0.005, (line, row.buchholz)
+        if i < len(pictured):
+            assert abs(shown_value(pictured[i]) - float(row.buchholz)) <= 0.005
+        if i and core.rows[i - 1].points == row.points:
+            assert shown_value(rows[i - 1]) >= shown_value(line)
 
 
 def test_the_final_swiss_embed_names_the_core_champion_and_every_round() -> None:
@@ -244,3 +283,17 @@ def test_a_big_bracket_draws_its_last_four_rounds_and_who_plays_for_each_open_pl
     assert len(playing) == 3
     for m in playing:
         assert " / ".join(name_of(p) for p in m.players if p is not None) in open_
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_note_above_the_standings_keeps_discords_limits(lang: str) -> None:
+    """Issue #30: "stuck" and "paused" notes go above a full 64-player standings message;
+    the rounds' fields make room, the notes and every player line stay."""
+    s = swiss(64, 2, seed=4)
+    m = message(s, lang)
+    rows = description_rows(m)
+    notes = [t("tournament.paused_note", lang), t("tournament.blocked.resumed", lang, name="x")]
+    with_notes(m.embed, notes)
+    within_limits(m.embed)
+    assert (m.embed.description or "").startswith("\n".join(notes))
+    assert description_rows(m) == rows

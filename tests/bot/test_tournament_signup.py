@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 
 import pytest
@@ -82,6 +82,27 @@ async def posted(bot: DurakBot, guild: int) -> TournamentRecord:
 def signup(w: World, tr: TournamentRecord) -> FakeMessage:
     assert tr.signup_message_id is not None
     return w.fake.message(tr.signup_message_id)
+
+
+async def signed_up(
+    w: World, bot: DurakBot, players: Sequence[int], **options: object
+) -> TournamentRecord:
+    """alice (given Manage Events) creates a tournament with ``options``; ``players`` join."""
+    w.fake.grant(w.alice, MANAGE_EVENTS)
+    await say(w, w.alice, "new", **options)
+    tr = await posted(bot, w.guild)
+    for p in players:
+        await w.fake.click(p, signup(w, tr), f"dkr:{tr.tournament_id}:join")
+    return tr
+
+
+async def no_shows(
+    w: World, bot: DurakBot, count: int, **options: object
+) -> tuple[TournamentRecord, list[int]]:
+    """``count`` new users join a tournament made with ``options`` (and never come: the AI
+    plays their seats once the timer runs out); the tournament and the players."""
+    players = [w.fake.add_user(f"p{i}") for i in range(count)]
+    return await signed_up(w, bot, players, **options), players
 
 
 async def test_signup_refusals_change_nothing(tmp_path: Path) -> None:
@@ -178,8 +199,10 @@ async def test_no_shows_are_played_by_the_ai_to_the_end(tmp_path: Path) -> None:
         assert board is not None
         champion = champion_line(fake, table)
         await fake.wait_for(lambda: champion in description(fake, board))
+        # nobody came: the AI played every game for them, which counts for none of them
+        # (issue #30; test_tournament_withdraw.py: a player who plays is counted)
         stats = await storage.user_stats(players[0], w.guild)
-        assert stats.games == 2  # tournament games count like any game
+        assert stats.games == 0
         # a tournament table keeps its thread: no table of one's own opens there
         thread = int(threads[0]["id"])
         mine = await fake.slash(w.bob, thread, "durak", "new")
@@ -217,6 +240,11 @@ async def test_single_elimination_gives_the_bye_to_seed_one_and_crowns_a_champio
         games = await storage.tournament_games(tr.tournament_id)
         # round 1: seeds 2 v 3, seed 1 (bob) has the bye; round 2: the final against bob
         assert rounds[0].byes == (w.bob,) and rounds[0].tables[0].seats == (w.carol, w.alice)
+        # its only match of round 1 is the bracket's match 2, and the first table there
+        # (issue #30 bug 13)
+        first = fake.threads(w.channel)[0]["name"]
+        assert rounds[0].tables[0].number == 2
+        assert first == t("tournament.thread", name="KO", round=1, table=1)
         assert len(rounds) == 2 and w.bob in rounds[1].tables[0].seats
         final = [g for g in games if g.round == 2]
         assert final and final[-1].durak is not None  # decided: a draw would have gone on
@@ -233,12 +261,13 @@ async def test_the_deadline_starts_it_or_cancels_it_with_too_few(tmp_path: Path)
         fake = w.fake
         fake.grant(w.alice, MANAGE_EVENTS)
         storage = bot.service.storage
-        soon = f"<t:{int(time.time()) + 2}:R>"
-        await say(w, w.alice, "new", name="Early", deadline=soon, timer=1)
+        await say(w, w.alice, "new", name="Early", deadline="in 2m", timer=1)
         tr = await posted(bot, w.guild)
         assert tr.signup_deadline is not None
         for p in (w.bob, w.carol):
             await fake.click(p, signup(w, tr), f"dkr:{tr.tournament_id}:join")
+        # a deadline is at least a minute away: the runner's clock jumps past it
+        bot.tournaments.clock = lambda: time.time() + 180
 
         async def running() -> bool:
             got = await storage.get_tournament(tr.tournament_id)
@@ -253,7 +282,7 @@ async def test_the_deadline_starts_it_or_cancels_it_with_too_few(tmp_path: Path)
         other = fake.add_channel(w.guild, "cup-2")
         await fake.slash(
             w.alice, other, "durak", "tournament", "new",
-            options={"name": "Lonely", "deadline": f"<t:{int(time.time()) + 2}>"},
+            options={"name": "Lonely", "deadline": f"<t:{int(time.time()) + 90}>"},
         )  # fmt: skip
 
         async def lonely() -> TournamentRecord | None:
@@ -272,3 +301,11 @@ async def test_the_deadline_starts_it_or_cancels_it_with_too_few(tmp_path: Path)
         sign = lone.signup_message_id
         gone = t("tournament.status.cancelled")
         await fake.wait_for(lambda: gone in str(fake.message(sign).embeds))
+        # issue #30 bug 9: the channel hears why, and the entrants and organiser are pinged
+        why = t(
+            "tournament.deadline_cancelled",
+            name="Lonely",
+            reason=t("tournament.error.too_few", need=2, count=1, size=2),
+            players=f"<@{w.alice}> <@{w.bob}>",
+        )
+        await fake.wait_for(lambda: any(m.content == why for m in fake.channel_messages(other)))

@@ -32,14 +32,14 @@ from .model import (
     RecordedRequest,
     Violation,
 )
-from .payloads import thread_payload
+from .payloads import channel_payload, thread_payload
 from .rest import RestApi, make_middleware
 from .results import InteractionResult
 from .store import FakeStore
 
 T = TypeVar("T")
 # Interaction types (what the user did).
-APPLICATION_COMMAND, COMPONENT, MODAL_SUBMIT = 2, 3, 5
+APPLICATION_COMMAND, COMPONENT, AUTOCOMPLETE_REQUEST, MODAL_SUBMIT = 2, 3, 4, 5
 MessageRef = FakeMessage | int
 
 
@@ -215,6 +215,16 @@ class FakeDiscord:
         """The user leaves the server: fetching them as a member answers 404 from now on."""
         self.store.guilds[guild_id].member_ids.remove(user_id)
 
+    async def deny_threads(self, channel_id: int, denied: bool = True) -> None:
+        """A channel override denies (or again allows) the bot Create Public Threads there;
+        Discord tells the bot with CHANNEL_UPDATE."""
+        if denied:
+            self.store.threads_denied.add(channel_id)
+        else:
+            self.store.threads_denied.discard(channel_id)
+        channel = self.store.channels[channel_id]
+        await self.gateway.dispatch("CHANNEL_UPDATE", channel_payload(channel, self.store.users))
+
     def close_dms(self, user_id: int) -> None:
         """The user accepts no DMs from the bot: messages to their DM channel answer 403."""
         self.store.dms_closed.add(user_id)
@@ -244,6 +254,30 @@ class FakeDiscord:
         return await self._interact(
             user_id, channel_id, APPLICATION_COMMAND, data, label=label, timeout=timeout, wait=wait
         )
+
+    async def autocomplete(
+        self,
+        user_id: int,
+        channel_id: int,
+        command: str,
+        *path: str,
+        focused: str,
+        options: dict[str, Any] | None = None,
+        timeout: float = 5.0,
+    ) -> list[JSON]:
+        """The choices the bot suggests while the user types option ``focused`` of
+        `/command [group] [subcommand]` (its text so far in ``options``, else empty)."""
+        channel = self.store.channels[channel_id]
+        registered = self.store.find_command(command, channel.guild_id)
+        if registered is None:
+            raise LookupError(f"/{command} is not registered (did the bot sync?)")
+        typed = {focused: "", **(options or {})}
+        data = command_data(self.store, registered, path, typed, focused=focused)
+        label = "/" + " ".join((command, *path)) + f" ({focused}: autocomplete)"
+        result = await self._interact(
+            user_id, channel_id, AUTOCOMPLETE_REQUEST, data, label=label, timeout=timeout
+        )
+        return result.autocomplete_choices or []
 
     async def click(
         self,

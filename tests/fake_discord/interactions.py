@@ -16,6 +16,7 @@ from .payloads import (
 from .store import FakeStore
 
 SUB_COMMAND, SUB_COMMAND_GROUP = 1, 2
+CREATE_PUBLIC_THREADS = 1 << 35
 STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, MENTIONABLE, NUMBER = 3, 4, 5, 6, 7, 8, 9, 10
 
 
@@ -40,7 +41,7 @@ def interaction_payload(
         "channel_id": str(channel.id),
         "channel": channel_payload(channel, store.users),
         "locale": user.locale,
-        "app_permissions": str(DEFAULT_PERMISSIONS),
+        "app_permissions": str(bot_permissions(store, channel)),
         "entitlements": [],
         "entitlement_sku_ids": [],
         "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
@@ -68,10 +69,22 @@ def interaction_payload(
     return payload
 
 
+def bot_permissions(store: FakeStore, channel: FakeChannel) -> int:
+    """The bot's permissions in ``channel``: @everyone's, less what its overrides deny."""
+    denied = {channel.id, channel.parent_id or 0} & store.threads_denied
+    return DEFAULT_PERMISSIONS & ~(CREATE_PUBLIC_THREADS if denied else 0)
+
+
 def command_data(
-    store: FakeStore, command: RegisteredCommand, path: tuple[str, ...], options: dict[str, Any]
+    store: FakeStore,
+    command: RegisteredCommand,
+    path: tuple[str, ...],
+    options: dict[str, Any],
+    focused: str | None = None,
 ) -> JSON:
-    """`data` of a type-2 interaction: subcommand groups/subcommands nest their options."""
+    """`data` of a type-2 interaction: subcommand groups/subcommands nest their options. With
+    ``focused``, of a type-4 one (autocomplete): that option is being typed (its text so far in
+    ``options``) and required options may still be missing."""
     defs: list[JSON] = list(command.payload.get("options") or [])
     top: list[JSON] = []
     cursor = top
@@ -89,6 +102,11 @@ def command_data(
     resolved: dict[str, dict[str, JSON]] = {}
     for key, value in options.items():
         definition = _find(defs, key, f"/{command.name} {' '.join(path)}")
+        if key == focused:
+            cursor.append(
+                {"name": key, "type": definition["type"], "value": str(value), "focused": True}
+            )
+            continue
         cursor.append(
             {
                 "name": key,
@@ -97,7 +115,7 @@ def command_data(
             }
         )
     missing = [d["name"] for d in defs if d.get("required") and d["name"] not in options]
-    if missing:
+    if missing and focused is None:
         raise ValueError(f"Discord would not send the command: required options missing {missing}")
     data: JSON = {"id": str(command.id), "name": command.name, "type": 1, "options": top}
     if command.guild_id is not None:

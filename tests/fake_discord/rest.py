@@ -443,6 +443,8 @@ class RestApi:
         )
         if parent.is_thread or parent.guild_id is None:
             raise ApiError(400, 50024, "Cannot execute action on this channel type")
+        if parent.id in self.store.threads_denied:
+            raise ApiError(403, 50013, "Missing Permissions")
         thread = self.store.add_thread(
             parent,
             name,

@@ -64,6 +64,8 @@ class FakeStore:
         self.dms_closed: set[int] = set()
         #: Permissions a user has beyond @everyone's (e.g. Manage Events), in every guild.
         self.extra_permissions: dict[int, int] = {}
+        #: Channels whose overrides deny the bot Create Public Threads (a thread there: 403).
+        self.threads_denied: set[int] = set()
         self.base_url = ""  # set by the server once it has a port
         self._changed = asyncio.Event()
         self.bot = self.add_user("Durak Bot", bot=True)

@@ -75,8 +75,8 @@ OLD_ROWS = (
     f"INSERT INTO user_settings (user_id, key, value) VALUES ({2**62}, 'notify', 'dm')",
 )
 BOB = 2**62  # a snowflake-sized id
-#: The versions after the upgrade; v6 (tournaments) is added in place.
-VERSIONS = [1, 2, 3, 4, 5, 6]
+#: The versions after the upgrade; v6 (tournaments) and v7 (their check-in) are added in place.
+VERSIONS = [1, 2, 3, 4, 5, 6, 7]
 
 
 def _before_v6(name: str) -> bool:

@@ -1,4 +1,5 @@
-"""Swiss standings: points, Buchholz, the next tie-breaks, shared ranks and the round lines."""
+"""Swiss standings: points, Buchholz, head-to-head, Sonneborn-Berger, the next tie-breaks,
+shared ranks and the round lines."""
 
 from __future__ import annotations
 
@@ -45,14 +46,34 @@ def test_points_buchholz_and_the_next_tie_break() -> None:
     assert {p: rows[p].points for p in rows} == {X: 1, Y: 1, P: Fraction(1, 2), Q: Fraction(3, 2)}
     # Buchholz: the opponents' points. X met P (1/2) and Q (3/2); Y met Q and P: both 2.
     assert rows[X].buchholz == rows[Y].buchholz == 2
-    # Equal on points and Buchholz: X won a match outright, Y did not.
+    # Equal on points and Buchholz, and they never met (head-to-head 0 each): Sonneborn-Berger.
+    # X beat P (1/2 point): 1/2. Y drew Q (3/2) and P (1/2): 3/4 + 1/4 = 1. Y goes first,
+    # although X won a match outright and Y did not (the next tie-break, not reached).
+    assert rows[X].head_to_head == rows[Y].head_to_head == 0
+    assert (rows[X].sonneborn, rows[Y].sonneborn) == (Fraction(1, 2), Fraction(1))
     assert (rows[X].firsts, rows[Y].firsts, rows[X].lasts) == (1, 0, 1)
-    assert s.rank_order() == (Q, X, Y, P)
+    assert s.rank_order() == (Q, Y, X, P)
     assert [r.rank for r in s.rows] == [1, 2, 3, 4]
     assert rows[X].entries == (
         RoundEntry(1, 1, Place(1, 1), Fraction(1)),
         RoundEntry(2, 1, Place(2, 2), Fraction(0)),
     )
+
+
+def test_head_to_head_orders_the_players_still_tied() -> None:
+    """Issue #30: a round robin of four, 1 and 4 equal on points and Buchholz, 2 and 3 too;
+    in each pair the one who beat the other goes first, whatever the seeds."""
+    rounds = [
+        record(1, duel(1, 1, X, Y, X), duel(1, 2, P, Q, P)),
+        record(2, duel(2, 1, X, P, X), duel(2, 2, Y, Q, Q)),
+        record(3, duel(3, 1, X, Q, Q), duel(3, 2, Y, P, Y)),
+    ]
+    s = standings(FIELD, 2, rounds)
+    assert s.rank_order() == (Q, X, Y, P)  # seeds: X, Y, P, Q
+    assert [(int(r.points), int(r.buchholz)) for r in s.rows] == [(2, 4), (2, 4), (1, 5), (1, 5)]
+    assert [r.head_to_head for r in s.rows] == [1, 0, 1, 0]
+    assert [r.sonneborn for r in s.rows] == [3, 2, 1, 2]
+    assert [r.rank for r in s.rows] == [1, 2, 3, 4]
 
 
 def test_round_lines_list_every_table_by_place() -> None:
@@ -73,8 +94,9 @@ def test_byes_and_ai_seats() -> None:
     five = [*FIELD, Entrant(5, 0.0, 5)]
     s = standings(five, 2, [record(1, duel(1, 1, X, Y, X), duel(1, 2, P, None, None), byes=(5,))])
     rows = {r.player: r for r in s.rows}
-    assert rows[5].points == Fraction(1, 2) and rows[5].byes == 1 and rows[5].played == 0
-    assert rows[5].entries == (RoundEntry(1, None, None, Fraction(1, 2)),)
+    # a bye at 2-seat tables is worth a win (issue #30)
+    assert rows[5].points == 1 and rows[5].byes == 1 and rows[5].played == 0
+    assert rows[5].entries == (RoundEntry(1, None, None, Fraction(1)),)
     # P drew with an AI seat: half a point; an AI seat's points count for nobody's Buchholz.
     assert rows[P].points == Fraction(1, 2) and rows[P].buchholz == 0
     assert rows[Q].points == 0 and rows[Q].entries == ()
@@ -101,7 +123,7 @@ def test_unknown_players_and_open_rounds() -> None:
 def test_second_round_pairs_by_score_and_avoids_the_first() -> None:
     s = TournamentSettings("C", Format.SWISS, rounds=3)
     first = pair_round(s, FIELD, [])
-    assert [t.seats for t in first.tables] == [(X, Y), (P, Q)]  # top down, by seed
-    r1 = record(1, duel(1, 1, X, Y, Y), duel(1, 2, P, Q, Q))
-    # Y and Q won: they meet; X and P lost: they meet. No repeat.
-    assert [t.seats for t in pair_round(s, FIELD, [r1]).tables] == [(Y, Q), (X, P)]
+    assert [t.seats for t in first.tables] == [(X, P), (Y, Q)]  # top half v bottom half
+    r1 = record(1, duel(1, 1, X, P, P), duel(1, 2, Y, Q, Q))
+    # P and Q won: they meet; X and Y lost: they meet. No repeat.
+    assert [t.seats for t in pair_round(s, FIELD, [r1]).tables] == [(P, Q), (X, Y)]

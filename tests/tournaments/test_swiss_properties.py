@@ -142,3 +142,23 @@ def test_a_full_field_of_64_at_every_table_size() -> None:
             check_round(s, field, history, p, set(), before)
             history.append(play_round(p, rng))
         assert len(standings(field, n, history).rows) == 64
+
+
+@given(st.integers(2, 40), st.booleans(), st.randoms(use_true_random=False))
+@settings(max_examples=60, deadline=None)
+def test_round_one_pairs_the_top_half_against_the_bottom_half(
+    count: int, ai_fill: bool, rng: random.Random
+) -> None:
+    """Issue #30, the chess Swiss at 2-seat tables: seed i meets seed i + n/2 in round 1 (the
+    lowest seed has the bye, or an AI seat, when the field is odd)."""
+    s = TournamentSettings("C", Format.SWISS, rounds=1, ai_fill=ai_fill)
+    field = [Entrant(p, rng.uniform(0, 50), p) for p in range(1, count + 1)]
+    seeds = [e.player for e in sorted(field, key=lambda e: (-e.rating, e.order))]
+    p = pair_round(s, field, [])
+    pairs = [t.seats for t in p.tables]
+    half = count // 2
+    expected: list[tuple[int | None, ...]] = [(seeds[i], seeds[i + half]) for i in range(half)]
+    if count % 2 and ai_fill:
+        expected.append((seeds[-1], None))
+    assert pairs == expected
+    assert p.byes == (() if ai_fill or count % 2 == 0 else (seeds[-1],))

@@ -1,0 +1,27 @@
+"""What a tournament needs of its channel, checked when it is created and when it starts: a
+text channel (its tables open in threads under it, and Discord has no threads in threads) and
+the bot's permissions there to open those threads and write in them."""
+
+from __future__ import annotations
+
+import discord
+
+from bot.tables.refusals import Refusal, Rejected
+from bot.text import t
+
+#: The bot's permissions a tournament's channel must grant, by their ``discord.Permissions``
+#: names (their catalogue names: ``tournament.permission.<name>``).
+NEEDED = ("create_public_threads", "send_messages_in_threads")
+TEXT_CHANNELS = (discord.ChannelType.text, discord.ChannelType.news)
+
+
+def check_channel(interaction: discord.Interaction, loc: str) -> None:
+    """Raise ``Rejected`` unless the tournament can run in the interaction's channel."""
+    channel = interaction.channel
+    if channel is None or channel.type not in TEXT_CHANNELS:
+        raise Rejected(Refusal.TOURNAMENT_CHANNEL)
+    perms = interaction.app_permissions
+    missing = [name for name in NEEDED if not getattr(perms, name)]
+    if missing:
+        names = ", ".join(t(f"tournament.permission.{name}", loc) for name in missing)
+        raise Rejected(Refusal.TOURNAMENT_PERMISSIONS, {"permissions": names})

@@ -1,0 +1,130 @@
+"""Issue #30, bug 7 and the "withdraw" control: ``/durak tournament leave`` works after the
+start. In a bracket the match being played is a walkover (its table closes, the game being
+played is not recorded) and is shown as one; in a Swiss an AI plays the seat to the end of
+the match, its games counting for nobody. A game an AI played all of for an absent player
+does not count for them either; a player who played does count. Each refusal has its words."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from bot.storage import TournamentStatus
+from bot.tables.table import Table
+from bot.text import t
+from tests.bot.helpers import running_bot, world
+from tests.bot.test_tournament_signup import (
+    description,
+    display,
+    only_tournament,
+    reaches,
+    say,
+    signed_up,
+    until,
+)
+from tests.bot.test_turn_alerts import act, movers
+
+
+@pytest.mark.slow  # an AI plays a game of the match before the withdrawal
+async def test_a_withdrawal_in_a_bracket_is_a_walkover(tmp_path: Path) -> None:
+    async with world(tmp_path) as w, running_bot(w) as bot:
+        fake = w.fake
+        storage = bot.service.storage
+        dave = fake.add_user("dave")
+        tr = await signed_up(
+            w, bot, (w.bob, w.carol), name="KO", format="single_elimination", games=3, timer=1
+        )
+        tid = tr.tournament_id
+        await say(w, w.alice, "start")
+
+        async def one_game() -> bool:
+            return len(await storage.tournament_games(tid)) >= 1
+
+        await until(one_game, 60)  # nobody came: the AI played it for both
+        assert await say(w, w.bob, "leave") == t("tournament.ok.withdrew", name="KO")
+        thread = int(fake.threads(w.channel)[0]["id"])
+        walkover = t("tournament.withdrew.walkover", player=display(fake, w.bob))
+        await fake.wait_for(
+            lambda: any(m.content == walkover for m in fake.channel_messages(thread)), 10
+        )
+        await reaches(storage, tid, TournamentStatus.FINISHED, 30)
+        games = await storage.tournament_games(tid)
+        assert 1 <= len(games) < 3  # cut at the withdrawal: the game being played not recorded
+        board = (await only_tournament(bot, w.guild)).standings_message_id
+        assert board is not None
+        forfeit = t("tstand.forfeit", winner=display(fake, w.carol), loser=display(fake, w.bob))
+        await fake.wait_for(
+            lambda: t("tstand.champion", name=display(fake, w.carol)) in description(fake, board),
+            10,
+        )
+        assert forfeit in str(fake.message(board).embeds[0].get("fields"))  # not "beat"
+        for p in (w.bob, w.carol):  # the games the AI played for them count for nobody
+            assert (await storage.user_stats(p, w.guild)).games == 0
+        # each refusal its own words
+        assert await say(w, w.bob, "leave", tournament="KO") == t("err.no_tournament")
+        assert await say(w, dave, "leave") == t("err.no_tournament")
+
+
+async def test_refusals_to_leave_or_remove_say_which_case(tmp_path: Path) -> None:
+    async with world(tmp_path) as w, running_bot(w) as bot:
+        fake = w.fake
+        dave = fake.add_user("dave")
+        await signed_up(w, bot, (w.bob, w.carol, dave), name="Cup", timer=600)
+        assert await say(w, w.alice, "leave") == t("tournament.error.not_joined")
+        assert await say(w, w.alice, "remove", user=w.alice) == t(
+            "tournament.error.player_not_joined"
+        )
+        assert await say(w, w.alice, "start") == t("tournament.ok.started", name="Cup")
+        assert await say(w, w.alice, "remove", user=dave) == t(
+            "tournament.ok.removed", user=f"<@{dave}>", name="Cup"
+        )
+        assert await say(w, w.alice, "remove", user=dave) == t(
+            "tournament.error.player_already_withdrawn"
+        )
+        assert await say(w, dave, "leave") == t("tournament.error.already_withdrawn")
+        assert await say(w, w.alice, "leave") == t("tournament.error.not_joined")
+
+
+async def test_a_swiss_withdrawal_is_played_out_by_an_ai_for_nobody(tmp_path: Path) -> None:
+    rng = random.Random(7)
+    async with world(tmp_path) as w, running_bot(w) as bot:
+        fake = w.fake
+        storage = bot.service.storage
+        tr = await signed_up(w, bot, (w.bob, w.carol), name="Duel", rounds=1, timer=600)
+        tid = tr.tournament_id
+        await say(w, w.alice, "start")
+
+        async def opened() -> bool:
+            rounds = await storage.tournament_rounds(tid)
+            return bool(rounds) and rounds[0].tables[0].bot_table_id is not None
+
+        await until(opened)
+        rounds = await storage.tournament_rounds(tid)
+        table_id = rounds[0].tables[0].bot_table_id
+        assert table_id is not None
+        table = bot.service.registry.get(table_id)
+        assert isinstance(table, Table)
+        thread = table.thread_id or table.channel_id
+        # carol withdraws at once; bob plays his seat to the end
+        assert await say(w, w.carol, "leave") == t("tournament.ok.withdrew", name="Duel")
+        note = t("tournament.withdrew.ai", player=display(fake, w.carol))
+        await fake.wait_for(
+            lambda: any(m.content == note for m in fake.channel_messages(thread)), 10
+        )
+
+        async def bob_plays() -> bool:
+            if table.state is None or table.state.finished:
+                return True
+            if movers(table, [w.bob]):
+                await act(w, table, w.bob, rng)
+            return False
+
+        await until(bob_plays, 60)
+        await reaches(storage, tid, TournamentStatus.FINISHED, 30)
+        assert (await storage.user_stats(w.bob, w.guild)).games == 1  # he played: it counts
+        assert (await storage.user_stats(w.carol, w.guild)).games == 0  # an AI's game
+        # the standings still place carol's seat: the table's result is whole
+        games = await storage.tournament_games(tid)
+        assert len(games) == 1 and set(games[0].seats) == {w.bob, w.carol}

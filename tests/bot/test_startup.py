@@ -31,10 +31,8 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-async def test_discord_down_then_up_one_line_per_retry_then_connects(tmp_path: Path) -> None:
-    fake = FakeDiscord()
-    fake.port = free_port()  # nothing listens there yet: Discord is "down"
-    fake.add_guild("Club")
+def start_bot(fake: FakeDiscord, tmp_path: Path) -> tuple[subprocess.Popen[bytes], Path]:
+    """``python -m bot`` (through the test runner) pointed at ``fake``, logging to a file."""
     env = bot_env(
         fake,
         PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
@@ -46,6 +44,14 @@ async def test_discord_down_then_up_one_line_per_retry_then_connects(tmp_path: P
         proc = subprocess.Popen(
             [sys.executable, str(RUNNER)], env=env, cwd=tmp_path, stdout=log, stderr=log
         )
+    return proc, log_path
+
+
+async def test_discord_down_then_up_one_line_per_retry_then_connects(tmp_path: Path) -> None:
+    fake = FakeDiscord()
+    fake.port = free_port()  # nothing listens there yet: Discord is "down"
+    fake.add_guild("Club")
+    proc, log_path = start_bot(fake, tmp_path)
     try:
 
         def retries() -> list[str]:
@@ -115,17 +121,7 @@ async def test_sigterm_closes_the_bot_cleanly(tmp_path: Path) -> None:
     fake = FakeDiscord()
     fake.add_guild("Club")
     await fake.start()
-    env = bot_env(
-        fake,
-        PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
-        database_path=tmp_path / "durak.sqlite3",
-        log_level="INFO",
-    )
-    log_path = tmp_path / "bot.log"
-    with log_path.open("wb") as log:
-        proc = subprocess.Popen(
-            [sys.executable, str(RUNNER)], env=env, cwd=tmp_path, stdout=log, stderr=log
-        )
+    proc, log_path = start_bot(fake, tmp_path)
     try:
         await fake.wait_for(lambda: fake.gateway.connected, 30, what="the bot to connect")
         proc.send_signal(signal.SIGTERM)

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import durak_core
-from tests.engine.test_build import assert_fresh, compiled_modules
+from tests.engine.test_build import assert_fresh, assert_marked, compiled_modules
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -20,6 +20,10 @@ def test_the_build_lists_existing_bot_modules() -> None:
     for name in names:
         assert (ROOT / name).is_file(), name
         assert not name.endswith("__init__.py"), f"{name}: mypyc cannot compile it (bot/text)"
+
+
+def test_every_compiled_bot_module_says_so_at_its_top() -> None:
+    assert_marked(compiled_modules("BOT_COMPILED"))
 
 
 @pytest.mark.skipif(not durak_core.COMPILED, reason="pure-Python install (no C compiler)")

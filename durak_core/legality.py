@@ -31,6 +31,7 @@ from .actions import ATTACK, DEFEND, EXCHANGE, PASS, TAKE, TRANSFER, Action
 from .bits import lowest_bit
 from .board import Board
 from .cards import Card, card_index
+from .rule_options import refusal_id
 
 #: The answer of a check that finds nothing against the action.
 ALLOWED: Final = 0
@@ -242,6 +243,13 @@ def check(s: Board, seat: int, action: Action) -> int:
 
 # --- why not, in words -------------------------------------------------------------------------
 
+# The ids a refusal of an option's check cites, from the option's declaration.
+_TRANSFER: Final = refusal_id("transfer")
+_NEIGHBOURS: Final = refusal_id("neighbours_only")
+_EXCHANGE: Final = refusal_id("trump_exchange")
+_TEAMS: Final = refusal_id("team_size")
+_FIRST_FIVE: Final = refusal_id("first_bout_five")
+
 #: For each code: the rule id and the sentence (fields filled by :func:`reason`).
 _REASONS: Final = {
     GAME_OVER: ("R20", "the game is over; no more actions (got {action})"),
@@ -253,7 +261,7 @@ _REASONS: Final = {
         "{who} may not act before the main attacker (seat {attacker}) opens the bout",
     ),
     DEFENDER_ATTACKS: ("R9", "the defender may not attack"),
-    NOT_A_THROWER: ("V5", "only the defender's neighbours may throw in"),
+    NOT_A_THROWER: (_NEIGHBOURS, "only the defender's neighbours may throw in"),
     PASSED: ("R15", "{who} passed; it may throw in again once the table changes"),
     RANK_NOT_ON_TABLE: ("R11", "no {rank} is on the table to throw in {card} against"),
     LIMIT_REACHED: ("R12", "the bout already has its limit of {limit} attack cards"),
@@ -261,20 +269,23 @@ _REASONS: Final = {
     BEAT_AFTER_TAKE: ("R14", "after declaring take the defender plays no more cards"),
     NOT_UNBEATEN: ("R13", "{attack} is not an unbeaten attack card on the table"),
     DOES_NOT_BEAT: ("R7", "{card} does not beat {attack}"),
-    NO_TRANSFERS: ("V1", "transfers are not part of these rules"),
-    ONLY_DEFENDER_TRANSFERS: ("V1", "only the defender (seat {defender}) may transfer"),
-    TRANSFER_AFTER_TAKE: ("V1", "no transfer after a take"),
-    TRANSFER_AFTER_BEATING: ("V1", "no transfer once an attack card is beaten"),
-    TRANSFER_OTHER_RANK: ("V1", "{card} does not match the rank of the attack cards"),
+    NO_TRANSFERS: (_TRANSFER, "transfers are not part of these rules"),
+    ONLY_DEFENDER_TRANSFERS: (_TRANSFER, "only the defender (seat {defender}) may transfer"),
+    TRANSFER_AFTER_TAKE: (_TRANSFER, "no transfer after a take"),
+    TRANSFER_AFTER_BEATING: (_TRANSFER, "no transfer once an attack card is beaten"),
+    TRANSFER_OTHER_RANK: (_TRANSFER, "{card} does not match the rank of the attack cards"),
     TRANSFER_TOO_MANY: (
-        "V1",
+        _TRANSFER,
         "the next defender would hold fewer cards than the attack cards (or the limit)",
     ),
     ONLY_DEFENDER_TAKES: ("R13", "only the defender (seat {defender}) may take"),
     TAKEN_ALREADY: ("R14", "the defender has already declared take"),
     NOTHING_TO_TAKE: ("R13", "there is no unbeaten card to take"),
     DEFENDER_PASSES: ("R15", "only attackers pass; the defender beats or takes"),
-    PASS_NOT_A_THROWER: ("V5", "{who} may not throw in this bout, so it has nothing to pass"),
+    PASS_NOT_A_THROWER: (
+        _NEIGHBOURS,
+        "{who} may not throw in this bout, so it has nothing to pass",
+    ),
     PASSED_ALREADY: ("R15", "{who} has already passed"),
     PASS_BEFORE_BEATEN: (
         "R15",
@@ -282,21 +293,21 @@ _REASONS: Final = {
     ),
     NOTHING_TO_THROW: ("R15", "{who} has nothing to throw in and counts as passed already"),
     MUST_OPEN: ("R10", "{who} must open the bout with a card; there is nothing to pass on"),
-    NO_EXCHANGES: ("V8", "trump exchange is not part of these rules"),
-    NO_TRUMP: ("V8", "there is no trump this game"),
-    NOT_LOWEST_TRUMP: ("V8", "only the holder of {lowest_trump} may exchange it"),
-    TALON_TOO_SHORT: ("V8", "the talon must hold more than one card to exchange"),
+    NO_EXCHANGES: (_EXCHANGE, "trump exchange is not part of these rules"),
+    NO_TRUMP: (_EXCHANGE, "there is no trump this game"),
+    NOT_LOWEST_TRUMP: (_EXCHANGE, "only the holder of {lowest_trump} may exchange it"),
+    TALON_TOO_SHORT: (_EXCHANGE, "the talon must hold more than one card to exchange"),
 }
 
 
 def reason(s: Board, seat: int, action: Action, why: int) -> tuple[str, str]:
     """The rule id and the sentence for the refusal ``why`` (a code :func:`check` returned)."""
     if why == NOT_A_THROWER and s.rules.team_size and s.teams[seat] == s.teams[s.defender]:
-        return "V7", "teammates never attack each other"
+        return _TEAMS, "teammates never attack each other"
     if why == LIMIT_REACHED:
         cap = s.rules.bout_cap(s.discarded_once)
         if cap == 5 and s.limit == 5 and s.rules.hand_size > 5:
-            return "V4", "at most 5 attack cards before the first discard"
+            return _FIRST_FIVE, "at most 5 attack cards before the first discard"
     rule, sentence = _REASONS[why]
     card = Card.from_index(action.c) if action.c >= 0 else None
     lowest = card_index(s.rules.lowest_rank, s.trump_suit) if s.trump_suit >= 0 else -1

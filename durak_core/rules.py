@@ -25,11 +25,11 @@ from typing import Any, Final
 
 from .cards import ACE, BLACK_JOKER, COPY_STRIDE, RED_JOKER, Card, Suit, card_index, mask_of
 from .errors import RulesError
+from .rule_options import DECK_SIZES, OPTIONS, RuleOption, clashes
 
 #: R3: 2 to 6 players. The engine's seat tables (:mod:`durak_core.tables`) are sized for it.
 MIN_SEATS: Final = 2
 MAX_SEATS: Final = 6
-DECK_SIZES: Final = (24, 36, 52)
 HAND_SIZES: Final = (4, 5, 6, 7)
 _LOWEST_RANK: Final = {24: 9, 36: 6, 52: 2}
 
@@ -91,14 +91,9 @@ class RuleSet:
         for f in fields(self):
             if f.type in ("bool", bool) and not isinstance(getattr(self, f.name), bool):
                 raise RulesError(f"{f.name} must be true or false")
-        if self.crazy and self.diamonds_apart:
-            raise RulesError("V12/V13: crazy (clubs always trump) and diamonds apart conflict")
-        if self.no_trump and (self.crazy or self.diamonds_apart):
-            raise RulesError("V11: a game without trump cannot also fix the trump (V12/V13)")
-        if self.changing_trump and (self.no_trump or self.crazy):
-            raise RulesError("V14: a changing trump needs a trump that the turned card decides")
-        if self.changing_trump and self.trump_exchange:
-            raise RulesError("V8/V14: the trump exchange and a changing trump do not combine")
+        clash = clashes({o.field: getattr(self, o.field) for o in OPTIONS})
+        if clash:
+            raise RulesError(_clash_text(*clash[0]))
         if self.jokers and self.deck_size != 52:
             raise RulesError(
                 f"V15: jokers need the 52-card deck (this rule set has {self.deck_size})"
@@ -199,26 +194,11 @@ class RuleSet:
 
     def differences(self) -> list[str]:
         """The variant options that differ from classic, each with its rule id."""
-        variants = (
-            (self.transfer, "V1 transfer"),
-            (self.deck_size != 36, f"V2 {self.deck_size}-card deck"),
-            (self.hand_size != 6, f"V3 {self.hand_size}-card hands"),
-            (self.first_bout_five, "V4 five before the first discard"),
-            (self.neighbours_only, "V5 neighbours only"),
-            (not self.throw_in_after_take, "V6 no throw-in after take"),
-            (self.team_size > 0, f"V7 teams of {self.team_size}"),
-            (self.trump_exchange, "V8 trump exchange"),
-            (self.unlimited_bout, "V9 unlimited bout"),
-            (self.under_the_fool, "V10 under the fool"),
-            (self.no_trump, "V11 no trump"),
-            (self.crazy, "V12 crazy: clubs always trump"),
-            (self.diamonds_apart, "V13 diamonds only against diamonds"),
-            (self.changing_trump, "V14 changing trump"),
-            (self.jokers, "V15 jokers"),
-            (self.double_deck, "V16 double deck"),
-            (self.series_losses > 0, f"V17 series to {self.series_losses} losses"),
-        )
-        return [text for differs, text in variants if differs]
+        return [
+            option.describe(value)
+            for option in OPTIONS
+            if option.is_set(value := getattr(self, option.field))
+        ]
 
     def describe(self) -> str:
         if not self.differences():
@@ -278,6 +258,13 @@ def preset(name: str) -> RuleSet:
         raise RulesError(
             f"unknown rule preset {name!r}; known presets: {', '.join(PRESETS)}"
         ) from None
+
+
+def _clash_text(option: RuleOption, other: RuleOption) -> str:
+    if other.rule in option.needs:
+        return f"{option.rule}: {option.name} needs {other.rule} ({other.name})"
+    first, second = sorted((option, other), key=lambda o: int(o.rule[1:]))
+    return f"{first.rule}/{second.rule}: {first.name} and {second.name} do not combine"
 
 
 @lru_cache(maxsize=32)

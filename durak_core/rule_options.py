@@ -51,6 +51,7 @@ class RuleOption:
     needs: tuple[str, ...] = ()
     #: The name of its ``/durak new`` option ("": offered by the presets only). A yes/no option
     #: sets the field to ``on`` (yes) or ``off`` (no); with ``choices`` it takes the value.
+    #: ``on`` is also the value its name shows with when a rule set has it off.
     command: str = ""
     on: bool | int = True
     choices: tuple[int, ...] = ()
@@ -127,7 +128,7 @@ OPTIONS: Final = (
     ),
     RuleOption("V15", "jokers", False, "jokers", "deck", command="jokers"),
     RuleOption("V16", "double_deck", False, "double deck", "deck", command="double_deck"),
-    RuleOption("V17", "series_losses", 0, "series to {} losses", "end", param="n"),
+    RuleOption("V17", "series_losses", 0, "series to {} losses", "end", param="n", on=3),
 )  # fmt: skip
 
 #: Each option by its rule id, and by its field.

@@ -92,6 +92,7 @@ class ActivityTables:
         await load_guild_settings(bot, guild_id)
         asked = NewTable(
             r.preset,
+            options=r.options,
             seats=r.seats,
             timer=r.timer,
             ai_seats=r.ai_seats,

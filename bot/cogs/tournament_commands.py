@@ -94,12 +94,12 @@ class TournamentCommands(CogBase):
         when = parse_deadline(deadline, datetime.now(UTC))
         if check_in is not None and when is None:  # the window is the last minutes before it
             raise SettingsError("check_in_deadline", "check-in needs a deadline")
-        rules_asked = NewTable(
-            preset,
-            transfer,
-            deck,
-            first_five,
-            neighbours,
+        rules_asked = NewTable.asked(
+            preset=preset,
+            transfer=transfer,
+            deck=deck,
+            first_five=first_five,
+            neighbours=neighbours,
             seats=table_size,
             timer=timer,
             language=language,

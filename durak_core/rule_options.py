@@ -23,8 +23,9 @@ from typing import Final, Literal
 #: ("in": the deck's size, the hand size).
 Placement = Literal["after", "instead", "in"]
 #: The rules text's sections, in order (bot/ui/rules_text.py writes one line for each).
-#: V2: the deck sizes.
+#: V2: the deck sizes; V3: the hand sizes.
 DECK_SIZES: Final = (24, 36, 52)
+HAND_SIZES: Final = (4, 5, 6, 7)
 SECTIONS: Final = ("deck", "deal", "trump", "start", "throw_in", "limit", "transfer", "take", "end")
 
 
@@ -45,6 +46,8 @@ class RuleOption:
     placement: Placement = "after"
     #: The catalogue parameter its value fills in its texts ("" for an on/off switch).
     param: str = ""
+    #: The values it takes, if not a switch (False/True).
+    values: tuple[int, ...] = ()
     #: Rule ids it never combines with (declared on one side of each pair).
     conflicts: tuple[str, ...] = ()
     #: Rule ids it needs.
@@ -57,6 +60,11 @@ class RuleOption:
     choices: tuple[int, ...] = ()
     #: The id its checks' refusals cite ("" = its rule id).
     refusal: str = ""
+
+    @property
+    def takes(self) -> tuple[bool | int, ...]:
+        """Every value it may take."""
+        return self.values or (False, True)
 
     @property
     def refusal_id(self) -> str:
@@ -93,10 +101,10 @@ class RuleOption:
 OPTIONS: Final = (
     RuleOption("V1", "transfer", False, "transfer", "transfer", "instead", command="transfer"),
     RuleOption(
-        "V2", "deck_size", 36, "{}-card deck", "deck", "in", "n",
+        "V2", "deck_size", 36, "{}-card deck", "deck", "in", "n", DECK_SIZES,
         command="deck", choices=DECK_SIZES,
     ),
-    RuleOption("V3", "hand_size", 6, "{}-card hands", "deal", "in", "n"),
+    RuleOption("V3", "hand_size", 6, "{}-card hands", "deal", "in", "n", HAND_SIZES),
     RuleOption(
         "V4", "first_bout_five", False, "five before the first discard", "limit",
         command="first_five",
@@ -105,8 +113,13 @@ OPTIONS: Final = (
         "V5", "neighbours_only", False, "neighbours only", "throw_in", "instead",
         command="neighbours",
     ),
-    RuleOption("V6", "throw_in_after_take", True, "no throw-in after take", "take", "instead"),
-    RuleOption("V7", "team_size", 0, "teams of {}", "take", param="size", command="teams", on=2),
+    RuleOption(
+        "V6", "throw_in_after_take", True, "no throw-in after take", "take", "instead", on=False
+    ),
+    RuleOption(
+        "V7", "team_size", 0, "teams of {}", "take", param="size", values=(0, 2, 3),
+        command="teams", on=2,
+    ),
     RuleOption("V8", "trump_exchange", False, "trump exchange", "trump"),
     RuleOption("V9", "unlimited_bout", False, "unlimited bout", "limit", "instead"),
     RuleOption("V10", "under_the_fool", False, "under the fool", "start"),
@@ -128,7 +141,10 @@ OPTIONS: Final = (
     ),
     RuleOption("V15", "jokers", False, "jokers", "deck", command="jokers"),
     RuleOption("V16", "double_deck", False, "double deck", "deck", command="double_deck"),
-    RuleOption("V17", "series_losses", 0, "series to {} losses", "end", param="n", on=3),
+    RuleOption(
+        "V17", "series_losses", 0, "series to {} losses", "end", param="n",
+        values=tuple(range(100)), on=3,
+    ),
 )  # fmt: skip
 
 #: Each option by its rule id, and by its field.

@@ -25,12 +25,11 @@ from typing import Any, Final
 
 from .cards import ACE, BLACK_JOKER, COPY_STRIDE, RED_JOKER, Card, Suit, card_index, mask_of
 from .errors import RulesError
-from .rule_options import DECK_SIZES, OPTIONS, RuleOption, clashes
+from .rule_options import BY_FIELD, DECK_SIZES, HAND_SIZES, OPTIONS, RuleOption, clashes
 
 #: R3: 2 to 6 players. The engine's seat tables (:mod:`durak_core.tables`) are sized for it.
 MIN_SEATS: Final = 2
 MAX_SEATS: Final = 6
-HAND_SIZES: Final = (4, 5, 6, 7)
 _LOWEST_RANK: Final = {24: 9, 36: 6, 52: 2}
 
 
@@ -84,9 +83,9 @@ class RuleSet:
             raise RulesError(
                 f"V3: 7-card hands need the 52-card deck (this rule set has {self.deck_size})"
             )
-        if self.team_size not in (0, 2, 3):
+        if self.team_size not in BY_FIELD["team_size"].values:
             raise RulesError(f"V7: teams have 2 or 3 players, not {self.team_size}")
-        if not 0 <= self.series_losses <= 99:
+        if self.series_losses not in BY_FIELD["series_losses"].values:
             raise RulesError(f"V17: losses to end a series must be 0..99, not {self.series_losses}")
         for f in fields(self):
             if f.type in ("bool", bool) and not isinstance(getattr(self, f.name), bool):

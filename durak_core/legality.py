@@ -31,7 +31,7 @@ from .actions import ATTACK, DEFEND, EXCHANGE, PASS, TAKE, TRANSFER, Action
 from .bits import lowest_bit
 from .board import Board
 from .cards import Card, card_index
-from .rule_options import refusal_id
+from .rules import OPTIONS
 
 #: The answer of a check that finds nothing against the action.
 ALLOWED: Final = 0
@@ -244,11 +244,11 @@ def check(s: Board, seat: int, action: Action) -> int:
 # --- why not, in words -------------------------------------------------------------------------
 
 # The ids a refusal of an option's check cites, from the option's declaration.
-_TRANSFER: Final = refusal_id("transfer")
-_NEIGHBOURS: Final = refusal_id("neighbours_only")
-_EXCHANGE: Final = refusal_id("trump_exchange")
-_TEAMS: Final = refusal_id("team_size")
-_FIRST_FIVE: Final = refusal_id("first_bout_five")
+_TRANSFER: Final = OPTIONS.refusal_id("transfer")
+_NEIGHBOURS: Final = OPTIONS.refusal_id("neighbours_only")
+_EXCHANGE: Final = OPTIONS.refusal_id("trump_exchange")
+_TEAMS: Final = OPTIONS.refusal_id("team_size")
+_FIRST_FIVE: Final = OPTIONS.refusal_id("first_bout_five")
 
 #: For each code: the rule id and the sentence (fields filled by :func:`reason`).
 _REASONS: Final = {

@@ -1,31 +1,33 @@
-"""The variant options of a rule set, each declared once (V1–V17).
+"""What a variant option of a rule set is (V1 and on): its declaration, and the registry of them.
 
-One :class:`RuleOption` per option of :class:`~durak_core.rules.RuleSet` says everything the
-rest of the program needs to know about it: its field and rule id, which options it never
-combines with or needs, its short name, its ``/durak new`` option, where its line goes in the
-rules text, and the id a refusal of one of its checks cites. ``RuleSet.differences`` and its
-validation, the refusal reasons of :mod:`durak_core.legality`, the bot's ``/durak new`` options,
-its rules text and the Activity's open form all read :data:`OPTIONS`; adding an option is one
-entry here and one field in ``RuleSet`` (docs/architecture.md, "Adding a rule option").
+Each option of :class:`~durak_core.rules.RuleSet` is declared once, with its field
+(:func:`option`): its rule id, which options it never combines with or needs, its short name,
+its ``/durak new`` option, where its line goes in the rules text, and the id its checks'
+refusals cite. ``RuleSet`` validates itself from the declarations and names its differences
+from them; the refusal reasons of :mod:`durak_core.legality`, the bot's ``/durak new`` options,
+its rules text and the tests over every option read the registry,
+:data:`durak_core.rules.OPTIONS`. Adding an option is one field (docs/architecture.md, "Adding
+a rule option").
 
-Nothing here is read per action: the engine resolves a rule set to plain fields once
-(:mod:`durak_core.tables`).
+Nothing here is read per action: the engine reads a rule set's fields, and resolves them to
+plain attributes once per rule set (:mod:`durak_core.tables`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import dataclasses
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Final, Literal
+from typing import Any, Final, Literal
 
 #: Where an option's line goes in the rules text: its own line after the section's line
 #: ("after"), in place of it ("instead"), or none because the section's line states its value
 #: ("in": the deck's size, the hand size).
 Placement = Literal["after", "instead", "in"]
-#: The rules text's sections, in order (bot/ui/rules_text.py writes one line for each).
 #: V2: the deck sizes; V3: the hand sizes.
 DECK_SIZES: Final = (24, 36, 52)
 HAND_SIZES: Final = (4, 5, 6, 7)
+#: The rules text's sections, in order (bot/ui/rules_text.py writes one line for each).
 SECTIONS: Final = ("deck", "deal", "trump", "start", "throw_in", "limit", "transfer", "take", "end")
 
 
@@ -35,9 +37,8 @@ class RuleOption:
 
     #: The rule id in docs/rules.md ("V1").
     rule: str
-    #: The ``RuleSet`` field.
-    field: str
-    #: The field's value in the classic game: the option is set when the value differs.
+    #: The field's value in the classic game (its default): the option is set when the value
+    #: differs.
     off: bool | int
     #: Its short English name (``{}``: the value), for ``RuleSet.differences``.
     name: str
@@ -60,6 +61,11 @@ class RuleOption:
     choices: tuple[int, ...] = ()
     #: The id its checks' refusals cite ("" = its rule id).
     refusal: str = ""
+    #: The ``RuleSet`` field (filled in from the field it is declared with).
+    field: str = ""
+
+    def named(self, field: str) -> RuleOption:
+        return dataclasses.replace(self, field=field)
 
     @property
     def takes(self) -> tuple[bool | int, ...]:
@@ -98,103 +104,72 @@ class RuleOption:
         return self.on if value else self.off
 
 
-OPTIONS: Final = (
-    RuleOption("V1", "transfer", False, "transfer", "transfer", "instead", command="transfer"),
-    RuleOption(
-        "V2", "deck_size", 36, "{}-card deck", "deck", "in", "n", DECK_SIZES,
-        command="deck", choices=DECK_SIZES,
-    ),
-    RuleOption("V3", "hand_size", 6, "{}-card hands", "deal", "in", "n", HAND_SIZES),
-    RuleOption(
-        "V4", "first_bout_five", False, "five before the first discard", "limit",
-        command="first_five",
-    ),
-    RuleOption(
-        "V5", "neighbours_only", False, "neighbours only", "throw_in", "instead",
-        command="neighbours",
-    ),
-    RuleOption(
-        "V6", "throw_in_after_take", True, "no throw-in after take", "take", "instead", on=False
-    ),
-    RuleOption(
-        "V7", "team_size", 0, "teams of {}", "take", param="size", values=(0, 2, 3),
-        command="teams", on=2,
-    ),
-    RuleOption("V8", "trump_exchange", False, "trump exchange", "trump"),
-    RuleOption("V9", "unlimited_bout", False, "unlimited bout", "limit", "instead"),
-    RuleOption("V10", "under_the_fool", False, "under the fool", "start"),
-    RuleOption(
-        "V11", "no_trump", False, "no trump", "trump", "instead",
-        conflicts=("V12", "V13"), command="no_trump",
-    ),
-    RuleOption(
-        "V12", "crazy", False, "crazy: clubs always trump", "trump", "instead",
-        conflicts=("V13",), command="crazy",
-    ),
-    RuleOption(
-        "V13", "diamonds_apart", False, "diamonds only against diamonds", "trump",
-        command="diamonds_apart",
-    ),
-    RuleOption(
-        "V14", "changing_trump", False, "changing trump", "trump",
-        conflicts=("V8", "V11", "V12"), command="changing_trump",
-    ),
-    RuleOption("V15", "jokers", False, "jokers", "deck", command="jokers"),
-    RuleOption("V16", "double_deck", False, "double deck", "deck", command="double_deck"),
-    RuleOption(
-        "V17", "series_losses", 0, "series to {} losses", "end", param="n",
-        values=tuple(range(100)), on=3,
-    ),
-)  # fmt: skip
-
-#: Each option by its rule id, and by its field.
-BY_RULE: Final[Mapping[str, RuleOption]] = {o.rule: o for o in OPTIONS}
-BY_FIELD: Final[Mapping[str, RuleOption]] = {o.field: o for o in OPTIONS}
-#: The options ``/durak new`` offers, in their order.
-COMMAND_OPTIONS: Final = tuple(o for o in OPTIONS if o.command)
+def option(
+    rule: str,
+    off: bool | int,
+    name: str,
+    section: str,
+    placement: Placement = "after",
+    param: str = "",
+    values: tuple[int, ...] = (),
+    **more: Any,
+) -> Any:
+    """A ``RuleSet`` field, defaulting to ``off``, declared as the option ``rule`` (the other
+    arguments: :class:`RuleOption`'s)."""
+    declared = RuleOption(rule, off, name, section, placement, param, values, **more)
+    return dataclasses.field(default=off, metadata={"option": declared})
 
 
-def refusal_id(field: str) -> str:
-    """The rule id a refusal of ``field``'s checks cites."""
-    return BY_FIELD[field].refusal_id
+class Registry(Sequence[RuleOption]):
+    """The declared options, in rule id order, and what is looked up in them."""
+
+    def __init__(self, options: Iterable[RuleOption]) -> None:
+        self.options = tuple(sorted(options, key=lambda o: int(o.rule[1:])))
+        self.by_rule: Mapping[str, RuleOption] = {o.rule: o for o in self.options}
+        self.by_field: Mapping[str, RuleOption] = {o.field: o for o in self.options}
+        #: The options ``/durak new`` offers, in their order.
+        self.commands = tuple(o for o in self.options if o.command)
+        self._check()
+
+    def __iter__(self) -> Iterator[RuleOption]:
+        return iter(self.options)
+
+    def __len__(self) -> int:
+        return len(self.options)
+
+    def __getitem__(self, index: Any) -> Any:
+        return self.options[index]
+
+    def refusal_id(self, field: str) -> str:
+        """The rule id a refusal of ``field``'s checks cites."""
+        return self.by_field[field].refusal_id
+
+    def clashes(self, values: Mapping[str, object]) -> list[tuple[RuleOption, RuleOption]]:
+        """Among the options set in ``values`` (field → value): each one paired with an option
+        it conflicts with that is set too, or with an option it needs that is not."""
+        on = {o.rule for o in self.options if o.is_set(values[o.field])}
+        found: list[tuple[RuleOption, RuleOption]] = []
+        for declared in self.options:
+            if declared.rule not in on:
+                continue
+            found += [(declared, self.by_rule[r]) for r in declared.conflicts if r in on]
+            found += [(declared, self.by_rule[r]) for r in declared.needs if r not in on]
+        return found
+
+    def _check(self) -> None:
+        """The declarations agree: ids, fields and commands unique, conflicts and needs name
+        options, sections exist."""
+        commands = [o.command for o in self.commands]
+        if len(self.by_rule) != len(self.options) or len(self.by_field) != len(self.options):
+            raise AssertionError("two rule options share a rule id or a field")
+        if len(set(commands)) != len(commands):
+            raise AssertionError("two rule options share a /durak new option")
+        for declared in self.options:
+            if declared.section not in SECTIONS:
+                raise AssertionError(f"{declared.rule}: no rules text section {declared.section}")
+            for rule in (*declared.conflicts, *declared.needs):
+                if rule not in self.by_rule:
+                    raise AssertionError(f"{declared.rule} names an unknown option {rule}")
 
 
-def clashes(values: Mapping[str, object]) -> list[tuple[RuleOption, RuleOption]]:
-    """Among the options set in ``values`` (field → value): each one paired with an option it
-    conflicts with that is set too, or with an option it needs that is not."""
-    on = {o.rule for o in OPTIONS if o.is_set(values[o.field])}
-    found: list[tuple[RuleOption, RuleOption]] = []
-    for option in OPTIONS:
-        if option.rule not in on:
-            continue
-        found += [(option, BY_RULE[rule]) for rule in option.conflicts if rule in on]
-        found += [(option, BY_RULE[rule]) for rule in option.needs if rule not in on]
-    return found
-
-
-def _check_declarations() -> None:
-    """The table is consistent: ids and fields unique, conflicts name options, sections exist."""
-    if len(BY_RULE) != len(OPTIONS) or len(BY_FIELD) != len(OPTIONS):
-        raise AssertionError("two rule options share a rule id or a field")
-    commands = [o.command for o in COMMAND_OPTIONS]
-    if len(set(commands)) != len(commands):
-        raise AssertionError("two rule options share a /durak new option")
-    for option in OPTIONS:
-        if option.section not in SECTIONS:
-            raise AssertionError(f"{option.rule}: unknown rules text section {option.section}")
-        for rule in (*option.conflicts, *option.needs):
-            if rule not in BY_RULE:
-                raise AssertionError(f"{option.rule} names an unknown option {rule}")
-
-
-_check_declarations()
-
-__all__ = [
-    "BY_FIELD",
-    "BY_RULE",
-    "COMMAND_OPTIONS",
-    "DECK_SIZES",
-    "OPTIONS",
-    "SECTIONS",
-    "RuleOption",
-]
+__all__ = ["DECK_SIZES", "HAND_SIZES", "SECTIONS", "Registry", "RuleOption", "option"]

@@ -18,7 +18,8 @@ from bot.text import language as lang_of
 from bot.text.translator import ls
 from durak_core import PRESETS, RuleSet, preset
 from durak_core.ai import Level
-from durak_core.rule_options import COMMAND_OPTIONS, RuleOption
+from durak_core.rule_options import RuleOption
+from durak_core.rules import OPTIONS
 
 #: Every engine preset, named in the reader's language (≤ 25 choices).
 PRESET_CHOICES = [app_commands.Choice(name=ls(f"preset.{name}"), value=name) for name in PRESETS]
@@ -50,7 +51,7 @@ class NewTable:
     def asked(cls, **answers: Any) -> NewTable:
         """From the command's answers by name: the table's options and the rule options
         (None: not given). An unknown name is a ``TypeError``, as for a call."""
-        rule_names = {option.command for option in COMMAND_OPTIONS}
+        rule_names = {option.command for option in OPTIONS.commands}
         options = tuple(
             (name, value)
             for name, value in answers.items()
@@ -68,7 +69,7 @@ class NewTable:
         rules refuse."""
         changes: dict[str, object] = {
             option.field: option.from_command(value)
-            for option in COMMAND_OPTIONS
+            for option in OPTIONS.commands
             if (value := self.option(option.command)) is not None
         }
         # V15 needs the 52-card deck: asking for jokers without a deck implies it
@@ -118,7 +119,7 @@ _TABLE_PARAMETERS: dict[str, tuple[Parameter, ...]] = {
 
 def _parameters() -> tuple[Parameter, ...]:
     params = list(_TABLE_PARAMETERS[""])
-    for option in COMMAND_OPTIONS:
+    for option in OPTIONS.commands:
         params += [_rule_parameter(option), *_TABLE_PARAMETERS.get(option.command, ())]
     return tuple(params)
 

@@ -14,7 +14,8 @@ from bot.tables.refusals import Refusal, Rejected
 from bot.text import t
 from durak_core import PRESETS, RuleSet
 from durak_core.cards import ACE
-from durak_core.rule_options import BY_RULE, OPTIONS, SECTIONS, RuleOption
+from durak_core.rule_options import SECTIONS, RuleOption
+from durak_core.rules import OPTIONS
 
 from .cards import rank_label
 
@@ -98,7 +99,7 @@ def reason_text(message: str, rules: RuleSet | None, loc: str | None = None) -> 
 
 def _rule_name(rid: str, rules: RuleSet | None, loc: str | None) -> str:
     """A rule's short name; an option's with its value in ``rules`` (or a typical one)."""
-    option = BY_RULE.get(rid)
+    option = OPTIONS.by_rule.get(rid)
     if option is None:
         return t(f"rname.{rid}", loc)
     value = option.off if rules is None else getattr(rules, option.field)

@@ -13,7 +13,8 @@ from bot.cogs.new_table import NEW_OPTIONS
 from bot.text import CATALOGUES, t
 from bot.ui.rules_text import rule_names, rules_text
 from durak_core import RuleSet
-from durak_core.rule_options import BY_RULE, COMMAND_OPTIONS, OPTIONS, RuleOption
+from durak_core.rule_options import RuleOption
+from durak_core.rules import OPTIONS
 from tests.bot.helpers import running_bot, table_of, world
 from tests.engine.strategies import option_tables
 
@@ -31,7 +32,7 @@ def test_every_option_has_its_texts_in_every_language(option: RuleOption) -> Non
 
 
 def test_every_command_option_is_offered_by_durak_new_in_the_old_order() -> None:
-    commands = [o.command for o in COMMAND_OPTIONS]
+    commands = [o.command for o in OPTIONS.commands]
     assert [name for name in NEW_OPTIONS if name in commands] == commands
     # the order users and tests know, new options after it
     assert NEW_OPTIONS[:19] == (
@@ -43,10 +44,10 @@ def test_every_command_option_is_offered_by_durak_new_in_the_old_order() -> None
 
 async def test_durak_new_sets_every_command_option(tmp_path: Path) -> None:
     async with world(tmp_path) as w, running_bot(w) as bot:
-        for option in COMMAND_OPTIONS:
+        for option in OPTIONS.commands:
             value = next(v for v in option.choices if v != option.off) if option.choices else True
             asked: dict[str, object] = {option.command: value}
-            asked |= {BY_RULE[rule].command: True for rule in option.needs}
+            asked |= {OPTIONS.by_rule[rule].command: True for rule in option.needs}
             await w.fake.slash(w.alice, w.channel, "durak", "new", options=asked)
             rules = table_of(bot, w.channel).rules
             assert option.is_set(getattr(rules, option.field)), option.rule

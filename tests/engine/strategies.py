@@ -9,8 +9,7 @@ from hypothesis import reject
 from hypothesis import strategies as st
 
 from durak_core import PRESETS, GameState, RulesError, RuleSet, new_game
-from durak_core.rule_options import OPTIONS
-from durak_core.rules import MAX_SEATS, MIN_SEATS
+from durak_core.rules import MAX_SEATS, MIN_SEATS, OPTIONS
 
 MAX_ACTIONS = 3000  # far above any real game; a game that does not end fails the test
 

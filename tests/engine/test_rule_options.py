@@ -13,7 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from durak_core import RulesError, RuleSet, new_game
-from durak_core.rule_options import BY_RULE, OPTIONS, RuleOption
+from durak_core.rule_options import RuleOption
+from durak_core.rules import OPTIONS
 
 from .strategies import option_tables
 
@@ -27,7 +28,7 @@ def with_option(option: RuleOption) -> RuleSet:
     if option.values:
         changes[option.field] = next(v for v in reversed(option.values) if v != option.off)
     for rule in option.needs:
-        needed = BY_RULE[rule]
+        needed = OPTIONS.by_rule[rule]
         changes[needed.field] = needed.on
     for deck in (36, 52, 24):
         try:
@@ -40,7 +41,7 @@ def with_option(option: RuleOption) -> RuleSet:
 @pytest.mark.parametrize("option", OPTIONS, ids=lambda o: o.rule)
 def test_every_option_is_a_field_with_its_classic_value(option: RuleOption) -> None:
     assert getattr(RuleSet(), option.field) == option.off
-    assert option.rule in BY_RULE and BY_RULE[option.rule] is option
+    assert option.rule in OPTIONS.by_rule and OPTIONS.by_rule[option.rule] is option
 
 
 @pytest.mark.parametrize("option", OPTIONS, ids=lambda o: o.rule)
@@ -57,7 +58,7 @@ def test_every_option_is_defined_in_docs_rules(option: RuleOption) -> None:
 
 @pytest.mark.parametrize(
     ("option", "other"),
-    [(o, BY_RULE[rule]) for o in OPTIONS for rule in o.conflicts],
+    [(o, OPTIONS.by_rule[rule]) for o in OPTIONS for rule in o.conflicts],
     ids=lambda o: o.rule,
 )
 def test_conflicting_options_are_refused_naming_both(option: RuleOption, other: RuleOption) -> None:
@@ -68,7 +69,7 @@ def test_conflicting_options_are_refused_naming_both(option: RuleOption, other: 
 
 @pytest.mark.parametrize(
     ("option", "needed"),
-    [(o, BY_RULE[rule]) for o in OPTIONS for rule in o.needs],
+    [(o, OPTIONS.by_rule[rule]) for o in OPTIONS for rule in o.needs],
     ids=lambda o: o.rule,
 )
 def test_an_option_without_what_it_needs_is_refused(option: RuleOption, needed: RuleOption) -> None:

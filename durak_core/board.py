@@ -71,6 +71,7 @@ class Board:
     active: int  # seats still in the game
     out: tuple[int, ...]  # seats out, in finishing order (R18)
     emptied: tuple[int, ...]  # per seat: version of the action that emptied the hand, or -1
+    shown: tuple[int, int] = (-1, 0)  # V18: (bout, seats that showed a trump in that bout)
     discarded_once: bool  # has any bout ended defended yet (V4)
     bout: int
     version: int  # number of actions applied

@@ -30,7 +30,7 @@ from typing import Final
 from .actions import ATTACK, DEFEND, EXCHANGE, PASS, TAKE, TRANSFER, Action
 from .bits import lowest_bit
 from .board import Board
-from .cards import Card, card_index
+from .cards import COPY_STRIDE, Card, card_index
 from .rules import OPTIONS
 
 #: The answer of a check that finds nothing against the action.
@@ -92,8 +92,44 @@ def defence_cards(s: Board, attack: int) -> int:
 
 
 def transfer_cards(s: Board) -> int:
-    """V1: the defender's cards of the attack cards' rank."""
-    return s.hands[s.defender] & s._k.same_rank[s.att[0]]
+    """V1: the defender's cards of the attack cards' rank that the next defender could face: it
+    must answer every attack card, within the bout's cap (R12); a trump shown (V18) adds none."""
+    cards = s.hands[s.defender] & s._k.same_rank[s.att[0]]
+    room = _room(s)
+    count = len(s.att)
+    if count < room:
+        return cards
+    return _shown_trumps(s, s.defender, cards) if count == room else 0
+
+
+def _room(s: Board) -> int:
+    """How many attack cards the next defender could face after a transfer."""
+    tables = s._k
+    held = s.hands[tables.next_opponent(s.defender, s.active)].bit_count()
+    cap = tables.caps[s.discarded_once]
+    return held if held < cap else cap
+
+
+def shows_trump(s: Board, seat: int, card: int) -> bool:
+    """V18: is ``seat``'s transfer with ``card`` made by showing it: ``card`` a trump (of the
+    attack's rank), and ``seat`` has not shown one this bout?"""
+    if s.trump_suit < 0 or not s.rules.transfer_by_trump:
+        return False
+    # a suit's 13 indices, in both copies (V16); a joker's index is in no suit
+    trumps = (0x1FFF << 13 * s.trump_suit) * (1 | 1 << COPY_STRIDE)
+    bout, seats = s.shown
+    return bool(trumps >> card & 1) and not (bout == s.bout and seats >> seat & 1)
+
+
+def _shown_trumps(s: Board, seat: int, cards: int) -> int:
+    """V18: those of ``cards`` that ``seat`` would transfer by showing."""
+    shown = 0
+    while cards:
+        low = cards & -cards
+        if shows_trump(s, seat, low.bit_length() - 1):
+            shown |= low
+        cards ^= low
+    return shown
 
 
 def exchange_card(s: Board, seat: int) -> int:
@@ -157,15 +193,11 @@ def transfer_check(s: Board, seat: int, card: int) -> int:
         return TRANSFER_AFTER_TAKE
     if s.unbeaten != len(s.att):
         return TRANSFER_AFTER_BEATING
-    if card >= 0 and not transfer_cards(s) >> card & 1:
+    if card >= 0 and not s._k.same_rank[s.att[0]] >> card & 1:
         return TRANSFER_OTHER_RANK
-    # the next defender must be able to answer every card, within the bout's cap (R12)
-    tables = s._k
-    after = tables.next_opponent(s.defender, s.active)
-    count = len(s.att) + 1
-    if count > tables.caps[s.discarded_once] or s.hands[after].bit_count() < count:
-        return TRANSFER_TOO_MANY
-    return ALLOWED
+    if card < 0:  # any card: the listing's question (it then lists transfer_cards)
+        return ALLOWED if len(s.att) < _room(s) or transfer_cards(s) else TRANSFER_TOO_MANY
+    return ALLOWED if transfer_cards(s) >> card & 1 else TRANSFER_TOO_MANY
 
 
 def take_check(s: Board, seat: int) -> int:

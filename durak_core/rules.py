@@ -112,6 +112,15 @@ class RuleSet:
     jokers: bool = option("V15", False, "jokers", "deck", command="jokers")
     #: V16: two 36-card decks (72 cards); identical-looking cards are distinct.
     double_deck: bool = option("V16", False, "double deck", "deck", command="double_deck")
+    #: V18: with V1, the defender may transfer by showing the trump of the attack's rank.
+    transfer_by_trump: bool = option(
+        "V18",
+        False,
+        "transfer by showing the trump",
+        "transfer",
+        needs=("V1",),
+        command="show_trump",
+    )
     #: The preset this rule set came from, for display; not part of the rules' identity.
     name: str = field(default="custom", compare=False)
 

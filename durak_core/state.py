@@ -71,6 +71,7 @@ class GameState(Board):
         new.active = self.active
         new.out = self.out
         new.emptied = self.emptied
+        new.shown = self.shown
         new.discarded_once = self.discarded_once
         new.bout = self.bout
         new.version = self.version

@@ -30,6 +30,7 @@ def test_bot_md_holds_the_commands_usage() -> None:
 
 def test_the_usage_names_every_option_with_the_commands_ranges() -> None:
     usage = " ".join(generator().usage().split())
-    assert [word.strip("[`") for word in usage.split() if word.startswith("[")] == list(NEW_OPTIONS)
+    named = [word.strip("[]`") for word in usage.split() if word.startswith("[")]
+    assert named == list(NEW_OPTIONS)
     assert f"[seats {MIN_SEATS}–{MAX_SEATS}]" in usage
     assert f"[timer 0–{MAX_TURN_TIMER}]" in usage and f"[ai_seats 0–{MAX_SEATS - 1}]" in usage

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from durak_core import RulesError, RuleSet, new_game
+from durak_core import PRESETS, RulesError, RuleSet, new_game
 from durak_core.rule_options import RuleOption
 from durak_core.rules import OPTIONS
 
@@ -92,3 +92,14 @@ def test_every_allowed_combination_plays_without_invariant_violations(
         seat, action = rng.choice(s.legal_moves())
         s, _ = s.apply(seat, action)
         assert s.status() == (), (rules.differences(), seats)
+
+
+def test_the_presets_listed_in_docs_rules_name_their_options() -> None:
+    """docs/rules.md, "Presets": every preset, with the ids of the options it sets."""
+    text = RULES_DOC.read_text()
+    listing = " ".join(text[text.index("## Presets") : text.index("Conflicting options")].split())
+    for name, rules in PRESETS.items():
+        found = re.search(rf"`{re.escape(name)}`(?: \(([^)]*)\))?", listing)
+        assert found, name
+        ids = [d.split()[0] for d in rules.differences() if not d.startswith("V2 ")]
+        assert all(rule in (found.group(1) or "") for rule in ids), (name, ids)

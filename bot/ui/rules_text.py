@@ -11,6 +11,7 @@ import functools
 import re
 
 from bot.tables.refusals import Refusal, Rejected
+from bot.tables.timers import EXPIRIES_BEFORE_AI
 from bot.text import t
 from durak_core import PRESETS, RuleSet
 from durak_core.cards import ACE
@@ -54,10 +55,13 @@ def rules_summary(rules: RuleSet, loc: str | None = None) -> str:
     return t("summary.line", loc, name=name, diffs=", ".join(diffs))
 
 
-def rules_text(rules: RuleSet, turn_timer: int, loc: str | None = None) -> str:
+def rules_text(
+    rules: RuleSet, turn_timer: int, loc: str | None = None, expiries: int = EXPIRIES_BEFORE_AI
+) -> str:
     """The full rules of a table, one line per rule, every option reflected: each section's
     classic line, or the line of an option set in its place, then the lines of the options set
-    after it (durak_core.rule_options)."""
+    after it (durak_core.rule_options); with a timer, how many expiries in a row hand a seat
+    to an AI (``expiries``: bot.tables.timers.expiries_before_ai)."""
     lines = [f"__{rules_summary(rules, loc)}__"]
     set_options = [
         (option, value)
@@ -70,7 +74,7 @@ def rules_text(rules: RuleSet, turn_timer: int, loc: str | None = None) -> str:
         lines += instead or [_section_line(section, rules, loc)]
         lines += [t(o.line_key, loc, **_params(o, v)) for o, v in here if o.placement == "after"]
     if turn_timer:
-        lines.append(t("rules.timer", loc, n=turn_timer))
+        lines.append(t("rules.timer", loc, n=turn_timer, expiries=expiries))
     return "\n".join(lines)
 
 

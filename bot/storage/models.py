@@ -16,9 +16,9 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from bot.domain import TableStatus as TableStatus  # re-exported: the storage API names it
 from bot.tournaments import Entrant, Pairing, SeatedTable, TournamentSettings
+from durak_core.rules import MAX_SEATS as MAX_SEATS  # R3, re-exported
+from durak_core.rules import MIN_SEATS as MIN_SEATS
 
-MIN_SEATS = 2
-MAX_SEATS = 6
 _HEX = re.compile(r"^[0-9a-fA-F]+$")
 
 SeatResult = Literal["win", "loss", "draw", "played"]

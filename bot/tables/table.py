@@ -14,6 +14,8 @@ from typing import Literal
 from bot.domain import ACTIVE_STATUSES, TableStatus
 from durak_core import Action, Card, Event, GameState, PublicView, RuleSet, SeatView, Series
 from durak_core.ai import Level, Player
+from durak_core.rules import MAX_SEATS as MAX_SEATS  # R3, re-exported
+from durak_core.rules import MIN_SEATS as MIN_SEATS
 from durak_core.snapshot import SnapshotWriter
 from durak_core.views import seat_view
 
@@ -21,8 +23,6 @@ from durak_core.views import seat_view
 SeatPlayer = Literal["human", "ai", "away", "left"]
 #: The level that plays a human's seat while its owner is away or has left (shown by name).
 STAND_IN_LEVEL = Level.NORMAL
-MIN_SEATS = 2
-MAX_SEATS = 6
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,4 +1,4 @@
-"""The rule set of a table: the default game (R1–R25) and its variant options (V1–V17).
+"""The rule set of a table: the default game (R1–R25) and its variant options (V1–V18).
 
 A :class:`RuleSet` is an immutable value. It validates itself on construction, and
 :meth:`RuleSet.check_seats` validates it against a number of players, so an impossible table is

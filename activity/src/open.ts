@@ -3,7 +3,7 @@
 // (bot/activity/protocol.py, OpenTable) and answers a refusal with the chat's message.
 
 import { h } from "./dom";
-import type { AiLevel, NewTableChoices, OpenOptions } from "./protocol";
+import type { AiLevel, NewTableChoices, OpenOptions, RuleOptionChoice } from "./protocol";
 import { tr } from "./texts";
 import type { ViewHandlers, ViewState } from "./view";
 
@@ -17,7 +17,21 @@ export function defaultOptions(choices: NewTableChoices): OpenOptions {
     ai_seats: 0,
     ai_level: "normal",
     language: null,
+    rules: {},
   };
+}
+
+/** A rule option's select: the preset's value, on or off, or one of its choices. */
+function ruleField(option: RuleOptionChoice, form: OpenOptions): HTMLElement {
+  const values: [string, string][] = option.choices.length
+    ? option.choices.map((n): [string, string] => [String(n), String(n)])
+    : [["true", tr("activity.open_rule_on")], ["false", tr("activity.open_rule_off")]];
+  const current = option.name in form.rules ? String(form.rules[option.name]) : "";
+  const control = select(`rule-${option.name}`, [["", tr("activity.open_rule_preset")], ...values], current, (v) => {
+    if (v === "") delete form.rules[option.name];
+    else form.rules[option.name] = option.choices.length ? Number(v) : v === "true";
+  });
+  return field(`rule-${option.name}`, tr(`opt.${option.name}`) || option.name, control);
 }
 
 function range(from: number, to: number): number[] {
@@ -69,6 +83,7 @@ export function openForm(title: string, state: ViewState, handlers: ViewHandlers
     field("ai_seats", tr("activity.open_ai"), select("ai_seats", range(0, form.seats - 1).map((n) => [String(n), String(n)]), String(form.ai_seats), (v) => set({ ai_seats: Number(v) }))),
     field("ai_level", tr("activity.open_ai_level"), select("ai_level", LEVELS.map((l) => [l, tr(`level.${l}`)]), form.ai_level, (v) => set({ ai_level: v as AiLevel }))),
     field("language", tr("activity.open_language"), select("language", [["", tr("activity.open_language_server")], ...choices.languages.map((l): [string, string] => [l, tr(`lang.${l}`) || l])], form.language ?? "", (v) => set({ language: v || null }))),
+    ...(choices.rules ?? []).map((option) => ruleField(option, form)),
   );
   const submit = h("button", { type: "submit", class: "act start", "data-key": "o:open", disabled: state.pending }, tr("activity.open"));
   const ops = h("div", { class: "ops" }, submit);
@@ -81,7 +96,7 @@ export function openForm(title: string, state: ViewState, handlers: ViewHandlers
   el.addEventListener("submit", (event) => {
     event.preventDefault();
     timer.dispatchEvent(new Event("change")); // a number typed but not yet committed counts
-    handlers.open({ ...form });
+    handlers.open({ ...form, rules: { ...form.rules } });
   });
   section.append(el);
   return section;

@@ -125,6 +125,14 @@ export interface NewTableChoices {
   /** The server's default turn timer, and the longest allowed (seconds). */
   timer: number;
   max_timer: number;
+  /** `/durak new`'s rule options (durak_core.rules.OPTIONS): a yes/no, or one of `choices`. */
+  rules?: RuleOptionChoice[];
+}
+
+export interface RuleOptionChoice {
+  name: string;
+  rule: string;
+  choices: number[];
 }
 
 export interface TableFrame {
@@ -195,6 +203,8 @@ export interface OpenOptions {
   ai_level: AiLevel;
   /** null: the server's language. */
   language: string | null;
+  /** The rule options set; one not here is the preset's. */
+  rules: Record<string, boolean | number>;
 }
 
 export function openFrame(options: OpenOptions, ref: string): string {

@@ -45,6 +45,17 @@ OK_KEYS = {
 }
 
 
+def _lobby_command(name: str, op: LobbyOp) -> Any:
+    """``/durak <name>``: the lobby operation ``op`` on this channel's table."""
+
+    async def command(self: LobbyCommands, interaction: discord.Interaction) -> None:
+        await self._lobby_op(interaction, op)
+
+    # discord.py takes a callback for a method (with ``self``) by its qualified name
+    command.__qualname__ = f"LobbyCommands.{name}"
+    return app_commands.command(name=ls(f"name.{name}"), description=ls(f"cmd.{name}"))(command)
+
+
 class LobbyCommands(CogBase):
     @app_commands.command(name=ls("name.new"), description=ls("cmd.new"))
     @app_commands.rename(**{name: ls(f"pname.{name}") for name in NEW_OPTIONS})
@@ -171,21 +182,10 @@ class LobbyCommands(CogBase):
         else:  # every op is handled above; a new one is refused until it is, never mapped
             raise Rejected(Refusal.FORGED)
 
-    @app_commands.command(name=ls("name.join"), description=ls("cmd.join"))
-    async def join(self, interaction: discord.Interaction) -> None:
-        await self._lobby_op(interaction, LobbyOp.JOIN)
-
-    @app_commands.command(name=ls("name.leave"), description=ls("cmd.leave"))
-    async def leave(self, interaction: discord.Interaction) -> None:
-        await self._lobby_op(interaction, LobbyOp.LEAVE)
-
-    @app_commands.command(name=ls("name.start"), description=ls("cmd.start"))
-    async def start(self, interaction: discord.Interaction) -> None:
-        await self._lobby_op(interaction, LobbyOp.START)
-
-    @app_commands.command(name=ls("name.cancel"), description=ls("cmd.cancel"))
-    async def cancel(self, interaction: discord.Interaction) -> None:
-        await self._lobby_op(interaction, LobbyOp.CANCEL)
+    join = _lobby_command("join", LobbyOp.JOIN)
+    leave = _lobby_command("leave", LobbyOp.LEAVE)
+    start = _lobby_command("start", LobbyOp.START)
+    cancel = _lobby_command("cancel", LobbyOp.CANCEL)
 
     @app_commands.command(name=ls("name.back"), description=ls("cmd.back"))
     async def back(self, interaction: discord.Interaction) -> None:

@@ -8,7 +8,7 @@ from typing import Annotated, Literal, Self
 from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
-from bot.domain import MAX_TURN_TIMER
+from bot.domain import DEFAULT_TURN_TIMER, MAX_TURN_TIMER
 from bot.storage.factory import backend_of, sqlite_url
 from bot.storage.sharding import ShardScope
 
@@ -61,7 +61,7 @@ class Settings(StorageSettings):
     dev_guild_id: int | None = None
     log_level: LogLevel = "INFO"
     #: Default seconds a player has to act before the table acts for them (0 = no timer).
-    turn_timer_seconds: int = Field(default=60, ge=0, le=MAX_TURN_TIMER)
+    turn_timer_seconds: int = Field(default=DEFAULT_TURN_TIMER, ge=0, le=MAX_TURN_TIMER)
     #: Seconds an AI seat waits before acting, so humans can follow the game.
     ai_delay_seconds: float = Field(default=1.5, ge=0, le=30)
     #: Thinking time of one AI decision.

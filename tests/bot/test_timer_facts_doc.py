@@ -1,11 +1,14 @@
-"""The away-after-expiries count is stated in code once (bot/tables/timers.py); the docs that
-mention it say that number, and the rules text takes it as a parameter."""
+"""Facts of the turn timer stated in code once: the away-after-expiries count
+(bot/tables/timers.py), which the docs repeat and the rules text takes as a parameter; the
+default and the limit (bot/domain.py), which the settings, `.env.example` and the docs use."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
+from bot.domain import DEFAULT_TURN_TIMER, MAX_TURN_TIMER
+from bot.settings import Settings
 from bot.tables.timers import EXPIRIES_BEFORE_AI
 from bot.text import t
 from bot.ui.rules_text import rules_text
@@ -33,3 +36,13 @@ def test_the_rules_text_says_the_tables_count() -> None:
         assert line in rules_text(RuleSet(), 30, lang)
         assert f"{EXPIRIES_BEFORE_AI}×" in line
         assert "1×" in rules_text(RuleSet(), 30, lang, expiries=1)  # a tournament's table
+
+
+def test_the_timer_defaults_and_limit_are_the_codes() -> None:
+    """`.env.example` and the docs name the settings' default and the one limit."""
+    assert Settings.model_fields["turn_timer_seconds"].default == DEFAULT_TURN_TIMER
+    example = (ROOT / ".env.example").read_text(encoding="utf-8")
+    assert f"TURN_TIMER_SECONDS={DEFAULT_TURN_TIMER}\n" in example
+    robustness = (ROOT / "docs" / "robustness.md").read_text(encoding="utf-8")
+    assert f"`TURN_TIMER_SECONDS={DEFAULT_TURN_TIMER}`" in robustness
+    assert f"[timer 0–{MAX_TURN_TIMER}]" in (ROOT / "docs" / "bot.md").read_text(encoding="utf-8")

@@ -17,6 +17,7 @@ from durak_core import (
     new_game,
     parse_action,
     position,
+    state_from_json,
 )
 from durak_core.actions import NUM_ACTION_CODES
 from durak_core.ai import Level, make_player
@@ -25,7 +26,7 @@ from durak_core.cards import cards_of
 from durak_core.events import visible_to
 from durak_core.explain import why_illegal
 
-from .helpers import legal, play
+from .helpers import deal_exact, legal, play
 
 SHOW = RuleSet(transfer=True, transfer_by_trump=True)
 
@@ -116,3 +117,14 @@ def test_v18_the_ai_plays_a_whole_game(level: Level) -> None:
     players = [make_player(level, seed=seat) for seat in range(3)]
     record = play_game(SHOW, players, seed=18)
     assert record.result is not None
+
+
+def test_v18_who_has_shown_survives_saving_and_loading() -> None:
+    """A restarted bot loads a state by replaying its log: a seat that has shown this bout still
+    plays its trump on a later transfer in that bout."""
+    g = deal_exact(["6H 7S 7D 9D 10D JD", "7H KS KC QS 8C 9C"], "AH", rules=SHOW)
+    g = play(g, "0 attack 7S", "1 transfer 7H", "0 transfer 7D")  # 6H, lowest trump: seat 0
+    loaded = state_from_json(g.to_json())
+    assert loaded == g and loaded.shown == g.shown
+    loaded = play(loaded, "1 transfer 7H")
+    assert Card.parse("7H") not in cards_of(loaded.hands[1])

@@ -41,31 +41,28 @@ class RuleSet:
     # rules text, /durak new, the refusals and the tests know of it. Read in rule id order.
     #: V2: 24 (9–A), 36 (6–A, default) or 52 (2–A) cards.
     deck_size: int = option(
-        "V2",
-        36,
-        "{}-card deck",
-        "deck",
-        "in",
-        "n",
-        DECK_SIZES,
-        command="deck",
-        choices=DECK_SIZES,
-    )
+        "V2", 36, "{}-card deck", "deck", placement="in", param="n", values=DECK_SIZES,
+        command="deck", choices=DECK_SIZES,
+    )  # fmt: skip
     #: V3: cards per hand for the deal (R5), the bout cap (R12) and the refill (R17).
-    hand_size: int = option("V3", 6, "{}-card hands", "deal", "in", "n", HAND_SIZES)
+    hand_size: int = option(
+        "V3", 6, "{}-card hands", "deal", placement="in", param="n", values=HAND_SIZES
+    )
     #: V1: the defender may pass the attack on with a card of the same rank.
-    transfer: bool = option("V1", False, "transfer", "transfer", "instead", command="transfer")
+    transfer: bool = option(
+        "V1", False, "transfer", "transfer", placement="instead", command="transfer"
+    )
     #: V4: at most 5 attack cards per bout until the first bout ends defended.
     first_bout_five: bool = option(
         "V4", False, "five before the first discard", "limit", command="first_five"
     )
     #: V5: only the defender's nearest active neighbours (and the main attacker) throw in.
     neighbours_only: bool = option(
-        "V5", False, "neighbours only", "throw_in", "instead", command="neighbours"
+        "V5", False, "neighbours only", "throw_in", placement="instead", command="neighbours"
     )
     #: R14 (True) or V6 (False): may attackers throw in after the defender takes?
     throw_in_after_take: bool = option(
-        "V6", True, "no throw-in after take", "take", "instead", on=False
+        "V6", True, "no throw-in after take", "take", placement="instead", on=False
     )
     #: V7: team size (0 = no teams; 2 = 2v2 or 2v2v2; 3 = 3v3), seats alternating.
     team_size: int = option(
@@ -74,7 +71,7 @@ class RuleSet:
     #: V8: the lowest trump may be swapped for the face-up trump.
     trump_exchange: bool = option("V8", False, "trump exchange", "trump")
     #: V9: no cap of hand size on a bout's attack cards.
-    unlimited_bout: bool = option("V9", False, "unlimited bout", "limit", "instead")
+    unlimited_bout: bool = option("V9", False, "unlimited bout", "limit", placement="instead")
     #: V10: later games of a series start with the player left of the previous Durak.
     under_the_fool: bool = option("V10", False, "under the fool", "start")
     #: V17: a series ends when one player has been the Durak this many times (0 = open-ended).
@@ -83,31 +80,28 @@ class RuleSet:
     )
     #: V11: no trump at all (R7(b) off).
     no_trump: bool = option(
-        "V11", False, "no trump", "trump", "instead", conflicts=("V12", "V13"), command="no_trump"
+        "V11",
+        False,
+        "no trump",
+        "trump",
+        placement="instead",
+        conflicts=("V12", "V13"),
+        command="no_trump",
     )
     #: V12 "crazy": clubs are always trump; diamonds are beaten only by higher diamonds.
     crazy: bool = option(
-        "V12",
-        False,
-        "crazy: clubs always trump",
-        "trump",
-        "instead",
-        conflicts=("V13",),
-        command="crazy",
-    )
+        "V12", False, "crazy: clubs always trump", "trump", placement="instead",
+        conflicts=("V13",), command="crazy",
+    )  # fmt: skip
     #: V13: diamonds are never trump, are beaten only by higher diamonds, and beat nothing else.
     diamonds_apart: bool = option(
         "V13", False, "diamonds only against diamonds", "trump", command="diamonds_apart"
     )
     #: V14: a face-down card under the face-up trump becomes the trump once that is drawn.
     changing_trump: bool = option(
-        "V14",
-        False,
-        "changing trump",
-        "trump",
-        conflicts=("V8", "V11", "V12"),
+        "V14", False, "changing trump", "trump", conflicts=("V8", "V11", "V12"),
         command="changing_trump",
-    )
+    )  # fmt: skip
     #: V15: two jokers (52-card deck only): black beats any black card, red any red card.
     jokers: bool = option("V15", False, "jokers", "deck", command="jokers")
     #: V16: two 36-card decks (72 cards); identical-looking cards are distinct.

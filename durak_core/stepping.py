@@ -15,7 +15,7 @@ from .actions import ATTACK, DEFEND, EXCHANGE, PASS, TAKE, TRANSFER, Action
 from .after_bout import end_bout
 from .board import Board, set_roles, with_item
 from .cards import Card
-from .events import Event, TrumpExchanged
+from .events import Event, TrumpExchanged, TrumpShown
 from .legality import exchange_card, shows_trump
 
 #: By action kind: does the action move a card from the hand to the table?
@@ -30,6 +30,8 @@ def do(s: Board, seat: int, action: Action, events: list[Event] | None = None) -
     s._legal = None
     if kind == TRANSFER and shows_trump(s, seat, action.c):
         _show_trump(s, seat, action.c)
+        if events is not None:
+            events.append(TrumpShown(seat, Card.from_index(action.c)))
         return  # the same attack, still unbeaten, faces the next defender
     if _PLAYS_CARD[kind]:
         _play_card(s, seat, action.c, version)

@@ -11,8 +11,9 @@ from hypothesis import HealthCheck, given, settings
 
 from bot.cogs.new_table import NEW_OPTIONS
 from bot.text import CATALOGUES, t
+from bot.ui.cards import card_text, event_line
 from bot.ui.rules_text import rule_names, rules_text
-from durak_core import RuleSet
+from durak_core import Card, RuleSet, position
 from durak_core.rule_options import RuleOption
 from durak_core.rules import OPTIONS
 from tests.bot.helpers import running_bot, table_of, world
@@ -72,3 +73,18 @@ def test_the_rules_text_has_a_line_for_every_option_set(table: tuple[RuleSet, in
             else:
                 params = {option.param: value} if option.param else {}
                 assert t(option.line_key, lang, **params) in text, (lang, option.rule)
+
+
+def test_a_shown_trump_has_its_own_log_line() -> None:
+    g = position(
+        RuleSet(transfer=True, transfer_by_trump=True),
+        ["6S 9D", "6H KS KC", "8D 9C JH"],
+        trump="AH",
+        attacker=0,
+    )
+    g, _ = g.apply(0, "attack 6S")
+    _, events = g.apply(1, "transfer 6H")
+    for lang in LANGS:
+        lines = [event_line(e, ["Ann", "Bob", "Cid"], lang) for e in events]
+        card = card_text(Card.parse("6H"), lang)
+        assert t("log.trump_shown", lang, name="Bob", card=card) in lines, lang

@@ -23,7 +23,7 @@ from durak_core.actions import NUM_ACTION_CODES
 from durak_core.ai import Level, make_player
 from durak_core.ai.match import play_game
 from durak_core.cards import cards_of
-from durak_core.events import visible_to
+from durak_core.events import TrumpShown, visible_to
 from durak_core.explain import why_illegal
 
 from .helpers import deal_exact, legal, play
@@ -128,3 +128,17 @@ def test_v18_who_has_shown_survives_saving_and_loading() -> None:
     assert loaded == g and loaded.shown == g.shown
     loaded = play(loaded, "1 transfer 7H")
     assert Card.parse("7H") not in cards_of(loaded.hands[1])
+
+
+def test_v18_the_show_is_a_public_event() -> None:
+    g = position(SHOW, ["6S 9D", "6H KS KC", "8D 9C JH"], trump="AH", attacker=0)
+    g = play(g, "0 attack 6S")
+    _, events = g.apply(1, "transfer 6H")
+    for seat in (None, 0, 1, 2):
+        assert TrumpShown(1, Card.parse("6H")) in visible_to(events, seat)
+    _, played = (
+        position(RuleSet(transfer=True), ["6S 9D", "6H KS KC", "8D 9C JH"], trump="AH", attacker=0)
+        .apply(0, "attack 6S")[0]
+        .apply(1, "transfer 6H")
+    )
+    assert not any(isinstance(e, TrumpShown) for e in played)  # without V18 it is played

@@ -117,7 +117,7 @@ def shows_trump(s: Board, seat: int, card: int) -> bool:
         return False
     # a suit's 13 indices, in both copies (V16); a joker's index is in no suit
     trumps = (0x1FFF << 13 * s.trump_suit) * (1 | 1 << COPY_STRIDE)
-    bout, seats = s.shown
+    bout, seats = s.shown[0], s.shown[1]
     return bool(trumps >> card & 1) and not (bout == s.bout and seats >> seat & 1)
 
 

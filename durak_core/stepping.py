@@ -70,7 +70,7 @@ def _show_trump(s: Board, seat: int, card: int) -> None:
     """V18: the defender shows ``card`` (it stays in the hand, known to all) and passes the same
     attack on, as a transfer (V1) does."""
     s.known = with_item(s.known, seat, s.known[seat] | 1 << card)
-    bout, seats = s.shown
+    bout, seats = s.shown[0], s.shown[1]
     s.shown = (s.bout, (seats if bout == s.bout else 0) | 1 << seat)
     set_roles(s, seat)
 

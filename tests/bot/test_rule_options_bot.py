@@ -56,7 +56,11 @@ async def test_durak_new_sets_every_command_option(tmp_path: Path) -> None:
             await w.fake.slash(w.alice, w.channel, "durak", "cancel")
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
 @given(option_tables())
 def test_the_rules_text_has_a_line_for_every_option_set(table: tuple[RuleSet, int]) -> None:
     rules, _ = table

@@ -73,9 +73,12 @@ def option_tables(draw: st.DrawFn) -> tuple[RuleSet, int]:
             values |= {
                 OPTIONS.by_rule[rule].field: OPTIONS.by_rule[rule].on for rule in option.needs
             }
+    for option, other in OPTIONS.clashes(values):  # of a conflicting pair, the declaring one goes
+        if other.rule in option.conflicts:
+            values[option.field] = option.off
     try:
         rules = RuleSet.from_options(values)
-    except RulesError:
+    except RulesError:  # what the declarations do not say (V15 needs 52 cards, …)
         reject()
     fits = []
     for seats in range(MIN_SEATS, MAX_SEATS + 1):

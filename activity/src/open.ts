@@ -8,6 +8,8 @@ import { tr } from "./texts";
 import type { ViewHandlers, ViewState } from "./view";
 
 const LEVELS: AiLevel[] = ["easy", "normal", "hard"];
+/** Whether the user unfolded the rule options (the form is drawn again on some changes). */
+let rulesShown = false;
 
 export function defaultOptions(choices: NewTableChoices): OpenOptions {
   return {
@@ -83,8 +85,15 @@ export function openForm(title: string, state: ViewState, handlers: ViewHandlers
     field("ai_seats", tr("activity.open_ai"), select("ai_seats", range(0, form.seats - 1).map((n) => [String(n), String(n)]), String(form.ai_seats), (v) => set({ ai_seats: Number(v) }))),
     field("ai_level", tr("activity.open_ai_level"), select("ai_level", LEVELS.map((l) => [l, tr(`level.${l}`)]), form.ai_level, (v) => set({ ai_level: v as AiLevel }))),
     field("language", tr("activity.open_language"), select("language", [["", tr("activity.open_language_server")], ...choices.languages.map((l): [string, string] => [l, tr(`lang.${l}`) || l])], form.language ?? "", (v) => set({ language: v || null }))),
-    ...(choices.rules ?? []).map((option) => ruleField(option, form)),
   );
+  const rules = choices.rules ?? [];
+  const ruleOptions = h(
+    "details",
+    { class: "rule-options", open: rulesShown || rules.some((option) => option.name in form.rules) },
+    h("summary", { "data-key": "f:rules" }, tr("activity.open_rule_options")),
+    h("div", { class: "fields" }, ...rules.map((option) => ruleField(option, form))),
+  );
+  ruleOptions.addEventListener("toggle", () => (rulesShown = (ruleOptions as HTMLDetailsElement).open));
   const submit = h("button", { type: "submit", class: "act start", "data-key": "o:open", disabled: state.pending }, tr("activity.open"));
   const ops = h("div", { class: "ops" }, submit);
   if (back) {
@@ -92,7 +101,7 @@ export function openForm(title: string, state: ViewState, handlers: ViewHandlers
     close.addEventListener("click", () => handlers.opening(false));
     ops.prepend(close);
   }
-  const el = h("form", { class: "open-form" }, fields, ops);
+  const el = h("form", { class: "open-form" }, fields, ...(rules.length ? [ruleOptions] : []), ops);
   el.addEventListener("submit", (event) => {
     event.preventDefault();
     timer.dispatchEvent(new Event("change")); // a number typed but not yet committed counts

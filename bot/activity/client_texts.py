@@ -108,6 +108,7 @@ CLIENT_TEXT_KEYS: tuple[str, ...] = (
     "activity.open_back",
     *(f"preset.{name}" for name in PRESETS),
     # the rule options of the form: each one's /durak new description, and its choices
+    "activity.open_rule_options",
     "activity.open_rule_preset",
     "activity.open_rule_on",
     "activity.open_rule_off",

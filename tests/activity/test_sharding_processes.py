@@ -13,8 +13,9 @@ with a guild on each shard, each process with its own Activity server. End to en
 - process 0's browser, in its own guild, sees no table of the other guild.
 
 Needs PostgreSQL (``DURAK_TEST_PG_URL``, or ``initdb``/``pg_ctl`` to start one: see
-tests/storage/pg_server.py); without it the test is skipped and says why. SQLite would not do:
-its file is one process's (the bot refuses a second one with shards on one file, docs/deploy.md).
+tests/storage/pg_server.py); without it the test is skipped and says why. PostgreSQL because it
+is what docs/deploy.md prescribes for several processes (SQLite's file lock would serialise them
+on one machine, but never across machines).
 """
 
 from __future__ import annotations

@@ -18,7 +18,6 @@ the chat buttons' methods of :attr:`TableService.lobby` and :attr:`TableService.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import gzip
 import logging
@@ -42,8 +41,9 @@ from durak_core import Action
 from durak_core.errors import ActionNotationError
 
 from .client_texts import client_texts
-from .discord_api import ActivityInstance, DiscordApi, DiscordRefused
+from .discord_api import DiscordApi, DiscordRefused
 from .hub import CLOSE_FULL, CLOSE_POLICY, ActivityHub, Connection
+from .instance_checks import CLOSE_LEFT, InstanceChecks
 from .limits import KeyedBuckets, LogLimiter, TokenBucket
 from .lobby_ops import run_lobby_op
 from .open_table import LeftInstance, TableOpener, blocks_new_table, open_from_browser
@@ -69,9 +69,9 @@ log = logging.getLogger(__name__)
 
 #: Seconds a new WebSocket has to say hello with its session token.
 HELLO_SECONDS = 10.0
-#: WebSocket close codes (4000-4999 are the application's; the hub has the others): a token
-#: refused, a frame refused, the user is no longer in the activity instance (or it ended).
-CLOSE_UNAUTHORIZED, CLOSE_BAD_FRAME, CLOSE_LEFT = 4001, 4002, 4003
+#: WebSocket close codes (4000-4999 are the application's; the hub and the instance checks
+#: have the others): a token refused, a frame refused.
+CLOSE_UNAUTHORIZED, CLOSE_BAD_FRAME = 4001, 4002
 #: The assets' file names (Vite's ``name-<hash>.ext``), and those that carry a content hash:
 #: they never change, so a browser may keep them for a year.
 ASSET_NAME = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}")
@@ -128,16 +128,6 @@ def _refusal(status: int, key: str, locale: str, **extra: object) -> web.Respons
     return web.json_response(body, status=status)
 
 
-def _member(instance: ActivityInstance | None, session: Session) -> bool:
-    """Whether ``instance`` (None: it ended, or Discord does not know it) still has the
-    session's user, in the session's channel."""
-    return (
-        instance is not None
-        and session.user_id in instance.users
-        and instance.channel_id == session.channel_id
-    )
-
-
 class ActivityServer:
     def __init__(
         self,
@@ -172,11 +162,15 @@ class ActivityServer:
         self.sign_ins = TokenBucket(per_second, 2 * per_second)
         interval = settings.activity_open_interval_seconds
         self.opens = KeyedBuckets(1 / interval if interval > 0 else 0, OPEN_BURST)
-        #: What Discord last said of each instance (None: ended or unknown), and when
-        #: (``signer.clock``); checks under way, so that one answer serves all who wait.
-        self._instances: dict[str, tuple[float, ActivityInstance | None]] = {}
-        self._checking: dict[str, asyncio.Task[tuple[float, ActivityInstance | None]]] = {}
-        self._sweeper: asyncio.Task[None] | None = None
+        #: Whether users are still in their instances: asked of Discord at a bounded rate.
+        self.instances = InstanceChecks(
+            self.discord,
+            self.hub,
+            settings.activity_instance_check_seconds,
+            lambda: self.signer.clock(),  # read per call: the tests move the signer's clock
+            self.quiet,
+            lambda session: self._error(session, "err.activity_instance"),
+        )
         #: Sockets still waiting for their hello, by address.
         self._unsigned: dict[str, int] = {}
         #: The assets as read, and gzipped: name → (mtime, type, raw, gzipped or None).
@@ -234,7 +228,7 @@ class ActivityServer:
         )
         await site.start()
         self.hub.watch(service.registry.in_channel)
-        self._sweeper = asyncio.create_task(self._sweep(), name="activity-instance-sweep")
+        self.instances.start()
         self.port = int(self._runner.addresses[0][1])
         log.info(
             "activity server on %s:%d for https://%s (map / to it in the Developer Portal)",
@@ -244,10 +238,7 @@ class ActivityServer:
         )
 
     async def stop(self) -> None:
-        if self._sweeper is not None:
-            self._sweeper.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._sweeper
+        await self.instances.stop()
         await self.hub.close()
         for ws in list(self._sockets):
             await ws.close(code=1001, message=b"server shutting down")
@@ -472,7 +463,7 @@ class ActivityServer:
             await ws.close(code=CLOSE_UNAUTHORIZED, message=b"unauthorized")
             return None
         try:
-            checked_at = await self._recheck(session)
+            checked_at = await self.instances.recheck(session)
         except LeftInstance:
             self.quiet.info(
                 "%s resumed in activity instance %s, left", session.user_id, session.instance_id
@@ -483,76 +474,9 @@ class ActivityServer:
             return None
         return replace(session, checked_at=checked_at)
 
-    # -- the user's place in the instance ---------------------------------------------------
-
-    async def _instance(self, instance_id: str) -> tuple[float, ActivityInstance | None]:
-        """The instance as Discord said it at most ``ACTIVITY_INSTANCE_CHECK_SECONDS`` ago
-        (None: ended or unknown), and when; asked again past that, once for all who wait.
-        Raises a transient :class:`DiscordRefused`."""
-        cached = self._instances.get(instance_id)
-        interval = self.settings.activity_instance_check_seconds
-        if cached is not None and self.signer.clock() - cached[0] < interval:
-            return cached
-        task = self._checking.get(instance_id)
-        if task is None:
-            task = asyncio.create_task(self._ask_instance(instance_id))
-            self._checking[instance_id] = task
-            task.add_done_callback(lambda _: self._checking.pop(instance_id, None))
-        return await asyncio.shield(task)
-
-    async def _ask_instance(self, instance_id: str) -> tuple[float, ActivityInstance | None]:
-        try:
-            instance: ActivityInstance | None = await self.discord.instance(instance_id)
-        except DiscordRefused as exc:
-            if exc.transient:
-                raise
-            instance = None
-        now = self.signer.clock()
-        interval = self.settings.activity_instance_check_seconds
-        for old in [i for i, (at, _) in self._instances.items() if now - at >= interval]:
-            del self._instances[old]
-        self._instances[instance_id] = (now, instance)
-        return now, instance
-
-    async def _recheck(self, session: Session) -> float:
-        """When Discord last confirmed the session's user in its instance: the token's own
-        time while recent, else Discord is asked (at most once per instance and interval).
-        Raises :class:`LeftInstance`; when Discord cannot answer, the old time stands (the
-        next resume asks again)."""
-        if self.signer.clock() - session.checked_at < self.settings.activity_instance_check_seconds:
-            return session.checked_at
-        try:
-            checked_at, instance = await self._instance(session.instance_id)
-        except DiscordRefused as exc:
-            self.quiet.info("activity instance check failed, resuming anyway: %s", exc)
-            return session.checked_at
-        if not _member(instance, session):
-            raise LeftInstance(session.instance_id)
-        return checked_at
-
-    async def _sweep(self) -> None:
-        """Close the sockets of users no longer in their instance (or whose instance ended),
-        looking every ``ACTIVITY_INSTANCE_CHECK_SECONDS``: one check per instance with sockets."""
-        while True:
-            await asyncio.sleep(self.settings.activity_instance_check_seconds)
-            try:
-                await self.sweep()
-            except Exception:  # one odd answer must not stop the next sweeps
-                log.exception("activity instance sweep failed")
-
     async def sweep(self) -> None:
-        for instance_id, conns in self.hub.instances().items():
-            try:
-                _, instance = await self._instance(instance_id)
-            except DiscordRefused as exc:
-                self.quiet.info("activity instance check failed: %s", exc)
-                continue
-            for conn in conns:
-                if not _member(instance, conn.session):
-                    log.info("%s is no longer in activity instance %s", conn.user_id, instance_id)
-                    self.hub.remove(conn)
-                    final = self._error(conn.session, "err.activity_instance")
-                    conn.close_soon(CLOSE_LEFT, b"not in the instance", final)
+        """Check every instance with open sockets now (``InstanceChecks.sweep``)."""
+        await self.instances.sweep()
 
     async def _serve(
         self, ws: web.WebSocketResponse, session: Session, abort: Callable[[], None]

@@ -3,7 +3,7 @@
 // DiscordSDKMock, the real SDK path. Served from the client's own origin (the SDK accepts
 // messages from its own location.origin).
 //
-//   /harness/?scenario=seat-defend[&shot=1][&platform=mobile]
+//   /harness/?scenario=seat-defend[&shot=1][&platform=mobile][&deny=rpc.activities.write]
 //
 // `scenario` becomes the instance id; the harness server (serve.py) answers POST /api/token
 // and the WebSocket with that scenario's recorded frames. `shot=1` hides the log (screenshots).

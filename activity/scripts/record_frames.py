@@ -229,6 +229,7 @@ def main() -> None:
     record("spectator", SPECTATOR, "en-US", [state, after])
     record("lobby", 101, "en-US", [None], TableStatus.LOBBY)
     record("finished", 101, "en-US", [finish(after)], TableStatus.FINISHED)
+    record("finished-ru", 101, "ru", [finish(after)], TableStatus.FINISHED)
     record("open-table", 101, "en-US", [None, None], TableStatus.ABANDONED)
     record("big-hand", 101, "en-US", [big_hand()])
     record("teams", 101, "en-US", [new_game(preset("teams"), 4, seed=3, dealer=3)])

@@ -36,7 +36,8 @@ export function resultsScreen(table: Table, game: Game, parts: ResultsParts): HT
       "tr",
       { class: `${durak ? "durak" : ""}${seat === table.you ? " you" : ""}`.trim() || undefined },
       h("td", { class: "place" }, durak ? "" : String(i + 1)),
-      h("td", { class: "who" }, h("div", {}, avatarEl(player, name), h("span", { class: "name" }, name))),
+      // the role twice: its own column, or (a phone upright: no room for it) under the name
+      h("td", { class: "who" }, h("div", {}, avatarEl(player, name), h("span", { class: "who-text" }, h("span", { class: "name" }, name), h("span", { class: "role-inline" }, parts.role(seat))))),
       h("td", { class: "role" }, parts.role(seat)),
       series ? h("td", { class: "n" }, String(series.wins[seat] ?? 0)) : null,
       series ? h("td", { class: "n" }, String(series.losses[seat] ?? 0)) : null,
@@ -44,14 +45,14 @@ export function resultsScreen(table: Table, game: Game, parts: ResultsParts): HT
     );
   });
   // "Series" heads its two columns only, so the rating's column beside them is not read as part
-  // of it.
-  const group = series ? h("tr", { class: "group" }, h("th", { colspan: "3" }), h("th", { colspan: "2" }, tr("table.series")), rated ? h("th", {}) : null) : null;
+  // of it; the role's column has its own header cells, hidden with it on a phone upright.
+  const group = series ? h("tr", { class: "group" }, h("th", { colspan: "2" }), h("th", { class: "role" }), h("th", { colspan: "2" }, tr("table.series")), rated ? h("th", {}) : null) : null;
   const columns = h(
     "tr",
     {},
     h("th", {}),
     h("th", {}),
-    h("th", {}),
+    h("th", { class: "role" }),
     series ? h("th", {}, tr("activity.wins")) : null,
     series ? h("th", {}, tr("activity.losses")) : null,
     rated ? h("th", {}, tr("stats.rating")) : null,

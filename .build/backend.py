@@ -60,7 +60,7 @@ COMPILED = [
 BOT_COMPILED = [
     "bot/text/catalogue.py",
     "bot/text/lookup.py",
-    "bot/ui/cards.py",
+    "bot/ui/card_words.py",
     "bot/ui/hand_view.py",
     "bot/ui/hand_layout.py",
     "bot/ui/table_embed.py",

@@ -43,6 +43,7 @@ from .models import (
     TableStatus,
 )
 from .outcome import DEFAULT_RATING, Rating, rate_game, seat_outcomes
+from .preferences import SettingsStore
 from .rows import (
     ENTRY_COLUMNS,
     LINK_COLUMNS,
@@ -58,7 +59,6 @@ from .rows import (
     summary_from_row,
     table_from_row,
 )
-from .settings import SettingsStore
 from .sharding import ShardScope, fetch_owned
 from .tournament_queries import INSERT_LINK, TournamentQueries, check_link
 

@@ -43,7 +43,7 @@ COMPILED = [
     "durak_core/snapshot_writer.py",
     "durak_core/state.py",
     "durak_core/stepping.py",
-    "durak_core/tables.py",
+    "durak_core/precomputed.py",
     "durak_core/views.py",
     "durak_core/ai/cardinfo.py",
     "durak_core/ai/endgame.py",

@@ -50,6 +50,7 @@ from .outcome import (
     rating_changes,
     seat_outcomes,
 )
+from .preferences import SettingsStore
 from .rows import (
     ENTRY_COLUMNS,
     LINK_COLUMNS,
@@ -65,7 +66,6 @@ from .rows import (
     summary_from_row,
     table_from_row,
 )
-from .settings import SettingsStore
 from .sharding import ShardScope, fetch_owned
 from .tournament_queries import INSERT_LINK, TournamentQueries, check_link
 

@@ -10,7 +10,7 @@ its rules text and the tests over every option read the registry,
 a rule option").
 
 Nothing here is read per action: the engine reads a rule set's fields, and resolves them to
-plain attributes once per rule set (:mod:`durak_core.tables`).
+plain attributes once per rule set (:mod:`durak_core.precomputed`).
 """
 
 from __future__ import annotations

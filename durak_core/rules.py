@@ -27,7 +27,7 @@ from .cards import ACE, BLACK_JOKER, COPY_STRIDE, RED_JOKER, Card, Suit, card_in
 from .errors import RulesError
 from .rule_options import DECK_SIZES, HAND_SIZES, Registry, RuleOption, option
 
-#: R3: 2 to 6 players. The engine's seat tables (:mod:`durak_core.tables`) are sized for it.
+#: R3: 2 to 6 players. The engine's seat tables (:mod:`durak_core.precomputed`) are sized for it.
 MIN_SEATS: Final = 2
 MAX_SEATS: Final = 6
 _LOWEST_RANK: Final = {24: 9, 36: 6, 52: 2}

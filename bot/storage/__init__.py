@@ -46,6 +46,7 @@ from .models import (
     TournamentRecord,
     TournamentStatus,
 )
+from .outcome import RatingChange, RecordedGame
 from .postgres import PostgresStorage
 from .sharding import ShardScope, shard_of
 from .sqlite import DEFAULT_DATABASE_PATH, SqliteStorage
@@ -70,6 +71,8 @@ __all__ = [
     "PairedTable",
     "PlayerStats",
     "PostgresStorage",
+    "RatingChange",
+    "RecordedGame",
     "RoundStatus",
     "SavedTable",
     "SeatRecord",

@@ -18,7 +18,7 @@ from durak_core.cards import ACE
 from durak_core.rule_options import SECTIONS, RuleOption
 from durak_core.rules import OPTIONS
 
-from .cards import rank_label
+from .card_words import rank_label
 
 _RULE_ID = re.compile(r"\b([RV]\d{1,2})\b")
 

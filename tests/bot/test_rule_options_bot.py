@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 
 from bot.cogs.new_table import NEW_OPTIONS
 from bot.text import CATALOGUES, t
-from bot.ui.cards import card_text, event_line
+from bot.ui.card_words import card_text, event_line
 from bot.ui.rules_text import rule_names, rules_text
 from durak_core import Card, RuleSet, position
 from durak_core.rule_options import RuleOption

@@ -11,9 +11,6 @@ from typing import Final
 #: The longest turn timer a table may have, in seconds (0 = none): the one limit of the
 #: settings' default, `/durak new`, tournaments and the Activity's open form.
 MAX_TURN_TIMER: Final = 600
-#: The turn timer of a table that asks for none, unless ``TURN_TIMER_SECONDS`` says otherwise
-#: (and of a tournament, which always has one, when it says 0).
-DEFAULT_TURN_TIMER: Final = 60
 
 
 class TableStatus(StrEnum):

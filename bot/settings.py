@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Literal, Self
+from typing import Annotated, Final, Literal, Self
 
 from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
-from bot.domain import DEFAULT_TURN_TIMER, MAX_TURN_TIMER
+from bot.domain import MAX_TURN_TIMER
 from bot.storage.factory import backend_of, sqlite_url
 from bot.storage.sharding import ShardScope
+
+#: The turn timer of a table that asks for none, unless ``TURN_TIMER_SECONDS`` says otherwise
+#: (and of a tournament, which always has one, when it says 0).
+DEFAULT_TURN_TIMER: Final = 60
 
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
 

@@ -1,14 +1,15 @@
 """Facts of the turn timer stated in code once: the away-after-expiries count
 (bot/tables/timers.py), which the docs repeat and the rules text takes as a parameter; the
-default and the limit (bot/domain.py), which the settings, `.env.example` and the docs use."""
+default (bot/settings.py) and the limit (bot/domain.py), which the settings, `.env.example`
+and the docs use."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
-from bot.domain import DEFAULT_TURN_TIMER, MAX_TURN_TIMER
-from bot.settings import Settings
+from bot.domain import MAX_TURN_TIMER
+from bot.settings import DEFAULT_TURN_TIMER, Settings
 from bot.tables.timers import EXPIRIES_BEFORE_AI
 from bot.text import t
 from bot.ui.rules_text import rules_text

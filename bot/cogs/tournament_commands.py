@@ -95,15 +95,9 @@ class TournamentCommands(CogBase):
         if check_in is not None and when is None:  # the window is the last minutes before it
             raise SettingsError("check_in_deadline", "check-in needs a deadline")
         rules_asked = NewTable.asked(
-            preset=preset,
-            transfer=transfer,
-            deck=deck,
-            first_five=first_five,
-            neighbours=neighbours,
-            seats=table_size,
-            timer=timer,
-            language=language,
-        )
+            preset=preset, transfer=transfer, deck=deck, first_five=first_five,
+            neighbours=neighbours, seats=table_size, timer=timer, language=language,
+        )  # fmt: skip
         lang = language_choice(language, interaction.guild_locale)
         try:
             options = table_options(settings, rules_asked, timer or self._default_timer(), lang)

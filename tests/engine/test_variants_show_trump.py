@@ -142,3 +142,10 @@ def test_v18_the_show_is_a_public_event() -> None:
         .apply(1, "transfer 6H")
     )
     assert not any(isinstance(e, TrumpShown) for e in played)  # without V18 it is played
+
+
+def test_v18_nothing_to_show_without_a_trump() -> None:
+    rules = RuleSet(transfer=True, transfer_by_trump=True, no_trump=True)  # V11
+    g = position(rules, ["6S 9D", "6H KS KC", "8D 9C JH"], trump="AH", attacker=0)
+    g = play(g, "0 attack 6S", "1 transfer 6H")
+    assert Card.parse("6H") not in cards_of(g.hands[1])  # played, as V1 plays it

@@ -92,18 +92,18 @@ def defence_cards(s: Board, attack: int) -> int:
 
 
 def transfer_cards(s: Board) -> int:
-    """V1: the defender's cards of the attack cards' rank that the next defender could face: it
-    must answer every attack card, within the bout's cap (R12); a trump shown (V18) adds none."""
+    """V1: the defender's cards of the attack cards' rank that it may transfer with, once
+    :func:`transfer_check` allowed a transfer (the listing's question): all of them, or when the
+    next defender could face no card more, the trumps it would show (V18)."""
     cards = s.hands[s.defender] & s._k.same_rank[s.att[0]]
-    room = _room(s)
-    count = len(s.att)
-    if count < room:
+    if not s._k.transfer_by_trump or len(s.att) < _room(s):
         return cards
-    return _shown_trumps(s, s.defender, cards) if count == room else 0
+    return _shown_trumps(s, s.defender, cards)
 
 
 def _room(s: Board) -> int:
-    """How many attack cards the next defender could face after a transfer."""
+    """How many attack cards the next defender could face after a transfer: it must answer
+    every one, within the bout's cap (R12)."""
     tables = s._k
     held = s.hands[tables.next_opponent(s.defender, s.active)].bit_count()
     cap = tables.caps[s.discarded_once]
@@ -113,7 +113,7 @@ def _room(s: Board) -> int:
 def shows_trump(s: Board, seat: int, card: int) -> bool:
     """V18: is ``seat``'s transfer with ``card`` made by showing it: ``card`` a trump (of the
     attack's rank), and ``seat`` has not shown one this bout?"""
-    if s.trump_suit < 0 or not s.rules.transfer_by_trump:
+    if not s._k.transfer_by_trump or s.trump_suit < 0:
         return False
     # a suit's 13 indices, in both copies (V16); a joker's index is in no suit
     trumps = (0x1FFF << 13 * s.trump_suit) * (1 | 1 << COPY_STRIDE)
@@ -195,9 +195,14 @@ def transfer_check(s: Board, seat: int, card: int) -> int:
         return TRANSFER_AFTER_BEATING
     if card >= 0 and not s._k.same_rank[s.att[0]] >> card & 1:
         return TRANSFER_OTHER_RANK
-    if card < 0:  # any card: the listing's question (it then lists transfer_cards)
-        return ALLOWED if len(s.att) < _room(s) or transfer_cards(s) else TRANSFER_TOO_MANY
-    return ALLOWED if transfer_cards(s) >> card & 1 else TRANSFER_TOO_MANY
+    count = len(s.att)  # one more card to face, unless the trump is shown (V18)
+    room = _room(s)
+    if count < room:
+        return ALLOWED
+    shows = s._k.transfer_by_trump and count == room
+    if shows and (shows_trump(s, seat, card) if card >= 0 else transfer_cards(s) != 0):
+        return ALLOWED
+    return TRANSFER_TOO_MANY
 
 
 def take_check(s: Board, seat: int) -> int:

@@ -4,12 +4,13 @@ over, and the next round's pairing (None: the tournament is over). Swiss pairs b
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from bot.storage import EntrantRecord, StoredRound
 from bot.tournaments import (
     Bracket,
     Format,
+    Override,
     Pairing,
     PairingError,
     PlayedGame,
@@ -24,36 +25,49 @@ from bot.tournaments import (
 )
 
 
+def overrides_of(rounds: Iterable[StoredRound]) -> dict[tuple[int, int], Override]:
+    """The organiser's results of the stored rounds' tables, by (round, table)."""
+    return {key: o for r in rounds for key, o in r.overrides().items()}
+
+
 def bracket_events(
-    entrants: Sequence[EntrantRecord], games: Sequence[PlayedGame]
-) -> list[PlayedGame | Withdrawal]:
+    entrants: Sequence[EntrantRecord],
+    games: Sequence[PlayedGame],
+    overrides: Iterable[Override] = (),
+) -> list[PlayedGame | Withdrawal | Override]:
     """The stored games in the order played, each withdrawal right after the withdrawn player's
     last game (before any, if they played none): they played no game after leaving, and the
-    forfeit it causes is of their next match, which no game before it needed."""
+    forfeit it causes is of their next match, which no game before it needed. The organiser's
+    results of a round come after its games (a later round's games need them), before any
+    game of a later round."""
     last: dict[int, int] = {}
     for i, g in enumerate(games):
         for p in g.seats:
             if p is not None:
                 last[p] = i
-    out: list[PlayedGame | Withdrawal] = []
+    out: list[PlayedGame | Withdrawal | Override] = []
     gone = sorted(e.user_id for e in entrants if e.withdrawn)
     out.extend(Withdrawal(p) for p in gone if p not in last)
+    decided = sorted(overrides, key=lambda o: (o.round, o.table))
     for i, g in enumerate(games):
+        while decided and decided[0].round < g.round:
+            out.append(decided.pop(0))
         out.append(g)
         out.extend(Withdrawal(p) for p in gone if last.get(p) == i)
+    out.extend(decided)
     return out
 
 
 def bracket_of(
     settings: TournamentSettings,
     entrants: Sequence[EntrantRecord],
+    rounds: Sequence[StoredRound],
     games: Sequence[PlayedGame],
 ) -> Bracket:
-    """The bracket as its games and withdrawals decided it (the standings message replays the
-    same events: what it shows is what the runner plays)."""
-    return replay_bracket(
-        [e.entrant for e in entrants], bracket_events(entrants, games), settings.match
-    )
+    """The bracket as its games, withdrawals and the organiser's results decided it (the
+    standings message replays the same events: what it shows is what the runner plays)."""
+    events = bracket_events(entrants, games, overrides_of(rounds).values())
+    return replay_bracket([e.entrant for e in entrants], events, settings.match)
 
 
 def round_over(
@@ -65,10 +79,31 @@ def round_over(
     """Whether every match of the last stored round is over (decided, in a bracket)."""
     current = rounds[-1]
     if settings.format is not Format.SINGLE_ELIMINATION:
-        records = rounds_from_games([r.pairing for r in rounds], games, settings.match)
+        records = rounds_from_games(
+            [r.pairing for r in rounds], games, settings.match, overrides_of(rounds)
+        )
         return records[-1].complete
-    matches = bracket_of(settings, entrants, games).matches(current.number)
+    matches = bracket_of(settings, entrants, rounds, games).matches(current.number)
     return all(matches[t.number - 1].winner is not None for t in current.tables)
+
+
+def match_decided(
+    settings: TournamentSettings,
+    entrants: Sequence[EntrantRecord],
+    rounds: Sequence[StoredRound],
+    games: Sequence[PlayedGame],
+    table: int,
+) -> bool:
+    """Whether the match at ``table`` of the last stored round is over (decided, in a
+    bracket: a withdrawal decides it too)."""
+    number = rounds[-1].number
+    if settings.format is not Format.SINGLE_ELIMINATION:
+        records = rounds_from_games(
+            [r.pairing for r in rounds], games, settings.match, overrides_of(rounds)
+        )
+        return table not in records[-1].pending_tables()
+    matches = bracket_of(settings, entrants, rounds, games).matches(number)
+    return matches[table - 1].winner is not None
 
 
 def next_pairing(
@@ -87,13 +122,15 @@ def next_pairing(
         withdrawn = frozenset(e.user_id for e in entrants if e.withdrawn)
         return round_robin_round(field, number, withdrawn)
     if settings.format is Format.SWISS:
-        records = rounds_from_games([r.pairing for r in rounds], games, settings.match)
+        records = rounds_from_games(
+            [r.pairing for r in rounds], games, settings.match, overrides_of(rounds)
+        )
         withdrawn = frozenset(e.user_id for e in entrants if e.withdrawn)
         try:
             return pair_round(settings, [e.entrant for e in entrants], records, withdrawn)
         except PairingError:
             return None
-    b = bracket_of(settings, entrants, games)
+    b = bracket_of(settings, entrants, rounds, games)
     if b.champion() is not None or number > b.rounds:
         return None
     matches = b.matches(number)

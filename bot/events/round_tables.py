@@ -53,6 +53,25 @@ async def close_tables(service: TableService, tournament_id: str) -> list[int]:
     return closed
 
 
+async def close_match(
+    service: TableService, t: TournamentRecord, round: int, number: int
+) -> int | None:
+    """Close the table of round ``round``'s table ``number`` if its match is not over (the
+    organiser recorded its result): the game being played is not recorded. Returns its
+    thread, or None when no live table plays it."""
+    match = match_of(t.settings, t.tournament_id, round, number)
+    table = find_table(service, match)
+    if table is None or table.match is None:
+        return None
+    async with table.lock:
+        if service.registry.get(table.table_id) is not table or (
+            table.status == TableStatus.FINISHED and table.match.over(table.series)
+        ):
+            return None
+        await service.core.close_table(table)
+    return table.thread_id or table.channel_id
+
+
 async def forfeit_seat(
     service: TableService, t: TournamentRecord, user_id: int
 ) -> tuple[int, bool] | None:
@@ -95,6 +114,8 @@ async def run_round(
     when ``open_missing`` is False) and deal the next game wherever a game is over and its
     match is not. Raises :class:`ThreadsRefused` from the host."""
     for paired in rnd.tables:
+        if paired.override is not None:  # decided by the organiser: nothing to play
+            continue
         match = match_of(t.settings, t.tournament_id, rnd.number, paired.number)
         table = None
         if paired.bot_table_id is not None:

@@ -7,10 +7,10 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.events.formats import bracket_events
+from bot.events.formats import bracket_events, overrides_of
 from bot.render.bracket import MAX_COLUMNS, BracketScene, MatchBox, Slot
 from bot.render.bracket import render_bracket_png as _render_bracket
-from bot.storage import EntrantRecord, TournamentRecord, TournamentStatus
+from bot.storage import EntrantRecord, StoredRound, TournamentRecord, TournamentStatus
 from bot.tournaments import (
     Bracket,
     BracketMatch,
@@ -26,14 +26,18 @@ BRACKET_IMAGE = "bracket.png"
 
 
 def tournament_bracket(
-    t: TournamentRecord, entrants: Sequence[EntrantRecord], games: Sequence[PlayedGame]
+    t: TournamentRecord,
+    entrants: Sequence[EntrantRecord],
+    rounds: Sequence[StoredRound],
+    games: Sequence[PlayedGame],
 ) -> Bracket | None:
-    """The core's bracket from the stored games and withdrawals; None below two entrants."""
+    """The core's bracket from the stored games, withdrawals and the organiser's results; None
+    below two entrants."""
     if len(entrants) < 2:
         return None
     if t.status is TournamentStatus.SIGNUP:  # the seeding as it stands
         return new_bracket([e.entrant for e in entrants])
-    events = bracket_events(entrants, games)
+    events = bracket_events(entrants, games, overrides_of(rounds).values())
     return replay_bracket([e.entrant for e in entrants], events, t.settings.match)
 
 
@@ -50,7 +54,7 @@ def round_name(b: Bracket | None, round: int, tr: Translator) -> str:
 
 def elimination_message(e: Event, tr: Translator) -> tuple[discord.Embed, bytes, str]:
     t = e.t
-    b = tournament_bracket(t, e.entrants, e.games)
+    b = tournament_bracket(t, e.entrants, e.rounds, e.games)
     who = Names(e.entrants, e.names, tr)
     opened = {r.number for r in e.rounds}
     played = {(g.round, g.table) for g in e.games}

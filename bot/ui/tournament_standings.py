@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 import discord
 
+from bot.events.formats import overrides_of
 from bot.render.tournament import MAX_ROWS, Mark, MarkKind, StandingsLine, StandingsScene
 from bot.render.tournament import render_standings_png as _render_standings
 from bot.storage import EntrantRecord, StoredRound, TournamentRecord, TournamentStatus
@@ -98,7 +99,7 @@ def swiss_standings(
 ) -> Standings:
     """The core's standings from the stored records (finished matches only)."""
     pairings = [r.pairing for r in sorted(rounds, key=lambda r: r.number)]
-    records = rounds_from_games(pairings, games, t.settings.match)
+    records = rounds_from_games(pairings, games, t.settings.match, overrides_of(rounds))
     return standings([e.entrant for e in entrants], t.settings.table_size, records)
 
 

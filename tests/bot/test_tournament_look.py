@@ -181,7 +181,7 @@ def test_the_bracket_from_stored_games_and_withdrawals_equals_the_one_played() -
     assert quitter is not None
     played = withdraw(s.bracket, quitter)
     s.entrants = [e.model_copy(update={"withdrawn": e.user_id == quitter}) for e in s.entrants]
-    assert tournament_bracket(s.t, s.entrants, s.games) == played
+    assert tournament_bracket(s.t, s.entrants, s.rounds, s.games) == played
     events = bracket_events(s.entrants, s.games)
     assert replay_bracket([e.entrant for e in s.entrants], events, s.t.settings.match) == played
     text = "\n".join(f.value or "" for f in message(s).embed.fields)

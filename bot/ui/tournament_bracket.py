@@ -3,7 +3,7 @@ for each round's matches, and the bracket picture."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 import discord
 
@@ -58,6 +58,7 @@ def elimination_message(e: Event, tr: Translator) -> tuple[discord.Embed, bytes,
     who = Names(e.entrants, e.names, tr)
     opened = {r.number for r in e.rounds}
     played = {(g.round, g.table) for g in e.games}
+    decided = set(overrides_of(e.rounds))
     status = bracket_status(t, b, len(e.entrants), opened, tr)
     head = [status]
     champion = b.champion() if b is not None else None
@@ -67,7 +68,9 @@ def elimination_message(e: Event, tr: Translator) -> tuple[discord.Embed, bytes,
     if b is not None and t.status is not TournamentStatus.SIGNUP:
         for r in range(1, b.rounds + 1):
             cancelled = t.status is TournamentStatus.CANCELLED
-            lines = match_lines(b.matches(r), who, opened, played, tr, cancelled=cancelled)
+            lines = match_lines(
+                b.matches(r), who, opened, played, tr, cancelled=cancelled, decided=decided
+            )
             if lines:
                 fields.append((round_name(b, r, tr), lines))
     embed = standings_embed(
@@ -139,15 +142,21 @@ def match_lines(
     tr: Translator,
     *,
     cancelled: bool = False,
+    decided: Collection[tuple[int, int]] = (),
 ) -> list[str]:
-    """A round's matches: the results, the byes, the matches being played or to play next
-    (in a cancelled tournament: left unfinished)."""
+    """A round's matches: the results (``decided``: those the organiser recorded, marked so),
+    the byes, the matches being played or to play next (in a cancelled tournament: left
+    unfinished)."""
     out = []
     byes = []
     for m in matches:
         p, q = m.players
         if m.winner is not None and (p is None or q is None):
             byes.append(who.md(m.winner))
+        elif (m.round, m.number) in decided:
+            loser = q if m.winner == p else p
+            line = tr("tstand.beat", winner=who.md(m.winner), loser=who.md(loser))
+            out.append(f"{line} {tr('tstand.overridden')}")
         elif m.winner is not None:
             loser = q if m.winner == p else p
             # a withdrawal decides a match even after some of its games (a walkover)

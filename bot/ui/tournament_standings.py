@@ -11,7 +11,7 @@ allow, then "and N more"); the picture shows the top of the table, big enough fo
 from __future__ import annotations
 
 import io
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 import discord
@@ -121,7 +121,11 @@ def swiss_message(e: Event, tr: Translator) -> tuple[discord.Embed, bytes, str]:
         rows = seed_rows(who, tr)
     seated = {(r.number, table.number): table.seats for r in e.rounds for table in r.tables}
     cancelled = t.status is TournamentStatus.CANCELLED
-    fields = [round_field(line, seated, who, tr, cancelled=cancelled) for line in st.lines]
+    decided = set(overrides_of(e.rounds))
+    fields = [
+        round_field(line, seated, who, tr, cancelled=cancelled, decided=decided)
+        for line in st.lines
+    ]
     if t.status is not TournamentStatus.FINISHED:
         fields.reverse()  # while it runs, the round being played first
     embed = standings_embed(t, head, rows, fields, tr)
@@ -188,9 +192,11 @@ def round_field(
     tr: Translator,
     *,
     cancelled: bool = False,
+    decided: Collection[tuple[int, int]] = (),
 ) -> tuple[str, list[str]]:
     """A round in one field: the tables still playing (in a cancelled tournament: left
-    unfinished) and who sits there, each finished table's places (best first), the byes."""
+    unfinished) and who sits there, each finished table's places (best first; ``decided``: the
+    organiser recorded them, marked so), the byes."""
     pending = "tstand.table_cancelled" if cancelled else "tstand.table_playing"
     out = [
         tr(pending, table=number,
@@ -206,6 +212,8 @@ def round_field(
             a, b = table.seats
             key = "tstand.drew" if a.place.shared else "tstand.beat"
             seats = tr(key, winner=who.md(a.seat), loser=who.md(b.seat))
+        if (line.round, table.table) in decided:
+            seats = f"{seats} {tr('tstand.overridden')}"
         out.append(tr("tstand.table", table=table.table, seats=seats))
     if line.byes:
         out.append(tr("tstand.bye_line", names=", ".join(who.md(p) for p in line.byes)))

@@ -15,6 +15,7 @@ from discord.ext import commands
 from bot.domain import MAX_TURN_TIMER
 from bot.events.check_in import MINUTES as CHECK_IN_MINUTES
 from bot.events.check_in import announced as check_in_announced
+from bot.events.deciding import DECIDER
 from bot.storage import NewTournament, TournamentRecord, TournamentStatus
 from bot.tables.refusals import Refusal, Rejected
 from bot.text import t
@@ -82,6 +83,7 @@ class TournamentCommands(CogBase):
         neighbours: bool | None = None,
         language: str | None = None,
         check_in: app_commands.Range[int, 5, 240] | None = None,
+        decider: bool = True,
     ) -> None:
         if interaction.guild_id is None or interaction.channel_id is None:
             await self._say(interaction, "err.guild_only")
@@ -120,7 +122,7 @@ class TournamentCommands(CogBase):
                 channel_id=interaction.channel_id,
                 organiser_id=interaction.user.id,
                 settings=settings,
-                options={**options.stored(), CHECK_IN_MINUTES: check_in or 0},
+                options={**options.stored(), CHECK_IN_MINUTES: check_in or 0, DECIDER: decider},
                 signup_deadline=when,
             )
         )

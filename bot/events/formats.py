@@ -24,6 +24,8 @@ from bot.tournaments import (
     seed_order,
 )
 
+from .deciding import deciding_pairing, deciding_result
+
 
 def overrides_of(rounds: Iterable[StoredRound]) -> dict[tuple[int, int], Override]:
     """The organiser's results of the stored rounds' tables, by (round, table)."""
@@ -75,9 +77,13 @@ def round_over(
     entrants: Sequence[EntrantRecord],
     rounds: Sequence[StoredRound],
     games: Sequence[PlayedGame],
+    decider: int | None = None,
 ) -> bool:
-    """Whether every match of the last stored round is over (decided, in a bracket)."""
+    """Whether every match of the last stored round is over (decided, in a bracket; the
+    deciding table, round ``decider``, by its own length)."""
     current = rounds[-1]
+    if current.number == decider:
+        return deciding_result(current, games) is not None
     if settings.format is not Format.SINGLE_ELIMINATION:
         records = rounds_from_games(
             [r.pairing for r in rounds], games, settings.match, overrides_of(rounds)
@@ -93,10 +99,13 @@ def match_decided(
     rounds: Sequence[StoredRound],
     games: Sequence[PlayedGame],
     table: int,
+    decider: int | None = None,
 ) -> bool:
     """Whether the match at ``table`` of the last stored round is over (decided, in a
     bracket: a withdrawal decides it too)."""
     number = rounds[-1].number
+    if number == decider:
+        return deciding_result(rounds[-1], games) is not None
     if settings.format is not Format.SINGLE_ELIMINATION:
         records = rounds_from_games(
             [r.pairing for r in rounds], games, settings.match, overrides_of(rounds)
@@ -111,10 +120,14 @@ def next_pairing(
     entrants: Sequence[EntrantRecord],
     rounds: Sequence[StoredRound],
     games: Sequence[PlayedGame],
+    decider: int | None = None,
 ) -> Pairing | None:
     """The next round, or None when the tournament is over (every round played, a champion,
-    or too few players left to seat)."""
+    or too few players left to seat). The deciding table (round ``decider``) is the last:
+    after it there is none; paired but not stored yet (a restart), it is paired again."""
     number = len(rounds) + 1
+    if decider is not None:
+        return deciding_pairing(settings, entrants, rounds, games) if decider == number else None
     if settings.format is Format.ROUND_ROBIN:  # the schedule of the whole field, as seeded
         field = [e.player for e in seed_order(e.entrant for e in entrants)]
         if number > settings.rounds_for(len(field)):

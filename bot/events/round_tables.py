@@ -16,6 +16,7 @@ from bot.tables.service import TableService
 from bot.tables.table import STAND_IN_LEVEL, MatchOf, Seat, Table
 from bot.text import t as text
 
+from .deciding import decider_round
 from .host import EventHost
 from .options import TableOptions, match_of
 
@@ -60,7 +61,7 @@ async def close_match(
     organiser recorded its result): the game being played is not recorded. Returns its
     thread, or None when no live table plays it."""
     match = match_of(t.settings, t.tournament_id, round, number)
-    table = find_table(service, match)
+    table = find_table(service, match)  # by its place: the match's length does not matter
     if table is None or table.match is None:
         return None
     async with table.lock:
@@ -116,7 +117,8 @@ async def run_round(
     for paired in rnd.tables:
         if paired.override is not None:  # decided by the organiser: nothing to play
             continue
-        match = match_of(t.settings, t.tournament_id, rnd.number, paired.number)
+        deciding = len(paired.seats) if rnd.number == decider_round(t) else None
+        match = match_of(t.settings, t.tournament_id, rnd.number, paired.number, deciding)
         table = None
         if paired.bot_table_id is not None:
             table = service.registry.get(paired.bot_table_id)

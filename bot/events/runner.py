@@ -37,6 +37,7 @@ from bot.tournaments import (
 
 from .check_in import ANNOUNCED, HOUR_REMINDED, announced, hour_left, window_open
 from .coalesce import Coalesced
+from .deciding import DECIDER_ROUND, decider_round, deciding_pairing, wants_decider
 from .formats import match_decided, next_pairing, round_over
 from .host import EventHost, ThreadsRefused
 from .round_tables import close_match, close_tables, forfeit_seat, run_round
@@ -187,7 +188,7 @@ class TournamentRunner:
             closed = await close_match(self.service, t, current.number, table)
             entrants = await self.storage.tournament_entrants(tournament_id)
             games = await self.storage.tournament_games(tournament_id)
-            if match_decided(t.settings, entrants, rounds, games, table):
+            if match_decided(t.settings, entrants, rounds, games, table, decider_round(t)):
                 raise ResultError("override_done", "the match is over: its result stands")
             await self.storage.override_tournament_table(
                 tournament_id, current.number, table, kind, player, by
@@ -242,8 +243,9 @@ class TournamentRunner:
             changed = changed or self._seen.get(tournament_id) != seen
             self._seen[tournament_id] = seen
             current = rounds[-1] if rounds else None
+            decider = decider_round(t)
             if current is not None and current.status is RoundStatus.RUNNING:
-                if not round_over(t.settings, entrants, rounds, games):
+                if not round_over(t.settings, entrants, rounds, games, decider):
                     await self._run_round(t, current)
                     return changed
                 await storage.finish_round(tournament_id, current.number)
@@ -253,7 +255,14 @@ class TournamentRunner:
                 return changed
             if await self._withdraw_absent(t, entrants):
                 entrants = await storage.tournament_entrants(tournament_id)
-            pairing = next_pairing(t.settings, entrants, rounds, games)
+            pairing = next_pairing(t.settings, entrants, rounds, games, decider)
+            if pairing is None and decider is None and wants_decider(t.options, t.settings):
+                # first place still shared after every tie-break: the joint leaders play on
+                pairing = deciding_pairing(t.settings, entrants, rounds, games)
+                if pairing is not None:
+                    await storage.set_tournament_options(
+                        tournament_id, {DECIDER_ROUND: pairing.round}
+                    )
             if pairing is None:  # every round played, a champion, or too few players left
                 log.info("tournament %s is over", tournament_id)
                 await storage.set_tournament_status(tournament_id, TournamentStatus.FINISHED)

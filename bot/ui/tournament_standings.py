@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 import discord
 
+from bot.events.deciding import decider_round, deciding_result, swiss_table
 from bot.events.formats import overrides_of
 from bot.render.tournament import MAX_ROWS, Mark, MarkKind, StandingsLine, StandingsScene
 from bot.render.tournament import render_standings_png as _render_standings
@@ -28,8 +29,6 @@ from bot.tournaments import (
     RoundLine,
     StandingRow,
     Standings,
-    rounds_from_games,
-    standings,
 )
 
 from .cycles import PictureFile
@@ -97,10 +96,9 @@ def swiss_standings(
     rounds: Sequence[StoredRound],
     games: Sequence[PlayedGame],
 ) -> Standings:
-    """The core's standings from the stored records (finished matches only)."""
-    pairings = [r.pairing for r in sorted(rounds, key=lambda r: r.number)]
-    records = rounds_from_games(pairings, games, t.settings.match, overrides_of(rounds))
-    return standings([e.entrant for e in entrants], t.settings.table_size, records)
+    """The core's standings from the stored records (finished matches only; the joint leaders
+    ordered by their deciding game once it is over)."""
+    return swiss_table(t.settings, decider_round(t), entrants, rounds, games)
 
 
 def swiss_message(e: Event, tr: Translator) -> tuple[discord.Embed, bytes, str]:
@@ -126,11 +124,36 @@ def swiss_message(e: Event, tr: Translator) -> tuple[discord.Embed, bytes, str]:
         round_field(line, seated, who, tr, cancelled=cancelled, decided=decided)
         for line in st.lines
     ]
+    deciding = next((r for r in e.rounds if r.number == decider_round(t)), None)
+    if deciding is not None:
+        fields.append(decider_field(deciding, e.games, who, tr))
+        if t.status is TournamentStatus.RUNNING and deciding_result(deciding, e.games) is None:
+            status = head[-1] = tr("tstand.status.decider")
     if t.status is not TournamentStatus.FINISHED:
         fields.reverse()  # while it runs, the round being played first
     embed = standings_embed(t, head, rows, fields, tr)
     scene = standings_scene(t, st, who, seats, status, tr)
     return embed, _render_standings(scene), STANDINGS_IMAGE
+
+
+def decider_field(
+    deciding: StoredRound, games: Sequence[PlayedGame], who: Names, tr: Translator
+) -> tuple[str, list[str]]:
+    """The joint leaders' deciding game: being played, or its places (best first)."""
+    result = deciding_result(deciding, games)
+    (table,) = deciding.tables
+    if result is None:
+        names = ", ".join(who.md(p) for p in table.seats)
+        return tr("tstand.decider"), [tr("tstand.decider_playing", names=names)]
+    placed = sorted(zip(result.places(), result.seats, strict=True), key=lambda x: x[0])
+    if len(placed) == 2:
+        (_, a), (_, b) = placed
+        line = tr("tstand.beat", winner=who.md(a), loser=who.md(b))
+    else:
+        line = " · ".join(f"{place} {who.md(p)}" for place, p in placed)
+    if table.override is not None:
+        line = f"{line} {tr('tstand.overridden')}"
+    return tr("tstand.decider"), [line]
 
 
 def total_rounds(t: TournamentRecord, entrants: int, played: int) -> int:

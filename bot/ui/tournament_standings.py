@@ -41,7 +41,7 @@ from .tournament_text import (
     num,
     seed_rows,
     standings_embed,
-    tiebreak_text,
+    tiebreak_texts,
     translator_for,
 )
 
@@ -114,7 +114,11 @@ def swiss_message(e: Event, tr: Translator) -> tuple[discord.Embed, bytes, str]:
             head.insert(0, tr("tstand.champion", name=champions[0]))
         else:
             head.insert(0, tr("tstand.champions", names=", ".join(champions)))
-    rows = [row_text(r, st.rows[i - 1].rank if i else 0, t, who, tr) for i, r in enumerate(st.rows)]
+    tiebreaks = tiebreak_texts([r.buchholz for r in st.rows])
+    rows = [
+        row_text(r, st.rows[i - 1].rank if i else 0, t, who, tr, tiebreaks[i])
+        for i, r in enumerate(st.rows)
+    ]
     if t.status is TournamentStatus.SIGNUP:
         rows = seed_rows(who, tr)
     seated = {(r.number, table.number): table.seats for r in e.rounds for table in r.tables}
@@ -202,10 +206,13 @@ def row_text(
     t: TournamentRecord,
     who: Names,
     tr: Translator,
+    tiebreak: str,
 ) -> str:
+    """A player's line; ``tiebreak``: their Buchholz as the column writes it
+    (:func:`tiebreak_texts`)."""
     rank = f"{row.rank}." if row.rank != rank_above else "="
     return tr("tstand.row", rank=rank, name=who.listed(row.player), points=num(row.points),
-              record=record_text(row, t, tr), tiebreak=tiebreak_text(row.buchholz))  # fmt: skip
+              record=record_text(row, t, tr), tiebreak=tiebreak)  # fmt: skip
 
 
 def round_field(
@@ -277,12 +284,13 @@ def standings_scene(
     shown = st.rows[: MAX_ROWS - 1] if cut else st.rows
     played = [line.round for line in st.lines]
     lines = []
+    tiebreaks = tiebreak_texts([r.buchholz for r in st.rows])
     for i, row in enumerate(shown):
         by_round = {e.round: e for e in row.entries}
         marks = tuple(mark(by_round.get(r), seats, t.settings.table_size, tr) for r in played)
         same = i > 0 and shown[i - 1].rank == row.rank
         rank = str(who.seed[row.player]) if signup else "" if same else str(row.rank)
-        points, tiebreak = ("", "") if signup else (num(row.points), tiebreak_text(row.buchholz))
+        points, tiebreak = ("", "") if signup else (num(row.points), tiebreaks[i])
         dim = row.player in who.withdrawn
         lines.append(StandingsLine(rank, who.plain(row.player), points, tiebreak, marks, dim))
     more = tr("tstand.picture_more", n=len(st.rows) - len(shown)) if cut else ""

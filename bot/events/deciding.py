@@ -59,13 +59,17 @@ def swiss_table(
     deciding = next((r for r in ordered if r.number == decider), None)
     if deciding is None:
         return st
-    return decided_standings(st, deciding_result(deciding, games))
+    return decided_standings(st, deciding_result(deciding, games, entrants))
 
 
-def deciding_result(deciding: StoredRound, games: Sequence[PlayedGame]) -> TableResult | None:
-    """The deciding table's result once it is over, by its games or the organiser's word."""
+def deciding_result(
+    deciding: StoredRound, games: Sequence[PlayedGame], entrants: Sequence[EntrantRecord]
+) -> TableResult | None:
+    """The deciding table's result once it is over: by its games, the organiser's word, or
+    the withdrawal of all its players but one."""
     override = next(iter(deciding.overrides().values()), None)
-    return decider_result(deciding.pairing, games, override)
+    withdrawn = {e.user_id for e in entrants if e.withdrawn}
+    return decider_result(deciding.pairing, games, override, withdrawn)
 
 
 def deciding_pairing(

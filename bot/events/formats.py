@@ -83,7 +83,7 @@ def round_over(
     deciding table, round ``decider``, by its own length)."""
     current = rounds[-1]
     if current.number == decider:
-        return deciding_result(current, games) is not None
+        return deciding_result(current, games, entrants) is not None
     if settings.format is not Format.SINGLE_ELIMINATION:
         records = rounds_from_games(
             [r.pairing for r in rounds], games, settings.match, overrides_of(rounds)
@@ -105,7 +105,7 @@ def match_decided(
     bracket: a withdrawal decides it too)."""
     number = rounds[-1].number
     if number == decider:
-        return deciding_result(rounds[-1], games) is not None
+        return deciding_result(rounds[-1], games, entrants) is not None
     if settings.format is not Format.SINGLE_ELIMINATION:
         records = rounds_from_games(
             [r.pairing for r in rounds], games, settings.match, overrides_of(rounds)

@@ -5,7 +5,8 @@ them. It is no round: it adds no points and changes no tie-break; it only breaks
 Who plays: the joint leaders still in the tournament (a withdrawn one is not seated), two to six
 of them (R3), at one table seated by seed. At two seats a drawn game (R20) is played again until
 one player wins it, as a bracket's tied match; at three or more the one game's places order
-them, and a draw (everyone's place shared) leaves them joint champions.
+them, and a draw (everyone's place shared) leaves them joint champions. A player who withdraws
+during it loses it: at two seats the other wins by a walkover; at more an AI finishes the seat.
 
 >>> from bot.tournaments.results import PlayedGame
 >>> g = PlayedGame(round=4, table=1, seats=(7, 8), finishing_order=(1,), durak=0)
@@ -18,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from dataclasses import replace
 
-from .override import Override
+from .override import Override, OverrideKind
 from .results import PlayedGame, TableResult
 from .rounds import Pairing, SeatedTable
 from .settings import MAX_SEATS, MatchLength
@@ -46,11 +47,18 @@ def decider_pairing(number: int, leaders: Sequence[int], entrants: Sequence[Entr
 
 
 def decider_result(
-    pairing: Pairing, games: Sequence[PlayedGame], override: Override | None = None
+    pairing: Pairing,
+    games: Sequence[PlayedGame],
+    override: Override | None = None,
+    withdrawn: Collection[int] = (),
 ) -> TableResult | None:
-    """The deciding table's result once it is over (or the organiser decided it), else None."""
+    """The deciding table's result once it is over (or the organiser decided it, or all its
+    players but one withdrew: a walkover), else None."""
     (table,) = pairing.tables
     played = tuple(g for g in games if (g.round, g.table) == (pairing.round, table.number))
+    left = [p for p in table.seats if p is not None and p not in withdrawn]
+    if override is None and len(left) == 1:
+        override = Override(pairing.round, table.number, OverrideKind.WINNER, left[0])
     if override is not None:
         places = override.places(table.seats)
         return TableResult(pairing.round, table.number, table.seats, played, places)

@@ -130,8 +130,9 @@ def swiss_message(e: Event, tr: Translator) -> tuple[discord.Embed, bytes, str]:
     ]
     deciding = next((r for r in e.rounds if r.number == decider_round(t)), None)
     if deciding is not None:
-        fields.append(decider_field(deciding, e.games, who, tr))
-        if t.status is TournamentStatus.RUNNING and deciding_result(deciding, e.games) is None:
+        fields.append(decider_field(deciding, e.games, e.entrants, who, tr))
+        over = deciding_result(deciding, e.games, e.entrants) is not None
+        if t.status is TournamentStatus.RUNNING and not over:
             status = head[-1] = tr("tstand.status.decider")
     if t.status is not TournamentStatus.FINISHED:
         fields.reverse()  # while it runs, the round being played first
@@ -141,10 +142,14 @@ def swiss_message(e: Event, tr: Translator) -> tuple[discord.Embed, bytes, str]:
 
 
 def decider_field(
-    deciding: StoredRound, games: Sequence[PlayedGame], who: Names, tr: Translator
+    deciding: StoredRound,
+    games: Sequence[PlayedGame],
+    entrants: Sequence[EntrantRecord],
+    who: Names,
+    tr: Translator,
 ) -> tuple[str, list[str]]:
     """The joint leaders' deciding game: being played, or its places (best first)."""
-    result = deciding_result(deciding, games)
+    result = deciding_result(deciding, games, entrants)
     (table,) = deciding.tables
     if result is None:
         names = ", ".join(who.md(p) for p in table.seats)

@@ -70,3 +70,10 @@ def test_a_sole_leader_plays_no_deciding_game() -> None:
     games = [PlayedGame(1, 1, (A, B, C), (0, 2), 1)]
     st = standings(FIELD[:3], 3, rounds_from_games([pairing], games, MatchLength.games(1)))
     assert joint_leaders(st) == ()
+
+
+def test_a_leader_who_withdraws_from_the_deciding_game_loses_it() -> None:
+    deciding = Pairing(2, (SeatedTable(1, (A, C)),))
+    assert decider_result(deciding, []) is None
+    result = decider_result(deciding, [], withdrawn={A})
+    assert result is not None and result.places()[1].first == 1  # C by a walkover

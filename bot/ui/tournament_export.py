@@ -3,7 +3,8 @@
 ``standings.csv``: one row per player, every tie-break (a spreadsheet opens it as it is).
 ``tournament.json``: the players, each round's tables and byes, every game with its seed
 commitment (``/durak verify <game id>`` checks it), the organiser's results of tables (an
-override: who won or forfeited, who recorded it, when), and the same standings. Everything is
+override: who won or forfeited, who recorded it, when; the deciding game's round marked), and
+the same standings. Everything is
 recomputed from the stored records, as the standings message is."""
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from fractions import Fraction
 
 import discord
 
+from bot.events.deciding import decider_round
 from bot.storage import EntrantRecord, PairedTable, StoredRound, TournamentRecord
 from bot.tournaments import Format, PlayedGame, places
 
@@ -115,6 +117,7 @@ def export_data(
             {
                 "round": r.number,
                 "status": str(r.status),
+                "deciding_game": r.number == decider_round(t),
                 "tables": [table_entry(tb) for tb in r.tables],
                 "byes": list(r.byes),
             }

@@ -5,6 +5,7 @@ champions."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -75,6 +76,12 @@ async def test_joint_leaders_play_a_deciding_game_for_first_place(tmp_path: Path
         await fake.wait_for(lambda: champion in description(fake, board), 15)
         fields = str(fake.message(board).embeds[0].get("fields"))
         assert t("tstand.decider") in fields
+        res = await fake.slash(w.alice, w.channel, "durak", "tournament", "export")
+        assert res.message is not None
+        files = {x.filename: x.data for x in res.message.attachments}
+        exported = json.loads(files["tournament.json"])
+        assert [r["deciding_game"] for r in exported["rounds"]] == [False, True]
+        assert exported["standings"][0]["user_id"] == winner
 
 
 async def test_turned_off_the_joint_leaders_stay_joint_champions(tmp_path: Path) -> None:

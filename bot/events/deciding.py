@@ -82,7 +82,7 @@ def deciding_pairing(
     tie-break (among two to six leaders still in); None when it is not."""
     st = swiss_table(settings, None, entrants, rounds, games)
     withdrawn = {e.user_id for e in entrants if e.withdrawn}
-    leaders = joint_leaders(st, withdrawn)
+    leaders = joint_leaders(st, withdrawn, settings.table_size)
     if not leaders:
         return None
     return decider_pairing(len(rounds) + 1, leaders, [e.entrant for e in entrants])

@@ -2,11 +2,13 @@
 still shared after every tie-break, the joint leaders play one more table, and its places order
 them. It is no round: it adds no points and changes no tie-break; it only breaks the tie.
 
-Who plays: the joint leaders still in the tournament (a withdrawn one is not seated), two to six
-of them (R3), at one table seated by seed. At two seats a drawn game (R20) is played again until
-one player wins it, as a bracket's tied match; at three or more the one game's places order
-them, and a draw (everyone's place shared) leaves them joint champions. A player who withdraws
-during it loses it: at two seats the other wins by a walkover; at more an AI finishes the seat.
+Who plays: the joint leaders still in the tournament (a withdrawn one is not seated), two of
+them up to the tournament's table size (its rules were checked for that many seats: a 6-seat
+deal needs the cards), at one table seated by seed; more, and they stay joint champions. At
+two seats a drawn game (R20) is played again until one player wins it, as a bracket's tied
+match; at three or more the one game's places order them, and a draw (everyone's place
+shared) leaves them joint champions. A player who withdraws during it loses it: at two seats
+the other wins by a walkover; at more an AI finishes the seat.
 
 >>> from bot.tournaments.results import PlayedGame
 >>> g = PlayedGame(round=4, table=1, seats=(7, 8), finishing_order=(1,), durak=0)
@@ -30,12 +32,15 @@ from .standings import Standings
 ONE_GAME = MatchLength.games(1)
 
 
-def joint_leaders(st: Standings, withdrawn: Collection[int] = ()) -> tuple[int, ...]:
+def joint_leaders(
+    st: Standings, withdrawn: Collection[int] = (), most: int = MAX_SEATS
+) -> tuple[int, ...]:
     """The players sharing first place who are still in, in standings order (seed order);
-    empty when first place is not shared, or fewer than two of them are still in."""
+    empty when first place is not shared, or fewer than two or more than ``most`` (the
+    tournament's table size, which its rules were checked for) of them are still in."""
     leaders = [r.player for r in st.rows if r.rank == 1 and r.player not in withdrawn]
     sharing = sum(r.rank == 1 for r in st.rows)
-    if sharing < 2 or not 2 <= len(leaders) <= MAX_SEATS:
+    if sharing < 2 or not 2 <= len(leaders) <= most:
         return ()
     return tuple(leaders)
 

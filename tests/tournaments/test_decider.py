@@ -77,3 +77,10 @@ def test_a_leader_who_withdraws_from_the_deciding_game_loses_it() -> None:
     assert decider_result(deciding, []) is None
     result = decider_result(deciding, [], withdrawn={A})
     assert result is not None and result.places()[1].first == 1  # C by a walkover
+
+
+def test_more_joint_leaders_than_a_table_seats_stay_joint_champions() -> None:
+    pairing, games = one_round()
+    st = standings(FIELD, 2, rounds_from_games([pairing], games, MatchLength.games(1)))
+    assert joint_leaders(st, most=2) == (A, C)
+    assert joint_leaders(st, most=1) == ()  # the rules were checked for fewer seats

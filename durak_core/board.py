@@ -19,8 +19,8 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Final
 
 from .cards import Card, Suit
+from .precomputed import Tables, tables_for, throwers_of
 from .rules import RuleSet
-from .tables import Tables, tables_for, throwers_of
 
 if TYPE_CHECKING:
     from .actions import Action

@@ -26,7 +26,7 @@ from typing import Any, Final
 from .cards import ACE, BLACK_JOKER, COPY_STRIDE, RED_JOKER, Card, Suit, card_index, mask_of
 from .errors import RulesError
 
-#: R3: 2 to 6 players. The engine's seat tables (:mod:`durak_core.tables`) are sized for it.
+#: R3: 2 to 6 players. The engine's seat tables (:mod:`durak_core.precomputed`) are sized for it.
 MIN_SEATS: Final = 2
 MAX_SEATS: Final = 6
 DECK_SIZES: Final = (24, 36, 52)

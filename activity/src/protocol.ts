@@ -42,6 +42,13 @@ export interface SeriesScore {
   over: boolean;
 }
 
+/** A seat's guild rating (the leaderboard's, to one decimal) before and after the game. */
+export interface RatingChange {
+  before: number;
+  after: number;
+  delta: number;
+}
+
 export interface Game {
   seats: number;
   teams?: number[];
@@ -82,6 +89,9 @@ export interface Game {
   commitment?: string | null;
   seed?: string | null;
   series?: SeriesScore | null;
+  /** Once the game is over and recorded: each seat's rating change (null for an AI seat);
+   * null while it is not known. */
+  ratings?: (RatingChange | null)[] | null;
 }
 
 export interface Table {

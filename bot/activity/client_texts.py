@@ -83,6 +83,7 @@ CLIENT_TEXT_KEYS: tuple[str, ...] = (
     "activity.game_over",
     "activity.wins",
     "activity.losses",
+    "stats.rating",
     "table.series",
     "table.footer",
     "table.footer_seed",

@@ -23,7 +23,7 @@ from typing import Literal
 
 from PIL import Image, ImageDraw
 
-from .cards import FACE, GOLD, NAME_FACES, TEXT_FACES
+from .card_images import FACE, GOLD, NAME_FACES, TEXT_FACES
 from .table import DIM, ROOM, fit_text
 from .table import _draw_runs as draw_runs
 from .table import _width as runs_width

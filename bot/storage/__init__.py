@@ -47,6 +47,7 @@ from .models import (
     TournamentRecord,
     TournamentStatus,
 )
+from .outcome import RatingChange, RecordedGame
 from .postgres import PostgresStorage
 from .sharding import ShardScope, shard_of
 from .sqlite import DEFAULT_DATABASE_PATH, SqliteStorage
@@ -71,6 +72,8 @@ __all__ = [
     "PairedTable",
     "PlayerStats",
     "PostgresStorage",
+    "RatingChange",
+    "RecordedGame",
     "RoundStatus",
     "SavedTable",
     "SeatRecord",

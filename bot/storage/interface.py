@@ -27,6 +27,7 @@ from .models import (
     TournamentRecord,
     TournamentStatus,
 )
+from .outcome import RecordedGame
 
 LeaderboardSort = Literal["wins", "win_rate", "rating"]
 #: The key–value settings tables, and the column that names whose settings a row holds.
@@ -41,8 +42,9 @@ MAX_PAGE_SIZE = 50
 class Storage(Protocol):
     async def close(self) -> None: ...
 
-    async def record_game(self, rec: GameRecord) -> str:
+    async def record_game(self, rec: GameRecord) -> RecordedGame:
         """Store a finished game and update aggregates atomically; idempotent per game_id.
+        Returns the game id and, when this call stored it, each human seat's rating change.
         A game with ``rec.tournament`` is also linked to its tournament table (which must be
         paired, with these players: else ``InvalidQuery`` and nothing is written)."""
         ...

@@ -15,7 +15,7 @@ from bot.text import t
 from durak_core import PRESETS, RuleSet
 from durak_core.cards import ACE
 
-from .cards import rank_label
+from .card_words import rank_label
 
 _RULE_ID = re.compile(r"\b([RV]\d{1,2})\b")
 

@@ -17,6 +17,7 @@ from bot.events.coalesce import Coalesced
 from bot.events.host import ThreadsRefused
 from bot.events.options import TableOptions
 from bot.events.runner import is_paused
+from bot.pacing.channel_limits import ChannelLimiter
 from bot.storage import (
     EntrantRecord,
     PairedTable,
@@ -25,14 +26,13 @@ from bot.storage import (
     TournamentRecord,
     TournamentStatus,
 )
+from bot.storage.preferences import NotifyPrefs
 from bot.text import t
 from bot.tournaments import OverrideKind, PlayedGame, TournamentError
 
-from .channel_limits import ChannelLimiter
 from .tournament_signup import mention, signup_message, when_text
 from .tournament_standings import standings_message
 from .tournament_text import safe_name
-from .turn_alerts import NotifyPrefs
 
 log = logging.getLogger(__name__)
 

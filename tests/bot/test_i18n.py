@@ -25,7 +25,7 @@ from bot.tables.table import Seat, Table
 from bot.text import CATALOGUES, EN, LANGUAGES, language, t
 from bot.text.catalogue import Message, plural_categories
 from bot.text.translator import LOCALES, ls, translate
-from bot.ui.cards import card_text, event_line
+from bot.ui.card_words import card_text, event_line
 from bot.ui.hand_view import HandContext, render_hand
 from bot.ui.rules_text import rules_summary, rules_text
 from bot.ui.table_embed import render_table

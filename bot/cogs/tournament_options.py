@@ -42,6 +42,7 @@ MIN_LEAD, MAX_LEAD = timedelta(minutes=1), timedelta(days=60)
 TOURNAMENT_OPTIONS = (
     "name", "format", "table_size", "games", "losses", "timer", "rounds", "limit", "deadline",
     "ai_fill", "preset", "transfer", "deck", "first_five", "neighbours", "language", "check_in",
+    "decider",
 )  # fmt: skip
 #: Option names already in the catalogue under ``pname.*`` / ``opt.*`` (shared with /durak new).
 SHARED = frozenset({"preset", "transfer", "deck", "first_five", "neighbours", "language"})

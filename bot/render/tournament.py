@@ -198,7 +198,8 @@ def draw_standings(scene: StandingsScene) -> Image.Image:
             )
             text(draw, x + (step - 6) / 2, mid + (size - 4) * 0.36, mark.text, size - 4,
                  step - 8, FACE, bold=True, align="centre")  # fmt: skip
-        text(draw, points_r, base, row.points, size, 92, GOLD if rank == 1 else FACE, bold=True,
+        leader = rank == 1 and scene.medals  # nobody leads an event where nobody has scored
+        text(draw, points_r, base, row.points, size, 92, GOLD if leader else FACE, bold=True,
              align="right")  # fmt: skip
         text(draw, tiebreak_r, base, row.tiebreak, size - 2, 92, DIM, align="right")
     if scene.more:

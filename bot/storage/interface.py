@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal, Protocol
 
-from bot.tournaments import Pairing, PlayedGame, TournamentSettings
+from bot.tournaments import OverrideKind, Pairing, PlayedGame, TournamentSettings
 
 from .errors import InvalidQuery
 from .models import (
@@ -150,6 +150,18 @@ class Storage(Protocol):
     ) -> bool: ...
 
     async def tournament_rounds(self, tournament_id: str) -> list[StoredRound]: ...
+
+    async def override_tournament_table(
+        self,
+        tournament_id: str,
+        round_number: int,
+        table_number: int,
+        kind: OverrideKind,
+        player: int,
+        by: int,
+    ) -> bool:
+        """The organiser's result of a table of the round being played; False if it has one."""
+        ...
 
     async def tournament_games(self, tournament_id: str) -> list[PlayedGame]:
         """The stored games as the core's records: the standings are recomputed from them."""

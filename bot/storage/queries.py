@@ -67,6 +67,7 @@ from .rows import (
     table_from_row,
 )
 from .sharding import ShardScope, fetch_owned
+from .tournament_overrides import TournamentOverrides
 from .tournament_queries import INSERT_LINK, TournamentQueries, check_link
 
 T = TypeVar("T")
@@ -152,9 +153,9 @@ def refused_saves(tables: Sequence[SavedTable], found: Iterable[Row]) -> dict[st
     }
 
 
-class SqlStorage(SettingsStore, TournamentQueries):
+class SqlStorage(SettingsStore, TournamentQueries, TournamentOverrides):
     """Every storage method but ``save_table``, over a backend's transactions (the
-    tournaments' in ``tournament_queries.py``)."""
+    tournaments' in ``tournament_queries.py`` and ``tournament_overrides.py``)."""
 
     #: With a scope, ``load_tables`` returns only the tables of this process's guilds.
     shards: ShardScope | None

@@ -20,6 +20,7 @@ from .bracket import (
 )
 from .errors import PairingError, ResultError, SettingsError, SignupError, TournamentError
 from .fit import SeatingFit, seating_fit
+from .override import Override, OverrideKind
 from .results import Place, PlayedGame, Seat, TableResult, bye_points
 from .round_robin import round_robin_round
 from .rounds import Pairing, RoundRecord, SeatedTable, rounds_from_games
@@ -43,6 +44,8 @@ __all__ = [
     "Format",
     "MatchKind",
     "MatchLength",
+    "Override",
+    "OverrideKind",
     "Pairing",
     "PairingError",
     "Place",

@@ -8,6 +8,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Coroutine, Sequence
+from datetime import UTC, datetime
 from typing import Any, Final
 
 import discord
@@ -27,7 +28,7 @@ from bot.storage import (
 )
 from bot.storage.preferences import NotifyPrefs
 from bot.text import t
-from bot.tournaments import PlayedGame, TournamentError
+from bot.tournaments import OverrideKind, PlayedGame, TournamentError
 
 from .tournament_signup import mention, signup_message, when_text
 from .tournament_standings import standings_message
@@ -109,6 +110,33 @@ class DiscordEventHost:
         key = "tournament.withdrew.walkover" if closed else "tournament.withdrew.ai"
         player = self.known.get(user_id) or mention(user_id)
         self._say(tr, thread_id, t(key, lang, player=discord.utils.escape_markdown(player)))
+
+    def overridden(
+        self,
+        tr: TournamentRecord,
+        thread_id: int | None,
+        round: int,
+        label: int,
+        kind: OverrideKind,
+        player: int,
+        by: int,
+    ) -> None:
+        lang = TableOptions.of(tr.options).language
+        result = t(f"tournament.override.{kind}", lang, player=mention(player))
+        at = int(datetime.now(UTC).timestamp())
+        log_line = t(
+            "tournament.override.log",
+            lang,
+            name=safe_name(tr.name),
+            round=round,
+            table=label,
+            result=result,
+            by=mention(by),
+            at=f"<t:{at}:f>",
+        )
+        self._say(tr, tr.channel_id, log_line)
+        if thread_id is not None:
+            self._say(tr, thread_id, t("tournament.override.table", lang, result=result))
 
     def check_in_opened(self, tr: TournamentRecord) -> None:
         self._spawn(self._remind(tr, "tournament.check_in.dm"))

@@ -21,7 +21,6 @@ import durak_core
 from bot.cogs.durak import DurakCog
 from bot.cogs.table_opening import ActivityTables
 from bot.delivery.refresher import DiscordNotifier
-from bot.events.runner import TournamentRunner
 from bot.gc_pacing import GcPacer
 from bot.health import Health
 from bot.pacing.channel_limits import GlobalLimitWatch
@@ -32,6 +31,7 @@ from bot.storage import Storage, open_storage
 from bot.tables.core import Notifier
 from bot.tables.service import TableService
 from bot.text import t
+from bot.tournament_runner.runner import TournamentRunner
 from bot.ui.buttons import DYNAMIC_ITEMS, is_ours, matches_template
 from bot.ui.click_dispatch import install_click_store, on_message
 from bot.ui.help_text import BUILD_COMMAND

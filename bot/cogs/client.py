@@ -9,10 +9,10 @@ import discord
 from discord import app_commands
 
 from bot.delivery.refresher import DiscordNotifier
-from bot.events.runner import TournamentRunner
 from bot.health import Health
 from bot.settings import Settings
 from bot.tables.service import TableService
+from bot.tournament_runner.runner import TournamentRunner
 from bot.ui.tournament_host import DiscordEventHost
 
 

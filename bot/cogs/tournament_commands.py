@@ -1,6 +1,6 @@
 """``/durak tournament``: new, start, cancel, remove, standings, history, and the sign-up
-message's Join / Leave buttons. The runner (``bot.events``) plays the rounds; this part parses,
-checks who may, and answers."""
+message's Join / Leave buttons. The runner (``bot.tournament_runner``) plays the rounds; this
+part parses, checks who may, and answers."""
 
 from __future__ import annotations
 
@@ -13,13 +13,14 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.domain import MAX_TURN_TIMER
-from bot.events.check_in import MINUTES as CHECK_IN_MINUTES
-from bot.events.check_in import announced as check_in_announced
-from bot.events.deciding import DECIDER
+from bot.settings import DEFAULT_TURN_TIMER
 from bot.storage import NewTournament, TournamentRecord, TournamentStatus
 from bot.tables.refusals import Refusal, Rejected
 from bot.text import t
 from bot.text.translator import ls
+from bot.tournament_runner.check_in import MINUTES as CHECK_IN_MINUTES
+from bot.tournament_runner.check_in import announced as check_in_announced
+from bot.tournament_runner.deciding import DECIDER
 from bot.tournaments import (
     Format,
     OverrideKind,
@@ -52,8 +53,6 @@ from .tournament_options import (
     table_options,
 )
 from .tournament_pick import choices, pick, table_choices, table_number, tournament_option
-
-DEFAULT_TIMER = 60  # a tournament always has a turn timer: it is what plays a no-show's seat
 
 
 class TournamentCommands(CogBase):
@@ -132,7 +131,8 @@ class TournamentCommands(CogBase):
         self.bot.tournaments.ensure_ticker()
 
     def _default_timer(self) -> int:
-        return self.bot.service.settings.turn_timer_seconds or DEFAULT_TIMER
+        # a tournament always has a turn timer: it is what plays a no-show's seat
+        return self.bot.service.settings.turn_timer_seconds or DEFAULT_TURN_TIMER
 
     # -- sign-up ----------------------------------------------------------------------------
 

@@ -22,10 +22,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import cache
 
+from .configuration import MatchLength
 from .errors import ResultError, SignupError
 from .override import Override
 from .results import Place, PlayedGame, TableResult
-from .settings import MatchLength
 from .signup import Entrant, seed_order
 
 

@@ -21,10 +21,12 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from dataclasses import replace
 
+from durak_core.rules import MAX_SEATS
+
+from .configuration import MatchLength
 from .override import Override, OverrideKind
 from .results import PlayedGame, TableResult
 from .rounds import Pairing, SeatedTable
-from .settings import MAX_SEATS, MatchLength
 from .signup import Entrant, seed_order
 from .standings import Standings
 

@@ -25,8 +25,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+from .configuration import MatchKind, MatchLength
 from .errors import ResultError
-from .settings import MatchKind, MatchLength
 
 Seat = int | None  # a player's user id, or None for an AI seat
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from .configuration import MatchLength
 from .errors import ResultError
 from .override import Override
 from .results import PlayedGame, Seat, TableResult
-from .settings import MatchLength
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,10 +7,10 @@ from collections.abc import Collection, Sequence
 
 import discord
 
-from bot.events.formats import bracket_events, overrides_of
 from bot.render.bracket import MAX_COLUMNS, BracketScene, MatchBox, Slot
 from bot.render.bracket import render_bracket_png as _render_bracket
 from bot.storage import EntrantRecord, StoredRound, TournamentRecord, TournamentStatus
+from bot.tournament_runner.formats import bracket_events, overrides_of
 from bot.tournaments import (
     Bracket,
     BracketMatch,

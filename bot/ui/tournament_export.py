@@ -17,8 +17,8 @@ from fractions import Fraction
 
 import discord
 
-from bot.events.deciding import decider_round
 from bot.storage import EntrantRecord, PairedTable, StoredRound, TournamentRecord
+from bot.tournament_runner.deciding import decider_round
 from bot.tournaments import Format, PlayedGame, places
 
 from .tournament_bracket import tournament_bracket

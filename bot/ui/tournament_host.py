@@ -1,6 +1,7 @@
-"""The Discord side of the tournament runner (:class:`~bot.events.host.EventHost`): a thread per
-table, the ping, who is still in the server, and the public sign-up and standings messages,
-refreshed in place, within the channel's write pacing and the process's request budget."""
+"""The Discord side of the tournament runner (:class:`~bot.tournament_runner.host.EventHost`): a
+thread per table, the ping, who is still in the server, and the public sign-up and standings
+messages, refreshed in place, within the channel's write pacing and the process's request
+budget."""
 
 from __future__ import annotations
 
@@ -13,10 +14,6 @@ from typing import Any, Final
 
 import discord
 
-from bot.events.coalesce import Coalesced
-from bot.events.host import ThreadsRefused
-from bot.events.options import TableOptions
-from bot.events.runner import is_paused
 from bot.pacing.channel_limits import ChannelLimiter
 from bot.storage import (
     EntrantRecord,
@@ -28,6 +25,10 @@ from bot.storage import (
 )
 from bot.storage.preferences import NotifyPrefs
 from bot.text import t
+from bot.tournament_runner.coalesce import Coalesced
+from bot.tournament_runner.host import ThreadsRefused
+from bot.tournament_runner.options import TableOptions
+from bot.tournament_runner.runner import is_paused
 from bot.tournaments import OverrideKind, PlayedGame, TournamentError
 
 from .tournament_signup import mention, signup_message, when_text

@@ -16,11 +16,11 @@ from dataclasses import dataclass
 
 import discord
 
-from bot.events.deciding import decider_round, deciding_result, swiss_table
-from bot.events.formats import overrides_of
 from bot.render.tournament import MAX_ROWS, Mark, MarkKind, StandingsLine, StandingsScene
 from bot.render.tournament import render_standings_png as _render_standings
 from bot.storage import EntrantRecord, StoredRound, TournamentRecord, TournamentStatus
+from bot.tournament_runner.deciding import decider_round, deciding_result, swiss_table
+from bot.tournament_runner.formats import overrides_of
 from bot.tournaments import (
     Format,
     Place,

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.events.deciding import DECIDER_ROUND
 from bot.storage import Storage, TournamentStatus
 from bot.text import t
+from bot.tournament_runner.deciding import DECIDER_ROUND
 from tests.bot.helpers import World, running_bot, world
 from tests.bot.test_tournament_signup import (
     description,

@@ -21,10 +21,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.events.deciding import DECIDER_ROUND
 from bot.storage import RoundStatus, Storage, TournamentStatus, open_storage
 from bot.storage.factory import sqlite_url
 from bot.text import t
+from bot.tournament_runner.deciding import DECIDER_ROUND
 from bot.tournaments import rounds_from_games, standings
 from bot.tournaments.decider import decided_standings, decider_result
 from bot.ui.tournament_text import num

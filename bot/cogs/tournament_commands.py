@@ -23,6 +23,7 @@ from bot.tournament_runner.check_in import announced as check_in_announced
 from bot.tournament_runner.deciding import DECIDER
 from bot.tournaments import (
     Format,
+    Override,
     OverrideKind,
     ResultError,
     SettingsError,
@@ -34,6 +35,7 @@ from bot.tournaments import (
 from bot.ui.buttons import SignupOp
 from bot.ui.rules_text import reason_text
 from bot.ui.tournament_export import export_data, export_files
+from bot.ui.tournament_host import override_line
 from bot.ui.tournament_signup import signup_message
 from bot.ui.tournament_text import safe_name
 
@@ -341,16 +343,8 @@ class TournamentCommands(CogBase):
         )
         rnd = (await self.bot.service.storage.tournament_rounds(tr.tournament_id))[-1]
         label = next(i for i, p in enumerate(rnd.tables, 1) if p.number == number)
-        loc = loc_of(interaction)
-        result = t(f"tournament.override.{kind}", loc, player=f"<@{player.id}>")
-        text = t(
-            "tournament.ok.overridden",
-            loc,
-            name=safe_name(tr.name),
-            round=rnd.number,
-            table=label,
-            result=result,
-        )
+        o = Override(rnd.number, number, kind, player.id)
+        text = override_line("tournament.ok.overridden", loc_of(interaction), tr, o, label)
         await interaction.followup.send(text, ephemeral=True)
 
     @tournament.command(name=ls("name.remove"), description=ls("cmd.t_remove"))

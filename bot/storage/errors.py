@@ -11,12 +11,20 @@ class StorageError(Exception):
     """Base class of every error raised by the storage layer."""
 
 
-class GameNotFound(StorageError, LookupError):
+class NotFound(StorageError, LookupError):
+    """An id that names nothing stored (``key``); ``what`` names the kind of record."""
+
+    what = "record"
+
+    def __init__(self, key: str) -> None:
+        super().__init__(f"no {self.what} with id {key!r}")
+        self.key = key
+
+
+class GameNotFound(NotFound):
     """``get_game`` was asked for a game id that was never recorded."""
 
-    def __init__(self, game_id: str) -> None:
-        super().__init__(f"no recorded game with id {game_id!r}")
-        self.game_id = game_id
+    what = "recorded game"
 
 
 class UnknownPlayer(StorageError, LookupError):
@@ -52,12 +60,10 @@ class MigrationError(StorageError):
     """The schema cannot be brought to the version this code expects."""
 
 
-class TournamentNotFound(StorageError, LookupError):
+class TournamentNotFound(NotFound):
     """No stored tournament has this id."""
 
-    def __init__(self, tournament_id: str) -> None:
-        super().__init__(f"no tournament with id {tournament_id!r}")
-        self.tournament_id = tournament_id
+    what = "tournament"
 
 
 class SignupRefused(StorageError, ValueError):

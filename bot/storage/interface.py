@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal, Protocol
 
-from bot.tournaments import OverrideKind, Pairing, PlayedGame, TournamentSettings
+from bot.tournaments import Override, Pairing, PlayedGame, TournamentSettings
 
 from .errors import InvalidQuery
 from .models import (
@@ -151,16 +151,9 @@ class Storage(Protocol):
 
     async def tournament_rounds(self, tournament_id: str) -> list[StoredRound]: ...
 
-    async def override_tournament_table(
-        self,
-        tournament_id: str,
-        round_number: int,
-        table_number: int,
-        kind: OverrideKind,
-        player: int,
-        by: int,
-    ) -> bool:
-        """The organiser's result of a table of the round being played; False if it has one."""
+    async def override_tournament_table(self, tournament_id: str, o: Override, by: int) -> bool:
+        """The organiser's result ``o`` (recorded by ``by``) of a table of the round being
+        played; False if it has one."""
         ...
 
     async def tournament_games(self, tournament_id: str) -> list[PlayedGame]:

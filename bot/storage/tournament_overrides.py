@@ -9,7 +9,7 @@ from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import TypeVar
 
-from bot.tournaments import OverrideKind
+from bot.tournaments import Override, OverrideKind
 
 from .connection import Connection
 from .errors import InvalidQuery, TournamentNotFound
@@ -26,20 +26,13 @@ class TournamentOverrides(ABC):
         self, body: Callable[[Connection], Awaitable[T]], *, write: bool
     ) -> T: ...
 
-    async def override_tournament_table(
-        self,
-        tournament_id: str,
-        round_number: int,
-        table_number: int,
-        kind: OverrideKind,
-        player: int,
-        by: int,
-    ) -> bool:
-        """Record the organiser's result of a table of the round being played; False if the
-        table has one already (the first stands). ``InvalidQuery`` (nothing written): the
-        tournament is not running, the round is not the one being played, no such table, or
-        the player does not sit at it."""
-        kind = OverrideKind(kind)
+    async def override_tournament_table(self, tournament_id: str, o: Override, by: int) -> bool:
+        """Record the organiser's result ``o`` of a table of the round being played (``by``:
+        who recorded it); False if the table has one already (the first stands).
+        ``InvalidQuery`` (nothing written): the tournament is not running, the round is not the
+        one being played, no such table, or the player does not sit at it."""
+        round_number, table_number, player = o.round, o.table, o.player
+        kind = OverrideKind(o.kind)
 
         async def body(conn: Connection) -> bool:
             row = await conn.fetchrow(

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from bot.storage import PairedTable, TournamentRecord
-from bot.tournaments import OverrideKind, TournamentError
+from bot.tournaments import Override, TournamentError
 
 
 class ThreadsRefused(Exception):
@@ -50,16 +50,9 @@ class EventHost(Protocol):
         ...
 
     def overridden(
-        self,
-        t: TournamentRecord,
-        thread_id: int | None,
-        round: int,
-        label: int,
-        kind: OverrideKind,
-        player: int,
-        by: int,
+        self, t: TournamentRecord, thread_id: int | None, label: int, o: Override, by: int
     ) -> None:
-        """The organiser recorded the result of a table (``label``: its place among the
+        """The organiser recorded the result ``o`` of a table (``label``: its place among the
         round's tables, as its thread is named): say so in the tournament's channel (its log:
         what, for whom, by whom, when) and, if its table was closed, in that table's thread.
         Must not block: schedule, return."""

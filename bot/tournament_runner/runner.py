@@ -27,6 +27,7 @@ from bot.tables.service import TableService
 from bot.tables.table import Table
 from bot.tables.ticker import Ticker
 from bot.tournaments import (
+    Override,
     OverrideKind,
     ResultError,
     Signup,
@@ -190,15 +191,14 @@ class TournamentRunner:
             games = await self.storage.tournament_games(tournament_id)
             if match_decided(t.settings, entrants, rounds, games, table, decider_round(t)):
                 raise ResultError("override_done", "the match is over: its result stands")
-            await self.storage.override_tournament_table(
-                tournament_id, current.number, table, kind, player, by
-            )
+            override = Override(current.number, table, kind, player)
+            await self.storage.override_tournament_table(tournament_id, override, by)
             log.info(
                 "tournament %s round %d table %d: %s %s, recorded by %s",
                 tournament_id, current.number, table, kind, player, by,
             )  # fmt: skip
         label = current.tables.index(paired) + 1
-        self.host.overridden(t, closed, current.number, label, kind, player, by)
+        self.host.overridden(t, closed, label, override, by)
         self.host.changed(tournament_id)
         self.nudge(tournament_id)
         return t

@@ -29,7 +29,7 @@ from bot.tournament_runner.coalesce import Coalesced
 from bot.tournament_runner.host import ThreadsRefused
 from bot.tournament_runner.options import TableOptions
 from bot.tournament_runner.runner import is_paused
-from bot.tournaments import OverrideKind, PlayedGame, TournamentError
+from bot.tournaments import Override, PlayedGame, TournamentError
 
 from .tournament_signup import mention, signup_message, when_text
 from .tournament_standings import standings_message
@@ -45,6 +45,21 @@ NOT_TEXT: Final = "text_channel"
 MISSING_ACCESS: Final = 50001
 #: The characters an embed may hold in all (the standings fill it; a note may push it over).
 EMBED_LIMIT: Final = 6000
+
+
+def override_result(o: Override, loc: str | None) -> str:
+    """The organiser's result ``o`` in words: who won or forfeited the match."""
+    return t(f"tournament.override.{o.kind}", loc, player=mention(o.player))
+
+
+def override_line(
+    key: str, loc: str | None, tr: TournamentRecord, o: Override, label: int, **more: object
+) -> str:
+    """A sentence on the organiser's result ``o`` of a table (``label``: its place among the
+    round's tables, as its thread is named): the organiser's confirmation, or the tournament's
+    log line (``more``: by whom, when)."""
+    result = override_result(o, loc)
+    return t(key, loc, name=safe_name(tr.name), round=o.round, table=label, result=result, **more)
 
 
 class DiscordEventHost:
@@ -113,30 +128,16 @@ class DiscordEventHost:
         self._say(tr, thread_id, t(key, lang, player=discord.utils.escape_markdown(player)))
 
     def overridden(
-        self,
-        tr: TournamentRecord,
-        thread_id: int | None,
-        round: int,
-        label: int,
-        kind: OverrideKind,
-        player: int,
-        by: int,
+        self, tr: TournamentRecord, thread_id: int | None, label: int, o: Override, by: int
     ) -> None:
         lang = TableOptions.of(tr.options).language
-        result = t(f"tournament.override.{kind}", lang, player=mention(player))
-        at = int(datetime.now(UTC).timestamp())
-        log_line = t(
-            "tournament.override.log",
-            lang,
-            name=safe_name(tr.name),
-            round=round,
-            table=label,
-            result=result,
-            by=mention(by),
-            at=f"<t:{at}:f>",
+        at = f"<t:{int(datetime.now(UTC).timestamp())}:f>"
+        log_line = override_line(
+            "tournament.override.log", lang, tr, o, label, by=mention(by), at=at
         )
         self._say(tr, tr.channel_id, log_line)
         if thread_id is not None:
+            result = override_result(o, lang)
             self._say(tr, thread_id, t("tournament.override.table", lang, result=result))
 
     def check_in_opened(self, tr: TournamentRecord) -> None:

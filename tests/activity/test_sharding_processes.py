@@ -22,8 +22,6 @@ from __future__ import annotations
 
 import asyncio
 import socket
-import subprocess
-import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -77,13 +75,7 @@ class ShardProcess(ActivityBotProcess):
         ``connected`` is an unsharded client's)."""
         gateway = self.fake.gateway
         before = gateway.shards.get(self.shard)
-        self.proc = subprocess.Popen(
-            [sys.executable, str(self.runner)],
-            env=self.env(),
-            cwd=self.workdir,
-            stdout=self.log,
-            stderr=self.log,
-        )
+        self.spawn()
 
         def live() -> bool:
             link = gateway.shards.get(self.shard)

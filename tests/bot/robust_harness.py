@@ -137,8 +137,8 @@ class BotProcess:
             timeout=60,
         )
 
-    async def start(self) -> None:
-        identifies = self.fake.gateway.identify_count
+    def spawn(self) -> None:
+        """Start the bot process, its output to the log; ``start`` waits for what it needs."""
         self.proc = subprocess.Popen(
             [sys.executable, str(self.runner)],
             env=self.env(),
@@ -146,6 +146,10 @@ class BotProcess:
             stdout=self.log,
             stderr=self.log,
         )
+
+    async def start(self) -> None:
+        identifies = self.fake.gateway.identify_count
+        self.spawn()
         await self.fake.wait_for(
             lambda: self.fake.gateway.identify_count > identifies and self.fake.gateway.connected,
             30,

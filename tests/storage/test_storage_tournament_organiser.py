@@ -44,17 +44,21 @@ async def test_a_table_override_is_stored_with_who_and_when(storage: Storage) ->
     """Issue #30 control 4, migration 8: the organiser's result of a table of the round being
     played, on the paired table; the first stands; refusals write nothing."""
     with pytest.raises(TournamentNotFound):
-        await storage.override_tournament_table("nope", 1, 1, OverrideKind.WINNER, 11, 7)
+        await storage.override_tournament_table("nope", Override(1, 1, OverrideKind.WINNER, 11), 7)
     await running_with(storage, new_tournament("cup-1"), [11, 12, 13, 14])
     await storage.save_round("cup-1", pairing(1, (11, 12), (13, 14)))
     before = datetime.now(UTC)
-    assert await storage.override_tournament_table("cup-1", 1, 2, OverrideKind.FORFEIT, 14, 7)
+    assert await storage.override_tournament_table(
+        "cup-1", Override(1, 2, OverrideKind.FORFEIT, 14), 7
+    )
     # the first stands
-    assert not await storage.override_tournament_table("cup-1", 1, 2, OverrideKind.WINNER, 13, 8)
+    assert not await storage.override_tournament_table(
+        "cup-1", Override(1, 2, OverrideKind.WINNER, 13), 8
+    )
     for bad in ((1, 3, 11), (1, 1, 13), (2, 1, 11)):  # no table, not seated there, no round
         with pytest.raises(InvalidQuery):
-            await storage.override_tournament_table("cup-1", *bad[:2], OverrideKind.WINNER,
-                                                    bad[2], 7)  # fmt: skip
+            o = Override(bad[0], bad[1], OverrideKind.WINNER, bad[2])
+            await storage.override_tournament_table("cup-1", o, 7)
     (rnd,) = await storage.tournament_rounds("cup-1")
     first, second = rnd.tables
     assert first.override is None
@@ -66,4 +70,4 @@ async def test_a_table_override_is_stored_with_who_and_when(storage: Storage) ->
     assert rnd.overrides() == {(1, 2): Override(1, 2, OverrideKind.FORFEIT, 14)}
     await storage.finish_round("cup-1", 1)  # a finished round takes no override
     with pytest.raises(InvalidQuery):
-        await storage.override_tournament_table("cup-1", 1, 1, OverrideKind.WINNER, 11, 7)
+        await storage.override_tournament_table("cup-1", Override(1, 1, OverrideKind.WINNER, 11), 7)

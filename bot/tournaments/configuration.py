@@ -114,13 +114,14 @@ class TournamentSettings:
         else:
             self._check_swiss()
 
-    def _check_round_robin(self) -> None:
+    def _check_two_seats(self, code: str, played: str) -> None:
+        """The formats that pair players one against one (``played``: the format in words)."""
         if self.table_size != 2:
-            raise SettingsError(
-                "round_robin_seats",
-                f"a round robin is played at 2-seat tables, not {self.table_size}",
-                size=self.table_size,
-            )
+            size = self.table_size
+            raise SettingsError(code, f"{played} is played at 2-seat tables, not {size}", size=size)
+
+    def _check_round_robin(self) -> None:
+        self._check_two_seats("round_robin_seats", "a round robin")
         if self.rounds is not None or self.ai_fill:
             raise SettingsError(
                 "round_robin_rounds",
@@ -137,12 +138,7 @@ class TournamentSettings:
             )
 
     def _check_elimination(self) -> None:
-        if self.table_size != 2:
-            raise SettingsError(
-                "elimination_seats",
-                f"single elimination needs 2-seat tables, not {self.table_size}",
-                size=self.table_size,
-            )
+        self._check_two_seats("elimination_seats", "single elimination")
         if self.rounds is not None:
             raise SettingsError(
                 "elimination_rounds",

@@ -22,7 +22,11 @@ SE, SW = Format.SINGLE_ELIMINATION, Format.SWISS
 @pytest.mark.parametrize(
     ("kwargs", "code", "words"),
     [
-        ({"format": SE, "table_size": 3}, "elimination_seats", "single elimination needs 2-seat"),
+        (
+            {"format": SE, "table_size": 3},
+            "elimination_seats",
+            "single elimination is played at 2-seat",
+        ),
         ({"format": SE, "rounds": 3}, "elimination_rounds", "rounds cannot be set"),
         ({"format": SE, "ai_fill": True}, "elimination_ai", "byes to the top seeds"),
         ({"table_size": 1}, "table_size", "2 to 6 seats"),

@@ -16,6 +16,7 @@ from tests.bot.test_tournament_signup import (
     reaches,
     say,
     signed_up,
+    started,
     until,
 )
 
@@ -130,13 +131,7 @@ async def test_an_override_in_a_bracket_names_the_champion(tmp_path: Path) -> No
             w, bot, (w.bob, w.carol), name="KO", format="single_elimination", timer=600
         )
         tid = tr.tournament_id
-        await say(w, w.alice, "start")
-
-        async def opened() -> bool:
-            rounds = await storage.tournament_rounds(tid)
-            return bool(rounds) and rounds[0].tables[0].bot_table_id is not None
-
-        await until(opened)
+        await started(w, storage, tid)
         reply = await say(w, w.alice, "override", table="1", forfeit=w.bob, tournament="KO")
         assert reply.startswith("Recorded for KO")
         await reaches(storage, tid, TournamentStatus.FINISHED, 20)

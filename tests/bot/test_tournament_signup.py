@@ -69,6 +69,20 @@ async def reaches(
     await until(there, timeout)
 
 
+async def started(w: World, storage: Storage, tournament_id: str) -> str:
+    """alice starts the tournament; once round 1's first table is open, its bot table id."""
+    await say(w, w.alice, "start")
+
+    async def opened() -> bool:
+        rounds = await storage.tournament_rounds(tournament_id)
+        return bool(rounds) and rounds[0].tables[0].bot_table_id is not None
+
+    await until(opened)
+    table_id = (await storage.tournament_rounds(tournament_id))[0].tables[0].bot_table_id
+    assert table_id is not None
+    return table_id
+
+
 async def posted(bot: DurakBot, guild: int) -> TournamentRecord:
     """The only tournament, once its sign-up message is stored."""
 

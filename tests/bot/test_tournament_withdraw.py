@@ -22,6 +22,7 @@ from tests.bot.test_tournament_signup import (
     reaches,
     say,
     signed_up,
+    started,
     until,
 )
 from tests.bot.test_turn_alerts import act, movers
@@ -94,16 +95,7 @@ async def test_a_swiss_withdrawal_is_played_out_by_an_ai_for_nobody(tmp_path: Pa
         storage = bot.service.storage
         tr = await signed_up(w, bot, (w.bob, w.carol), name="Duel", rounds=1, timer=600)
         tid = tr.tournament_id
-        await say(w, w.alice, "start")
-
-        async def opened() -> bool:
-            rounds = await storage.tournament_rounds(tid)
-            return bool(rounds) and rounds[0].tables[0].bot_table_id is not None
-
-        await until(opened)
-        rounds = await storage.tournament_rounds(tid)
-        table_id = rounds[0].tables[0].bot_table_id
-        assert table_id is not None
+        table_id = await started(w, storage, tid)
         table = bot.service.registry.get(table_id)
         assert isinstance(table, Table)
         thread = table.thread_id or table.channel_id

@@ -11,7 +11,8 @@ import contextlib
 import random
 import re
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 
@@ -119,8 +120,40 @@ async def tournament(storage: Storage, guild: int) -> TournamentRecord | None:
     return found[0] if found else None
 
 
-async def test_a_swiss_survives_a_sigkill_and_its_standings_recompute(tmp_path: Path) -> None:
-    rng = random.Random(18)
+@dataclass
+class CupClub:
+    """A guild's tournament channel, an organiser allowed to run tournaments and ENTRANTS
+    players (the first HUMANS play as humans from ``play()`` on), the bot as a process and its
+    database, read directly."""
+
+    fake: FakeDiscord
+    guild: int
+    channel: int
+    organiser: int
+    players: list[int]
+    bot: FastBot
+    storage: Storage
+    humans: list[Human]
+    playing: list[asyncio.Task[None]] = field(default_factory=list)
+
+    def play(self) -> None:
+        self.playing = [asyncio.create_task(h.play(self.channel)) for h in self.humans]
+
+    async def join_all(self) -> TournamentRecord:
+        """Every player joins the guild's tournament by its sign-up message: the tournament."""
+        tr = await tournament(self.storage, self.guild)
+        assert tr is not None and tr.signup_message_id is not None
+        join = f"dkr:{tr.tournament_id}:join"
+        for p in self.players:
+            await self.fake.click(p, tr.signup_message_id, join, timeout=10)
+        return tr
+
+
+@contextlib.asynccontextmanager
+async def cup_club(tmp_path: Path, seed: int) -> AsyncIterator[CupClub]:
+    """The club with its bot running and tables shown as text (the pictures would cost the bot
+    more than the 12 games); afterwards the humans stop and the bot is stopped."""
+    rng = random.Random(seed)
     async with started_fake() as fake:
         guild = fake.add_guild("Cup Club")
         channel = fake.add_channel(guild, "cup")
@@ -130,97 +163,107 @@ async def test_a_swiss_survives_a_sigkill_and_its_standings_recompute(tmp_path: 
         bot = FastBot(fake, tmp_path)
         storage = await open_storage(sqlite_url(tmp_path / "durak.sqlite3"))
         humans = [Human(fake, p, rng) for p in players[:HUMANS]]
-        playing: list[asyncio.Task[None]] = []
+        club = CupClub(fake, guild, channel, organiser, players, bot, storage, humans)
         try:
             await bot.sync(guild)
             await bot.start()
-            # text tables: the pictures would cost the bot more than the 12 games
             await fake.slash(
                 organiser, channel, "durak", "settings", options={"images": False}, timeout=10
             )
-            await fake.slash(
-                organiser, channel, "durak", "tournament", "new", timeout=10,
-                options={
-                    "name": "Kill Cup", "table_size": SEATS, "rounds": ROUNDS, "timer": 1,
-                    "decider": False,  # exactly ROUNDS rounds (test_tournament_decider.py)
-                },
-            )  # fmt: skip
-
-            async def posted() -> bool:
-                tr = await tournament(storage, guild)
-                return tr is not None and tr.signup_message_id is not None
-
-            await until(posted, 10, "the sign-up message")
-            tr = await tournament(storage, guild)
-            assert tr is not None and tr.signup_message_id is not None
-            tid = tr.tournament_id
-            for p in players:
-                await fake.click(p, tr.signup_message_id, f"dkr:{tid}:join", timeout=10)
-            start = await fake.slash(organiser, channel, "durak", "tournament", "start", timeout=10)
-            await start.wait_until(lambda r: r.message is not None and not r.message.loading, 20)
-            assert start.content == t("tournament.ok.started", name="Kill Cup")
-            playing = [asyncio.create_task(h.play(channel)) for h in humans]
-
-            # Round 2's tables all open and not all of its games recorded: the kill lands
-            # mid-round (a narrower window, "some but not all games recorded", could be missed
-            # between two looks on a loaded machine, the round then ending unseen).
-            async def mid_round_two() -> bool:
-                rounds = await storage.tournament_rounds(tid)
-                if len(rounds) != 2 or rounds[1].status is not RoundStatus.RUNNING:
-                    return False
-                games = await storage.tournament_games(tid)
-                return all(tb.bot_table_id for tb in rounds[1].tables) and (
-                    sum(g.round == 2 for g in games) < len(rounds[1].tables)
-                )
-
-            async def games_played() -> int:
-                return len(await storage.tournament_games(tid))
-
-            await until(mid_round_two, 120, "round 2 under way", progress=games_played)
-            bot.kill()
-            rounds = await storage.tournament_rounds(tid)
-            assert rounds[-1].number == 2 and rounds[-1].status is RoundStatus.RUNNING
-            await asyncio.sleep(0.3)
-            await bot.start()
-
-            async def finished() -> bool:
-                tr = await tournament(storage, guild)
-                return tr is not None and tr.status is TournamentStatus.FINISHED
-
-            # issue #30 bug 14: a stall (a game AI seats played in a loop) changes nothing for
-            # minutes; a loaded machine records a game every few seconds
-            await until(finished, 120, "the tournament to finish", progress=games_played)
-            tr = await tournament(storage, guild)
-            assert tr is not None and tr.standings_message_id is not None
-            rounds = await storage.tournament_rounds(tid)
-            games = await storage.tournament_games(tid)
-            entrants = await storage.tournament_entrants(tid)
-            # every table of every round played its one game, once; one thread per table
-            assert [r.number for r in rounds] == [1, 2, 3]
-            assert all(r.status is RoundStatus.FINISHED for r in rounds)
-            played = sorted((g.round, g.table) for g in games)
-            assert played == sorted((r.number, tb.number) for r in rounds for tb in r.tables)
-            assert len(fake.threads(channel)) == ROUNDS * ENTRANTS // SEATS
-            assert sum(h.acted for h in humans) > 0  # the humans did play some moves
-
-            recomputed = standings(
-                [e.entrant for e in entrants],
-                SEATS,
-                rounds_from_games([r.pairing for r in rounds], games, tr.settings.match),
-            )
-            rows = recomputed.rows
-            expected = [
-                (f"{r.rank}." if i == 0 or r.rank != rows[i - 1].rank else "=",
-                 display(fake, r.player), num(r.points))
-                for i, r in enumerate(rows)
-            ]  # fmt: skip
-            assert sum(r.points for r in recomputed.rows) == Fraction(ROUNDS * 6 * ENTRANTS // 4)
-            board = tr.standings_message_id
-            champion = champion_line(fake, recomputed)
-            await fake.wait_for(lambda: champion in description(fake, board), 10)
-            assert ROW.findall(description(fake, board)) == expected
+            yield club
         finally:
-            for task in playing:
+            for task in club.playing:
                 task.cancel()
             await storage.close()
             await bot.stop()
+
+
+async def restarted_until_finished(
+    bot: BotProcess, storage: Storage, guild: int, progress: Callable[[], Awaitable[object]]
+) -> tuple[TournamentRecord, int]:
+    """Start the killed bot again and wait for the guild's tournament to finish (``progress``:
+    its games played): the tournament and its standings message."""
+    await asyncio.sleep(0.3)
+    await bot.start()
+
+    async def finished() -> bool:
+        tr = await tournament(storage, guild)
+        return tr is not None and tr.status is TournamentStatus.FINISHED
+
+    # issue #30 bug 14: a stall (a game AI seats played in a loop) changes nothing for
+    # minutes; a loaded machine records a game every few seconds
+    await until(finished, 120, "the tournament to finish", progress=progress)
+    tr = await tournament(storage, guild)
+    assert tr is not None and tr.standings_message_id is not None
+    return tr, tr.standings_message_id
+
+
+async def test_a_swiss_survives_a_sigkill_and_its_standings_recompute(tmp_path: Path) -> None:
+    async with cup_club(tmp_path, 18) as club:
+        fake, guild, channel, organiser = club.fake, club.guild, club.channel, club.organiser
+        bot, storage, humans = club.bot, club.storage, club.humans
+        await fake.slash(
+            organiser, channel, "durak", "tournament", "new", timeout=10,
+            options={
+                "name": "Kill Cup", "table_size": SEATS, "rounds": ROUNDS, "timer": 1,
+                "decider": False,  # exactly ROUNDS rounds (test_tournament_decider.py)
+            },
+        )  # fmt: skip
+
+        async def posted() -> bool:
+            tr = await tournament(storage, guild)
+            return tr is not None and tr.signup_message_id is not None
+
+        await until(posted, 10, "the sign-up message")
+        tid = (await club.join_all()).tournament_id
+        start = await fake.slash(organiser, channel, "durak", "tournament", "start", timeout=10)
+        await start.wait_until(lambda r: r.message is not None and not r.message.loading, 20)
+        assert start.content == t("tournament.ok.started", name="Kill Cup")
+        club.play()
+
+        # Round 2's tables all open and not all of its games recorded: the kill lands
+        # mid-round (a narrower window, "some but not all games recorded", could be missed
+        # between two looks on a loaded machine, the round then ending unseen).
+        async def mid_round_two() -> bool:
+            rounds = await storage.tournament_rounds(tid)
+            if len(rounds) != 2 or rounds[1].status is not RoundStatus.RUNNING:
+                return False
+            games = await storage.tournament_games(tid)
+            return all(tb.bot_table_id for tb in rounds[1].tables) and (
+                sum(g.round == 2 for g in games) < len(rounds[1].tables)
+            )
+
+        async def games_played() -> int:
+            return len(await storage.tournament_games(tid))
+
+        await until(mid_round_two, 120, "round 2 under way", progress=games_played)
+        bot.kill()
+        rounds = await storage.tournament_rounds(tid)
+        assert rounds[-1].number == 2 and rounds[-1].status is RoundStatus.RUNNING
+        tr, board = await restarted_until_finished(bot, storage, guild, games_played)
+        rounds = await storage.tournament_rounds(tid)
+        games = await storage.tournament_games(tid)
+        entrants = await storage.tournament_entrants(tid)
+        # every table of every round played its one game, once; one thread per table
+        assert [r.number for r in rounds] == [1, 2, 3]
+        assert all(r.status is RoundStatus.FINISHED for r in rounds)
+        played = sorted((g.round, g.table) for g in games)
+        assert played == sorted((r.number, tb.number) for r in rounds for tb in r.tables)
+        assert len(fake.threads(channel)) == ROUNDS * ENTRANTS // SEATS
+        assert sum(h.acted for h in humans) > 0  # the humans did play some moves
+
+        recomputed = standings(
+            [e.entrant for e in entrants],
+            SEATS,
+            rounds_from_games([r.pairing for r in rounds], games, tr.settings.match),
+        )
+        rows = recomputed.rows
+        expected = [
+            (f"{r.rank}." if i == 0 or r.rank != rows[i - 1].rank else "=",
+             display(fake, r.player), num(r.points))
+            for i, r in enumerate(rows)
+        ]  # fmt: skip
+        assert sum(r.points for r in recomputed.rows) == Fraction(ROUNDS * 6 * ENTRANTS // 4)
+        champion = champion_line(fake, recomputed)
+        await fake.wait_for(lambda: champion in description(fake, board), 10)
+        assert ROW.findall(description(fake, board)) == expected

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import aiohttp
+import pytest
 from aiohttp import web
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -75,6 +76,27 @@ def find_chromium() -> str | None:
         if found:
             return found
     return None
+
+
+def needs() -> str | None:
+    """Why the browser tests cannot run here, if they cannot."""
+    if find_chromium() is None:
+        return "no Chromium (apt-get install chromium): the browser game did NOT run"
+    if not (CLIENT_DIST / "index.html").is_file():
+        return (
+            "the Activity's client is not built (cd activity && npm ci && npm run build): "
+            "the browser game did NOT run"
+        )
+    return None
+
+
+#: A browser test module's ``pytestmark``: slow, in a browser, and skipped where it cannot run,
+#: saying why.
+BROWSER_TEST = [
+    pytest.mark.slow,
+    pytest.mark.browser,
+    pytest.mark.skipif(needs() is not None, reason=needs() or ""),
+]
 
 
 class Page:

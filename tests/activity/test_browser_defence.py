@@ -10,10 +10,10 @@ import asyncio
 from typing import Any
 
 import aiohttp
-import pytest
 
 from bot.text import t
 from tests.activity.browser import (
+    BROWSER_TEST,
     CLIENT_DOC,
     Page,
     harness_page,
@@ -22,9 +22,8 @@ from tests.activity.browser import (
     set_size,
     show_scenario,
 )
-from tests.activity.test_browser_game import needs
 
-pytestmark = [pytest.mark.slow, pytest.mark.browser]
+pytestmark = BROWSER_TEST
 
 GAME = recorded_table("seat-defend")["game"]
 #: "defend <attack> <card>" → code, as the frame offers them.
@@ -76,7 +75,6 @@ async def drag(page: Page, source: str, target: str) -> None:
     await page.call("Input.dispatchMouseEvent", type="mouseReleased", x=x1, y=y1, button="left")
 
 
-@pytest.mark.skipif(needs() is not None, reason=needs() or "")
 async def test_a_card_that_beats_two_offers_both_with_one_chosen() -> None:
     assert {"defend JH QC", "defend JC QC", "defend JH QH"} <= set(CODES)
     async with harness_page() as (base, http, page):

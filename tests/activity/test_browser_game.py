@@ -27,11 +27,11 @@ from bot.activity.server import ActivityServer
 from bot.tables.table import Table
 from durak_core import Action, Attack, Defend, Transfer
 from tests.activity.browser import (
+    BROWSER_TEST,
     CLIENT_DIST,
     CLIENT_DOC,
     DRAWN,
     Page,
-    find_chromium,
     harness_routes,
     headless_chromium,
     new_page,
@@ -50,25 +50,13 @@ from tests.activity.helpers import (
 from tests.activity.test_wire_leak import check_frames
 from tests.bot.helpers import World, public_message, table_of, world
 
-pytestmark = [pytest.mark.slow, pytest.mark.browser]
+pytestmark = BROWSER_TEST
 
 #: The running bot with its Activity server, Alice's page and Bob's.
 Two = tuple[Site, Page, Page]
 
 #: Seconds one step may take: generous, for a loaded CI machine (a step takes ~0.1 s).
 WAIT = 30.0
-
-
-def needs() -> str | None:
-    """Why the browser test cannot run here, if it cannot."""
-    if find_chromium() is None:
-        return "no Chromium (apt-get install chromium): the browser game did NOT run"
-    if not (CLIENT_DIST / "index.html").is_file():
-        return (
-            "the Activity's client is not built (cd activity && npm ci && npm run build): "
-            "the browser game did NOT run"
-        )
-    return None
 
 
 def expected(table: Table, seat: int) -> tuple[set[str], set[str]]:
@@ -187,7 +175,6 @@ async def open_pages(site: Site, pages: dict[int, Page], instance: str) -> None:
         await open_in_browser(page, site.url, user, instance)
 
 
-@pytest.mark.skipif(needs() is not None, reason=needs() or "")
 async def test_a_whole_game_in_the_browser(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     rng = random.Random(19)
     async with world(tmp_path) as w, two_browsers(monkeypatch, w) as (site, alice, bob):

@@ -11,19 +11,17 @@ import asyncio
 import itertools
 from typing import Any
 
-import pytest
-
 from bot.text import t
 from tests.activity.browser import (
+    BROWSER_TEST,
     DRAWN,
     LAYOUT_SIZES,
     harness_page,
     reduce_motion,
     set_size,
 )
-from tests.activity.test_browser_game import needs
 
-pytestmark = [pytest.mark.slow, pytest.mark.browser]
+pytestmark = BROWSER_TEST
 
 SCENARIOS = ("seat-defend", "big-hand", "spectator", "lobby", "finished")
 
@@ -105,7 +103,6 @@ def check(scenario: str, size: tuple[int, int], shown: dict[str, Any]) -> list[s
     return wrong
 
 
-@pytest.mark.skipif(needs() is not None, reason=needs() or "")
 async def test_nothing_overlaps_and_every_card_is_tappable_at_every_size() -> None:
     wrong: list[str] = []
     measured: dict[tuple[str, tuple[int, int]], dict[str, Any]] = {}

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from tests.activity.browser import (
+    BROWSER_TEST,
     CLIENT_DOC,
     Page,
     offers_when,
@@ -24,7 +25,6 @@ from tests.activity.browser import (
 from tests.activity.helpers import History, listen
 from tests.activity.test_browser_game import (
     WAIT,
-    needs,
     open_pages,
     play_to_the_end,
     two_browsers,
@@ -32,7 +32,7 @@ from tests.activity.test_browser_game import (
 from tests.activity.test_wire_leak import check_frames
 from tests.bot.helpers import public_message, table_of, world
 
-pytestmark = [pytest.mark.slow, pytest.mark.browser]
+pytestmark = BROWSER_TEST
 
 
 async def shown_at(
@@ -72,7 +72,6 @@ async def press(page: Page, key: str) -> None:
         )
 
 
-@pytest.mark.skipif(needs() is not None, reason=needs() or "")
 async def test_join_start_and_rematch_from_the_activity(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -9,9 +9,8 @@ import asyncio
 import json
 import time
 
-import pytest
-
 from tests.activity.browser import (
+    BROWSER_TEST,
     CLIENT_DOC,
     HARNESS,
     Page,
@@ -20,9 +19,8 @@ from tests.activity.browser import (
     set_size,
     show_scenario,
 )
-from tests.activity.test_browser_game import needs
 
-pytestmark = [pytest.mark.slow, pytest.mark.browser]
+pytestmark = BROWSER_TEST
 
 #: Every running animation: the card it moves (or null) and its duration.
 ANIMATIONS = f"""(() => {CLIENT_DOC}.getAnimations().map(a => ({{
@@ -65,7 +63,6 @@ async def play(page: Page, base: str, card: str) -> list[dict[str, object]]:
     return seen
 
 
-@pytest.mark.skipif(needs() is not None, reason=needs() or "")
 async def test_the_played_card_slides_and_reduced_motion_stills_it() -> None:
     card = played_card()
     async with harness_page() as (base, _, page):

@@ -15,12 +15,12 @@ from typing import Any
 
 import pytest
 
-from tests.activity.browser import CLIENT_DOC, Page
-from tests.activity.test_browser_game import WAIT, needs, open_pages, two_browsers
+from tests.activity.browser import BROWSER_TEST, CLIENT_DOC, Page
+from tests.activity.test_browser_game import WAIT, open_pages, two_browsers
 from tests.activity.test_browser_lobby import shown_at
 from tests.bot.helpers import table_of, world
 
-pytestmark = [pytest.mark.slow, pytest.mark.browser]
+pytestmark = BROWSER_TEST
 
 ALICE_AVATAR = "0f1e2d3c4b5a69788796a5b4c3d2e1f0"
 #: The harness's CDN answers 404 for this one: the seat falls back to the initial.
@@ -67,7 +67,6 @@ async def click(page: Page, key: str) -> None:
     assert await page.evaluate(f"(() => {{ const b = {script}; b?.click(); return !!b; }})()"), key
 
 
-@pytest.mark.skipif(needs() is not None, reason=needs() or "")
 async def test_open_a_table_add_an_ai_and_start_from_the_activity(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

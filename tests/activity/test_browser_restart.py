@@ -17,16 +17,14 @@ from pathlib import Path
 from typing import Any
 
 import aiohttp
-import pytest
 
 from tests.activity import browser
-from tests.activity.browser import Page
-from tests.activity.test_browser_game import needs
+from tests.activity.browser import BROWSER_TEST, Page
 from tests.bot.robust_harness import BotProcess
 from tests.fake_discord import FakeDiscord
 from tests.fake_discord.pytest_plugin import started_fake
 
-pytestmark = [pytest.mark.slow, pytest.mark.browser]
+pytestmark = BROWSER_TEST
 
 #: Seconds to wait for a step; a reconnect backs off up to 10 s between tries.
 WAIT = 45.0
@@ -89,7 +87,6 @@ async def settled(pages: list[Page], version: int) -> list[dict[str, Any]]:
     raise AssertionError(f"the browsers do not agree: {seen}")
 
 
-@pytest.mark.skipif(needs() is not None, reason=needs() or "")
 async def test_browsers_carry_on_across_a_bot_kill_and_restart(tmp_path: Path) -> None:
     rng = random.Random(7)
     async with started_fake() as fake:

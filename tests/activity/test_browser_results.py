@@ -13,14 +13,19 @@ from base64 import b64decode
 from pathlib import Path
 from typing import Any
 
-import pytest
 from PIL import Image
 
 from bot.text import t
-from tests.activity.browser import DRAWN, harness_page, recorded_table, reduce_motion, set_size
-from tests.activity.test_browser_game import needs
+from tests.activity.browser import (
+    BROWSER_TEST,
+    DRAWN,
+    harness_page,
+    recorded_table,
+    reduce_motion,
+    set_size,
+)
 
-pytestmark = [pytest.mark.slow, pytest.mark.browser]
+pytestmark = BROWSER_TEST
 
 ROWS = """(() => {
   const doc = document.getElementById('activity').contentDocument;
@@ -52,7 +57,6 @@ def overlap(a: list[float], b: list[float]) -> bool:
 SHOTS = (("finished", "en", ((1280, 720), (390, 844))), ("finished-ru", "ru", ((390, 844),)))
 
 
-@pytest.mark.skipif(needs() is not None, reason=needs() or "")
 async def test_the_results_show_each_humans_rating_change(tmp_path: Path) -> None:
     async with harness_page() as (base, _, page):
         await reduce_motion(page)

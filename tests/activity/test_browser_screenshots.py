@@ -6,16 +6,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from PIL import Image
 
-from tests.activity.browser import SCREENSHOT_SCENARIOS, SCREENSHOT_SIZES, take_screenshots
-from tests.activity.test_browser_game import needs
+from tests.activity.browser import (
+    BROWSER_TEST,
+    SCREENSHOT_SCENARIOS,
+    SCREENSHOT_SIZES,
+    take_screenshots,
+)
 
-pytestmark = [pytest.mark.slow, pytest.mark.browser]
+pytestmark = BROWSER_TEST
 
 
-@pytest.mark.skipif(needs() is not None, reason=needs() or "")
 async def test_every_view_is_drawn_at_both_sizes(tmp_path: Path) -> None:
     shots = await take_screenshots(tmp_path, reduced=True)
     assert len(shots) == len(SCREENSHOT_SCENARIOS) * len(SCREENSHOT_SIZES)

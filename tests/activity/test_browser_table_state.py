@@ -8,10 +8,9 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-import pytest
-
 from bot.text import t
 from tests.activity.browser import (
+    BROWSER_TEST,
     CLIENT_DOC,
     DRAWN,
     Page,
@@ -22,9 +21,8 @@ from tests.activity.browser import (
     set_size,
     show_scenario,
 )
-from tests.activity.test_browser_game import needs
 
-pytestmark = [pytest.mark.slow, pytest.mark.browser]
+pytestmark = BROWSER_TEST
 
 STATE = f"""(() => {{
   const doc = {CLIENT_DOC};
@@ -57,7 +55,6 @@ async def shown(page: Page, base: str, scenario: str) -> dict[str, Any]:
     return state
 
 
-@pytest.mark.skipif(needs() is not None, reason=needs() or "")
 async def test_trump_piles_known_cards_limit_and_teammates() -> None:
     async with harness_page() as (base, _, page):
         await set_size(page, 1280, 720)
@@ -105,7 +102,6 @@ async def sent_to_discord(page: Page, at_least: int) -> list[list[Any]]:
     return found
 
 
-@pytest.mark.skipif(needs() is not None, reason=needs() or "")
 async def test_rich_presence_and_the_invite_dialog_go_to_discord() -> None:
     """The lobby sets Rich Presence ("In the lobby: 4 of 6 seats") and Invite opens Discord's
     invite dialog: both are SDK commands the harness (Discord's parent frame) receives."""
@@ -135,7 +131,6 @@ async def test_rich_presence_and_the_invite_dialog_go_to_discord() -> None:
 AUTHORIZED = "(() => harness.authorized)()"
 
 
-@pytest.mark.skipif(needs() is not None, reason=needs() or "")
 async def test_a_refused_presence_scope_signs_in_without_presence() -> None:
     """Sign-in asks for identify and rpc.activities.write once (the same scopes every time, so
     a silent sign-in again shows no consent screen). An application Discord refuses the

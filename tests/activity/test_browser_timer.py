@@ -17,11 +17,11 @@ import pytest
 
 from bot.text import t
 from durak_core.events import ActionTaken
-from tests.activity.browser import CLIENT_DOC, Page, card_label, set_size
-from tests.activity.test_browser_game import WAIT, needs, open_pages, seat, two_browsers
+from tests.activity.browser import BROWSER_TEST, CLIENT_DOC, Page, card_label, set_size
+from tests.activity.test_browser_game import WAIT, open_pages, seat, two_browsers
 from tests.bot.helpers import table_of, world
 
-pytestmark = [pytest.mark.slow, pytest.mark.browser]
+pytestmark = BROWSER_TEST
 
 CLOCKS = f"""(() => {{
   const doc = {CLIENT_DOC};
@@ -40,7 +40,6 @@ async def clocks(page: Page) -> dict[str, Any]:
     return shown
 
 
-@pytest.mark.skipif(needs() is not None, reason=needs() or "")
 async def test_the_countdown_shows_and_a_timed_out_move_is_announced(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -12,9 +12,9 @@ from bot.storage import TournamentStatus
 from bot.text import t
 from tests.bot.helpers import World, running_bot, world
 from tests.bot.test_tournament_signup import (
-    MANAGE_EVENTS,
     description,
     only_tournament,
+    organiser_bot,
     say,
     signed_up,
     until,
@@ -31,9 +31,8 @@ async def say_in(w: World, channel: int, who: int, *path: str, **options: object
 async def test_a_tournament_in_a_thread_or_without_thread_permission_is_refused(
     tmp_path: Path,
 ) -> None:
-    async with world(tmp_path) as w, running_bot(w) as bot:
+    async with organiser_bot(tmp_path) as (w, bot):
         fake = w.fake
-        fake.grant(w.alice, MANAGE_EVENTS)
         parent = fake.store.channels[w.channel]
         thread = fake.store.add_thread(parent, "a table", owner_id=fake.bot_user_id, type=11)
         answer = await say_in(w, thread.id, w.alice, "new", name="Cup")

@@ -12,8 +12,8 @@ from bot.storage import TournamentStatus
 from bot.text import t
 from tests.bot.helpers import running_bot, world
 from tests.bot.test_tournament_signup import (
-    MANAGE_EVENTS,
     only_tournament,
+    organiser_bot,
     reaches,
     say,
     signed_up,
@@ -23,11 +23,10 @@ from tests.bot.test_tournament_signup import (
 
 
 async def test_entrants_who_do_not_check_in_are_dropped_before_round_one(tmp_path: Path) -> None:
-    async with world(tmp_path) as w, running_bot(w) as bot:
+    async with organiser_bot(tmp_path) as (w, bot):
         fake = w.fake
         storage = bot.service.storage
         dave, erin = fake.add_user("dave"), fake.add_user("erin")
-        fake.grant(w.alice, MANAGE_EVENTS)
         assert await say(w, w.alice, "new", name="Cup", check_in=10) == t(
             "tournament.error.check_in_deadline"
         )

@@ -10,15 +10,13 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from bot.text import t
-from tests.bot.helpers import running_bot, world
-from tests.bot.test_tournament_signup import MANAGE_EVENTS, say, until
+from tests.bot.test_tournament_signup import organiser_bot, say, until
 
 
 async def test_deadlines_are_read_or_refused_with_the_reason(tmp_path: Path) -> None:
-    async with world(tmp_path) as w, running_bot(w) as bot:
+    async with organiser_bot(tmp_path) as (w, bot):
         fake = w.fake
         storage = bot.service.storage
-        fake.grant(w.alice, MANAGE_EVENTS)
         now = int(time.time())
         refused = {
             f"<t:{now - 60}>": t("tournament.error.deadline_past"),

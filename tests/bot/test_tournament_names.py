@@ -7,10 +7,9 @@ from pathlib import Path
 
 from bot.text import t
 from bot.ui.tournament_text import safe_name
-from tests.bot.helpers import running_bot, world
 from tests.bot.test_tournament_signup import (
-    MANAGE_EVENTS,
     only_tournament,
+    organiser_bot,
     posted,
     say,
     signup,
@@ -21,9 +20,8 @@ NAME = "**@everyone** <@123> _cup_"
 
 
 async def test_a_name_with_markdown_and_mentions_is_shown_as_typed(tmp_path: Path) -> None:
-    async with world(tmp_path) as w, running_bot(w) as bot:
+    async with organiser_bot(tmp_path) as (w, bot):
         fake = w.fake
-        fake.grant(w.alice, MANAGE_EVENTS)
         shown = safe_name(NAME)
         assert "@everyone" not in shown and "<@123>" not in shown and "\\*\\*" in shown
         await say(w, w.alice, "new", name=NAME, timer=600)

@@ -8,15 +8,13 @@ from pathlib import Path
 
 from bot.storage import TournamentRecord, TournamentStatus
 from bot.text import t
-from tests.bot.helpers import running_bot, world
-from tests.bot.test_tournament_signup import MANAGE_EVENTS, say, until
+from tests.bot.test_tournament_signup import organiser_bot, say, until
 
 
 async def test_two_tournaments_in_a_channel_are_told_apart(tmp_path: Path) -> None:
-    async with world(tmp_path) as w, running_bot(w) as bot:
+    async with organiser_bot(tmp_path) as (w, bot):
         fake = w.fake
         storage = bot.service.storage
-        fake.grant(w.alice, MANAGE_EVENTS)
         await say(w, w.alice, "new", name="First", timer=1)
         await say(w, w.alice, "new", name="Second", timer=1)
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,14 @@ from tests.bot.helpers import World, running_bot, world
 from tests.fake_discord import FakeDiscord, FakeMessage
 
 MANAGE_EVENTS = 1 << 33
+
+
+@asynccontextmanager
+async def organiser_bot(tmp_path: Path) -> AsyncIterator[tuple[World, DurakBot]]:
+    """The fake Discord with the bot running, alice allowed to organise (Manage Events)."""
+    async with world(tmp_path) as w, running_bot(w) as bot:
+        w.fake.grant(w.alice, MANAGE_EVENTS)
+        yield w, bot
 
 
 async def say(w: World, who: int, *path: str, **options: object) -> str:
@@ -185,9 +194,8 @@ async def test_signup_refusals_change_nothing(tmp_path: Path) -> None:
 
 @pytest.mark.slow  # played out by the AI through the fake Discord
 async def test_no_shows_are_played_by_the_ai_to_the_end(tmp_path: Path) -> None:
-    async with world(tmp_path) as w, running_bot(w) as bot:
+    async with organiser_bot(tmp_path) as (w, bot):
         fake = w.fake
-        fake.grant(w.alice, MANAGE_EVENTS)
         players = [w.bob, w.carol, *(fake.add_user(f"p{i}") for i in range(2))]
         await say(w, w.alice, "new", name="Night", table_size=2, rounds=2, timer=1, decider=False)
         tr = await posted(bot, w.guild)
@@ -239,9 +247,8 @@ async def test_no_shows_are_played_by_the_ai_to_the_end(tmp_path: Path) -> None:
 async def test_single_elimination_gives_the_bye_to_seed_one_and_crowns_a_champion(
     tmp_path: Path,
 ) -> None:
-    async with world(tmp_path) as w, running_bot(w) as bot:
+    async with organiser_bot(tmp_path) as (w, bot):
         fake = w.fake
-        fake.grant(w.alice, MANAGE_EVENTS)
         await say(w, w.alice, "new", name="KO", format="single_elimination", timer=1)
         tr = await posted(bot, w.guild)
         for p in (w.bob, w.carol, w.alice):  # seeds by sign-up order (no ratings yet)
@@ -271,9 +278,8 @@ async def test_single_elimination_gives_the_bye_to_seed_one_and_crowns_a_champio
 
 @pytest.mark.slow  # played out by the AI through the fake Discord
 async def test_the_deadline_starts_it_or_cancels_it_with_too_few(tmp_path: Path) -> None:
-    async with world(tmp_path) as w, running_bot(w) as bot:
+    async with organiser_bot(tmp_path) as (w, bot):
         fake = w.fake
-        fake.grant(w.alice, MANAGE_EVENTS)
         storage = bot.service.storage
         await say(w, w.alice, "new", name="Early", deadline="in 2m", timer=1)
         tr = await posted(bot, w.guild)

@@ -281,9 +281,9 @@ def why(view: SeatView, mem: Memory, chosen: Action, best: Action) -> tuple[str,
         p_beat = beat_chance(view, mem, view.defender)
         if p_beat[best.c] < UNANSWERED and (chosen.c < 0 or p_beat[chosen.c] >= UNANSWERED):
             return "unanswered", card_of(best)
-        if not view.table and (mem.hand & SAME_RANK[best.c]).bit_count() > 1:
-            if chosen.c < 0 or (mem.hand & SAME_RANK[chosen.c]).bit_count() < 2:
-                return "pair", card_of(best)
+        pairs = not view.table and (mem.hand & SAME_RANK[best.c]).bit_count() > 1
+        if pairs and (chosen.c < 0 or (mem.hand & SAME_RANK[chosen.c]).bit_count() < 2):
+            return "pair", card_of(best)
     if best.c >= 0 and chosen.c >= 0 and value[best.c] < value[chosen.c]:
         return "cheaper", card_of(best)
     return "search", card_of(best)

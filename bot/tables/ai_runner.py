@@ -30,6 +30,7 @@ from durak_core.ai import Budget, DeterministicPlayer, Player
 from .ai_workers import AiWorkers, WorkerDied
 from .long_games import LONG_GAME_BOUTS, finishing_move, is_looping
 from .refusals import Refusal, Rejected
+from .reviews import Reviews, budget_for
 from .table import STAND_IN_LEVEL, Table
 
 log = logging.getLogger(__name__)
@@ -63,6 +64,8 @@ class AiRunner:
         self._tasks: dict[str, asyncio.Task[None]] = {}
         #: Tables whose game was found looping (said once in the log).
         self._looping: set[str] = set()
+        #: Game reviews: their own workers, so they never queue in front of a table's move.
+        self.reviews = Reviews(processes, budget_for(service.settings.ai_budget_iterations))
 
     async def _decide(self, player: Player, view: SeatView, history: Sequence[Event]) -> Action:
         if len(view.legal_actions) == 1:  # forced (about a fifth of all moves): nothing to think
@@ -158,6 +161,7 @@ class AiRunner:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         self._tasks.clear()
+        await self.reviews.close()
         if self._workers is not None:
             await self._workers.close()
             self._workers = None

@@ -6,7 +6,8 @@ event pickled on its own, the action out). A game review's decision travels the 
 :class:`~durak_core.ai.review.DecisionTask` in the player's place and its review out. The
 bot talks to it through asyncio pipes. A ``ProcessPoolExecutor`` did the same through two
 helper threads per pool and a wake-up pipe; under load every decision then made the event loop
-hand the interpreter lock to those threads and wait to get it back (a third of a millisecond per decision, more when the loop was busy).
+hand the interpreter lock to those threads and wait to get it back (a third of a millisecond
+per decision, more when the loop was busy).
 
 A worker ends when its stdin closes: when the bot stops, and also when the bot is killed
 outright (SIGKILL, out of memory), since the kernel closes the bot's end of the pipe.

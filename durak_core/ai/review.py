@@ -6,9 +6,12 @@ from. Two ways to score an action:
 
 * **Estimate** (mid-game): Hard's determinized search. Each round deals the hidden cards
   consistently with the view (the same weighted :class:`~durak_core.ai.determinize.Determinizer`
-  Hard uses) and plays every candidate action out on that deal with the Normal heuristics
-  (paired: the luck of the deal cancels in the comparison). An action's winning chance is the
-  share of playouts in which the seat does not end as the Durak (a draw counts half).
+  Hard uses) and plays every candidate action (Hard's root candidates and the chosen action)
+  out on that deal with the Normal heuristics (paired: the luck of the deal cancels in the
+  comparison). An action's winning chance is the share of playouts in which the seat does not
+  end as the Durak (a draw counts half). Half the deals pick the best candidate; fresh deals
+  then measure the chosen action against it alone, so the loss is not the luck of the best of
+  several noisy estimates.
 * **Proof** (two seats, talon empty): every card's place is known, so the endgame solver proves
   each legal action's result exactly: 100 (a forced win), 50 (a forced draw) or 0 (a forced
   loss). If the proof does not fit the node budget the estimate is used, and says so.
@@ -225,32 +228,55 @@ def _estimate(
     if chosen not in cands:
         cands.append(chosen)
     det = Determinizer(view, mem, rng, LACK_WEIGHT, STRONG_LACK_WEIGHT, PASSED_OVER_WEIGHT)
-    totals = dict.fromkeys(cands, 0.0)
-    deals = max(1, budget.deals)
-    for _ in range(deals):
-        base = det.next()
-        for action in cands:
-            s = base.copy()
-            apply_unchecked(s, me, action)
-            playout(s, ct)
-            totals[action] += escaped(s, me)
-    chance = {a: v / deals for a, v in totals.items()}
+    # Two phases, so that the loss is not inflated by picking the luckiest of several noisy
+    # estimates: the first half of the deals finds the best candidate, then fresh deals (as
+    # many playouts again, shared by two actions only) measure the chosen action against it.
+    first = max(1, budget.deals // 2)
+    totals = _play(det, me, ct, cands, first)
+    chance = {a: v / first for a, v in totals.items()}
     best = _best(chance, chosen)
-    reason, card = "", None
-    if chance[best] > chance[chosen]:
-        reason, card = why(view, mem, chosen, best)
+    if best is chosen:
+        return DecisionReview(
+            number, chosen, chosen, chance[chosen], chance[chosen], False, "", None,
+            len(view.legal_actions), len(cands),
+        )  # fmt: skip
+    second = max(first, first * len(cands) // 2)
+    again = _play(det, me, ct, [chosen, best], second)
+    mine = (totals[chosen] + again[chosen]) / (first + second)
+    gain = (again[best] - again[chosen]) / second  # paired: the deals' luck cancels
+    if gain <= 0.0:  # not confirmed on fresh deals: no better action to show
+        return DecisionReview(
+            number, chosen, chosen, mine, mine, False, "", None,
+            len(view.legal_actions), len(cands),
+        )  # fmt: skip
+    reason, card = why(view, mem, chosen, best)
     return DecisionReview(
         number,
         chosen,
         best,
-        chance[chosen],
-        chance[best],
+        mine,
+        min(1.0, mine + gain),
         False,
         reason,
         card,
         len(view.legal_actions),
         len(cands),
     )
+
+
+def _play(
+    det: Determinizer, me: int, ct: CardTable, actions: Sequence[Action], rounds: int
+) -> dict[Action, float]:
+    """Each round deals once and plays every action out on that deal: their summed scores."""
+    totals = dict.fromkeys(actions, 0.0)
+    for _ in range(rounds):
+        base = det.next()
+        for action in actions:
+            s = base.copy()
+            apply_unchecked(s, me, action)
+            playout(s, ct)
+            totals[action] += escaped(s, me)
+    return totals
 
 
 def why(view: SeatView, mem: Memory, chosen: Action, best: Action) -> tuple[str, Card | None]:

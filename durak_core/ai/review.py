@@ -71,7 +71,7 @@ class ReviewBudget:
     """The work allowed for one decision: ``deals`` determinizations, each playing every
     candidate out once; ``solver_nodes`` for proving one endgame action."""
 
-    deals: int = 200
+    deals: int = 400
     solver_nodes: int = 60_000
 
     def scaled(self, factor: int) -> ReviewBudget:

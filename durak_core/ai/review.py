@@ -224,7 +224,7 @@ def _estimate(
     rng = decision_rng(seed, view)
     ct = mem.ct
     reference = normal_choice(view, history, lookahead=False)
-    cands = candidates(view.legal_actions, reference, ct)
+    cands = candidates(view.legal_actions, reference, ct, view.talon_size, not view.table)
     if chosen not in cands:
         cands.append(chosen)
     det = Determinizer(view, mem, rng, LACK_WEIGHT, STRONG_LACK_WEIGHT, PASSED_OVER_WEIGHT)

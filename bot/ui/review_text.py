@@ -54,7 +54,8 @@ def reason_text(r: DecisionReview, loc: str | None) -> str:
         return t("review.why.search", loc)
     card = card_text(r.card, loc)
     if r.reason == "pair":
-        return t("review.why.pair", loc, card=card, rank=rank_label(r.card.rank or 0, loc))
+        rank = card if r.card.joker else rank_label(r.card.rank, loc)
+        return t("review.why.pair", loc, card=card, rank=rank)
     return t(f"review.why.{r.reason}", loc, card=card)
 
 

@@ -27,7 +27,8 @@ from tests.fake_discord import FakeDiscord
 REVIEW_TIMEOUT = 600.0
 
 
-def _record(n: int, guild: int, channel: int, user: int) -> GameRecord:
+def stored_game(n: int, guild: int, channel: int, user: int) -> GameRecord:
+    """The record of game ``n``: ``user`` plays seat 0 by Easy's rules against a Normal AI."""
     seed = 7_000 + n
     s = new_game(RuleSet(), 2, seed=seed)
     players = [make_player(Level.EASY, seed), make_player(Level.NORMAL, seed + 1)]
@@ -71,7 +72,7 @@ async def store_games(db: Path, guild: int, channel: int, users: list[int]) -> l
     try:
         ids = []
         for n, user in enumerate(users):
-            ids.append(await storage.record_game(_record(n, guild, channel, user)))
+            ids.append(await storage.record_game(stored_game(n, guild, channel, user)))
         return ids
     finally:
         await storage.close()

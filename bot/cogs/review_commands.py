@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 
 import discord
 from discord import app_commands
@@ -20,6 +21,8 @@ from bot.ui.review_text import progress_text, review_embed
 from durak_core.ai.review_game import BadRecord, GameReview
 
 from .base import CogBase, click, loc_of
+
+log = logging.getLogger("bot.cogs.durak")
 
 #: The least time between two edits of the progress line (Discord allows 5 edits in 5 s).
 PROGRESS_EDIT_SECONDS = 2.0
@@ -127,5 +130,10 @@ class ReviewCommands(CogBase):
             return await self.bot.service.ai.reviews.review(record, earlier, seat, progress)
         except BadRecord:
             text = t("review.bad_record", loc, id=record.game_id)
-            await interaction.edit_original_response(content=text)
-            return None
+        except Exception:
+            # Said in the progress line itself, which would otherwise wait forever.
+            error_id = self.bot.health.new_error_id()
+            log.exception("review of %s failed (error id %s)", record.game_id, error_id)
+            text = t("err.internal_id", loc, id=error_id)
+        await interaction.edit_original_response(content=text)
+        return None

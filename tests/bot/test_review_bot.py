@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+from benchmarks.review_load import stored_game
 from bot.cogs.review_commands import PROGRESS_EDIT_SECONDS
 from bot.text import t
 from bot.ui.review_text import CHART_FILE
@@ -109,3 +110,26 @@ async def test_review_progress_is_edited_at_a_bounded_rate(tmp_path: Path) -> No
             assert progress
         done = [int(line.split(": ", 1)[1].split(" ")[0]) for line in progress]
         assert done == sorted(done) and all(0 < d < len(review.reviews) for d in done)
+
+
+async def test_records_that_cannot_be_reviewed(tmp_path: Path) -> None:
+    """A record whose log does not replay, and a later game of a series whose earlier game is
+    missing (R22: it fixes the dealer): each is said in the answer; nothing is left waiting."""
+    async with world(tmp_path) as w, running_bot(w) as bot:
+        fake = w.fake
+        good = stored_game(0, w.guild, w.channel, w.alice)
+        broken = good.model_copy(update={"actions": ["1 take", *good.actions]})
+        await bot.service.storage.record_game(broken)
+        asked = await fake.slash(w.alice, w.channel, "durak", "review")
+        message = asked.message
+        assert message is not None and asked.content == t("review.starting", id=good.game_id)
+        bad = t("review.bad_record", id=good.game_id)
+        await fake.wait_for(lambda: fake.message(message.id).current["content"] == bad)
+        later = stored_game(1, w.guild, w.channel, w.alice)
+        second = later.model_copy(update={"game_id": f"{later.series_id}.2", "game_number": 2})
+        await bot.service.storage.record_game(second)
+        missing = await fake.slash(
+            w.alice, w.channel, "durak", "review", options={"game": second.game_id}
+        )
+        assert missing.content == t("review.missing_earlier", id=second.game_id, n=1)
+        assert bot.service.ai.reviews.running == 0

@@ -72,7 +72,7 @@ async def store_games(db: Path, guild: int, channel: int, users: list[int]) -> l
     try:
         ids = []
         for n, user in enumerate(users):
-            ids.append(await storage.record_game(stored_game(n, guild, channel, user)))
+            ids.append((await storage.record_game(stored_game(n, guild, channel, user))).game_id)
         return ids
     finally:
         await storage.close()

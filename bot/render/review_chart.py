@@ -14,7 +14,7 @@ from typing import Literal
 
 from PIL import Image, ImageDraw
 
-from .cards import FACE, TEXT_FACES, font
+from .card_images import FACE, TEXT_FACES, font
 from .table import DIM, ROOM
 
 WIDTH, HEIGHT = 800, 400

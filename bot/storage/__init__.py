@@ -41,11 +41,13 @@ from .models import (
     SavedTable,
     SeatRecord,
     StoredRound,
+    TableOverride,
     TableStatus,
     TournamentLink,
     TournamentRecord,
     TournamentStatus,
 )
+from .outcome import RatingChange, RecordedGame
 from .postgres import PostgresStorage
 from .sharding import ShardScope, shard_of
 from .sqlite import DEFAULT_DATABASE_PATH, SqliteStorage
@@ -70,6 +72,8 @@ __all__ = [
     "PairedTable",
     "PlayerStats",
     "PostgresStorage",
+    "RatingChange",
+    "RecordedGame",
     "RoundStatus",
     "SavedTable",
     "SeatRecord",
@@ -82,6 +86,7 @@ __all__ = [
     "StorageBusy",
     "StorageError",
     "StoredRound",
+    "TableOverride",
     "TableStatus",
     "TournamentFull",
     "TournamentLink",

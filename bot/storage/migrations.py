@@ -254,6 +254,17 @@ MIGRATIONS: tuple[Migration, ...] = (
         "tournament check-in: whether each entrant confirmed before the start",
         ("ALTER TABLE tournament_entrants ADD COLUMN checked_in INTEGER NOT NULL DEFAULT 0",),
     ),
+    Migration(
+        8,
+        "tournament result overrides: the organiser's walkover or forfeit of a table",
+        (
+            # ``override_json``: {"kind": "winner" | "forfeit", "player": user id}; with who
+            # recorded it and when, for the tournament's log and export. NULL: the games decide.
+            "ALTER TABLE tournament_tables ADD COLUMN override_json TEXT",
+            "ALTER TABLE tournament_tables ADD COLUMN override_by {id}",
+            "ALTER TABLE tournament_tables ADD COLUMN override_at {time}",
+        ),
+    ),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version

@@ -15,7 +15,7 @@ from durak_core.actions import ATTACK, DEFEND, EXCHANGE, PASS, TAKE, TRANSFER
 from durak_core.ai.review import ACCURATE_POINTS, DecisionReview
 from durak_core.ai.review_game import GameReview
 
-from .cards import card_text, rank_label
+from .card_words import card_text, rank_label
 
 CHART_FILE = "review.png"
 FIELD_MAX = 1024

@@ -23,8 +23,8 @@ from bot.text import t
 from durak_core import Event, PublicView, seed_commitment
 
 from .buttons import ReviewButton, TableButton, TableOp
-from .cards import card_text, event_line
-from .message_writes import ComponentRows
+from .card_words import card_text, event_line
+from .components import ComponentRows
 from .rules_text import rules_summary
 from .table_picture import TABLE_IMAGE
 from .table_picture import rank_labels as rank_labels  # still imported from here (hand_view)

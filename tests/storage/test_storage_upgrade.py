@@ -75,8 +75,9 @@ OLD_ROWS = (
     f"INSERT INTO user_settings (user_id, key, value) VALUES ({2**62}, 'notify', 'dm')",
 )
 BOB = 2**62  # a snowflake-sized id
-#: The versions after the upgrade; v6 (tournaments) and v7 (their check-in) are added in place.
-VERSIONS = [1, 2, 3, 4, 5, 6, 7]
+#: The versions after the upgrade; v6 (tournaments), v7 (their check-in) and v8 (result
+#: overrides) are added in place.
+VERSIONS = [1, 2, 3, 4, 5, 6, 7, 8]
 
 
 def _before_v6(name: str) -> bool:

@@ -120,6 +120,20 @@ async def tournament(storage: Storage, guild: int) -> TournamentRecord | None:
     return found[0] if found else None
 
 
+async def live_tables(storage: Storage, tid: str, number: int) -> bool:
+    """Round ``number`` is being played: its tables all open, not all of their games recorded
+    (a kill then lands mid-round; a narrower window, "some but not all games recorded", could
+    be missed between two looks on a loaded machine, the round then ending unseen)."""
+    rounds = await storage.tournament_rounds(tid)
+    if len(rounds) < number or rounds[number - 1].status is not RoundStatus.RUNNING:
+        return False
+    games = await storage.tournament_games(tid)
+    current = rounds[number - 1]
+    return all(tb.bot_table_id for tb in current.tables) and (
+        sum(g.round == number for g in games) < len(current.tables)
+    )
+
+
 @dataclass
 class CupClub:
     """A guild's tournament channel, an organiser allowed to run tournaments and ENTRANTS
@@ -221,22 +235,13 @@ async def test_a_swiss_survives_a_sigkill_and_its_standings_recompute(tmp_path: 
         assert start.content == t("tournament.ok.started", name="Kill Cup")
         club.play()
 
-        # Round 2's tables all open and not all of its games recorded: the kill lands
-        # mid-round (a narrower window, "some but not all games recorded", could be missed
-        # between two looks on a loaded machine, the round then ending unseen).
-        async def mid_round_two() -> bool:
-            rounds = await storage.tournament_rounds(tid)
-            if len(rounds) != 2 or rounds[1].status is not RoundStatus.RUNNING:
-                return False
-            games = await storage.tournament_games(tid)
-            return all(tb.bot_table_id for tb in rounds[1].tables) and (
-                sum(g.round == 2 for g in games) < len(rounds[1].tables)
-            )
-
         async def games_played() -> int:
             return len(await storage.tournament_games(tid))
 
-        await until(mid_round_two, 120, "round 2 under way", progress=games_played)
+        await until(
+            lambda: live_tables(storage, tid, 2), 120, "round 2 under way",
+            progress=games_played,
+        )  # fmt: skip
         bot.kill()
         rounds = await storage.tournament_rounds(tid)
         assert rounds[-1].number == 2 and rounds[-1].status is RoundStatus.RUNNING

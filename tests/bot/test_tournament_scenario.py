@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage import RoundStatus, Storage
+from bot.storage import RoundStatus
 from bot.text import t
 from bot.tournament_runner.deciding import DECIDER_ROUND
 from bot.tournaments import rounds_from_games, standings
@@ -29,6 +29,7 @@ from bot.ui.tournament_text import num
 from tests.bot.test_tournament_kill import (
     ROW,
     cup_club,
+    live_tables,
     restarted_until_finished,
     tournament,
     until,
@@ -50,17 +51,6 @@ async def answer(res: InteractionResult) -> str:
 async def command(fake: FakeDiscord, user: int, channel: int, *path: str, **options: object) -> str:
     res = await fake.slash(user, channel, "durak", "tournament", *path, options=options, timeout=10)
     return await answer(res)
-
-
-async def live_tables(storage: Storage, tid: str, number: int) -> bool:
-    rounds = await storage.tournament_rounds(tid)
-    if len(rounds) < number or rounds[number - 1].status is not RoundStatus.RUNNING:
-        return False
-    games = await storage.tournament_games(tid)
-    current = rounds[number - 1]
-    return all(tb.bot_table_id for tb in current.tables) and (
-        sum(g.round == number for g in games) < len(current.tables)
-    )
 
 
 async def test_sixteen_entrants_with_every_control_and_a_sigkill(tmp_path: Path) -> None:

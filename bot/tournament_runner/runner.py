@@ -191,14 +191,14 @@ class TournamentRunner:
             games = await self.storage.tournament_games(tournament_id)
             if match_decided(t.settings, entrants, rounds, games, table, decider_round(t)):
                 raise ResultError("override_done", "the match is over: its result stands")
-            override = Override(current.number, table, kind, player)
-            await self.storage.override_tournament_table(tournament_id, override, by)
+            decided = Override(current.number, table, kind, player)
+            await self.storage.override_tournament_table(tournament_id, decided, by)
             log.info(
                 "tournament %s round %d table %d: %s %s, recorded by %s",
                 tournament_id, current.number, table, kind, player, by,
             )  # fmt: skip
         label = current.tables.index(paired) + 1
-        self.host.overridden(t, closed, label, override, by)
+        self.host.overridden(t, closed, label, decided, by)
         self.host.changed(tournament_id)
         self.nudge(tournament_id)
         return t

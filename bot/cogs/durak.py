@@ -16,15 +16,17 @@ from bot.text.translator import DurakTranslator, ls
 from .client import DurakClient
 from .lobby_commands import LobbyCommands
 from .play_commands import PlayCommands
+from .puzzle_commands import PuzzleCommands
 from .records_commands import RecordsCommands
 from .server_commands import ServerCommands
 from .tournament_commands import TournamentCommands
 
 
 @app_commands.guild_only()
-class DurakCog(  # the commands are listed base first: lobby, play, records, server, tournament
+class DurakCog(  # commands listed base first: lobby, play, records, puzzle, server, tournament
     TournamentCommands,
     ServerCommands,
+    PuzzleCommands,
     RecordsCommands,
     PlayCommands,
     LobbyCommands,

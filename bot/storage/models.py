@@ -352,3 +352,12 @@ class StoredRound(_Frozen):
     @property
     def pairing(self) -> Pairing:
         return Pairing(self.number, tuple(t.seated for t in self.tables), self.byes)
+
+
+class PuzzleStreak(_Frozen):
+    """Consecutive days with a daily puzzle solved (in any server): ``current`` counts back
+    from today, or from yesterday while today's is still to do; ``best`` ever."""
+
+    current: int = 0
+    best: int = 0
+    solved: int = 0

@@ -43,6 +43,7 @@ from .models import (
     TableStatus,
 )
 from .outcome import DEFAULT_RATING, Rating, rate_game, seat_outcomes
+from .puzzle_queries import PuzzleQueries
 from .rows import (
     ENTRY_COLUMNS,
     LINK_COLUMNS,
@@ -145,9 +146,9 @@ def refused_saves(tables: Sequence[SavedTable], found: Iterable[Row]) -> dict[st
     }
 
 
-class SqlStorage(SettingsStore, TournamentQueries):
+class SqlStorage(SettingsStore, TournamentQueries, PuzzleQueries):
     """Every storage method but ``save_table``, over a backend's transactions (the
-    tournaments' in ``tournament_queries.py``)."""
+    tournaments' in ``tournament_queries.py``, the daily puzzles' in ``puzzle_queries.py``)."""
 
     #: With a scope, ``load_tables`` returns only the tables of this process's guilds.
     shards: ShardScope | None

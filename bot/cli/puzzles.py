@@ -27,9 +27,11 @@ DEFAULT_OUT = Path("durak_core/data/puzzles.json")
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="durak puzzles generate",
-        description="Make endgame puzzles from AI self-play and write the data file.",
+        prog="durak puzzles",
+        description="durak puzzles generate: make endgame puzzles from AI self-play and write"
+        " the data file of /durak puzzle.",
     )
+    parser.add_argument("action", choices=["generate"], help="what to do: generate the set")
     defaults = MakerSettings(seed=0, count=0)
     parser.add_argument("--seed", type=int, default=1, help="the seed of the whole set (1)")
     parser.add_argument("--count", type=int, default=600, help="puzzles to make (600)")
@@ -54,10 +56,7 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str]) -> int:
     args = list(argv)
-    if not args or args[0] != "generate":
-        print("usage: durak puzzles generate [options]  (--help for the options)", file=sys.stderr)
-        return 0 if args and args[0] in ("-h", "--help") else EXIT_USAGE
-    opts = _parser().parse_args(args[1:])
+    opts = _parser().parse_args(args)  # a bad or missing action: argparse's usage, exit 2
     if opts.count < 1 or opts.max_cards < 2 or opts.node_limit < 1:
         print("--count, --max-cards and --node-limit must be positive", file=sys.stderr)
         return EXIT_USAGE
@@ -85,7 +84,9 @@ def main(argv: Sequence[str]) -> int:
         "node_limit": settings.node_limit,
         "grade_bounds": list(settings.grade_bounds),
         "rules": "classic",
-        "command": "durak puzzles generate " + " ".join(args[1:]),
+        # canonical, not as typed: the same settings write the same file, byte for byte
+        "command": f"durak puzzles generate --seed {settings.seed} --count {settings.count}"
+        f" --max-cards {settings.max_cards} --node-limit {settings.node_limit}",
     }
     text = dump_puzzles(puzzles, meta)
     parse_puzzles(text)  # what the bot will load: refuse to write a file it would refuse

@@ -47,18 +47,22 @@ from .schedule import next_actor
 PUZZLE_FORMAT: Final = 1
 #: The grades, by the length of the solution (the player's moves in the solver's line).
 GRADES: Final = ("easy", "medium", "hard")
-#: The player's seat (the attacker) and the solver's.
+#: The player's seat (it attacks first) and the solver's (it defends first).
 PLAYER: Final = 0
 DEFENCE: Final = 1
-#: Nodes the solver may search per judgement while a puzzle is played: the shipped puzzles
-#: were proven in far fewer (the generator's budget), and every later position is smaller.
-PLAY_NODE_LIMIT: Final = 2_000_000
+#: Nodes the solver may search per move while a puzzle is played: a shipped puzzle's whole
+#: proof took at most the generator's budget (30 000), and every later position is smaller.
+PLAY_NODE_LIMIT: Final = 1_000_000
 
 Status = Literal["playing", "solved", "failed"]
 
 
 class PuzzleFormatError(DurakError):
     """A puzzle, or the data file holding them, that cannot be loaded (a ``ValueError``)."""
+
+
+class PuzzleOverError(DurakError):
+    """A move after the puzzle was solved or failed."""
 
 
 def rules() -> RuleSet:
@@ -314,22 +318,25 @@ class PuzzlePlay:
 
     def play(self, action: Action) -> PuzzlePlay:
         """The player's move, checked by the engine (an illegal one raises
-        :class:`~durak_core.errors.IllegalActionError` and changes nothing), then the defence's
-        replies. Raises ``OutOfBudget`` if the solver cannot judge within ``node_limit``."""
+        :class:`~durak_core.errors.IllegalActionError`), then the solver's replies. Raises
+        ``OutOfBudget`` if the solver cannot judge within ``node_limit`` nodes for this move,
+        and :class:`PuzzleOverError` once the puzzle is over; either way nothing changes."""
         if self.status != "playing":
-            raise PuzzleFormatError("this puzzle is over")
+            raise PuzzleOverError(f"puzzle {self.puzzle.number} is {self.status} already")
         state, _ = self.state.apply(PLAYER, action)
+        self._solver.nodes = 0  # the budget is per move
         value, _ = judge(self._solver, state)
+        moves = [(PLAYER, action)]
+        if value == 1.0:
+            while not state.finished and next_actor(state) == DEFENCE:
+                _, reply = best_move(self._solver, state)
+                state, _ = state.apply(DEFENCE, reply)
+                moves.append((DEFENCE, reply))
         self.state = state
-        self.moves.append((PLAYER, action))
+        self.moves += moves
         if value < 1.0:
             self.status = "failed"
-            return self
-        while not self.state.finished and next_actor(self.state) == DEFENCE:
-            _, reply = best_move(self._solver, self.state)
-            self.state, _ = self.state.apply(DEFENCE, reply)
-            self.moves.append((DEFENCE, reply))
-        if self.state.finished:
+        elif state.finished:
             self.status = "solved"  # every move kept the forced win, so the player won
         return self
 
@@ -364,6 +371,7 @@ __all__ = [
     "PUZZLE_FORMAT",
     "Puzzle",
     "PuzzleFormatError",
+    "PuzzleOverError",
     "PuzzlePlay",
     "Verdict",
     "best_move",

@@ -7,9 +7,11 @@ from __future__ import annotations
 import json
 from collections import Counter
 from importlib import resources
+from pathlib import Path
 
 import pytest
 
+from bot.cli.puzzles import main as puzzles_cli
 from durak_core import IllegalActionError, parse_action, parse_move
 from durak_core.ai.endgame import brute_force
 from durak_core.ai.puzzle_maker import MakerSettings, MakerStats, examine, make_puzzles
@@ -18,6 +20,7 @@ from durak_core.ai.puzzles import (
     PLAYER,
     Puzzle,
     PuzzleFormatError,
+    PuzzleOverError,
     PuzzlePlay,
     daily_number,
     dump_puzzles,
@@ -115,6 +118,7 @@ def test_bad_data_gets_a_typed_error_naming_the_puzzle(text: str, says: str) -> 
     assert isinstance(caught.value, ValueError)
 
 
+@pytest.mark.slow
 def test_the_generator_is_a_function_of_its_seed() -> None:
     settings = MakerSettings(seed=7, count=3, max_cards=8, node_limit=20_000)
     first, stats = make_puzzles(settings)
@@ -164,7 +168,7 @@ def test_a_wrong_first_move_fails_at_once() -> None:
     play.play(wrong)
     assert play.status == "failed"
     assert play.moves == [(PLAYER, wrong)]
-    with pytest.raises(PuzzleFormatError, match="over"):
+    with pytest.raises(PuzzleOverError, match="failed already"):
         play.play(p.first_move)
 
 
@@ -183,3 +187,23 @@ def test_the_daily_puzzle_is_a_function_of_server_and_day() -> None:
     assert all(1 <= daily_number(g, 1, 3) <= 3 for g in range(30))
     with pytest.raises(ValueError):
         daily_number(1, 1, 0)
+
+
+@pytest.mark.slow
+def test_the_generate_command_writes_a_file_the_bot_loads(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "p.json"
+    args = ["generate", "--seed", "3", "--count", "2", "--max-cards", "8", "--out", str(out)]
+    assert puzzles_cli(args) == 0
+    made = parse_puzzles(out.read_text("utf-8"))
+    assert len(made) == 2
+    assert capsys.readouterr().out.startswith("2 puzzles (")
+    meta = json.loads(out.read_text("utf-8"))["meta"]
+    assert meta["command"] == (
+        "durak puzzles generate --seed 3 --count 2 --max-cards 8 --node-limit 30000"
+    )
+    assert puzzles_cli(["generate", "--count", "0", "--out", str(out)]) == 2
+    assert "must be positive" in capsys.readouterr().err
+    assert puzzles_cli(["generate", "--out", str(tmp_path / "no" / "p.json")]) == 2
+    assert "no folder" in capsys.readouterr().err

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from datetime import UTC, datetime
 from pathlib import Path
 
 from bot.app import DurakBot
@@ -16,12 +17,13 @@ from durak_core import parse_move
 from durak_core.ai.puzzles import PLAYER, Puzzle, daily_number
 from tests.ai.test_puzzles import SHIPPED
 from tests.bot.helpers import World, settings, world
-from tests.bot.test_bot_clicks import raw_click
-from tests.fake_discord import FakeMessage
+from tests.bot.test_bot_clicks import _with_button, raw_click
+from tests.fake_discord import FakeDiscord, FakeMessage
+from tests.fake_discord.results import InteractionResult
 
 DAY = 86_400
 #: 2026-12-03 12:00 UTC: the bot's clock in these tests, moved by a day at a time.
-NOON = 20_425 * DAY + 43_200
+NOON = datetime(2026, 12, 3, 12, tzinfo=UTC).timestamp()
 BOARD_ID = re.compile(r"^dkz:(?P<board>[0-9a-f]{8}):(?P<ply>\d+):(?P<code>\d+)$")
 SOLVED = t("puzzle.solved", name=t("puzzle.opponent"))
 
@@ -76,6 +78,13 @@ async def play_line(w: World, user: int, message: FakeMessage, puzzle: Puzzle) -
     return message.content
 
 
+async def old_click(
+    fake: FakeDiscord, user: int, message: FakeMessage, custom_id: str
+) -> InteractionResult:
+    """A click on a button the board no longer shows (a client showing an older version)."""
+    return await raw_click(fake, user, _with_button(message, custom_id), custom_id)
+
+
 def daily_puzzle(w: World, clock: Clock) -> Puzzle:
     return SHIPPED[daily_number(w.guild, clock.day, len(SHIPPED)) - 1]
 
@@ -104,7 +113,7 @@ async def test_a_wrong_first_move_fails_and_shows_the_solution(tmp_path: Path) -
         assert t("puzzle.solution", line="").strip() in board.content
         assert board.buttons == []
         # the finished board's buttons, clicked anyway (an old client): a clear answer
-        res = await raw_click(w.fake, w.alice, board, f"dkz:{_board_of(board)}:1:{wrong}")
+        res = await old_click(w.fake, w.alice, board, f"dkz:{_board_of(board)}:1:{wrong}")
         assert res.content == t("puzzle.over")
 
 
@@ -210,13 +219,13 @@ async def test_bad_options_and_clicks_on_old_boards_get_clear_answers(tmp_path: 
 
         token = _board_of(second)
         legal = next(iter(moves_on(second)))
-        res = await raw_click(fake, w.bob, second, f"dkz:{token}:0:{legal}")
+        res = await old_click(fake, w.bob, second, f"dkz:{token}:0:{legal}")
         assert res.content == t("puzzle.not_yours")
-        res = await raw_click(fake, w.alice, second, f"dkz:{token}:5:{legal}")
+        res = await old_click(fake, w.alice, second, f"dkz:{token}:5:{legal}")
         assert res.content == t("puzzle.stale")
-        res = await raw_click(fake, w.alice, second, f"dkz:{token}:0:99999")
+        res = await old_click(fake, w.alice, second, f"dkz:{token}:0:99999")
         assert res.content == t("err.forged")
         take = parse_move("0 take")[1].code  # the attacker cannot take: not offered
-        res = await raw_click(fake, w.alice, second, f"dkz:{token}:0:{take}")
+        res = await old_click(fake, w.alice, second, f"dkz:{token}:0:{take}")
         assert res.content == t("puzzle.illegal")
         assert second.buttons and len(second.versions) == 1  # the board is as it was

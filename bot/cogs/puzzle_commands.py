@@ -22,6 +22,7 @@ from importlib import resources
 import discord
 from discord import app_commands
 
+from bot.storage import MAX_PAGE_SIZE
 from bot.tables.refusals import Refusal, Rejected
 from bot.text import t
 from bot.text.translator import ls
@@ -40,8 +41,8 @@ log = logging.getLogger("bot.cogs.puzzle")
 
 #: Boards kept in memory at once; the least recently opened is forgotten first.
 MAX_BOARDS = 5000
-#: The solvers listed on the daily board.
-SHOWN_SOLVERS = 20
+#: The solvers listed on the daily board (the first ones; the count says how many in all).
+SHOWN_SOLVERS = 10
 SECONDS_PER_DAY = 86_400
 
 
@@ -239,12 +240,15 @@ class PuzzleCommands(CogBase):
 
     async def _solvers_line(self, interaction: discord.Interaction, daily: DailyTry) -> str:
         solvers = await self.bot.service.storage.daily_puzzle_solvers(
-            daily.guild_id, daily.day, SHOWN_SOLVERS
+            daily.guild_id, daily.day, MAX_PAGE_SIZE
         )
         loc = loc_of(interaction)
         if not solvers:
             return t("puzzle.solvers_none", loc)
-        return t("puzzle.solvers", loc, names=", ".join(f"<@{u}>" for u in solvers))
+        names = ", ".join(f"<@{u}>" for u in solvers[:SHOWN_SOLVERS])
+        if len(solvers) > SHOWN_SOLVERS:
+            names += ", …"
+        return t("puzzle.solvers", loc, n=len(solvers), names=names)
 
     def _render(
         self, interaction: discord.Interaction, board: Board, notes: list[str]

@@ -35,7 +35,9 @@ BUTTON = r"dkz:(?P<board>[0-9a-f]{8}):(?P<ply>[0-9]{1,3}):(?P<code>[0-9]{1,5})"
 SELECT = r"dkzs:(?P<board>[0-9a-f]{8}):(?P<ply>[0-9]{1,3}):(?P<n>[0-9])"
 _HAND_ID = re.compile(r"dks?:[0-9a-f]{8}:[0-5]:[0-9]{1,9}:(?P<tail>[0-9]{1,5})")
 #: Moves shown in full; a longer game shows its last ones.
-SHOWN_MOVES = 12
+SHOWN_MOVES = 8
+#: Discord's limit on a message's content.
+MAX_CONTENT = 2000
 
 
 class PuzzleHandler(Protocol):
@@ -201,8 +203,13 @@ def puzzle_board(
     if theirs:
         known = grouped_hand(theirs, v.trump, loc)
         lines.append(t("puzzle.their_hand", loc, name=names[DEFENCE], cards=known))
+    moves = ""
     if play.moves:
-        lines.append(t("puzzle.moves", loc, moves=_moves(play.moves[-SHOWN_MOVES:], names, loc)))
+        shown = _moves(play.moves[-SHOWN_MOVES:], names, loc)
+        moves = t(
+            "puzzle.moves", loc, moves=("… → " if len(play.moves) > SHOWN_MOVES else "") + shown
+        )
+        lines.append(moves)
     lines.append(hand.content)
     if play.status == "solved":
         lines.append(t("puzzle.solved", loc, name=names[DEFENCE]))
@@ -214,6 +221,8 @@ def puzzle_board(
     if play.status != "playing":
         lines.append(t("puzzle.solution", loc, line=_solution(puzzle, names, loc)))
     lines += text.notes
+    if len("\n".join(lines)) > MAX_CONTENT and moves:  # the longest solutions: the rest fits
+        lines.remove(moves)
     rows = _as_puzzle_rows(hand.view, board, len(play.moves))
     if play.status != "playing":
         rows = ComponentRows([], lambda: discord.ui.View(timeout=None))

@@ -12,9 +12,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from bot.app import DurakBot
+from bot.cogs.puzzle_commands import SHOWN_SOLVERS
 from bot.text import t
+from bot.ui.puzzle_board import MAX_CONTENT, BoardText, puzzle_board
 from durak_core import parse_move
-from durak_core.ai.puzzles import PLAYER, Puzzle, daily_number
+from durak_core.ai.puzzles import PLAYER, Puzzle, PuzzlePlay, daily_number
 from tests.ai.test_puzzles import SHIPPED
 from tests.bot.helpers import World, settings, world
 from tests.bot.test_bot_clicks import _with_button, raw_click
@@ -140,7 +142,7 @@ async def test_the_daily_puzzle_is_the_same_for_everyone_with_its_solvers(
 
         text = await play_line(w, w.alice, alice, p)
         assert SOLVED in text
-        assert t("puzzle.solvers", names=f"<@{w.alice}>") in text
+        assert t("puzzle.solvers", n=1, names=f"<@{w.alice}>") in text
         assert t("puzzle.counted_solved", n=1) in text
 
         # bob fails his first try: it counts, and he is not on the list
@@ -149,9 +151,9 @@ async def test_the_daily_puzzle_is_the_same_for_everyone_with_its_solvers(
         assert t("puzzle.counted_failed") in bob.content
         again = await open_puzzle(w, w.bob, daily=True)
         assert t("puzzle.practice_failed") in again.content
-        assert t("puzzle.solvers", names=f"<@{w.alice}>") in again.content
+        assert t("puzzle.solvers", n=1, names=f"<@{w.alice}>") in again.content
         text = await play_line(w, w.bob, again, p)  # solved in practice: still not listed
-        assert t("puzzle.solvers", names=f"<@{w.alice}>") in text
+        assert t("puzzle.solvers", n=1, names=f"<@{w.alice}>") in text
         assert "counted" not in text
 
 
@@ -229,3 +231,26 @@ async def test_bad_options_and_clicks_on_old_boards_get_clear_answers(tmp_path: 
         res = await old_click(fake, w.alice, second, f"dkz:{token}:0:{take}")
         assert res.content == t("puzzle.illegal")
         assert second.buttons and len(second.versions) == 1  # the board is as it was
+
+
+def test_the_longest_boards_fit_in_a_message() -> None:
+    """Discord's 2000 characters: the longest solutions, every language, a long name, a full
+    list of solvers; a board that would not fit leaves out the moves so far."""
+    solvers = ", ".join(f"<@{10**18 + i}>" for i in range(SHOWN_SOLVERS)) + ", …"
+    longest = sorted(SHIPPED, key=lambda p: -len(p.line))[:3]
+    for loc in ("en", "es", "de", "ru", "uk"):
+        notes = (
+            t("puzzle.solvers", loc, n=99, names=solvers),
+            t("puzzle.counted_solved", loc, n=9),
+        )
+        for p in longest:
+            play = PuzzlePlay(p)
+            boards = [puzzle_board(play, "abcd1234", "x" * 32, loc=loc, images=False,
+                                   text=BoardText(1, notes))]  # fmt: skip
+            for move in p.line:
+                seat, action = parse_move(move)
+                if seat == PLAYER:
+                    play.play(action)
+                    boards.append(puzzle_board(play, "abcd1234", "x" * 32, loc=loc,
+                                               images=False, text=BoardText(1, notes)))  # fmt: skip
+            assert max(len(b.content) for b in boards) <= MAX_CONTENT, (loc, p.number)

@@ -11,12 +11,15 @@ from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 
+import pytest
+
 from bot.app import DurakBot
+from bot.cogs import puzzle_commands
 from bot.cogs.puzzle_commands import SHOWN_SOLVERS
 from bot.text import t
 from bot.ui.puzzle_board import MAX_CONTENT, BoardText, puzzle_board
 from durak_core import parse_move
-from durak_core.ai.puzzles import PLAYER, Puzzle, PuzzlePlay, daily_number
+from durak_core.ai.puzzles import PLAYER, Puzzle, PuzzleFormatError, PuzzlePlay, daily_number
 from tests.ai.test_puzzles import SHIPPED
 from tests.bot.helpers import World, settings, world
 from tests.bot.test_bot_clicks import _with_button, raw_click
@@ -254,3 +257,21 @@ def test_the_longest_boards_fit_in_a_message() -> None:
                     boards.append(puzzle_board(play, "abcd1234", "x" * 32, loc=loc,
                                                images=False, text=BoardText(1, notes)))  # fmt: skip
             assert max(len(b.content) for b in boards) <= MAX_CONTENT, (loc, p.number)
+
+
+async def test_a_broken_puzzle_file_is_said_to_the_player_and_logged(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The file fails to load (here: as a damaged file would): the player is told puzzles are
+    unavailable, with an error id the owner finds in the log line that says why."""
+
+    def damaged() -> tuple[Puzzle, ...]:
+        raise PuzzleFormatError("puzzle 3: the line does not end in the player's win")
+
+    monkeypatch.setattr(puzzle_commands, "shipped_puzzles", damaged)
+    async with world(tmp_path) as w, puzzle_bot(w, Clock()):
+        res = await w.fake.slash(w.alice, w.channel, "durak", "puzzle")
+        found = re.search(r"\(error id ([0-9a-f]{6})\)", res.content)
+        assert found and res.content == t("puzzle.unavailable", id=found[1])
+        (line,) = [r.getMessage() for r in caplog.records if "puzzle file" in r.getMessage()]
+        assert found[1] in line and "puzzle 3: the line does not end" in line

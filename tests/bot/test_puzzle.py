@@ -73,13 +73,19 @@ def moves_on(message: FakeMessage) -> dict[int, str]:
 
 async def play_line(w: World, user: int, message: FakeMessage, puzzle: Puzzle) -> str:
     """Click the player's moves of the solution (the defence answers as in the line); the
-    board's text at the end."""
+    board's text at the end. Before every click the buttons are exactly the engine's legal
+    actions in the position reached (followed here by the pure module)."""
+    shadow = PuzzlePlay(puzzle)
     for move in puzzle.line:
         seat, action = parse_move(move)
         if seat != PLAYER:
             continue
+        assert set(moves_on(message)) == {a.code for a in shadow.choices()}
         res = await w.fake.click(user, message, moves_on(message)[action.code])
         assert res.response_type == 7, res.content  # the board itself is updated
+        shadow.play(action)
+    assert shadow.status == "solved" and message.buttons == []
+    assert w.fake.violations == []  # every message within Discord's rules
     return message.content
 
 

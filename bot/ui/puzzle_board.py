@@ -210,7 +210,10 @@ def puzzle_board(
             "puzzle.moves", loc, moves=("… → " if len(play.moves) > SHOWN_MOVES else "") + shown
         )
         lines.append(moves)
-    lines.append(hand.content)
+    if play.status == "playing":
+        lines.append(hand.content)
+    else:  # its last line, what the seat may do now (no timer, no rematch here), is moot
+        lines.append(hand.content.rsplit("\n", 1)[0])
     if play.status == "solved":
         lines.append(t("puzzle.solved", loc, name=names[DEFENCE]))
     elif play.status == "failed":

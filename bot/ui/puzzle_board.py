@@ -34,8 +34,9 @@ from .message_writes import ComponentRows
 BUTTON = r"dkz:(?P<board>[0-9a-f]{8}):(?P<ply>[0-9]{1,3}):(?P<code>[0-9]{1,5})"
 SELECT = r"dkzs:(?P<board>[0-9a-f]{8}):(?P<ply>[0-9]{1,3}):(?P<n>[0-9])"
 _HAND_ID = re.compile(r"dks?:[0-9a-f]{8}:[0-5]:[0-9]{1,9}:(?P<tail>[0-9]{1,5})")
-#: Moves shown in full; a longer game shows its last ones.
+#: Moves shown in full; a longer game shows its last ones, a longer solution its first ones.
 SHOWN_MOVES = 8
+SHOWN_SOLUTION = 12
 #: Discord's limit on a message's content.
 MAX_CONTENT = 2000
 
@@ -246,7 +247,8 @@ def _moves(moves: Sequence[tuple[int, Action]], names: Sequence[str], loc: str |
 
 
 def _solution(puzzle: Puzzle, names: Sequence[str], loc: str | None) -> str:
-    return _moves([parse_move(m) for m in puzzle.line], names, loc)
+    shown = _moves([parse_move(m) for m in puzzle.line[:SHOWN_SOLUTION]], names, loc)
+    return shown + (" → …" if len(puzzle.line) > SHOWN_SOLUTION else "")
 
 
 __all__ = [

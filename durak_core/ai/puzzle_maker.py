@@ -50,7 +50,7 @@ class MakerSettings:
     #: Solver nodes per candidate; a candidate that needs more is skipped.
     node_limit: int = 30_000
     #: Player moves in the solution: up to the first is easy, up to the second medium.
-    grade_bounds: tuple[int, int] = (3, 5)
+    grade_bounds: tuple[int, int] = (4, 9)
     #: Stop after this many games even if ``count`` is not reached.
     max_games: int = 100_000
 

@@ -231,32 +231,77 @@ def ordered(solver: EndgameSolver, s: GameState, seat: int) -> list[Action]:
     return sorted(s.legal_actions(seat), key=lambda a: (cost(a), a.code))
 
 
-def best_move(solver: EndgameSolver, s: GameState) -> tuple[int, Action]:
+#: A position's identity (what the solver's table is keyed by): the cards in each place, the
+#: bout's state and the roles.
+Key = tuple[object, ...]
+
+
+def _key(s: GameState) -> Key:
+    return (tuple(s.hands), tuple(s.att), tuple(s.dfn), s.taken, s.passed, s.attacker, s.limit)
+
+
+def resistance(solver: EndgameSolver, s: GameState, memo: dict[Key, int]) -> int:
+    """How many moves a forced win ``s`` lasts when the player plays its first winning move in
+    :func:`ordered` order and the defence the move that makes this longest: the longest
+    resistance against that player. ``memo`` keeps each position's count (pass the same dict
+    for positions of one puzzle)."""
+    if s.finished:
+        return 0
+    key = _key(s)
+    found = memo.get(key)
+    if found is not None:
+        return found
+    seat = next_actor(s)
+    assert seat is not None
+    best = -1
+    for a in ordered(solver, s, seat):
+        child = s.copy()
+        apply_unchecked(child, seat, a)
+        if seat == PLAYER:
+            if judge(solver, child)[0] == 1.0:
+                best = 1 + resistance(solver, child, memo)
+                break
+        else:
+            best = max(best, 1 + resistance(solver, child, memo))
+    assert best > 0, "not a forced win"
+    memo[key] = best
+    return best
+
+
+def best_move(solver: EndgameSolver, s: GameState, memo: dict[Key, int]) -> tuple[int, Action]:
     """The seat to move and its move: the player's first winning move in :func:`ordered`
-    order; the defence's best result (a win, else a draw, else the first of its moves)."""
+    order; the defence's best result — a win, else a draw, else, every move losing, the
+    longest resistance (:func:`resistance`); ties go to the first in that order."""
     seat = next_actor(s)
     assert seat is not None
     best: tuple[float, Action] | None = None
+    losing: list[tuple[GameState, Action]] = []
     for a in ordered(solver, s, seat):
         child = s.copy()
         apply_unchecked(child, seat, a)
         value = judge(solver, child)[0]
         if seat == PLAYER:
             value = -value  # the player wants the highest, the defence the lowest
+        elif value == 1.0:
+            losing.append((child, a))
         if best is None or value < best[0]:
             best = (value, a)
         if value == -1.0:  # nothing is better
             break
     assert best is not None
+    if seat != PLAYER and best[0] == 1.0:  # every reply loses: resist longest
+        longest = max(losing, key=lambda pair: resistance(solver, pair[0], memo))
+        return seat, longest[1]
     return seat, best[1]
 
 
 def solution_line(solver: EndgameSolver, s: GameState) -> tuple[str, ...]:
     """Both seats' best moves (:func:`best_move`) from a forced win to the end."""
     s = s.copy()
+    memo: dict[Key, int] = {}
     line = []
     while not s.finished:
-        seat, action = best_move(solver, s)
+        seat, action = best_move(solver, s, memo)
         line.append(f"{seat} {action}")
         apply_unchecked(s, seat, action)
     return tuple(line)
@@ -301,6 +346,8 @@ class PuzzlePlay:
     moves: list[tuple[int, Action]] = field(default_factory=list, init=False)
     status: Status = field(default="playing", init=False)
     _solver: EndgameSolver = field(init=False, repr=False)
+    #: :func:`resistance` of the positions met so far (the defence's choices).
+    _lengths: dict[Key, int] = field(default_factory=dict, init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.state = self.puzzle.start()
@@ -329,7 +376,7 @@ class PuzzlePlay:
         moves = [(PLAYER, action)]
         if value == 1.0:
             while not state.finished and next_actor(state) == DEFENCE:
-                _, reply = best_move(self._solver, state)
+                _, reply = best_move(self._solver, state, self._lengths)
                 state, _ = state.apply(DEFENCE, reply)
                 moves.append((DEFENCE, reply))
         self.state = state
@@ -382,6 +429,7 @@ __all__ = [
     "ordered",
     "parse_puzzles",
     "player_moves",
+    "resistance",
     "solution_line",
     "solver_for",
     "their_cards",

@@ -44,6 +44,8 @@ MAX_BOARDS = 5000
 #: The solvers listed on the daily board (the first ones; the count says how many in all).
 SHOWN_SOLVERS = 10
 SECONDS_PER_DAY = 86_400
+#: Seconds the solver may think before a click is deferred (within Discord's 3 s).
+DEFER_AFTER = 1.5
 
 
 @functools.cache
@@ -199,7 +201,7 @@ class PuzzleCommands(CogBase):
                 await self._say(interaction, "puzzle.illegal")
                 return
             try:
-                await asyncio.to_thread(play.play, action)
+                await self._judged(interaction, play, action)
             except IllegalActionError:
                 await self._say(interaction, "puzzle.illegal")
                 return
@@ -209,9 +211,26 @@ class PuzzleCommands(CogBase):
                 return
             notes = await self._finish(interaction, board)
         message = self._render(interaction, board, notes)
+        if interaction.response.is_done():  # deferred while the solver thought
+            await interaction.edit_original_response(
+                content=message.content, view=message.view.as_view(), attachments=message.files()
+            )
+            return
         await update_clicked_message(
             interaction, content=message.content, view=message.view, attachments=message.files()
         )
+
+    async def _judged(
+        self, interaction: discord.Interaction, play: PuzzlePlay, action: Action
+    ) -> None:
+        """The move and the solver's replies, in a worker thread; a click is deferred (the
+        board then updates when they are there) if they take longer than ``DEFER_AFTER``:
+        Discord drops a click unanswered after 3 s."""
+        work = asyncio.ensure_future(asyncio.to_thread(play.play, action))
+        done, _ = await asyncio.wait({work}, timeout=DEFER_AFTER)
+        if not done:
+            await interaction.response.defer()
+        await work
 
     async def _finish(self, interaction: discord.Interaction, board: Board) -> list[str]:
         """Keep a counting daily try once it is over; the lines the board adds for it."""

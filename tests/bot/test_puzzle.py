@@ -281,3 +281,20 @@ async def test_a_broken_puzzle_file_is_said_to_the_player_and_logged(
         assert found and res.content == t("puzzle.unavailable", id=found[1])
         (line,) = [r.getMessage() for r in caplog.records if "puzzle file" in r.getMessage()]
         assert found[1] in line and "puzzle 3: the line does not end" in line
+
+
+async def test_a_slow_answer_defers_the_click_and_updates_the_board(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The solver's answer arrives after the click was deferred (here: at once, as a slow
+    machine would), and the board is updated all the same."""
+    monkeypatch.setattr(puzzle_commands, "DEFER_AFTER", 0.0)
+    p = min(SHIPPED[:50], key=lambda q: len(q.line))
+    async with world(tmp_path) as w, puzzle_bot(w, Clock()):
+        board = await open_puzzle(w, w.alice, number=p.number)
+        _, first = parse_move(p.line[0])
+        res = await w.fake.click(w.alice, board, moves_on(board)[first.code])
+        assert res.response_type == 6  # deferred
+        await w.fake.wait_for(lambda: len(board.versions) > 1, 5, what="the board's update")
+        assert t("puzzle.moves", moves="").strip() in board.content
+        assert w.fake.violations == []

@@ -43,7 +43,7 @@ COMPILED = [
     "durak_core/snapshot_writer.py",
     "durak_core/state.py",
     "durak_core/stepping.py",
-    "durak_core/tables.py",
+    "durak_core/precomputed.py",
     "durak_core/views.py",
     "durak_core/ai/cardinfo.py",
     "durak_core/ai/endgame.py",
@@ -60,7 +60,7 @@ COMPILED = [
 BOT_COMPILED = [
     "bot/text/catalogue.py",
     "bot/text/lookup.py",
-    "bot/ui/cards.py",
+    "bot/ui/card_words.py",
     "bot/ui/hand_view.py",
     "bot/ui/hand_layout.py",
     "bot/ui/table_embed.py",

@@ -13,7 +13,7 @@ handing that response to HTTP (``bot_until_answer_sent_ms_*``: the bot's own wor
 round trip to the fake). ``*_play_*``: only the interactions answered after the tables were
 opened (the clicks of the timed phase; setup is 200 × /durak new + start, joins, "My hand").
 
-    python -m benchmarks.bot_load [--tables 200] [--seconds 60] [--think 0.5 2.0]
+    python -m benchmarks.bot_load [--tables 200] [--seconds 60] [--think 0.5 2.0] [--reviews N]
     python -m benchmarks.bot_load --ladder [100 200 400 800] [--seconds 40] [--repeat 3]
 
 ``--ladder``: one run per table count (``--repeat N``: N runs), each with a fresh bot; the last
@@ -37,6 +37,10 @@ removed).
 0.5–2 s: 240 humans ask for about 190 clicks a second). A human also presses "My hand" for the
 first time after such a thinking time (people react to their own table, not in step with 239
 others); ``--burst`` makes all 240 press it at the same moment instead (a stress case).
+
+``--reviews N``: N players ask for a game review as the timed phase begins (their finished
+games are stored before the bot starts, ``benchmarks/review_load.py``); ``review_seconds``
+says how long each took, the usual figures whether the tables were slowed.
 
 Prints JSON on its last line.
 """
@@ -64,6 +68,7 @@ from pathlib import Path
 from benchmarks.activity_load import ActivityLoad, activity_env, free_port
 from benchmarks.chat_load import ChatPlayers, Tbl
 from benchmarks.harness_loop import LoopLag, lag_figures, run_fast
+from benchmarks.review_load import Reviewers, store_games
 from bot.settings import Settings
 from bot.tables.save_queue import SLOW_SAVE
 from tests.bot.robust_harness import BotProcess
@@ -190,6 +195,7 @@ async def run(
     burst: bool = False,
     global_limit: int = 50,
     browsers: bool = False,
+    reviews: int = 0,
 ) -> dict[str, object]:
     rng = random.Random(seed)
     async with started_fake() as fake:
@@ -230,6 +236,12 @@ async def run(
             base_env = bot.env
             bot.env = lambda: {**base_env(), **overrides}  # type: ignore[method-assign]
             await bot.sync(guild)
+            reviewers = None
+            if reviews:  # their finished games are in the database before the bot starts
+                users = [fake.add_user(f"r{i}") for i in range(reviews)]
+                place = fake.add_channel(guild, "reviews")
+                ids = await store_games(Path(tmp) / "durak.sqlite3", guild, place, users)
+                reviewers = Reviewers(fake, place, users, ids)
             await bot.start()
             if not images:  # text-only tables: /durak settings images:false (Manage Server)
                 await fake.slash(
@@ -262,6 +274,7 @@ async def run(
             # answers waited for them, counted against the bot. (Its cycles are few; the bot
             # keeps its own collector, which is what is measured.)
             gc.disable()
+            asked = None if reviewers is None else asyncio.create_task(reviewers.run())
             try:
                 await asyncio.gather(
                     *(players.human(tb, u, end, burst) for tb in tables for u in tb.humans)
@@ -269,6 +282,10 @@ async def run(
             finally:
                 gc.enable()
             elapsed = time.monotonic() - start
+            if asked is not None:  # the figures count the reviews done in the timed phase
+                asked.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await asked
             loop_lag = lag.stop(ms_percentiles)
             limited = [
                 r
@@ -431,6 +448,7 @@ async def run(
             ],
             "games_finished_seen": players.games_finished,
             **activity,
+            **({} if reviewers is None else reviewers.figures()),
         }
 
 
@@ -480,6 +498,14 @@ def main() -> None:
         "spectator at every fifth table; reports action → every viewer updated (activity_*)",
     )
     p.add_argument(
+        "--reviews",
+        type=int,
+        default=0,
+        metavar="N",
+        help="N players ask for a game review (/durak review) as the timed phase begins; "
+        "reports how long each took (review_seconds) beside the usual figures",
+    )
+    p.add_argument(
         "--ladder",
         nargs="*",
         type=int,
@@ -508,6 +534,7 @@ def main() -> None:
                 args.burst,
                 args.global_limit,
                 args.browsers,
+                args.reviews,
             )
         )
         print(
@@ -516,6 +543,7 @@ def main() -> None:
                     "images": args.images,
                     "global_limit": args.global_limit,
                     "browsers": args.browsers,
+                    "reviews": args.reviews,
                     **figures,
                 }
             )

@@ -28,7 +28,7 @@ import statistics
 import time
 
 from bot.render import SeatLabel, render_hand_png, render_table_png
-from bot.render.cards import card_image
+from bot.render.card_images import card_image
 from bot.tables.persistence import to_saved
 from bot.ui.hand_view import table_hand
 from bot.ui.table_embed import render_table

@@ -103,9 +103,9 @@ import bot.tables.lobby as lobby_module
 from bot.app import DurakBot
 from bot.cli.progress import add_progress_flag, progress_bar, say, show_progress
 from bot.cogs.guild_settings import save_images_setting
+from bot.delivery.turn_alerts import must_act
 from bot.tables.table import Table
 from bot.text import t
-from bot.ui.turn_alerts import must_act
 from durak_core import Action, Card, SeatView
 from durak_core.actions import ATTACK, DEFEND, PASS, TAKE, TRANSFER, Attack, Defend, Transfer
 from durak_core.events import ActionTaken, BoutEnded

@@ -79,7 +79,9 @@ async def run(entrants: int, rounds: int, n_tables: int, seed: int) -> dict[str,
                 await chat.open_tables(tables, at_once=10)
                 await fake.slash(
                     organiser, hall, "durak", "tournament", "new", timeout=30,
-                    options={"name": "Bench", "table_size": 2, "rounds": rounds, "timer": 1},
+                    # exactly ``rounds`` rounds, as measured before the deciding game existed
+                    options={"name": "Bench", "table_size": 2, "rounds": rounds, "timer": 1,
+                             "decider": False},
                 )  # fmt: skip
                 signup = await fake.wait_for(
                     lambda: next((m for m in fake.channel_messages(hall) if m.buttons), None), 30

@@ -53,7 +53,7 @@ def main() -> None:
     sw, el = swiss(64, 2, seed=1), elimination(64, seed=1)
     st = swiss_standings(sw.t, sw.entrants, sw.rounds, sw.games)
     table = standings_scene(sw.t, st, Names(sw.entrants, sw.names, TR), {}, "", TR)
-    b = tournament_bracket(el.t, el.entrants, el.games)
+    b = tournament_bracket(el.t, el.entrants, el.rounds, el.games)
     tree = bracket_scene(el.t, b, el.entrants, Names(el.entrants, el.names, TR), set(), "", TR)
     out: dict[str, object] = {
         "python": platform.python_version(),

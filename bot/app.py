@@ -20,22 +20,22 @@ import bot
 import durak_core
 from bot.cogs.durak import DurakCog
 from bot.cogs.table_opening import ActivityTables
-from bot.events.runner import TournamentRunner
+from bot.delivery.refresher import DiscordNotifier
 from bot.gc_pacing import GcPacer
 from bot.health import Health
+from bot.pacing.channel_limits import GlobalLimitWatch
+from bot.pacing.http_buckets import sweep_buckets_rarely
 from bot.render.warm import warm_pictures
 from bot.settings import Settings
 from bot.storage import Storage, open_storage
 from bot.tables.core import Notifier
 from bot.tables.service import TableService
 from bot.text import t
+from bot.tournament_runner.runner import TournamentRunner
 from bot.ui.buttons import DYNAMIC_ITEMS, is_ours, matches_template
-from bot.ui.channel_limits import GlobalLimitWatch
 from bot.ui.click_dispatch import install_click_store, on_message
 from bot.ui.help_text import BUILD_COMMAND
-from bot.ui.http_buckets import sweep_buckets_rarely
 from bot.ui.puzzle_board import PUZZLE_ITEMS, is_puzzle_item
-from bot.ui.refresher import DiscordNotifier
 from bot.ui.tournament_checkin import TOURNAMENT_ITEMS, is_tournament_item
 from bot.ui.tournament_host import DiscordEventHost
 from durak_core.compiled_sources import REBUILD

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Literal, Self
+from typing import Annotated, Final, Literal, Self
 
 from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
@@ -11,6 +11,10 @@ from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 from bot.domain import MAX_TURN_TIMER
 from bot.storage.factory import backend_of, sqlite_url
 from bot.storage.sharding import ShardScope
+
+#: The turn timer of a table that asks for none, unless ``TURN_TIMER_SECONDS`` says otherwise
+#: (and of a tournament, which always has one, when it says 0).
+DEFAULT_TURN_TIMER: Final = 60
 
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
 
@@ -61,7 +65,7 @@ class Settings(StorageSettings):
     dev_guild_id: int | None = None
     log_level: LogLevel = "INFO"
     #: Default seconds a player has to act before the table acts for them (0 = no timer).
-    turn_timer_seconds: int = Field(default=60, ge=0, le=MAX_TURN_TIMER)
+    turn_timer_seconds: int = Field(default=DEFAULT_TURN_TIMER, ge=0, le=MAX_TURN_TIMER)
     #: Seconds an AI seat waits before acting, so humans can follow the game.
     ai_delay_seconds: float = Field(default=1.5, ge=0, le=30)
     #: Thinking time of one AI decision.

@@ -18,12 +18,12 @@ from typing import Any
 import discord
 from PIL import Image
 
+from bot.delivery.refresher import TOKEN_LIFETIME, TOKEN_MARGIN
 from bot.domain import TableStatus
 from bot.render import render_scene_png
 from bot.tables.play import apply_action, auto_passes
 from bot.tables.table import Seat, Table
 from bot.ui.hand_view import HandMessage, table_hand
-from bot.ui.refresher import TOKEN_LIFETIME, TOKEN_MARGIN
 from bot.ui.table_picture import table_picture
 from durak_core import RuleSet, position, preset
 from durak_core.actions import parse_action

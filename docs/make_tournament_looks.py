@@ -1,5 +1,6 @@
 """Draws the pictures of docs/tournaments.md, "What people look at": the standings message's
-picture of a finished 16-player Swiss, and the bracket of a 12-player single elimination in its
+picture of a finished 16-player Swiss, the same of a 12-player Swiss at 6-seat tables (places
+for marks, Buchholz in decimals), and the bracket of a 12-player single elimination in its
 semi-finals, exactly as the bot draws them (``standings_message``).
 
 Run ``python docs/make_tournament_looks.py`` after changing the pictures. Nothing is random
@@ -22,6 +23,7 @@ from bot.ui.tournament_text import translator_for  # noqa: E402
 from tests.bot.tournament_stored import Stored, elimination, swiss  # noqa: E402
 
 STANDINGS_PNG, BRACKET_PNG = "tournament_standings.png", "tournament_bracket.png"
+SIX_SEATS_PNG = "tournament_standings_six.png"
 
 
 def picture(s: Stored) -> bytes:
@@ -32,6 +34,7 @@ def picture(s: Stored) -> bytes:
 def pictures() -> dict[str, bytes]:
     return {
         STANDINGS_PNG: picture(swiss(16, 2, seed=3)),
+        SIX_SEATS_PNG: picture(swiss(12, 6, seed=5)),
         BRACKET_PNG: picture(elimination(12, played=2, open_matches=1, seed=7)),
     }
 

@@ -1,4 +1,4 @@
-"""durak_core: the rules of Durak (``docs/rules.md``, R1–R25 and V1–V17), pure and typed.
+"""durak_core: the rules of Durak (``docs/rules.md``, R1–R25 and V1–V18), pure and typed.
 
 No Discord, no I/O, no clock, no global random source. Start with :func:`new_game`, ask a state
 for :meth:`~GameState.legal_actions`, :meth:`~GameState.apply` actions, and hand players only

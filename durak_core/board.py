@@ -19,8 +19,8 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Final
 
 from .cards import Card, Suit
+from .precomputed import Tables, tables_for, throwers_of
 from .rules import RuleSet
-from .tables import Tables, tables_for, throwers_of
 
 if TYPE_CHECKING:
     from .actions import Action
@@ -71,6 +71,9 @@ class Board:
     active: int  # seats still in the game
     out: tuple[int, ...]  # seats out, in finishing order (R18)
     emptied: tuple[int, ...]  # per seat: version of the action that emptied the hand, or -1
+    # V18: (bout, seats that showed a trump in that bout); a tuple of any length because the
+    # compiled class would store a fixed pair unboxed, building a new tuple on each read
+    shown: tuple[int, ...] = (-1, 0)
     discarded_once: bool  # has any bout ended defended yet (V4)
     bout: int
     version: int  # number of actions applied

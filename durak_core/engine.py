@@ -10,7 +10,7 @@ The engine is split by what each part does:
   those checks allow;
 - :mod:`durak_core.stepping`: applying a legal action in place;
 - :mod:`durak_core.after_bout`: the bout's end, the draw, players out, the game's end;
-- :mod:`durak_core.tables`: the seat order and roles, precomputed per rule set and seat count;
+- :mod:`durak_core.precomputed`: the seat order and roles, precomputed per rule set and seat count;
 - :mod:`durak_core.state`: dealing a new game (``new_game``) and ``GameState.apply``, which
   checks here, then steps a copy.
 

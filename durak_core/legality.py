@@ -30,7 +30,8 @@ from typing import Final
 from .actions import ATTACK, DEFEND, EXCHANGE, PASS, TAKE, TRANSFER, Action
 from .bits import lowest_bit
 from .board import Board
-from .cards import Card, card_index
+from .cards import COPY_STRIDE, Card, card_index
+from .rules import OPTIONS
 
 #: The answer of a check that finds nothing against the action.
 ALLOWED: Final = 0
@@ -91,8 +92,44 @@ def defence_cards(s: Board, attack: int) -> int:
 
 
 def transfer_cards(s: Board) -> int:
-    """V1: the defender's cards of the attack cards' rank."""
-    return s.hands[s.defender] & s._k.same_rank[s.att[0]]
+    """V1: the defender's cards of the attack cards' rank that it may transfer with, once
+    :func:`transfer_check` allowed a transfer (the listing's question): all of them, or when the
+    next defender could face no card more, the trumps it would show (V18)."""
+    cards = s.hands[s.defender] & s._k.same_rank[s.att[0]]
+    if not s._k.transfer_by_trump or len(s.att) < _room(s):
+        return cards
+    return _shown_trumps(s, s.defender, cards)
+
+
+def _room(s: Board) -> int:
+    """How many attack cards the next defender could face after a transfer: it must answer
+    every one, within the bout's cap (R12)."""
+    tables = s._k
+    held = s.hands[tables.next_opponent(s.defender, s.active)].bit_count()
+    cap = tables.caps[s.discarded_once]
+    return held if held < cap else cap
+
+
+def shows_trump(s: Board, seat: int, card: int) -> bool:
+    """V18: is ``seat``'s transfer with ``card`` made by showing it: ``card`` a trump (of the
+    attack's rank), and ``seat`` has not shown one this bout?"""
+    if not s._k.transfer_by_trump or s.trump_suit < 0:
+        return False
+    # a suit's 13 indices, in both copies (V16); a joker's index is in no suit
+    trumps = (0x1FFF << 13 * s.trump_suit) * (1 | 1 << COPY_STRIDE)
+    bout, seats = s.shown[0], s.shown[1]
+    return bool(trumps >> card & 1) and not (bout == s.bout and seats >> seat & 1)
+
+
+def _shown_trumps(s: Board, seat: int, cards: int) -> int:
+    """V18: those of ``cards`` that ``seat`` would transfer by showing."""
+    shown = 0
+    while cards:
+        low = cards & -cards
+        if shows_trump(s, seat, low.bit_length() - 1):
+            shown |= low
+        cards ^= low
+    return shown
 
 
 def exchange_card(s: Board, seat: int) -> int:
@@ -156,15 +193,16 @@ def transfer_check(s: Board, seat: int, card: int) -> int:
         return TRANSFER_AFTER_TAKE
     if s.unbeaten != len(s.att):
         return TRANSFER_AFTER_BEATING
-    if card >= 0 and not transfer_cards(s) >> card & 1:
+    if card >= 0 and not s._k.same_rank[s.att[0]] >> card & 1:
         return TRANSFER_OTHER_RANK
-    # the next defender must be able to answer every card, within the bout's cap (R12)
-    tables = s._k
-    after = tables.next_opponent(s.defender, s.active)
-    count = len(s.att) + 1
-    if count > tables.caps[s.discarded_once] or s.hands[after].bit_count() < count:
-        return TRANSFER_TOO_MANY
-    return ALLOWED
+    count = len(s.att)  # one more card to face, unless the trump is shown (V18)
+    room = _room(s)
+    if count < room:
+        return ALLOWED
+    shows = s._k.transfer_by_trump and count == room
+    if shows and (shows_trump(s, seat, card) if card >= 0 else transfer_cards(s) != 0):
+        return ALLOWED
+    return TRANSFER_TOO_MANY
 
 
 def take_check(s: Board, seat: int) -> int:
@@ -242,6 +280,13 @@ def check(s: Board, seat: int, action: Action) -> int:
 
 # --- why not, in words -------------------------------------------------------------------------
 
+# The ids a refusal of an option's check cites, from the option's declaration.
+_TRANSFER: Final = OPTIONS.refusal_id("transfer")
+_NEIGHBOURS: Final = OPTIONS.refusal_id("neighbours_only")
+_EXCHANGE: Final = OPTIONS.refusal_id("trump_exchange")
+_TEAMS: Final = OPTIONS.refusal_id("team_size")
+_FIRST_FIVE: Final = OPTIONS.refusal_id("first_bout_five")
+
 #: For each code: the rule id and the sentence (fields filled by :func:`reason`).
 _REASONS: Final = {
     GAME_OVER: ("R20", "the game is over; no more actions (got {action})"),
@@ -253,7 +298,7 @@ _REASONS: Final = {
         "{who} may not act before the main attacker (seat {attacker}) opens the bout",
     ),
     DEFENDER_ATTACKS: ("R9", "the defender may not attack"),
-    NOT_A_THROWER: ("V5", "only the defender's neighbours may throw in"),
+    NOT_A_THROWER: (_NEIGHBOURS, "only the defender's neighbours may throw in"),
     PASSED: ("R15", "{who} passed; it may throw in again once the table changes"),
     RANK_NOT_ON_TABLE: ("R11", "no {rank} is on the table to throw in {card} against"),
     LIMIT_REACHED: ("R12", "the bout already has its limit of {limit} attack cards"),
@@ -261,42 +306,36 @@ _REASONS: Final = {
     BEAT_AFTER_TAKE: ("R14", "after declaring take the defender plays no more cards"),
     NOT_UNBEATEN: ("R13", "{attack} is not an unbeaten attack card on the table"),
     DOES_NOT_BEAT: ("R7", "{card} does not beat {attack}"),
-    NO_TRANSFERS: ("V1", "transfers are not part of these rules"),
-    ONLY_DEFENDER_TRANSFERS: ("V1", "only the defender (seat {defender}) may transfer"),
-    TRANSFER_AFTER_TAKE: ("V1", "no transfer after a take"),
-    TRANSFER_AFTER_BEATING: ("V1", "no transfer once an attack card is beaten"),
-    TRANSFER_OTHER_RANK: ("V1", "{card} does not match the rank of the attack cards"),
-    TRANSFER_TOO_MANY: (
-        "V1",
-        "the next defender would hold fewer cards than the attack cards (or the limit)",
-    ),
+    NO_TRANSFERS: (_TRANSFER, "transfers are not part of these rules"),
+    ONLY_DEFENDER_TRANSFERS: (_TRANSFER, "only the defender (seat {defender}) may transfer"),
+    TRANSFER_AFTER_TAKE: (_TRANSFER, "no transfer after a take"),
+    TRANSFER_AFTER_BEATING: (_TRANSFER, "no transfer once an attack card is beaten"),
+    TRANSFER_OTHER_RANK: (_TRANSFER, "{card} does not match the rank of the attack cards"),
+    TRANSFER_TOO_MANY: (_TRANSFER, "the next defender holds too few cards to face that (or R12)"),
     ONLY_DEFENDER_TAKES: ("R13", "only the defender (seat {defender}) may take"),
     TAKEN_ALREADY: ("R14", "the defender has already declared take"),
     NOTHING_TO_TAKE: ("R13", "there is no unbeaten card to take"),
     DEFENDER_PASSES: ("R15", "only attackers pass; the defender beats or takes"),
-    PASS_NOT_A_THROWER: ("V5", "{who} may not throw in this bout, so it has nothing to pass"),
+    PASS_NOT_A_THROWER: (_NEIGHBOURS, "{who} may not throw in this bout: nothing to pass"),
     PASSED_ALREADY: ("R15", "{who} has already passed"),
-    PASS_BEFORE_BEATEN: (
-        "R15",
-        "no pass before every attack card is beaten or the defender takes",
-    ),
+    PASS_BEFORE_BEATEN: ("R15", "no pass before every attack card is beaten or taken"),
     NOTHING_TO_THROW: ("R15", "{who} has nothing to throw in and counts as passed already"),
     MUST_OPEN: ("R10", "{who} must open the bout with a card; there is nothing to pass on"),
-    NO_EXCHANGES: ("V8", "trump exchange is not part of these rules"),
-    NO_TRUMP: ("V8", "there is no trump this game"),
-    NOT_LOWEST_TRUMP: ("V8", "only the holder of {lowest_trump} may exchange it"),
-    TALON_TOO_SHORT: ("V8", "the talon must hold more than one card to exchange"),
+    NO_EXCHANGES: (_EXCHANGE, "trump exchange is not part of these rules"),
+    NO_TRUMP: (_EXCHANGE, "there is no trump this game"),
+    NOT_LOWEST_TRUMP: (_EXCHANGE, "only the holder of {lowest_trump} may exchange it"),
+    TALON_TOO_SHORT: (_EXCHANGE, "the talon must hold more than one card to exchange"),
 }
 
 
 def reason(s: Board, seat: int, action: Action, why: int) -> tuple[str, str]:
     """The rule id and the sentence for the refusal ``why`` (a code :func:`check` returned)."""
     if why == NOT_A_THROWER and s.rules.team_size and s.teams[seat] == s.teams[s.defender]:
-        return "V7", "teammates never attack each other"
+        return _TEAMS, "teammates never attack each other"
     if why == LIMIT_REACHED:
         cap = s.rules.bout_cap(s.discarded_once)
         if cap == 5 and s.limit == 5 and s.rules.hand_size > 5:
-            return "V4", "at most 5 attack cards before the first discard"
+            return _FIRST_FIVE, "at most 5 attack cards before the first discard"
     rule, sentence = _REASONS[why]
     card = Card.from_index(action.c) if action.c >= 0 else None
     lowest = card_index(s.rules.lowest_rank, s.trump_suit) if s.trump_suit >= 0 else -1

@@ -1,4 +1,4 @@
-"""The rule set of a table: the default game (R1–R25) and its variant options (V1–V17).
+"""The rule set of a table: the default game (R1–R25) and its variant options (V1–V18).
 
 A :class:`RuleSet` is an immutable value. It validates itself on construction, and
 :meth:`RuleSet.check_seats` validates it against a number of players, so an impossible table is
@@ -25,12 +25,11 @@ from typing import Any, Final
 
 from .cards import ACE, BLACK_JOKER, COPY_STRIDE, RED_JOKER, Card, Suit, card_index, mask_of
 from .errors import RulesError
+from .rule_options import DECK_SIZES, HAND_SIZES, Registry, RuleOption, option
 
-#: R3: 2 to 6 players. The engine's seat tables (:mod:`durak_core.tables`) are sized for it.
+#: R3: 2 to 6 players. The engine's seat tables (:mod:`durak_core.precomputed`) are sized for it.
 MIN_SEATS: Final = 2
 MAX_SEATS: Final = 6
-DECK_SIZES: Final = (24, 36, 52)
-HAND_SIZES: Final = (4, 5, 6, 7)
 _LOWEST_RANK: Final = {24: 9, 36: 6, 52: 2}
 
 
@@ -38,40 +37,84 @@ _LOWEST_RANK: Final = {24: 9, 36: 6, 52: 2}
 class RuleSet:
     """Options of the game. The defaults are the shipped game, ``classic`` (seeds/004)."""
 
+    # Each variant option is its field and its declaration (durak_core.rule_options): what the
+    # rules text, /durak new, the refusals and the tests know of it. Read in rule id order.
     #: V2: 24 (9–A), 36 (6–A, default) or 52 (2–A) cards.
-    deck_size: int = 36
+    deck_size: int = option(
+        "V2", 36, "{}-card deck", "deck", placement="in", param="n", values=DECK_SIZES,
+        command="deck", choices=DECK_SIZES,
+    )  # fmt: skip
     #: V3: cards per hand for the deal (R5), the bout cap (R12) and the refill (R17).
-    hand_size: int = 6
+    hand_size: int = option(
+        "V3", 6, "{}-card hands", "deal", placement="in", param="n", values=HAND_SIZES
+    )
     #: V1: the defender may pass the attack on with a card of the same rank.
-    transfer: bool = False
+    transfer: bool = option(
+        "V1", False, "transfer", "transfer", placement="instead", command="transfer"
+    )
     #: V4: at most 5 attack cards per bout until the first bout ends defended.
-    first_bout_five: bool = False
+    first_bout_five: bool = option(
+        "V4", False, "five before the first discard", "limit", command="first_five"
+    )
     #: V5: only the defender's nearest active neighbours (and the main attacker) throw in.
-    neighbours_only: bool = False
+    neighbours_only: bool = option(
+        "V5", False, "neighbours only", "throw_in", placement="instead", command="neighbours"
+    )
     #: R14 (True) or V6 (False): may attackers throw in after the defender takes?
-    throw_in_after_take: bool = True
+    throw_in_after_take: bool = option(
+        "V6", True, "no throw-in after take", "take", placement="instead", on=False
+    )
     #: V7: team size (0 = no teams; 2 = 2v2 or 2v2v2; 3 = 3v3), seats alternating.
-    team_size: int = 0
+    team_size: int = option(
+        "V7", 0, "teams of {}", "take", param="size", values=(0, 2, 3), command="teams", on=2
+    )
     #: V8: the lowest trump may be swapped for the face-up trump.
-    trump_exchange: bool = False
+    trump_exchange: bool = option("V8", False, "trump exchange", "trump")
     #: V9: no cap of hand size on a bout's attack cards.
-    unlimited_bout: bool = False
+    unlimited_bout: bool = option("V9", False, "unlimited bout", "limit", placement="instead")
     #: V10: later games of a series start with the player left of the previous Durak.
-    under_the_fool: bool = False
+    under_the_fool: bool = option("V10", False, "under the fool", "start")
     #: V17: a series ends when one player has been the Durak this many times (0 = open-ended).
-    series_losses: int = 0
+    series_losses: int = option(
+        "V17", 0, "series to {} losses", "end", param="n", values=tuple(range(100)), on=3
+    )
     #: V11: no trump at all (R7(b) off).
-    no_trump: bool = False
+    no_trump: bool = option(
+        "V11",
+        False,
+        "no trump",
+        "trump",
+        placement="instead",
+        conflicts=("V12", "V13"),
+        command="no_trump",
+    )
     #: V12 "crazy": clubs are always trump; diamonds are beaten only by higher diamonds.
-    crazy: bool = False
+    crazy: bool = option(
+        "V12", False, "crazy: clubs always trump", "trump", placement="instead",
+        conflicts=("V13",), command="crazy",
+    )  # fmt: skip
     #: V13: diamonds are never trump, are beaten only by higher diamonds, and beat nothing else.
-    diamonds_apart: bool = False
+    diamonds_apart: bool = option(
+        "V13", False, "diamonds only against diamonds", "trump", command="diamonds_apart"
+    )
     #: V14: a face-down card under the face-up trump becomes the trump once that is drawn.
-    changing_trump: bool = False
+    changing_trump: bool = option(
+        "V14", False, "changing trump", "trump", conflicts=("V8", "V11", "V12"),
+        command="changing_trump",
+    )  # fmt: skip
     #: V15: two jokers (52-card deck only): black beats any black card, red any red card.
-    jokers: bool = False
+    jokers: bool = option("V15", False, "jokers", "deck", command="jokers")
     #: V16: two 36-card decks (72 cards); identical-looking cards are distinct.
-    double_deck: bool = False
+    double_deck: bool = option("V16", False, "double deck", "deck", command="double_deck")
+    #: V18: with V1, the defender may transfer by showing the trump of the attack's rank.
+    transfer_by_trump: bool = option(
+        "V18",
+        False,
+        "transfer by showing the trump",
+        "transfer",
+        needs=("V1",),
+        command="show_trump",
+    )
     #: The preset this rule set came from, for display; not part of the rules' identity.
     name: str = field(default="custom", compare=False)
 
@@ -84,21 +127,16 @@ class RuleSet:
             raise RulesError(
                 f"V3: 7-card hands need the 52-card deck (this rule set has {self.deck_size})"
             )
-        if self.team_size not in (0, 2, 3):
+        if self.team_size not in OPTIONS.by_field["team_size"].values:
             raise RulesError(f"V7: teams have 2 or 3 players, not {self.team_size}")
-        if not 0 <= self.series_losses <= 99:
+        if self.series_losses not in OPTIONS.by_field["series_losses"].values:
             raise RulesError(f"V17: losses to end a series must be 0..99, not {self.series_losses}")
         for f in fields(self):
             if f.type in ("bool", bool) and not isinstance(getattr(self, f.name), bool):
                 raise RulesError(f"{f.name} must be true or false")
-        if self.crazy and self.diamonds_apart:
-            raise RulesError("V12/V13: crazy (clubs always trump) and diamonds apart conflict")
-        if self.no_trump and (self.crazy or self.diamonds_apart):
-            raise RulesError("V11: a game without trump cannot also fix the trump (V12/V13)")
-        if self.changing_trump and (self.no_trump or self.crazy):
-            raise RulesError("V14: a changing trump needs a trump that the turned card decides")
-        if self.changing_trump and self.trump_exchange:
-            raise RulesError("V8/V14: the trump exchange and a changing trump do not combine")
+        clash = OPTIONS.clashes({o.field: getattr(self, o.field) for o in OPTIONS})
+        if clash:
+            raise RulesError(_clash_text(*clash[0]))
         if self.jokers and self.deck_size != 52:
             raise RulesError(
                 f"V15: jokers need the 52-card deck (this rule set has {self.deck_size})"
@@ -199,26 +237,11 @@ class RuleSet:
 
     def differences(self) -> list[str]:
         """The variant options that differ from classic, each with its rule id."""
-        variants = (
-            (self.transfer, "V1 transfer"),
-            (self.deck_size != 36, f"V2 {self.deck_size}-card deck"),
-            (self.hand_size != 6, f"V3 {self.hand_size}-card hands"),
-            (self.first_bout_five, "V4 five before the first discard"),
-            (self.neighbours_only, "V5 neighbours only"),
-            (not self.throw_in_after_take, "V6 no throw-in after take"),
-            (self.team_size > 0, f"V7 teams of {self.team_size}"),
-            (self.trump_exchange, "V8 trump exchange"),
-            (self.unlimited_bout, "V9 unlimited bout"),
-            (self.under_the_fool, "V10 under the fool"),
-            (self.no_trump, "V11 no trump"),
-            (self.crazy, "V12 crazy: clubs always trump"),
-            (self.diamonds_apart, "V13 diamonds only against diamonds"),
-            (self.changing_trump, "V14 changing trump"),
-            (self.jokers, "V15 jokers"),
-            (self.double_deck, "V16 double deck"),
-            (self.series_losses > 0, f"V17 series to {self.series_losses} losses"),
-        )
-        return [text for differs, text in variants if differs]
+        return [
+            option.describe(value)
+            for option in OPTIONS
+            if option.is_set(value := getattr(self, option.field))
+        ]
 
     def describe(self) -> str:
         if not self.differences():
@@ -246,6 +269,11 @@ class RuleSet:
     def with_options(self, **changes: Any) -> RuleSet:
         return RuleSet.from_options({**self.options(), **changes})
 
+
+#: The variant options, declared with their fields above, in rule id order.
+OPTIONS: Final = Registry(
+    f.metadata["option"].named(f.name) for f in fields(RuleSet) if "option" in f.metadata
+)
 
 #: Named presets. ``classic`` is the default (seeds/004).
 PRESETS: Final[Mapping[str, RuleSet]] = {
@@ -278,6 +306,13 @@ def preset(name: str) -> RuleSet:
         raise RulesError(
             f"unknown rule preset {name!r}; known presets: {', '.join(PRESETS)}"
         ) from None
+
+
+def _clash_text(option: RuleOption, other: RuleOption) -> str:
+    if other.rule in option.needs:
+        return f"{option.rule}: {option.name} needs {other.rule} ({other.name})"
+    first, second = sorted((option, other), key=lambda o: int(o.rule[1:]))
+    return f"{first.rule}/{second.rule}: {first.name} and {second.name} do not combine"
 
 
 @lru_cache(maxsize=32)

@@ -22,16 +22,16 @@ from .bits import lowest_bit
 from .board import Board, Move, set_roles, set_trump, with_item
 from .cards import COPY_STRIDE, SUIT_BLOCKS, Card
 from .deck import deal, dealer_from_seed, shuffled_indices
+from .describe import describe_state
 from .engine import action_taken, can, legal_actions, legal_moves, verify
 from .errors import RulesError
 from .events import Event
 from .invariants import check
-from .render import describe_state
+from .precomputed import CLOCKWISE
 from .result import GameResult, game_result
 from .rules import RuleSet
 from .snapshot_writer import state_to_json
 from .stepping import do
-from .tables import CLOCKWISE
 from .views import PublicView, SeatView, public_view, seat_view
 
 
@@ -71,6 +71,7 @@ class GameState(Board):
         new.active = self.active
         new.out = self.out
         new.emptied = self.emptied
+        new.shown = self.shown
         new.discarded_once = self.discarded_once
         new.bout = self.bout
         new.version = self.version

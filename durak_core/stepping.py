@@ -1,6 +1,6 @@
 # Compiled with mypyc at install (.build/backend.py): after an edit its group runs as Python
 # until the next install (durak_core/compiled_sources.py).
-"""Applying one legal action to a state, in place (R11–R16, V1, V6, V8).
+"""Applying one legal action to a state, in place (R11–R16, V1, V6, V8, V18).
 
 :func:`do` plays the action and, when it ends the bout (R16), hands over to
 :func:`durak_core.after_bout.end_bout`. It trusts its caller: ``GameState.apply`` checks the action
@@ -15,8 +15,8 @@ from .actions import ATTACK, DEFEND, EXCHANGE, PASS, TAKE, TRANSFER, Action
 from .after_bout import end_bout
 from .board import Board, set_roles, with_item
 from .cards import Card
-from .events import Event, TrumpExchanged
-from .legality import exchange_card
+from .events import Event, TrumpExchanged, TrumpShown
+from .legality import exchange_card, shows_trump
 
 #: By action kind: does the action move a card from the hand to the table?
 _PLAYS_CARD: Final = tuple(kind in (ATTACK, DEFEND, TRANSFER) for kind in range(6))
@@ -28,6 +28,11 @@ def do(s: Board, seat: int, action: Action, events: list[Event] | None = None) -
     version = s.version
     s.version = version + 1
     s._legal = None
+    if kind == TRANSFER and shows_trump(s, seat, action.c):
+        _show_trump(s, seat, action.c)
+        if events is not None:
+            events.append(TrumpShown(seat, Card.from_index(action.c)))
+        return  # the same attack, still unbeaten, faces the next defender
     if _PLAYS_CARD[kind]:
         _play_card(s, seat, action.c, version)
         if kind == DEFEND:
@@ -59,6 +64,15 @@ def do(s: Board, seat: int, action: Action, events: list[Event] | None = None) -
         raise AssertionError(action)
     if _bout_is_over(s):
         end_bout(s, events)
+
+
+def _show_trump(s: Board, seat: int, card: int) -> None:
+    """V18: the defender shows ``card`` (it stays in the hand, known to all) and passes the same
+    attack on, as a transfer (V1) does."""
+    s.known = with_item(s.known, seat, s.known[seat] | 1 << card)
+    bout, seats = s.shown[0], s.shown[1]
+    s.shown = (s.bout, (seats if bout == s.bout else 0) | 1 << seat)
+    set_roles(s, seat)
 
 
 def _play_card(s: Board, seat: int, card: int, version: int) -> None:

@@ -1,11 +1,14 @@
-"""docs/rules.md is the normative rules text: every rule id (R1–R25, V1–V17) is defined there,
-and every id that a test, the engine or the bot's texts (refusals included) cite is one of
-them, so a reader can look each one up in the repository."""
+"""docs/rules.md is the normative rules text: every rule id (R1–R25, and the V id of every
+declared variant option) is defined there, and every id that a test, the engine or the bot's
+texts (refusals included) cite is one of them, so a reader can look each one up in the
+repository."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
+
+from durak_core.rules import OPTIONS
 
 ROOT = Path(__file__).resolve().parents[1]
 RULES = ROOT / "docs" / "rules.md"
@@ -23,7 +26,7 @@ def defined() -> list[str]:
 
 def test_every_rule_id_is_defined_once() -> None:
     ids = defined()
-    expected = [f"R{n}" for n in range(1, 26)] + [f"V{n}" for n in range(1, 18)]
+    expected = [f"R{n}" for n in range(1, 26)] + [option.rule for option in OPTIONS]
     assert sorted(ids) == sorted(expected)
     assert len(ids) == len(set(ids))
 

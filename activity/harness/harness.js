@@ -3,7 +3,7 @@
 // DiscordSDKMock, the real SDK path. Served from the client's own origin (the SDK accepts
 // messages from its own location.origin).
 //
-//   /harness/?scenario=seat-defend[&shot=1][&platform=mobile]
+//   /harness/?scenario=seat-defend[&shot=1][&platform=mobile][&deny=rpc.activities.write]
 //
 // `scenario` becomes the instance id; the harness server (serve.py) answers POST /api/token
 // and the WebSocket with that scenario's recorded frames. `shot=1` hides the log (screenshots).
@@ -25,7 +25,11 @@ if (params.get("shot")) document.body.classList.add("shot");
 
 const iframe = document.getElementById("activity");
 const logEl = document.getElementById("log");
-const harness = (window.harness = { messages: [], commands: [], ready: false });
+const harness = (window.harness = { messages: [], commands: [], authorized: [], ready: false });
+// `deny=<scope>`: Discord refuses that scope to this application (an OAuth2 invalid_scope
+// error, as it answers a scope that needs its approval), e.g. `deny=rpc.activities.write`.
+const denied = params.getAll("deny");
+let grantedScopes = ["identify"];
 
 const USER = { id: user ?? "101", username: "olga", discriminator: "0", avatar: null, public_flags: 0, global_name: "Olga" };
 
@@ -39,10 +43,18 @@ function send(message) {
   iframe.contentWindow.postMessage(message, clientOrigin);
 }
 
+/** An OAuth2 failure, answered with Discord's RPC error code for it (5000). */
+class OAuthError extends Error {}
+
 // Replies must match the SDK's response schemas exactly, or the command never settles.
 async function reply(cmd, args, clientId) {
   switch (cmd) {
     case "AUTHORIZE":
+      harness.authorized.push(args.scope ?? []);
+      if ((args.scope ?? []).some((scope) => denied.includes(scope))) {
+        throw new OAuthError("OAuth2 Error: invalid_scope: The requested scope is invalid, unknown, or malformed.");
+      }
+      grantedScopes = args.scope ?? ["identify"];
       if (user) {
         const answer = await fetch(`/harness/code?user=${user}`);
         if (!answer.ok) throw new Error(`no code: ${answer.status}`);
@@ -53,7 +65,7 @@ async function reply(cmd, args, clientId) {
       return {
         access_token: args.access_token,
         user: USER,
-        scopes: ["identify"],
+        scopes: grantedScopes,
         expires: new Date(Date.now() + 604800e3).toISOString(),
         application: { description: "", icon: null, id: clientId, name: "Durak" },
       };
@@ -87,7 +99,8 @@ window.addEventListener("message", async (event) => {
     } catch (error) {
       // e.g. no code while the bot that serves this page restarts: an error, as Discord
       // answers a failed command, so the client's promise settles and it tries again
-      send([FRAME, { cmd: body.cmd, evt: "ERROR", nonce: body.nonce, data: { code: 1000, message: `harness: ${error}` } }]);
+      const data = error instanceof OAuthError ? { code: 5000, message: error.message } : { code: 1000, message: `harness: ${error}` };
+      send([FRAME, { cmd: body.cmd, evt: "ERROR", nonce: body.nonce, data }]);
       return;
     }
     if (data === undefined) {

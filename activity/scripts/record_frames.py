@@ -17,12 +17,16 @@ import json
 import random
 import time
 from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
 
 from bot.activity.client_texts import client_texts
 from bot.activity.protocol import welcome_frame
 from bot.activity.table_frames import table_frame
 from bot.domain import TableStatus
+from bot.storage import RatingChange
+from bot.storage.outcome import DEFAULT_RATING, Rating, rate_game, rating_changes
+from bot.tables.records import game_record
 from bot.tables.table import Seat, Table
 from durak_core import Action, GameState, Series, new_game, preset
 from durak_core.ai import Level
@@ -35,6 +39,8 @@ AVATARS = ("6f1e2d3c4b5a69788796a5b4c3d2e1f0", None, None, "a_9e8d7c6b5a49382716
 SPECTATOR = 999
 #: The recorded game's shuffle seed (its commitment and, once over, the seed are in the frames).
 SEED = 0x9E3779B97F4A7C15F39CC0605CEDC8341082276BF3A27251F86C6A11D0C18E95
+#: The ratings (mu, sigma) Olga and Dmitri had before the finished game.
+PRIOR = ((101, 27.4, 5.9), (104, 29.0, 5.1))
 
 
 def two_targets(state: GameState) -> bool:
@@ -148,6 +154,16 @@ def table_at(state: GameState | None) -> Table:
     return table
 
 
+def ratings(table: Table, state: GameState) -> dict[int, RatingChange]:
+    """The rating changes storage's ``record_game`` returns for this game: Olga and Dmitri have
+    played before (these ratings), Maxim's is his first game."""
+    record = game_record(table, state, datetime(2026, 12, 3, tzinfo=UTC))
+    prior = {f"user:{u}": Rating(mu, sigma) for u, mu, sigma in PRIOR}
+    keys = {s.player_key for s in record.seats}
+    new = rate_game(record, {k: prior.get(k, DEFAULT_RATING) for k in keys})
+    return rating_changes(record, {k: prior.get(k, DEFAULT_RATING) for k in keys}, new)
+
+
 def finish(state: GameState, seed: int = 7) -> GameState:
     """Random legal moves to the end of the game."""
     rng = random.Random(seed)
@@ -194,6 +210,7 @@ def record(
             table.deadline = None
             table.series = Series(table.rules, len(table.seats))
             table.series.record(state.result, state.dealer)
+            table.ratings = ratings(table, state)
         tables.append(json.loads(table_frame(table, user_id)))
     OUT.mkdir(parents=True, exist_ok=True)
     path = OUT / f"{name}.json"
@@ -212,6 +229,7 @@ def main() -> None:
     record("spectator", SPECTATOR, "en-US", [state, after])
     record("lobby", 101, "en-US", [None], TableStatus.LOBBY)
     record("finished", 101, "en-US", [finish(after)], TableStatus.FINISHED)
+    record("finished-ru", 101, "ru", [finish(after)], TableStatus.FINISHED)
     record("open-table", 101, "en-US", [None, None], TableStatus.ABANDONED)
     record("big-hand", 101, "en-US", [big_hand()])
     record("teams", 101, "en-US", [new_game(preset("teams"), 4, seed=3, dealer=3)])

@@ -38,17 +38,52 @@ export async function startSdk(id: string): Promise<DiscordSDK> {
   return sdk;
 }
 
+/** Rich Presence's scope: the SDK's `setActivity` needs it ("Required scopes:
+ * [rpc.activities.write]" in @discord/embedded-app-sdk 2.5.0, commands/setActivity; Discord's
+ * guide "Using Rich Presence with the Embedded App SDK", section "rpc.activities.write Scope",
+ * asks for it in `authorize` beside `identify`). Discord's OAuth2 scope table also calls it
+ * "requires Discord approval" (for the desktop RPC server), so an application may be refused
+ * it: then the sign-in goes on with `identify` alone and the table shows no presence, rather
+ * than the Activity failing to sign in at all (docs/activity.md, "Rich Presence"). */
+const PRESENCE_SCOPE = "rpc.activities.write";
+
+/** The scopes asked for, the same at every sign-in of this page: with `prompt: 'none'`
+ * Discord skips its consent screen only when the user already authorized exactly these
+ * scopes ("If set to none, it will skip the authorization screen", discord-api-docs,
+ * topics/oauth2 "Authorization Code Grant"), so a silent sign-in again (a restart, an expired
+ * token) asks nothing new: the scope set changes at most once, when the presence scope is
+ * refused, and then only to fewer scopes. */
+let scopes: ("identify" | typeof PRESENCE_SCOPE)[] = ["identify", PRESENCE_SCOPE];
+let granted: string[] = [];
+
+/** Whether the signed-in user granted Rich Presence (`setActivity` is refused without it). */
+export function presenceGranted(): boolean {
+  return granted.includes(PRESENCE_SCOPE);
+}
+
+/** An OAuth2 error that names the scope (Discord answers `invalid_scope` for a scope the
+ * application may not ask for); a user who declines the consent is not asked again here. */
+function scopeRefused(error: unknown): boolean {
+  const message = typeof error === "object" && error !== null ? (error as { message?: unknown }).message : undefined;
+  return typeof message === "string" && message.includes("invalid_scope");
+}
+
+async function authorizeCode(sdk: DiscordSDK, id: string): Promise<string> {
+  const ask = () => sdk.commands.authorize({ client_id: id, response_type: "code", state: "", prompt: "none", scope: scopes });
+  try {
+    return (await ask()).code;
+  } catch (error) {
+    if (!scopes.includes(PRESENCE_SCOPE) || !scopeRefused(error)) throw error;
+    console.warn("rich presence scope refused; signing in without it", error);
+    scopes = ["identify"];
+    return (await ask()).code;
+  }
+}
+
 /** A fresh session token for the WebSocket. `prompt: 'none'`: after the first consent,
  * signing in again (a restart, an expired token) needs no click. */
 export async function signIn(sdk: DiscordSDK, id: string): Promise<string> {
-  const { code } = await sdk.commands.authorize({
-    client_id: id,
-    response_type: "code",
-    state: "",
-    prompt: "none",
-    // identify: who the user is (the server asks Discord); rpc.activities.write: Rich Presence
-    scope: ["identify", "rpc.activities.write"],
-  });
+  const code = await authorizeCode(sdk, id);
   const response = await fetch(serverUrl("api/token"), {
     method: "POST",
     headers: { "Content-Type": "application/json" },
@@ -63,6 +98,7 @@ export async function signIn(sdk: DiscordSDK, id: string): Promise<string> {
   if (!response.ok || !body.access_token || !body.session) {
     throw new SignInError(body.message ?? "", body.error ?? "");
   }
-  await sdk.commands.authenticate({ access_token: body.access_token });
+  const auth = await sdk.commands.authenticate({ access_token: body.access_token });
+  granted = auth.scopes.map(String);
   return body.session;
 }

@@ -3,11 +3,13 @@
 // (bot/activity/protocol.py, OpenTable) and answers a refusal with the chat's message.
 
 import { h } from "./dom";
-import type { AiLevel, NewTableChoices, OpenOptions } from "./protocol";
+import type { AiLevel, NewTableChoices, OpenOptions, RuleOptionChoice } from "./protocol";
 import { tr } from "./texts";
 import type { ViewHandlers, ViewState } from "./view";
 
 const LEVELS: AiLevel[] = ["easy", "normal", "hard"];
+/** Whether the user unfolded the rule options (the form is drawn again on some changes). */
+let rulesShown = false;
 
 export function defaultOptions(choices: NewTableChoices): OpenOptions {
   return {
@@ -17,7 +19,21 @@ export function defaultOptions(choices: NewTableChoices): OpenOptions {
     ai_seats: 0,
     ai_level: "normal",
     language: null,
+    rules: {},
   };
+}
+
+/** A rule option's select: the preset's value, on or off, or one of its choices. */
+function ruleField(option: RuleOptionChoice, form: OpenOptions): HTMLElement {
+  const values: [string, string][] = option.choices.length
+    ? option.choices.map((n): [string, string] => [String(n), String(n)])
+    : [["true", tr("activity.open_rule_on")], ["false", tr("activity.open_rule_off")]];
+  const current = option.name in form.rules ? String(form.rules[option.name]) : "";
+  const control = select(`rule-${option.name}`, [["", tr("activity.open_rule_preset")], ...values], current, (v) => {
+    if (v === "") delete form.rules[option.name];
+    else form.rules[option.name] = option.choices.length ? Number(v) : v === "true";
+  });
+  return field(`rule-${option.name}`, tr(`opt.${option.name}`) || option.name, control);
 }
 
 function range(from: number, to: number): number[] {
@@ -70,6 +86,14 @@ export function openForm(title: string, state: ViewState, handlers: ViewHandlers
     field("ai_level", tr("activity.open_ai_level"), select("ai_level", LEVELS.map((l) => [l, tr(`level.${l}`)]), form.ai_level, (v) => set({ ai_level: v as AiLevel }))),
     field("language", tr("activity.open_language"), select("language", [["", tr("activity.open_language_server")], ...choices.languages.map((l): [string, string] => [l, tr(`lang.${l}`) || l])], form.language ?? "", (v) => set({ language: v || null }))),
   );
+  const rules = choices.rules ?? [];
+  const ruleOptions = h(
+    "details",
+    { class: "rule-options", open: rulesShown || rules.some((option) => option.name in form.rules) },
+    h("summary", { "data-key": "f:rules" }, tr("activity.open_rule_options")),
+    h("div", { class: "fields" }, ...rules.map((option) => ruleField(option, form))),
+  );
+  ruleOptions.addEventListener("toggle", () => (rulesShown = (ruleOptions as HTMLDetailsElement).open));
   const submit = h("button", { type: "submit", class: "act start", "data-key": "o:open", disabled: state.pending }, tr("activity.open"));
   const ops = h("div", { class: "ops" }, submit);
   if (back) {
@@ -77,11 +101,11 @@ export function openForm(title: string, state: ViewState, handlers: ViewHandlers
     close.addEventListener("click", () => handlers.opening(false));
     ops.prepend(close);
   }
-  const el = h("form", { class: "open-form" }, fields, ops);
+  const el = h("form", { class: "open-form" }, fields, ...(rules.length ? [ruleOptions] : []), ops);
   el.addEventListener("submit", (event) => {
     event.preventDefault();
     timer.dispatchEvent(new Event("change")); // a number typed but not yet committed counts
-    handlers.open({ ...form });
+    handlers.open({ ...form, rules: { ...form.rules } });
   });
   section.append(el);
   return section;

@@ -42,6 +42,13 @@ export interface SeriesScore {
   over: boolean;
 }
 
+/** A seat's guild rating (the leaderboard's, to one decimal) before and after the game. */
+export interface RatingChange {
+  before: number;
+  after: number;
+  delta: number;
+}
+
 export interface Game {
   seats: number;
   teams?: number[];
@@ -82,6 +89,9 @@ export interface Game {
   commitment?: string | null;
   seed?: string | null;
   series?: SeriesScore | null;
+  /** Once the game is over and recorded: each seat's rating change (null for an AI seat);
+   * null while it is not known. */
+  ratings?: (RatingChange | null)[] | null;
 }
 
 export interface Table {
@@ -125,6 +135,14 @@ export interface NewTableChoices {
   /** The server's default turn timer, and the longest allowed (seconds). */
   timer: number;
   max_timer: number;
+  /** `/durak new`'s rule options (durak_core.rules.OPTIONS): a yes/no, or one of `choices`. */
+  rules?: RuleOptionChoice[];
+}
+
+export interface RuleOptionChoice {
+  name: string;
+  rule: string;
+  choices: number[];
 }
 
 export interface TableFrame {
@@ -195,6 +213,8 @@ export interface OpenOptions {
   ai_level: AiLevel;
   /** null: the server's language. */
   language: string | null;
+  /** The rule options set; one not here is the preset's. */
+  rules: Record<string, boolean | number>;
 }
 
 export function openFrame(options: OpenOptions, ref: string): string {

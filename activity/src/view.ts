@@ -10,6 +10,7 @@ import { layoutHand } from "./layout";
 import { h, type Child } from "./dom";
 import { animateMoves, positions } from "./motion";
 import { openForm } from "./open";
+import { resultsScreen } from "./results";
 import type { AiLevel, Game, LobbyExtra, LobbyOpName, NewTableChoices, OpenOptions, Table } from "./protocol";
 import { tr } from "./texts";
 
@@ -385,52 +386,6 @@ function handArea(game: Game, offers: Offers, state: ViewState, handlers: ViewHa
   return fan;
 }
 
-/** The seats in the order the game ended them: the first out first, the losers last. */
-function places(game: Game): number[] {
-  const rest = game.active.filter((s) => !game.finishing_order.includes(s));
-  const losers = game.result ? [...(game.result.durak === null ? [] : [game.result.durak]), ...game.result.losers] : [];
-  const order = [...game.finishing_order, ...rest.filter((s) => !losers.includes(s)), ...losers.filter((s) => !game.finishing_order.includes(s))];
-  return [...new Set(order)];
-}
-
-/** The end of a game: everyone's place, the Durak, the series so far, the shuffle's
- * commitment and the seed that checks it (R4), the rematch. */
-function resultsScreen(table: Table, game: Game, state: ViewState, handlers: ViewHandlers): HTMLElement {
-  const series = game.series;
-  const rows = places(game).map((seat, i) => {
-    const player = table.players[seat];
-    const name = player?.name ?? `#${seat + 1}`;
-    const durak = game.result?.durak === seat || !!game.result?.losers.includes(seat);
-    return h(
-      "tr",
-      { class: `${durak ? "durak" : ""}${seat === table.you ? " you" : ""}`.trim() || undefined },
-      h("td", { class: "place" }, durak ? "" : String(i + 1)),
-      h("td", { class: "who" }, h("div", {}, avatarEl(player, name), h("span", { class: "name" }, name))),
-      h("td", { class: "role" }, roleOf(game, seat)),
-      series ? h("td", { class: "n" }, String(series.wins[seat] ?? 0)) : null,
-      series ? h("td", { class: "n" }, String(series.losses[seat] ?? 0)) : null,
-    );
-  });
-  const head = series
-    ? h("thead", {}, h("tr", {}, h("th", {}), h("th", {}), h("th", {}), h("th", {}, tr("activity.wins")), h("th", {}, tr("activity.losses"))))
-    : null;
-  return h(
-    "section",
-    { class: "results", "aria-label": tr("activity.game_over") },
-    h("h2", {}, tr("activity.game_over")),
-    h("p", { class: "status", role: "status" }, h("span", { class: "line" }, statusLine(table, game, state))),
-    h("table", { class: "places" }, series ? h("caption", {}, tr("table.series")) : null, head, h("tbody", {}, ...rows)),
-    afterGameOps(table, game, state, handlers),
-    table.you !== null && !table.tournament && h("p", { class: "small" }, tr("table.rematch_hint")),
-    h(
-      "p",
-      { class: "fairness" },
-      game.commitment ? h("span", {}, tr("table.footer", { table: table.id, commitment: game.commitment })) : null,
-      game.seed ? h("span", {}, tr("table.footer_seed", { table: table.id, seed: game.seed })) : null,
-    ),
-  );
-}
-
 /** Whether `/durak new` may open a table over this one: a finished game, not a tournament's. */
 function mayOpen(table: Table): boolean {
   return table.status === "finished" && !table.tournament;
@@ -465,7 +420,14 @@ export function render(root: HTMLElement, state: ViewState, handlers: ViewHandle
   } else if (!table.game) {
     children.push(lobbyScreen(table, state, handlers));
   } else if (table.status === "finished" && table.game.finished) {
-    children.push(resultsScreen(table, table.game, state, handlers));
+    const game = table.game;
+    children.push(
+      resultsScreen(table, game, {
+        status: statusLine(table, game, state),
+        ops: afterGameOps(table, game, state, handlers),
+        role: (seat) => roleOf(game, seat),
+      }),
+    );
     mode = "results";
   } else {
     const game = table.game;

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from bot.text import EN, LANGUAGES, t
 from durak_core import PRESETS
+from durak_core.rules import OPTIONS
 
 CLIENT_TEXT_KEYS: tuple[str, ...] = (
     # controls
@@ -83,6 +84,7 @@ CLIENT_TEXT_KEYS: tuple[str, ...] = (
     "activity.game_over",
     "activity.wins",
     "activity.losses",
+    "stats.rating",
     "table.series",
     "table.footer",
     "table.footer_seed",
@@ -106,6 +108,12 @@ CLIENT_TEXT_KEYS: tuple[str, ...] = (
     "activity.open_new",
     "activity.open_back",
     *(f"preset.{name}" for name in PRESETS),
+    # the rule options of the form: each one's /durak new description, and its choices
+    "activity.open_rule_options",
+    "activity.open_rule_preset",
+    "activity.open_rule_on",
+    "activity.open_rule_off",
+    *(option.description_key for option in OPTIONS.commands),
     *(f"lang.{lang}" for lang in LANGUAGES),
 )
 

@@ -47,5 +47,8 @@ async def open_from_browser(
     if session.user_id not in instance.users or instance.channel_id != session.channel_id:
         raise LeftInstance(session.instance_id)
     host = (session.user_id, session.name or str(session.user_id), session.avatar)
-    options = frame.model_dump(exclude={"v", "type", "ref"})
-    return await opener(OpenRequest(session.guild_id, session.channel_id, host, **options))
+    options = frame.model_dump(exclude={"v", "type", "ref", "rules"})
+    rules = tuple(frame.rules.items())  # by name, as /durak new's (durak_core.rules.OPTIONS)
+    return await opener(
+        OpenRequest(session.guild_id, session.channel_id, host, **options, options=rules)
+    )

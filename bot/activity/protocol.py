@@ -25,6 +25,7 @@ from bot.domain import MAX_TURN_TIMER
 from bot.tables.table import MAX_SEATS, MIN_SEATS
 from bot.text import LANGUAGES
 from durak_core import PRESETS
+from durak_core.rules import OPTIONS
 
 from .table_frames import PROTOCOL_VERSION
 
@@ -112,16 +113,30 @@ class OpenTable(_Frame):
     ai_seats: int = Field(default=0, ge=0, le=MAX_SEATS - 1)
     ai_level: Literal["easy", "normal", "hard"] = "normal"
     language: str | None = Field(default=None, max_length=8)
+    #: ``/durak new``'s rule options given, by name (durak_core.rules.OPTIONS): a yes/no, or
+    #: one of the option's choices; one not given is the preset's.
+    rules: dict[str, bool | int] = Field(default_factory=dict, max_length=32)
     ref: str | None = Field(default=None, max_length=64)
 
     @model_validator(mode="after")
     def _known_names(self) -> OpenTable:
         if self.preset not in PRESETS:
             raise ValueError("unknown preset")
+        for name, value in self.rules.items():
+            option = _RULE_OPTIONS.get(name)
+            if option is None:
+                raise ValueError("unknown rule option")
+            if isinstance(value, bool) == bool(option.choices) or (
+                option.choices and value not in option.choices
+            ):
+                raise ValueError(f"bad value for {name}")
         if self.language is not None and self.language not in LANGUAGES:
             raise ValueError("unknown language")
         return self
 
+
+#: The rule options a form may set, by their ``/durak new`` name.
+_RULE_OPTIONS = {option.command: option for option in OPTIONS.commands}
 
 ClientFrames = Hello | Act | LobbyOp | OpenTable
 ClientFrame = Annotated[ClientFrames, Field(discriminator="type")]
@@ -198,6 +213,10 @@ def welcome_frame(
                 "seats": [MIN_SEATS, MAX_SEATS],
                 "timer": min(default_timer, MAX_TURN_TIMER),
                 "max_timer": MAX_TURN_TIMER,
+                "rules": [
+                    {"name": option.command, "rule": option.rule, "choices": list(option.choices)}
+                    for option in OPTIONS.commands
+                ],
             },
         }
     )

@@ -8,23 +8,18 @@ own session token (:mod:`.session_tokens`) and nothing it sends names a user, se
 An action goes through :meth:`TableService.act`, the same locked, re-validated path as a chat
 button.
 
-``/`` serves the built browser client (``activity/dist``, made by ``npm run build`` in
-``activity/``, or the copy an installed wheel carries) when it exists, and otherwise says it is
-not built.
-A lobby operation (join, leave, AI seats, start, rematch, "done for this bout") goes through
-the chat buttons' methods of :attr:`TableService.lobby` and :attr:`TableService.play`
-(:mod:`.lobby_ops`).
+``/`` serves the built browser client (:mod:`.client_files`) when it exists, and otherwise says
+it is not built. What a signed-in socket's frames do is :mod:`.client_frames`: a lobby
+operation (join, leave, AI seats, start, rematch, "done for this bout") goes through the chat
+buttons' methods of :attr:`TableService.lobby` and :attr:`TableService.play`
+(:mod:`.lobby_ops`). Whether users are still in their instance is :mod:`.instance_checks`.
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-import gzip
 import logging
 import math
-import mimetypes
-import re
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from pathlib import Path
@@ -35,18 +30,21 @@ from aiohttp import WSMsgType, web
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from bot.storage.sharding import shard_of
-from bot.tables.refusals import Refusal, Rejected
 from bot.text import t
-from bot.ui.rules_text import refusal_text
-from durak_core import Action
-from durak_core.errors import ActionNotationError
 
+from .client_files import CHECKOUT_CLIENT as CHECKOUT_CLIENT
+from .client_files import CLIENT_ID_TAG as CLIENT_ID_TAG
+from .client_files import PACKAGED_CLIENT as PACKAGED_CLIENT
+from .client_files import SHARDS_TAG as SHARDS_TAG
+from .client_files import ClientFiles, request_locale
+from .client_files import find_client as find_client
+from .client_frames import act, error_for, lobby_op, open_table
 from .client_texts import client_texts
-from .discord_api import ActivityInstance, DiscordApi, DiscordRefused
+from .discord_api import DiscordApi, DiscordRefused
 from .hub import CLOSE_FULL, CLOSE_POLICY, ActivityHub, Connection
+from .instance_checks import CLOSE_LEFT, InstanceChecks
 from .limits import KeyedBuckets, LogLimiter, TokenBucket
-from .lobby_ops import run_lobby_op
-from .open_table import LeftInstance, TableOpener, blocks_new_table, open_from_browser
+from .open_table import LeftInstance, TableOpener
 from .protocol import (
     MAX_CLIENT_FRAME,
     Act,
@@ -69,42 +67,16 @@ log = logging.getLogger(__name__)
 
 #: Seconds a new WebSocket has to say hello with its session token.
 HELLO_SECONDS = 10.0
-#: WebSocket close codes (4000-4999 are the application's; the hub has the others): a token
-#: refused, a frame refused, the user is no longer in the activity instance (or it ended).
-CLOSE_UNAUTHORIZED, CLOSE_BAD_FRAME, CLOSE_LEFT = 4001, 4002, 4003
-#: The assets' file names (Vite's ``name-<hash>.ext``), and those that carry a content hash:
-#: they never change, so a browser may keep them for a year.
-ASSET_NAME = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}")
-HASHED_ASSET = re.compile(r"-[A-Za-z0-9_-]{8,}\.[a-z0-9]+")
+#: WebSocket close codes (4000-4999 are the application's; the hub and the instance checks
+#: have the others): a token refused, a frame refused.
+CLOSE_UNAUTHORIZED, CLOSE_BAD_FRAME = 4001, 4002
 #: "Open a table" frames one user may send at once (a refused open, then another try), before
 #: ``ACTIVITY_OPEN_INTERVAL_SECONDS`` holds.
 OPEN_BURST = 3
-#: The caching of an asset whose name carries its content's hash.
-IMMUTABLE = "public, max-age=31536000, immutable"
-#: Types worth compressing (pictures are compressed already).
-COMPRESSIBLE = ("text/", "application/javascript", "application/json", "image/svg+xml")
 #: Activity instance ids are short and URL-safe (``i-<launch>-gc-<guild>-<channel>``).
 INSTANCE_ID = r"^[A-Za-z0-9_-]{1,128}$"
-#: Where ``npm run build`` in ``activity/`` puts the browser client (a source checkout), and
-#: where an installed wheel carries it (the build backend copies it there).
-CHECKOUT_CLIENT = Path(__file__).resolve().parents[2] / "activity" / "dist"
-PACKAGED_CLIENT = Path(__file__).resolve().parent / "client"
-
-
-def find_client(*candidates: Path) -> Path:
-    """The first built client: the checkout's (what ``npm run build`` just made), else the
-    wheel's; the checkout's when there is none."""
-    return next((d for d in candidates if (d / "index.html").is_file()), candidates[0])
-
-
+#: The built client this process serves (tests point it elsewhere).
 CLIENT_DIR = find_client(CHECKOUT_CLIENT, PACKAGED_CLIENT)
-#: The empty tag in ``activity/index.html`` the server fills with the application's client id
-#: (the SDK needs it before anything else, and it is configuration, not a build input).
-CLIENT_ID_TAG = '<meta name="discord-client-id" content="" />'
-#: The empty tag the server fills with the number of shards when the bot runs as several
-#: processes: the client then sends its sign-in and socket to ``shard/<n>/`` (docs/activity.md,
-#: "Sharding"), which the URL mappings route to the process of the guild's shard.
-SHARDS_TAG = '<meta name="durak-shards" content="" />'
 
 
 class TokenRequest(BaseModel):
@@ -116,26 +88,9 @@ class TokenRequest(BaseModel):
     instance_id: str = Field(pattern=INSTANCE_ID)
 
 
-def _request_locale(request: web.Request) -> str:
-    """Only the language of an error shown before Discord named the user."""
-    header = request.headers.get("Accept-Language", "")
-    first = re.split(r"[,;]", header, maxsplit=1)[0].strip()
-    return first or "en-US"
-
-
 def _refusal(status: int, key: str, locale: str, **extra: object) -> web.Response:
     body = {"error": key, "message": t(key, locale), **extra}
     return web.json_response(body, status=status)
-
-
-def _member(instance: ActivityInstance | None, session: Session) -> bool:
-    """Whether ``instance`` (None: it ended, or Discord does not know it) still has the
-    session's user, in the session's channel."""
-    return (
-        instance is not None
-        and session.user_id in instance.users
-        and instance.channel_id == session.channel_id
-    )
 
 
 class ActivityServer:
@@ -172,15 +127,18 @@ class ActivityServer:
         self.sign_ins = TokenBucket(per_second, 2 * per_second)
         interval = settings.activity_open_interval_seconds
         self.opens = KeyedBuckets(1 / interval if interval > 0 else 0, OPEN_BURST)
-        #: What Discord last said of each instance (None: ended or unknown), and when
-        #: (``signer.clock``); checks under way, so that one answer serves all who wait.
-        self._instances: dict[str, tuple[float, ActivityInstance | None]] = {}
-        self._checking: dict[str, asyncio.Task[tuple[float, ActivityInstance | None]]] = {}
-        self._sweeper: asyncio.Task[None] | None = None
+        #: Whether users are still in their instances: asked of Discord at a bounded rate.
+        self.instances = InstanceChecks(
+            self.discord,
+            self.hub,
+            settings.activity_instance_check_seconds,
+            lambda: self.signer.clock(),  # read per call: the tests move the signer's clock
+            self.quiet,
+            lambda session: self._error(session, "err.activity_instance"),
+        )
         #: Sockets still waiting for their hello, by address.
         self._unsigned: dict[str, int] = {}
-        #: The assets as read, and gzipped: name → (mtime, type, raw, gzipped or None).
-        self._assets: dict[str, tuple[int, str, bytes, bytes | None]] = {}
+
         self.service: TableService | None = None
         #: Opens a table as ``/durak new`` does (the chat side's, set by the bot).
         self.opener: TableOpener | None = None
@@ -188,13 +146,22 @@ class ActivityServer:
         #: The port it listens on once started (``ACTIVITY_LISTEN_PORT=0``: a free one).
         self.port = 0
         self._sockets: set[web.WebSocketResponse] = set()
+        scope = settings.shard_scope
         #: The built client (``index.html`` and ``assets/``), if it is built.
-        self.client_dir = CLIENT_DIR if client_dir is None else client_dir
+        self.files = ClientFiles(
+            CLIENT_DIR if client_dir is None else client_dir,
+            settings.discord_client_id,
+            None if scope is None else scope.shard_count,
+        )
+
+    @property
+    def client_dir(self) -> Path:
+        return self.files.client_dir
 
     @property
     def client_built(self) -> bool:
         """Whether the browser client is built (``index.html`` beside its ``assets/``)."""
-        return (self.client_dir / "index.html").is_file()
+        return self.files.built
 
     def app(self) -> web.Application:
         app = web.Application()
@@ -205,8 +172,8 @@ class ActivityServer:
                 # the same, reached through a shard's URL mapping that keeps its prefix
                 web.post(r"/shard/{shard:\d{1,4}}/api/token", self.token),
                 web.get(r"/shard/{shard:\d{1,4}}/ws", self.websocket),
-                web.get("/", self.index),
-                web.get("/assets/{name}", self.asset),
+                web.get("/", self.files.index),
+                web.get("/assets/{name}", self.files.asset),
             ]
         )
         app.on_response_prepare.append(self._headers)
@@ -234,7 +201,7 @@ class ActivityServer:
         )
         await site.start()
         self.hub.watch(service.registry.in_channel)
-        self._sweeper = asyncio.create_task(self._sweep(), name="activity-instance-sweep")
+        self.instances.start()
         self.port = int(self._runner.addresses[0][1])
         log.info(
             "activity server on %s:%d for https://%s (map / to it in the Developer Portal)",
@@ -244,10 +211,7 @@ class ActivityServer:
         )
 
     async def stop(self) -> None:
-        if self._sweeper is not None:
-            self._sweeper.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._sweeper
+        await self.instances.stop()
         await self.hub.close()
         for ws in list(self._sockets):
             await ws.close(code=1001, message=b"server shutting down")
@@ -257,55 +221,6 @@ class ActivityServer:
         await self.discord.close()
 
     # -- HTTP --------------------------------------------------------------------------
-
-    async def index(self, request: web.Request) -> web.Response:
-        """The client's page, with the application's client id filled in; without a built
-        client, a line saying so rather than a blank frame."""
-        try:
-            page = (self.client_dir / "index.html").read_text(encoding="utf-8")
-        except OSError:
-            text = t("activity.not_built", _request_locale(request))
-            return web.Response(status=503, text=text, content_type="text/plain")
-        client_id = str(self.settings.discord_client_id)
-        page = page.replace(
-            CLIENT_ID_TAG, f'<meta name="discord-client-id" content="{client_id}" />'
-        )
-        scope = self.settings.shard_scope
-        if scope is not None:  # this process runs only some of the shards
-            shards = f'<meta name="durak-shards" content="{scope.shard_count}" />'
-            page = page.replace(SHARDS_TAG, shards)
-        response = web.Response(
-            text=page, content_type="text/html", headers={"Cache-Control": "no-cache"}
-        )
-        response.enable_compression()
-        return response
-
-    async def asset(self, request: web.Request) -> web.Response:
-        """A file of the built client's ``assets/``: gzipped when the browser takes it, and
-        cached for good when its name carries a content hash (Vite's)."""
-        name = request.match_info["name"]
-        if not ASSET_NAME.fullmatch(name):
-            raise web.HTTPNotFound()
-        path = self.client_dir / "assets" / name
-        try:
-            mtime = path.stat().st_mtime_ns
-            cached = self._assets.get(name)
-            if cached is None or cached[0] != mtime:
-                raw = path.read_bytes()
-                kind = mimetypes.guess_type(name)[0] or "application/octet-stream"
-                packed = gzip.compress(raw, 9) if kind.startswith(COMPRESSIBLE) else None
-                cached = self._assets[name] = (mtime, kind, raw, packed)
-        except OSError:
-            raise web.HTTPNotFound() from None
-        _, kind, body, packed = cached
-        headers = {
-            "Cache-Control": IMMUTABLE if HASHED_ASSET.search(name) else "no-cache",
-            "Vary": "Accept-Encoding",
-        }
-        if packed is not None and "gzip" in request.headers.get("Accept-Encoding", ""):
-            headers["Content-Encoding"] = "gzip"
-            body = packed
-        return web.Response(body=body, headers=headers, content_type=kind)
 
     def client_address(self, request: web.Request) -> str:
         """The browser's address: the peer's, or with ``ACTIVITY_FORWARDED_HOPS`` proxies in
@@ -331,7 +246,7 @@ class ActivityServer:
         """Exchange the SDK's code; answer the access token (for the SDK's ``authenticate``)
         and the server's session token for the WebSocket. Past the sign-in limits (per
         address, and in all), 429 before anything is asked of Discord."""
-        locale = _request_locale(request)
+        locale = request_locale(request)
         wait = self._sign_in_allowed(request)
         if wait:
             busy = _refusal(429, "err.activity_busy", locale)
@@ -436,7 +351,7 @@ class ActivityServer:
         self._unsigned[address] = pending + 1
         try:
             try:
-                session = await self._hello(ws, _request_locale(request))
+                session = await self._hello(ws, request_locale(request))
             finally:
                 if self._unsigned[address] <= 1:
                     del self._unsigned[address]
@@ -472,7 +387,7 @@ class ActivityServer:
             await ws.close(code=CLOSE_UNAUTHORIZED, message=b"unauthorized")
             return None
         try:
-            checked_at = await self._recheck(session)
+            checked_at = await self.instances.recheck(session)
         except LeftInstance:
             self.quiet.info(
                 "%s resumed in activity instance %s, left", session.user_id, session.instance_id
@@ -483,76 +398,9 @@ class ActivityServer:
             return None
         return replace(session, checked_at=checked_at)
 
-    # -- the user's place in the instance ---------------------------------------------------
-
-    async def _instance(self, instance_id: str) -> tuple[float, ActivityInstance | None]:
-        """The instance as Discord said it at most ``ACTIVITY_INSTANCE_CHECK_SECONDS`` ago
-        (None: ended or unknown), and when; asked again past that, once for all who wait.
-        Raises a transient :class:`DiscordRefused`."""
-        cached = self._instances.get(instance_id)
-        interval = self.settings.activity_instance_check_seconds
-        if cached is not None and self.signer.clock() - cached[0] < interval:
-            return cached
-        task = self._checking.get(instance_id)
-        if task is None:
-            task = asyncio.create_task(self._ask_instance(instance_id))
-            self._checking[instance_id] = task
-            task.add_done_callback(lambda _: self._checking.pop(instance_id, None))
-        return await asyncio.shield(task)
-
-    async def _ask_instance(self, instance_id: str) -> tuple[float, ActivityInstance | None]:
-        try:
-            instance: ActivityInstance | None = await self.discord.instance(instance_id)
-        except DiscordRefused as exc:
-            if exc.transient:
-                raise
-            instance = None
-        now = self.signer.clock()
-        interval = self.settings.activity_instance_check_seconds
-        for old in [i for i, (at, _) in self._instances.items() if now - at >= interval]:
-            del self._instances[old]
-        self._instances[instance_id] = (now, instance)
-        return now, instance
-
-    async def _recheck(self, session: Session) -> float:
-        """When Discord last confirmed the session's user in its instance: the token's own
-        time while recent, else Discord is asked (at most once per instance and interval).
-        Raises :class:`LeftInstance`; when Discord cannot answer, the old time stands (the
-        next resume asks again)."""
-        if self.signer.clock() - session.checked_at < self.settings.activity_instance_check_seconds:
-            return session.checked_at
-        try:
-            checked_at, instance = await self._instance(session.instance_id)
-        except DiscordRefused as exc:
-            self.quiet.info("activity instance check failed, resuming anyway: %s", exc)
-            return session.checked_at
-        if not _member(instance, session):
-            raise LeftInstance(session.instance_id)
-        return checked_at
-
-    async def _sweep(self) -> None:
-        """Close the sockets of users no longer in their instance (or whose instance ended),
-        looking every ``ACTIVITY_INSTANCE_CHECK_SECONDS``: one check per instance with sockets."""
-        while True:
-            await asyncio.sleep(self.settings.activity_instance_check_seconds)
-            try:
-                await self.sweep()
-            except Exception:  # one odd answer must not stop the next sweeps
-                log.exception("activity instance sweep failed")
-
     async def sweep(self) -> None:
-        for instance_id, conns in self.hub.instances().items():
-            try:
-                _, instance = await self._instance(instance_id)
-            except DiscordRefused as exc:
-                self.quiet.info("activity instance check failed: %s", exc)
-                continue
-            for conn in conns:
-                if not _member(instance, conn.session):
-                    log.info("%s is no longer in activity instance %s", conn.user_id, instance_id)
-                    self.hub.remove(conn)
-                    final = self._error(conn.session, "err.activity_instance")
-                    conn.close_soon(CLOSE_LEFT, b"not in the instance", final)
+        """Check every instance with open sockets now (``InstanceChecks.sweep``)."""
+        await self.instances.sweep()
 
     async def _serve(
         self, ws: web.WebSocketResponse, session: Session, abort: Callable[[], None]
@@ -629,86 +477,19 @@ class ActivityServer:
             else:  # a second hello: the socket is authenticated already
                 conn.send(self._error(session, "err.activity_frame"))
 
-    @staticmethod
-    def _error(
-        session: Session, key: str, params: dict[str, object] | None = None, ref: str | None = None
-    ) -> str:
-        return error_frame(key, t(key, session.locale, **(params or {})), ref)
+    _error = staticmethod(error_for)
 
     async def _act(self, conn: Connection, frame: Act) -> None:
-        """The browser's action, for the seat its user holds, through the chat's path."""
         assert self.service is not None
-        session = conn.session
-        table = self.service.registry.in_channel(session.channel_id)
-        if table is None or not table.active:
-            conn.send(self._error(session, "err.not_running", ref=frame.ref))
-            return
-        seat = table.seat_of(session.user_id)
-        if seat is None:
-            conn.send(self._error(session, "err.not_seated", ref=frame.ref))
-            return
-        try:
-            action = Action.from_code(frame.code)
-        except ActionNotationError:
-            conn.send(self._error(session, "err.activity_frame", ref=frame.ref))
-            return
-        try:
-            await self.service.play.act(
-                table, seat, action, version=None, seen=frame.version, user_id=session.user_id
-            )
-        except Rejected as rej:
-            conn.send(self._rejection(session, rej, frame.ref))
-        except Exception:  # the chat answers err.internal too: the table is unchanged
-            log.exception("activity action of %s failed", session.user_id)
-            conn.send(self._error(session, "err.internal", ref=frame.ref))
-
-    def _rejection(self, session: Session, rej: Rejected, ref: str | None) -> str:
-        if rej.kind is Refusal.STALE:
-            return error_frame(rej.key, t("err.activity_stale", session.locale), ref)
-        return error_frame(rej.key, refusal_text(rej, session.locale), ref)
+        await act(self.service, conn, frame)
 
     async def _lobby_op(self, conn: Connection, frame: LobbyOp) -> None:
-        """A lobby operation or "done for this bout", through the chat buttons' methods."""
         assert self.service is not None
-        try:
-            await run_lobby_op(self.service, conn.session, frame)
-        except Rejected as rej:
-            conn.send(self._rejection(conn.session, rej, frame.ref))
-        except Exception:  # as the chat: err.internal, and the table's lock kept it whole
-            log.exception("activity lobby op %s of %s failed", frame.op, conn.session.user_id)
-            conn.send(self._error(conn.session, "err.internal", ref=frame.ref))
+        await lobby_op(self.service, conn, frame)
 
     async def _open(self, conn: Connection, frame: OpenTable) -> None:
-        """Open a table in the session's channel, as ``/durak new`` would; every browser in the
-        channel then gets its lobby. What costs nothing is checked before Discord is asked
-        anything: a table open there already, the user's rate of opening."""
         assert self.service is not None
-        session = conn.session
         if self.opener is None:
-            conn.send(self._error(session, "err.internal", ref=frame.ref))
+            conn.send(error_for(conn.session, "err.internal", ref=frame.ref))
             return
-        existing = self.service.registry.in_channel(session.channel_id)
-        if existing is not None and blocks_new_table(existing):
-            rej = Rejected(Refusal.TABLE_EXISTS, {"table": existing.table_id})
-            conn.send(self._rejection(session, rej, frame.ref))
-            return
-        if not self.opens.take(session.user_id):
-            conn.send(self._error(session, "err.activity_too_fast", ref=frame.ref))
-            return
-        try:
-            table = await open_from_browser(self.opener, self.discord, session, frame)
-        except Rejected as rej:
-            conn.send(self._rejection(session, rej, frame.ref))
-            return
-        except (LeftInstance, DiscordRefused) as exc:
-            log.info("activity open by %s refused: %r", session.user_id, exc)
-            transient = isinstance(exc, DiscordRefused) and exc.transient
-            key = "err.activity_unavailable" if transient else "err.activity_instance"
-            conn.send(self._error(session, key, ref=frame.ref))
-            return
-        except Exception:  # as the chat: err.internal
-            log.exception("activity open of %s failed", session.user_id)
-            conn.send(self._error(session, "err.internal", ref=frame.ref))
-            return
-        async with table.lock:
-            self.hub.broadcast(table)
+        await open_table(self.service, self.hub, self.opener, self.discord, self.opens, conn, frame)

@@ -105,7 +105,8 @@ def seat_part(view: SeatView) -> dict[str, Any]:
 def fairness_part(table: Table) -> dict[str, Any]:
     """R4 and the series, as the table message's footer and series lines show them: the
     shuffle's commitment (the seed's SHA-256) during the game, the seed itself once it is over,
-    and each seat's wins and losses in the series so far."""
+    and each seat's wins and losses in the series so far; once it is over, the rating
+    changes."""
     finished = table.status == TableStatus.FINISHED
     series = table.series
     return {
@@ -120,7 +121,31 @@ def fairness_part(table: Table) -> dict[str, Any]:
             "losses": list(series.losses),
             "over": series.finished,
         },
+        "ratings": ratings_part(table) if finished else None,
     }
+
+
+def _tenths(x: float) -> float:
+    return round(x, 1) + 0.0  # + 0.0: never "-0.0"
+
+
+def ratings_part(table: Table) -> list[dict[str, float] | None] | None:
+    """Each seat's rating change in the finished game (the guild rating the leaderboard shows,
+    to one decimal, as it shows it), as recording the game returned it: null for an AI seat
+    and a seat whose game counted for nobody; null as a whole while it is not known."""
+    ratings = table.ratings
+    if ratings is None:
+        return None
+    out: list[dict[str, float] | None] = []
+    for seat in range(len(table.seats)):
+        change = ratings.get(seat)
+        if change is None:
+            out.append(None)
+            continue
+        # The delta of the shown values, so that before + delta = after as the reader sees it.
+        before, after = _tenths(change.before), _tenths(change.after)
+        out.append({"before": before, "after": after, "delta": _tenths(after - before)})
+    return out
 
 
 def rules_lines(table: Table) -> list[str]:

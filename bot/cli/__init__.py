@@ -33,7 +33,7 @@ def _command(name: str) -> Callable[[Sequence[str]], int]:
 
         return play_main
     if name == "puzzles":
-        from .puzzles import main as puzzles_main
+        from .generate_puzzles import main as puzzles_main
 
         return puzzles_main
     from .backup import main as backup_main

@@ -14,6 +14,8 @@ from typing import Concatenate, ParamSpec, TypeVar
 import discord
 from discord.ext import commands
 
+from bot.delivery.message_writes import update_clicked_message
+from bot.delivery.refresher import updates_until
 from bot.domain import TableStatus
 from bot.storage import SignupRefused, TournamentNotFound
 from bot.tables.refusals import Refusal, Rejected
@@ -22,8 +24,6 @@ from bot.text import language as lang_of
 from bot.text import t
 from bot.tournaments import TournamentError
 from bot.ui.hand_view import table_hand
-from bot.ui.message_writes import update_clicked_message
-from bot.ui.refresher import updates_until
 from bot.ui.rules_text import refusal_text
 from durak_core import Card
 

@@ -8,11 +8,11 @@ from typing import Any, Protocol
 import discord
 from discord import app_commands
 
-from bot.events.runner import TournamentRunner
+from bot.delivery.refresher import DiscordNotifier
 from bot.health import Health
 from bot.settings import Settings
 from bot.tables.service import TableService
-from bot.ui.refresher import DiscordNotifier
+from bot.tournament_runner.runner import TournamentRunner
 from bot.ui.tournament_host import DiscordEventHost
 
 

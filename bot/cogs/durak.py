@@ -1,5 +1,5 @@
-"""The ``/durak`` group: one cog assembled from its parts (lobby, play, records, server), with
-one answer for every failing command (:meth:`CogBase._failed`).
+"""The ``/durak`` group: one cog assembled from its parts (lobby, play, records, server,
+tournament, review), with one answer for every failing command (:meth:`CogBase._failed`).
 
 Nothing here decides legality: clicks become engine actions that the table re-checks under its
 lock; answers are rendered from views.
@@ -18,12 +18,14 @@ from .lobby_commands import LobbyCommands
 from .play_commands import PlayCommands
 from .puzzle_commands import PuzzleCommands
 from .records_commands import RecordsCommands
+from .review_commands import ReviewCommands
 from .server_commands import ServerCommands
 from .tournament_commands import TournamentCommands
 
 
 @app_commands.guild_only()
-class DurakCog(  # commands listed base first: lobby, play, records, puzzle, server, tournament
+class DurakCog(  # listed base first: lobby, play, records, puzzle, server, tournament, review
+    ReviewCommands,
     TournamentCommands,
     ServerCommands,
     PuzzleCommands,

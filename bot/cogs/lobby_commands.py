@@ -3,25 +3,31 @@
 
 from __future__ import annotations
 
-from typing import Literal, cast
+from typing import Any, cast
 
 import discord
 from discord import app_commands
 
-from bot.domain import MAX_TURN_TIMER, TableStatus
+from bot.domain import TableStatus
 from bot.tables.refusals import Refusal, Rejected
-from bot.tables.table import MAX_SEATS, MIN_SEATS, STAND_IN_LEVEL, Table
+from bot.tables.table import STAND_IN_LEVEL, Table
 from bot.text import t
 from bot.text.translator import ls
 from bot.ui.buttons import LobbyOp
 from bot.ui.lobby import render_lobby, render_lobby_done
 from bot.ui.rules_text import reason_text
 from durak_core import RulesError
-from durak_core.ai import Level
 
 from .base import CogBase, click, loc_of, log, parse_op
 from .guild_settings import load_guild_settings
-from .new_table import LANGUAGE_CHOICES, LEVEL_CHOICES, NEW_OPTIONS, PRESET_CHOICES, NewTable
+from .new_table import (
+    LANGUAGE_CHOICES,
+    LEVEL_CHOICES,
+    NEW_OPTIONS,
+    PRESET_CHOICES,
+    NewTable,
+    new_table_options,
+)
 from .table_opening import add_ai, avatar_hash, lobby_posted, open_table
 
 #: The confirmation of each lobby operation done by a slash command.
@@ -39,40 +45,25 @@ OK_KEYS = {
 }
 
 
+def _lobby_command(name: str, op: LobbyOp) -> Any:
+    """``/durak <name>``: the lobby operation ``op`` on this channel's table."""
+
+    async def command(self: LobbyCommands, interaction: discord.Interaction) -> None:
+        await self._lobby_op(interaction, op)
+
+    # discord.py takes a callback for a method (with ``self``) by its qualified name
+    command.__qualname__ = f"LobbyCommands.{name}"
+    return app_commands.command(name=ls(f"name.{name}"), description=ls(f"cmd.{name}"))(command)
+
+
 class LobbyCommands(CogBase):
     @app_commands.command(name=ls("name.new"), description=ls("cmd.new"))
     @app_commands.rename(**{name: ls(f"pname.{name}") for name in NEW_OPTIONS})
     @app_commands.describe(**{name: ls(f"opt.{name}") for name in NEW_OPTIONS})
     @app_commands.choices(preset=PRESET_CHOICES, language=LANGUAGE_CHOICES, ai_level=LEVEL_CHOICES)
-    async def new(
-        self,
-        interaction: discord.Interaction,
-        preset: str = "classic",
-        transfer: bool | None = None,
-        deck: Literal[24, 36, 52] | None = None,
-        first_five: bool | None = None,
-        neighbours: bool | None = None,
-        teams: bool | None = None,
-        seats: app_commands.Range[int, MIN_SEATS, MAX_SEATS] = MAX_SEATS,
-        timer: app_commands.Range[int, 0, MAX_TURN_TIMER] | None = None,
-        ai_seats: app_commands.Range[int, 0, MAX_SEATS - 1] = 0,
-        ai_level: str = Level.NORMAL.value,
-        thread: bool = False,
-        language: str | None = None,
-        no_trump: bool | None = None,
-        crazy: bool | None = None,
-        diamonds_apart: bool | None = None,
-        changing_trump: bool | None = None,
-        jokers: bool | None = None,
-        double_deck: bool | None = None,
-        anyone_adds_ai: bool = False,
-    ) -> None:
-        asked = NewTable(
-            preset, transfer, deck, first_five, neighbours, teams, seats, timer, ai_seats,
-            ai_level, thread, language, no_trump, crazy, diamonds_apart, changing_trump, jokers,
-            double_deck, anyone_adds_ai,
-        )  # fmt: skip
-        await self._open_table(interaction, asked)
+    @new_table_options
+    async def new(self, interaction: discord.Interaction, /, **answers: Any) -> None:
+        await self._open_table(interaction, NewTable.asked(**answers))
 
     async def _open_table(self, interaction: discord.Interaction, asked: NewTable) -> None:
         if interaction.guild_id is None or interaction.channel is None:
@@ -191,21 +182,10 @@ class LobbyCommands(CogBase):
         else:  # every op is handled above; a new one is refused until it is, never mapped
             raise Rejected(Refusal.FORGED)
 
-    @app_commands.command(name=ls("name.join"), description=ls("cmd.join"))
-    async def join(self, interaction: discord.Interaction) -> None:
-        await self._lobby_op(interaction, LobbyOp.JOIN)
-
-    @app_commands.command(name=ls("name.leave"), description=ls("cmd.leave"))
-    async def leave(self, interaction: discord.Interaction) -> None:
-        await self._lobby_op(interaction, LobbyOp.LEAVE)
-
-    @app_commands.command(name=ls("name.start"), description=ls("cmd.start"))
-    async def start(self, interaction: discord.Interaction) -> None:
-        await self._lobby_op(interaction, LobbyOp.START)
-
-    @app_commands.command(name=ls("name.cancel"), description=ls("cmd.cancel"))
-    async def cancel(self, interaction: discord.Interaction) -> None:
-        await self._lobby_op(interaction, LobbyOp.CANCEL)
+    join = _lobby_command("join", LobbyOp.JOIN)
+    leave = _lobby_command("leave", LobbyOp.LEAVE)
+    start = _lobby_command("start", LobbyOp.START)
+    cancel = _lobby_command("cancel", LobbyOp.CANCEL)
 
     @app_commands.command(name=ls("name.back"), description=ls("cmd.back"))
     async def back(self, interaction: discord.Interaction) -> None:

@@ -3,17 +3,23 @@ language, its seats and timer)."""
 
 from __future__ import annotations
 
+import inspect
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Literal
+from inspect import Parameter
+from typing import Any, Final, Literal, TypeVar
 
 from discord import app_commands
 
-from bot.tables.table import MAX_SEATS
+from bot.domain import MAX_TURN_TIMER
+from bot.tables.table import MAX_SEATS, MIN_SEATS
 from bot.text import LANGUAGES
 from bot.text import language as lang_of
 from bot.text.translator import ls
 from durak_core import PRESETS, RuleSet, preset
 from durak_core.ai import Level
+from durak_core.rule_options import RuleOption
+from durak_core.rules import OPTIONS
 
 #: Every engine preset, named in the reader's language (≤ 25 choices).
 PRESET_CHOICES = [app_commands.Choice(name=ls(f"preset.{name}"), value=name) for name in PRESETS]
@@ -22,59 +28,53 @@ LEVEL_CHOICES = [
     app_commands.Choice(name=ls(f"level.{level}"), value=level.value)
     for level in (Level.EASY, Level.NORMAL, Level.HARD)
 ]
-#: Boolean options that map one to one onto RuleSet fields (V1, V4, V5, V11–V16).
-RULE_FLAGS = {
-    "transfer": "transfer",
-    "first_five": "first_bout_five",
-    "neighbours": "neighbours_only",
-    "no_trump": "no_trump",
-    "crazy": "crazy",
-    "diamonds_apart": "diamonds_apart",
-    "changing_trump": "changing_trump",
-    "jokers": "jokers",
-    "double_deck": "double_deck",
-}
 
 
 @dataclass(frozen=True, slots=True)
 class NewTable:
     """What ``/durak new`` was asked for, with the command's defaults (None: the preset's or the
-    server's default)."""
+    server's default). The rule options answered are kept by their ``/durak new`` name
+    (durak_core.rule_options); build it by keyword with :meth:`asked`."""
 
     preset: str = "classic"
-    transfer: bool | None = None
-    deck: Literal[24, 36, 52] | None = None
-    first_five: bool | None = None
-    neighbours: bool | None = None
-    teams: bool | None = None
     seats: int = MAX_SEATS
     timer: int | None = None
     ai_seats: int = 0
     ai_level: str = Level.NORMAL.value
     thread: bool = False
     language: str | None = None
-    no_trump: bool | None = None
-    crazy: bool | None = None
-    diamonds_apart: bool | None = None
-    changing_trump: bool | None = None
-    jokers: bool | None = None
-    double_deck: bool | None = None
     anyone_adds_ai: bool = False
+    #: The rule options given (name, value); an option not given is the preset's.
+    options: tuple[tuple[str, bool | int], ...] = ()
+
+    @classmethod
+    def asked(cls, **answers: Any) -> NewTable:
+        """From the command's answers by name: the table's options and the rule options
+        (None: not given). An unknown name is a ``TypeError``, as for a call."""
+        rule_names = {option.command for option in OPTIONS.commands}
+        options = tuple(
+            (name, value)
+            for name, value in answers.items()
+            if name in rule_names and value is not None
+        )
+        table = {name: value for name, value in answers.items() if name not in rule_names}
+        return cls(**table, options=options)
+
+    def option(self, name: str) -> bool | int | None:
+        """The rule option ``name``'s answer, or None if it was not given."""
+        return dict(self.options).get(name)
 
     def rules(self) -> RuleSet:
         """The preset with the options given; raises ``RulesError`` for a combination the
         rules refuse."""
         changes: dict[str, object] = {
-            field: value
-            for option, field in RULE_FLAGS.items()
-            if (value := getattr(self, option)) is not None
+            option.field: option.from_command(value)
+            for option in OPTIONS.commands
+            if (value := self.option(option.command)) is not None
         }
-        if self.deck is not None:
-            changes["deck_size"] = self.deck
-        elif self.jokers:  # V15 needs the 52-card deck: asking for jokers implies it
+        # V15 needs the 52-card deck: asking for jokers without a deck implies it
+        if self.option("jokers") and self.option("deck") is None:
             changes["deck_size"] = 52
-        if self.teams is not None:
-            changes["team_size"] = 2 if self.teams else 0
         return preset_rules(self.preset, changes)
 
     def public_language(self, guild_locale: object | None) -> str:
@@ -91,8 +91,54 @@ class NewTable:
         return min(self.ai_seats, self.seats - 1)
 
 
+def _rule_parameter(option: RuleOption) -> Parameter:
+    kind: Any = Literal.__getitem__(option.choices) if option.choices else bool
+    return Parameter(option.command, Parameter.KEYWORD_ONLY, default=None, annotation=kind | None)
+
+
+def _table_parameter(name: str, annotation: object, default: object) -> Parameter:
+    return Parameter(name, Parameter.KEYWORD_ONLY, default=default, annotation=annotation)
+
+
+#: ``/durak new``'s options that are not rule options, each group after the rule option it
+#: follows ("": first): the command's order, which users know, is kept as rule options are added
+#: (a new one goes last).
+_TABLE_PARAMETERS: dict[str, tuple[Parameter, ...]] = {
+    "": (_table_parameter("preset", str, "classic"),),
+    "teams": (
+        _table_parameter("seats", app_commands.Range[int, MIN_SEATS, MAX_SEATS], MAX_SEATS),
+        _table_parameter("timer", app_commands.Range[int, 0, MAX_TURN_TIMER] | None, None),
+        _table_parameter("ai_seats", app_commands.Range[int, 0, MAX_SEATS - 1], 0),
+        _table_parameter("ai_level", str, Level.NORMAL.value),
+        _table_parameter("thread", bool, False),
+        _table_parameter("language", str | None, None),
+    ),
+    "double_deck": (_table_parameter("anyone_adds_ai", bool, False),),
+}
+
+
+def _parameters() -> tuple[Parameter, ...]:
+    params = list(_TABLE_PARAMETERS[""])
+    for option in OPTIONS.commands:
+        params += [_rule_parameter(option), *_TABLE_PARAMETERS.get(option.command, ())]
+    return tuple(params)
+
+
+#: ``/durak new``'s parameters, in their order.
+NEW_PARAMETERS: Final = _parameters()
 #: The options in their order (their localised names and descriptions are keyed by these).
-NEW_OPTIONS = tuple(NewTable.__dataclass_fields__)
+NEW_OPTIONS: Final = tuple(p.name for p in NEW_PARAMETERS)
+
+_Callback = TypeVar("_Callback", bound=Callable[..., Awaitable[None]])
+
+
+def new_table_options(callback: _Callback) -> _Callback:
+    """Give ``callback(self, interaction, **answers)`` ``/durak new``'s parameters: discord.py
+    reads a command's options from its callback's signature, so the rule options' declarations
+    become the command's options."""
+    head = list(inspect.signature(callback).parameters.values())[:2]
+    callback.__signature__ = inspect.Signature([*head, *NEW_PARAMETERS])  # type: ignore[attr-defined]
+    return callback
 
 
 def preset_rules(name: str, changes: dict[str, object]) -> RuleSet:

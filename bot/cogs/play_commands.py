@@ -9,6 +9,7 @@ from discord import app_commands
 
 from bot.tables.refusals import Refusal, Rejected
 from bot.tables.table import Table
+from bot.tables.timers import expiries_before_ai
 from bot.text import t
 from bot.text.translator import ls
 from bot.ui.buttons import TableOp
@@ -37,7 +38,8 @@ class PlayCommands(CogBase):
     async def _send_rules(self, interaction: discord.Interaction, table: Table) -> None:
         loc = loc_of(interaction)
         embed = discord.Embed(
-            title=t("rules.title", loc), description=rules_text(table.rules, table.turn_timer, loc)
+            title=t("rules.title", loc),
+            description=rules_text(table.rules, table.turn_timer, loc, expiries_before_ai(table)),
         )
         await interaction.response.send_message(embed=embed, ephemeral=True)
 

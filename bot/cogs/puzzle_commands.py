@@ -22,12 +22,12 @@ from importlib import resources
 import discord
 from discord import app_commands
 
+from bot.delivery.message_writes import update_clicked_message
 from bot.storage import MAX_PAGE_SIZE
 from bot.tables.refusals import Refusal, Rejected
 from bot.text import t
 from bot.text.translator import ls
 from bot.ui.hand_view import HandMessage
-from bot.ui.message_writes import update_clicked_message
 from bot.ui.puzzle_board import BoardText, puzzle_board
 from durak_core import Action
 from durak_core.ai.endgame import OutOfBudget

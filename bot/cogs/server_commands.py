@@ -9,11 +9,11 @@ import discord
 from discord import app_commands
 
 from bot.health import version
+from bot.storage.preferences import NOTIFY_MODES
 from bot.text import t
 from bot.text.translator import ls
 from bot.ui.help_text import help_text
 from bot.ui.status_text import status_text, storage_megabytes
-from bot.ui.turn_alerts import NOTIFY_MODES
 
 from .base import CogBase, loc_of
 from .guild_settings import load_guild_settings, save_images_setting

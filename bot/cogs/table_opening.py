@@ -91,13 +91,9 @@ class ActivityTables:
         bot = self.bot
         await load_guild_settings(bot, guild_id)
         asked = NewTable(
-            r.preset,
-            seats=r.seats,
-            timer=r.timer,
-            ai_seats=r.ai_seats,
-            ai_level=r.ai_level,
-            language=r.language,
-        )
+            r.preset, seats=r.seats, timer=r.timer, ai_seats=r.ai_seats, ai_level=r.ai_level,
+            language=r.language, options=r.options,
+        )  # fmt: skip
         try:
             rules = asked.rules()
         except RulesError as exc:

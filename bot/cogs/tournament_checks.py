@@ -1,6 +1,7 @@
 """What a tournament needs of its channel, checked when it is created and when it starts: a
 text channel (its tables open in threads under it, and Discord has no threads in threads) and
-the bot's permissions there to open those threads and write in them."""
+the bot's permissions there to open those threads and write in them; and the warning for a
+field its tables do not hold well."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import discord
 
 from bot.tables.refusals import Refusal, Rejected
 from bot.text import t
+from bot.tournaments import SeatingFit
 
 #: The bot's permissions a tournament's channel must grant, by their ``discord.Permissions``
 #: names (their catalogue names: ``tournament.permission.<name>``).
@@ -25,3 +27,17 @@ def check_channel(interaction: discord.Interaction, loc: str) -> None:
     if missing:
         names = ", ".join(t(f"tournament.permission.{name}", loc) for name in missing)
         raise Rejected(Refusal.TOURNAMENT_PERMISSIONS, {"permissions": names})
+
+
+def fit_warning(fit: SeatingFit, entrants: int, size: int, loc: str) -> str:
+    """The warning for a field its tables do not hold well, and what would."""
+    if fit.better_size is None:
+        return t("tournament.warn.byes", loc, n=entrants, size=size, byes=fit.byes)
+    return t(
+        "tournament.warn.byes_size",
+        loc,
+        n=entrants,
+        size=size,
+        byes=fit.byes,
+        better=fit.better_size,
+    )

@@ -1,6 +1,6 @@
 """``/durak tournament``: new, start, cancel, remove, standings, history, and the sign-up
-message's Join / Leave buttons. The runner (``bot.events``) plays the rounds; this part parses,
-checks who may, and answers."""
+message's Join / Leave buttons. The runner (``bot.tournament_runner``) plays the rounds; this
+part parses, checks who may, and answers."""
 
 from __future__ import annotations
 
@@ -13,15 +13,18 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.domain import MAX_TURN_TIMER
-from bot.events.check_in import MINUTES as CHECK_IN_MINUTES
-from bot.events.check_in import announced as check_in_announced
+from bot.settings import DEFAULT_TURN_TIMER
 from bot.storage import NewTournament, TournamentRecord, TournamentStatus
 from bot.tables.refusals import Refusal, Rejected
 from bot.text import t
 from bot.text.translator import ls
+from bot.tournament_runner.check_in import MINUTES as CHECK_IN_MINUTES
+from bot.tournament_runner.check_in import announced as check_in_announced
+from bot.tournament_runner.deciding import DECIDER
 from bot.tournaments import (
     Format,
-    SeatingFit,
+    OverrideKind,
+    ResultError,
     SettingsError,
     Signup,
     SignupError,
@@ -37,7 +40,7 @@ from bot.ui.tournament_text import safe_name
 from .base import CogBase, click, loc_of
 from .guild_settings import load_guild_settings
 from .new_table import LANGUAGE_CHOICES, PRESET_CHOICES, NewTable, language_choice
-from .tournament_checks import check_channel
+from .tournament_checks import check_channel, fit_warning
 from .tournament_history import history_embed
 from .tournament_options import (
     EDITABLE,
@@ -49,9 +52,7 @@ from .tournament_options import (
     parse_deadline,
     table_options,
 )
-from .tournament_pick import choices, pick, tournament_option
-
-DEFAULT_TIMER = 60  # a tournament always has a turn timer: it is what plays a no-show's seat
+from .tournament_pick import choices, pick, table_choices, table_number, tournament_option
 
 
 class TournamentCommands(CogBase):
@@ -81,6 +82,7 @@ class TournamentCommands(CogBase):
         neighbours: bool | None = None,
         language: str | None = None,
         check_in: app_commands.Range[int, 5, 240] | None = None,
+        decider: bool = True,
     ) -> None:
         if interaction.guild_id is None or interaction.channel_id is None:
             await self._say(interaction, "err.guild_only")
@@ -94,16 +96,10 @@ class TournamentCommands(CogBase):
         when = parse_deadline(deadline, datetime.now(UTC))
         if check_in is not None and when is None:  # the window is the last minutes before it
             raise SettingsError("check_in_deadline", "check-in needs a deadline")
-        rules_asked = NewTable(
-            preset,
-            transfer,
-            deck,
-            first_five,
-            neighbours,
-            seats=table_size,
-            timer=timer,
-            language=language,
-        )
+        rules_asked = NewTable.asked(
+            preset=preset, transfer=transfer, deck=deck, first_five=first_five,
+            neighbours=neighbours, seats=table_size, timer=timer, language=language,
+        )  # fmt: skip
         lang = language_choice(language, interaction.guild_locale)
         try:
             options = table_options(settings, rules_asked, timer or self._default_timer(), lang)
@@ -119,7 +115,7 @@ class TournamentCommands(CogBase):
                 channel_id=interaction.channel_id,
                 organiser_id=interaction.user.id,
                 settings=settings,
-                options={**options.stored(), CHECK_IN_MINUTES: check_in or 0},
+                options={**options.stored(), CHECK_IN_MINUTES: check_in or 0, DECIDER: decider},
                 signup_deadline=when,
             )
         )
@@ -135,7 +131,8 @@ class TournamentCommands(CogBase):
         self.bot.tournaments.ensure_ticker()
 
     def _default_timer(self) -> int:
-        return self.bot.service.settings.turn_timer_seconds or DEFAULT_TIMER
+        # a tournament always has a turn timer: it is what plays a no-show's seat
+        return self.bot.service.settings.turn_timer_seconds or DEFAULT_TURN_TIMER
 
     # -- sign-up ----------------------------------------------------------------------------
 
@@ -299,6 +296,63 @@ class TournamentCommands(CogBase):
         tr = await self.bot.tournaments.pause(tr.tournament_id, False)
         await self._say(interaction, "tournament.ok.resumed", name=safe_name(tr.name))
 
+    async def _table_choices(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """The tables of the round being played of the tournament the command names."""
+        try:
+            tr = await self._current(interaction, interaction.namespace.tournament)
+        except Rejected:
+            return []
+        storage = self.bot.service.storage
+        rounds = await storage.tournament_rounds(tr.tournament_id)
+        entrants = await storage.tournament_entrants(tr.tournament_id)
+        names = await self.bot.event_host.names(tr.guild_id, [e.user_id for e in entrants])
+        return table_choices(rounds, names, current, loc_of(interaction))
+
+    @tournament.command(name=ls("name.t_override"), description=ls("cmd.t_override"))
+    @app_commands.rename(
+        table=ls("pname.t_table"), winner=ls("pname.t_winner"), forfeit=ls("pname.t_forfeit")
+    )
+    @app_commands.describe(
+        table=ls("opt.t_table"), winner=ls("opt.t_winner"), forfeit=ls("opt.t_forfeit")
+    )
+    @app_commands.autocomplete(table=_table_choices)
+    @tournament_option(_open_choices)
+    async def t_override(
+        self,
+        interaction: discord.Interaction,
+        table: str,
+        winner: discord.User | None = None,
+        forfeit: discord.User | None = None,
+        tournament: str | None = None,
+    ) -> None:
+        """Issue #30 control 4: the organiser decides a table that went wrong."""
+        tr = await self._organised(interaction, tournament)
+        if (winner is None) == (forfeit is None):
+            raise ResultError("override_who", "name the winner or the one who forfeits")
+        number = table_number(table)
+        kind = OverrideKind.WINNER if winner is not None else OverrideKind.FORFEIT
+        player = winner or forfeit
+        assert player is not None
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        tr = await self.bot.tournaments.override(
+            tr.tournament_id, number, kind, player.id, interaction.user.id
+        )
+        rnd = (await self.bot.service.storage.tournament_rounds(tr.tournament_id))[-1]
+        label = next(i for i, p in enumerate(rnd.tables, 1) if p.number == number)
+        loc = loc_of(interaction)
+        result = t(f"tournament.override.{kind}", loc, player=f"<@{player.id}>")
+        text = t(
+            "tournament.ok.overridden",
+            loc,
+            name=safe_name(tr.name),
+            round=rnd.number,
+            table=label,
+            result=result,
+        )
+        await interaction.followup.send(text, ephemeral=True)
+
     @tournament.command(name=ls("name.remove"), description=ls("cmd.t_remove"))
     @app_commands.rename(user=ls("pname.user"))
     @app_commands.describe(user=ls("opt.t_user"))
@@ -414,20 +468,6 @@ class TournamentCommands(CogBase):
         await interaction.response.send_message(
             embed=history_embed(past, loc_of(interaction)), ephemeral=True
         )
-
-
-def fit_warning(fit: SeatingFit, entrants: int, size: int, loc: str) -> str:
-    """The warning for a field its tables do not hold well, and what would."""
-    if fit.better_size is None:
-        return t("tournament.warn.byes", loc, n=entrants, size=size, byes=fit.byes)
-    return t(
-        "tournament.warn.byes_size",
-        loc,
-        n=entrants,
-        size=size,
-        byes=fit.byes,
-        better=fit.better_size,
-    )
 
 
 def left_key(tr: TournamentRecord) -> str:

@@ -9,9 +9,9 @@ from datetime import UTC, datetime, timedelta
 
 from discord import app_commands
 
-from bot.events.options import TableOptions
 from bot.tables.refusals import Refusal, Rejected
 from bot.text.translator import ls
+from bot.tournament_runner.options import TableOptions
 from bot.tournaments import (
     Format,
     MatchLength,
@@ -19,7 +19,7 @@ from bot.tournaments import (
     SignupError,
     TournamentSettings,
 )
-from bot.tournaments.settings import MAX_ENTRANTS, MAX_ROUND_ROBIN
+from bot.tournaments.configuration import MAX_ENTRANTS, MAX_ROUND_ROBIN
 
 from .new_table import NewTable
 
@@ -42,6 +42,7 @@ MIN_LEAD, MAX_LEAD = timedelta(minutes=1), timedelta(days=60)
 TOURNAMENT_OPTIONS = (
     "name", "format", "table_size", "games", "losses", "timer", "rounds", "limit", "deadline",
     "ai_fill", "preset", "transfer", "deck", "first_five", "neighbours", "language", "check_in",
+    "decider",
 )  # fmt: skip
 #: Option names already in the catalogue under ``pname.*`` / ``opt.*`` (shared with /durak new).
 SHARED = frozenset({"preset", "transfer", "deck", "first_five", "neighbours", "language"})

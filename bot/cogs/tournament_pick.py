@@ -5,15 +5,16 @@ tournament never takes over the first one's commands."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from discord import app_commands
 
-from bot.storage import TournamentRecord, TournamentStatus
+from bot.storage import RoundStatus, StoredRound, TournamentRecord, TournamentStatus
 from bot.tables.refusals import Refusal, Rejected
 from bot.text import t
 from bot.text.translator import ls
+from bot.tournaments import ResultError
 from bot.ui.tournament_text import safe_name
 
 OPEN = (TournamentStatus.SIGNUP, TournamentStatus.RUNNING)
@@ -64,6 +65,36 @@ def choices(
         label = f"{tr.name} · {t(f'tournament.state.{tr.status}', loc)}"
         out.append(app_commands.Choice(name=label[:MAX_CHOICE_NAME], value=tr.tournament_id))
     return out[:MAX_CHOICES]
+
+
+def table_choices(
+    rounds: Sequence[StoredRound], names: Mapping[int, str], typed: str, loc: str
+) -> list[app_commands.Choice[str]]:
+    """The suggestions for ``/durak tournament override``'s table: the round being played's
+    tables without a recorded result, each named as its thread is, with who sits there."""
+    if not rounds or rounds[-1].status is not RoundStatus.RUNNING:
+        return []
+    rnd = rounds[-1]
+    typed = typed.strip().casefold()
+    out: list[app_commands.Choice[str]] = []
+    for label, paired in enumerate(rnd.tables, 1):
+        if paired.override is not None:
+            continue
+        ai = t("tstand.ai", loc)
+        players = ", ".join(ai if p is None else names.get(p, str(p)) for p in paired.seats)
+        text = t("tournament.override.choice", loc, round=rnd.number, table=label, players=players)
+        if typed and typed not in text.casefold():
+            continue
+        out.append(app_commands.Choice(name=text[:MAX_CHOICE_NAME], value=str(paired.number)))
+    return out[:MAX_CHOICES]
+
+
+def table_number(value: str) -> int:
+    """The table the ``table`` option names (its stored number, as autocomplete gives it)."""
+    try:
+        return int(value.strip())
+    except ValueError:
+        raise ResultError("override_table", f"no table {value!r}") from None
 
 
 def tournament_option(suggest: Callable[..., Any]) -> Callable[[F], F]:

@@ -6,7 +6,7 @@ so a table picture shows exactly the public facts (R23) and a hand picture one s
 
 from __future__ import annotations
 
-from .cards import CARD_H, CARD_W, back_image, card_image
+from .card_images import CARD_H, CARD_W, back_image, card_image
 from .scene import render_card_png, render_hand_png, render_scene_png, render_table_png
 from .table import HEIGHT, ROLE_KEYS, WIDTH, SeatLabel, TableScene, table_scene
 

@@ -16,7 +16,7 @@ from typing import Literal
 
 from PIL import Image, ImageDraw
 
-from .cards import FACE, GOLD
+from .card_images import FACE, GOLD
 from .table import DIM, ROOM
 from .tournament import BAND, HEADER, HEIGHT, MARGIN, RULE, WIDTH, header, png, text
 

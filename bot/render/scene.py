@@ -11,7 +11,7 @@ from PIL import Image, ImageDraw
 
 from durak_core import Card, PublicView, SeatView, Suit
 
-from .cards import CARD_H, CARD_W, FACE, GOLD, back_image, card_image, card_size, draw_suit
+from .card_images import CARD_H, CARD_W, FACE, GOLD, back_image, card_image, card_size, draw_suit
 from .table import (
     BADGE_MID,
     BADGE_RIGHT,

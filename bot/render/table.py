@@ -25,7 +25,7 @@ from PIL import Image, ImageDraw
 
 from durak_core import Card, PublicView, Suit
 
-from .cards import (
+from .card_images import (
     FACE,
     GOLD,
     NAME_FACES,

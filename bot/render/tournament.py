@@ -23,7 +23,7 @@ from typing import Literal
 
 from PIL import Image, ImageDraw
 
-from .cards import FACE, GOLD, NAME_FACES, TEXT_FACES
+from .card_images import FACE, GOLD, NAME_FACES, TEXT_FACES
 from .table import DIM, ROOM, fit_text
 from .table import _draw_runs as draw_runs
 from .table import _width as runs_width
@@ -198,7 +198,8 @@ def draw_standings(scene: StandingsScene) -> Image.Image:
             )
             text(draw, x + (step - 6) / 2, mid + (size - 4) * 0.36, mark.text, size - 4,
                  step - 8, FACE, bold=True, align="centre")  # fmt: skip
-        text(draw, points_r, base, row.points, size, 92, GOLD if rank == 1 else FACE, bold=True,
+        leader = rank == 1 and scene.medals  # nobody leads an event where nobody has scored
+        text(draw, points_r, base, row.points, size, 92, GOLD if leader else FACE, bold=True,
              align="right")  # fmt: skip
         text(draw, tiebreak_r, base, row.tiebreak, size - 2, 92, DIM, align="right")
     if scene.more:

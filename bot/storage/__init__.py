@@ -42,11 +42,13 @@ from .models import (
     SavedTable,
     SeatRecord,
     StoredRound,
+    TableOverride,
     TableStatus,
     TournamentLink,
     TournamentRecord,
     TournamentStatus,
 )
+from .outcome import RatingChange, RecordedGame
 from .postgres import PostgresStorage
 from .sharding import ShardScope, shard_of
 from .sqlite import DEFAULT_DATABASE_PATH, SqliteStorage
@@ -72,6 +74,8 @@ __all__ = [
     "PlayerStats",
     "PostgresStorage",
     "PuzzleStreak",
+    "RatingChange",
+    "RecordedGame",
     "RoundStatus",
     "SavedTable",
     "SeatRecord",
@@ -84,6 +88,7 @@ __all__ = [
     "StorageBusy",
     "StorageError",
     "StoredRound",
+    "TableOverride",
     "TableStatus",
     "TournamentFull",
     "TournamentLink",

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal, Protocol
 
-from bot.tournaments import Pairing, PlayedGame, TournamentSettings
+from bot.tournaments import OverrideKind, Pairing, PlayedGame, TournamentSettings
 
 from .errors import InvalidQuery
 from .models import (
@@ -28,6 +28,7 @@ from .models import (
     TournamentRecord,
     TournamentStatus,
 )
+from .outcome import RecordedGame
 
 LeaderboardSort = Literal["wins", "win_rate", "rating"]
 #: The key–value settings tables, and the column that names whose settings a row holds.
@@ -42,8 +43,9 @@ MAX_PAGE_SIZE = 50
 class Storage(Protocol):
     async def close(self) -> None: ...
 
-    async def record_game(self, rec: GameRecord) -> str:
+    async def record_game(self, rec: GameRecord) -> RecordedGame:
         """Store a finished game and update aggregates atomically; idempotent per game_id.
+        Returns the game id and, when this call stored it, each human seat's rating change.
         A game with ``rec.tournament`` is also linked to its tournament table (which must be
         paired, with these players: else ``InvalidQuery`` and nothing is written)."""
         ...
@@ -149,6 +151,18 @@ class Storage(Protocol):
     ) -> bool: ...
 
     async def tournament_rounds(self, tournament_id: str) -> list[StoredRound]: ...
+
+    async def override_tournament_table(
+        self,
+        tournament_id: str,
+        round_number: int,
+        table_number: int,
+        kind: OverrideKind,
+        player: int,
+        by: int,
+    ) -> bool:
+        """The organiser's result of a table of the round being played; False if it has one."""
+        ...
 
     async def tournament_games(self, tournament_id: str) -> list[PlayedGame]:
         """The stored games as the core's records: the standings are recomputed from them."""

@@ -256,6 +256,17 @@ MIGRATIONS: tuple[Migration, ...] = (
     ),
     Migration(
         8,
+        "tournament result overrides: the organiser's walkover or forfeit of a table",
+        (
+            # ``override_json``: {"kind": "winner" | "forfeit", "player": user id}; with who
+            # recorded it and when, for the tournament's log and export. NULL: the games decide.
+            "ALTER TABLE tournament_tables ADD COLUMN override_json TEXT",
+            "ALTER TABLE tournament_tables ADD COLUMN override_by {id}",
+            "ALTER TABLE tournament_tables ADD COLUMN override_at {time}",
+        ),
+    ),
+    Migration(
+        9,
         "daily puzzles: each player's first finished try at a server's puzzle of the day",
         (
             # ``day``: days since 1970-01-01 (UTC), the bot's clock; one row per player, server

@@ -15,10 +15,17 @@ import orjson
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from bot.domain import TableStatus as TableStatus  # re-exported: the storage API names it
-from bot.tournaments import Entrant, Pairing, SeatedTable, TournamentSettings
+from bot.tournaments import (
+    Entrant,
+    Override,
+    OverrideKind,
+    Pairing,
+    SeatedTable,
+    TournamentSettings,
+)
+from durak_core.rules import MAX_SEATS as MAX_SEATS  # R3, re-exported
+from durak_core.rules import MIN_SEATS as MIN_SEATS
 
-MIN_SEATS = 2
-MAX_SEATS = 6
 _HEX = re.compile(r"^[0-9a-fA-F]+$")
 
 SeatResult = Literal["win", "loss", "draw", "played"]
@@ -326,13 +333,24 @@ class EntrantRecord(_Frozen):
         return Entrant(self.user_id, self.rating, self.signup_order)
 
 
+class TableOverride(_Frozen):
+    """The organiser's result of a paired table (``bot.tournaments.Override``): who recorded
+    it, and when (the tournament's log and its export say so)."""
+
+    kind: OverrideKind
+    player: int
+    by: int
+    at: datetime
+
+
 class PairedTable(_Frozen):
-    """A table of a round: who sits in each seat (None: an AI seat), and the bot's table once
-    it is opened."""
+    """A table of a round: who sits in each seat (None: an AI seat), the bot's table once it is
+    opened, and the organiser's result if they recorded one."""
 
     number: int = Field(ge=1)
     seats: tuple[int | None, ...] = Field(min_length=MIN_SEATS, max_length=MAX_SEATS)
     bot_table_id: str | None = None
+    override: TableOverride | None = None
 
     @property
     def seated(self) -> SeatedTable:
@@ -352,6 +370,15 @@ class StoredRound(_Frozen):
     @property
     def pairing(self) -> Pairing:
         return Pairing(self.number, tuple(t.seated for t in self.tables), self.byes)
+
+    def overrides(self) -> dict[tuple[int, int], Override]:
+        """The organiser's results of this round's tables, by (round, table)."""
+        return {
+            (self.number, t.number): Override(self.number, t.number, t.override.kind,
+                                              t.override.player)
+            for t in self.tables
+            if t.override is not None
+        }  # fmt: skip
 
 
 class PuzzleStreak(_Frozen):

@@ -6,7 +6,8 @@ Kept free of SQL so a PostgreSQL backend computes exactly the same numbers.
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 from openskill.models import PlackettLuce
 
@@ -29,6 +30,42 @@ class Rating:
 
 
 DEFAULT_RATING = Rating(DEFAULT_MU, DEFAULT_SIGMA)
+
+
+@dataclass(frozen=True, slots=True)
+class RatingChange:
+    """A player's rating in the game's guild (the ordinal, as the leaderboard shows it) before
+    and after one game."""
+
+    before: float
+    after: float
+
+    @property
+    def delta(self) -> float:
+        return self.after - self.before
+
+
+@dataclass(frozen=True, slots=True)
+class RecordedGame:
+    """What ``record_game`` did: the game's id and, when this call stored it, the rating change
+    of every human seat (by seat number). Empty when the game had been stored already (by an
+    earlier try, or another process): the change is then not known here."""
+
+    game_id: str
+    ratings: Mapping[int, RatingChange] = field(default_factory=dict)
+
+
+def rating_changes(
+    rec: GameRecord, prior: Mapping[str, Rating], new: Mapping[str, Rating]
+) -> dict[int, RatingChange]:
+    """The change of each human seat's rating: an AI level's rating is nobody's to show."""
+    return {
+        seat.seat: RatingChange(
+            prior.get(seat.player_key, DEFAULT_RATING).ordinal, new[seat.player_key].ordinal
+        )
+        for seat in rec.seats
+        if seat.kind == "human"
+    }
 
 
 @dataclass(frozen=True, slots=True)

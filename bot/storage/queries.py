@@ -42,7 +42,15 @@ from .models import (
     SeatRecord,
     TableStatus,
 )
-from .outcome import DEFAULT_RATING, Rating, rate_game, seat_outcomes
+from .outcome import (
+    DEFAULT_RATING,
+    Rating,
+    RecordedGame,
+    rate_game,
+    rating_changes,
+    seat_outcomes,
+)
+from .preferences import SettingsStore
 from .puzzle_queries import PuzzleQueries
 from .rows import (
     ENTRY_COLUMNS,
@@ -59,8 +67,8 @@ from .rows import (
     summary_from_row,
     table_from_row,
 )
-from .settings import SettingsStore
 from .sharding import ShardScope, fetch_owned
+from .tournament_overrides import TournamentOverrides
 from .tournament_queries import INSERT_LINK, TournamentQueries, check_link
 
 T = TypeVar("T")
@@ -146,9 +154,10 @@ def refused_saves(tables: Sequence[SavedTable], found: Iterable[Row]) -> dict[st
     }
 
 
-class SqlStorage(SettingsStore, TournamentQueries, PuzzleQueries):
+class SqlStorage(SettingsStore, TournamentQueries, TournamentOverrides, PuzzleQueries):
     """Every storage method but ``save_table``, over a backend's transactions (the
-    tournaments' in ``tournament_queries.py``, the daily puzzles' in ``puzzle_queries.py``)."""
+    tournaments' in ``tournament_queries.py`` and ``tournament_overrides.py``, the daily
+    puzzles' in ``puzzle_queries.py``)."""
 
     #: With a scope, ``load_tables`` returns only the tables of this process's guilds.
     shards: ShardScope | None
@@ -177,7 +186,7 @@ class SqlStorage(SettingsStore, TournamentQueries, PuzzleQueries):
 
     # -- games --------------------------------------------------------------------
 
-    async def record_game(self, rec: GameRecord) -> str:
+    async def record_game(self, rec: GameRecord) -> RecordedGame:
         outcomes = seat_outcomes(rec)
         by_num = rec.seats_by_number
         keys = sorted({s.player_key for s in rec.seats})
@@ -188,7 +197,7 @@ class SqlStorage(SettingsStore, TournamentQueries, PuzzleQueries):
             for k in keys
         ]  # fmt: skip
 
-        async def body(conn: Connection) -> str:
+        async def body(conn: Connection) -> RecordedGame:
             t = conn.dialect.time
             if rec.tournament is not None:
                 await check_link(conn, rec)
@@ -200,8 +209,8 @@ class SqlStorage(SettingsStore, TournamentQueries, PuzzleQueries):
                 rec.seed_commitment, rec.seed, dumps(rec.card_order), dumps(rec.actions),
                 t(datetime.now(UTC)),
             )  # fmt: skip
-            if not inserted:
-                return rec.game_id  # already recorded (perhaps by another process): no-op
+            if not inserted:  # already recorded (perhaps by another process): no-op
+                return RecordedGame(rec.game_id)
             await conn.executemany(_NEW_GUILD_ROW, [(rec.guild_id, *w) for w in who])
             rows = await conn.fetch(
                 "SELECT player_key, mu, sigma FROM guild_stats WHERE guild_id = ?"
@@ -240,7 +249,7 @@ class SqlStorage(SettingsStore, TournamentQueries, PuzzleQueries):
                 await conn.execute(
                     INSERT_LINK, rec.game_id, link.tournament_id, link.round, link.table
                 )
-            return rec.game_id
+            return RecordedGame(rec.game_id, rating_changes(rec, prior, new))
 
         return await self._transaction(body, write=True)
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from bot.tournaments import Format, MatchKind, MatchLength, PlayedGame, TournamentSettings
 
-from .models import EntrantRecord, PairedTable, TournamentRecord
+from .models import EntrantRecord, PairedTable, TableOverride, TournamentRecord
 from .rows import dumps, parse_ts
 
 #: A tournament's columns, in the order of ``tournament_values``.
@@ -74,10 +74,20 @@ def seats_from_json(text: str) -> tuple[int | None, ...]:
 
 
 def paired_table_from_row(row: Any) -> PairedTable:
+    override = None
+    if row["override_json"] is not None:
+        d = json.loads(row["override_json"])
+        override = TableOverride(
+            kind=d["kind"],
+            player=d["player"],
+            by=row["override_by"],
+            at=parse_ts(row["override_at"]),
+        )
     return PairedTable(
         number=row["table_number"],
         seats=seats_from_json(row["seats_json"]),
         bot_table_id=row["bot_table_id"],
+        override=override,
     )
 
 

@@ -2,10 +2,12 @@
 
 Each worker is ``python -m bot.tables.ai_workers``: it reads requests from its stdin and writes
 answers to its stdout, one length-prefixed pickle each (``(player, view, events)`` in, each
-event pickled on its own, the action out). The bot talks to it through asyncio pipes. A
-``ProcessPoolExecutor`` did the same through two helper threads per pool and a wake-up pipe;
-under load every decision then made the event loop hand the interpreter lock to those threads
-and wait to get it back (a third of a millisecond per decision, more when the loop was busy).
+event pickled on its own, the action out). A game review's decision travels the same way, a
+:class:`~durak_core.ai.review.DecisionTask` in the player's place and its review out. The
+bot talks to it through asyncio pipes. A ``ProcessPoolExecutor`` did the same through two
+helper threads per pool and a wake-up pipe; under load every decision then made the event loop
+hand the interpreter lock to those threads and wait to get it back (a third of a millisecond
+per decision, more when the loop was busy).
 
 A worker ends when its stdin closes: when the bot stops, and also when the bot is killed
 outright (SIGKILL, out of memory), since the kernel closes the bot's end of the pipe.
@@ -25,6 +27,7 @@ from typing import BinaryIO
 
 from durak_core import Action, Event, SeatView
 from durak_core.ai import Player
+from durak_core.ai.review import DecisionReview, DecisionTask
 
 _HEADER = struct.Struct(">I")
 
@@ -83,8 +86,21 @@ class AiWorkers:
     async def decide(self, player: Player, view: SeatView, history: Sequence[Event]) -> Action:
         """``player.choose(view, history)`` in a worker. Raises :class:`WorkerDied` if the
         worker ended meanwhile (a fresh one is started for the next decision)."""
+        value = await self._run(player, view, history)
+        assert isinstance(value, Action)
+        return value
+
+    async def review(
+        self, task: DecisionTask, view: SeatView, history: Sequence[Event]
+    ) -> DecisionReview:
+        """``task.run(view, history)`` (one decision of a game review) in a worker."""
+        value = await self._run(task, view, history)
+        assert isinstance(value, DecisionReview)
+        return value
+
+    async def _run(self, task: object, view: SeatView, history: Sequence[Event]) -> object:
         events = [_pickled(event) for event in history]
-        request = pickle.dumps((player, view, events), pickle.HIGHEST_PROTOCOL)
+        request = pickle.dumps((task, view, events), pickle.HIGHEST_PROTOCOL)
         async with self._slots:  # so at most ``processes`` workers, each idle or busy
             worker = await self._get()
             try:
@@ -100,7 +116,6 @@ class AiWorkers:
             self._idle.append(worker)
         if not ok:
             raise RuntimeError(f"AI worker: {value}")
-        assert isinstance(value, Action)
         return value
 
     async def _get(self) -> _Worker:
@@ -146,9 +161,12 @@ def serve(requests: BinaryIO, answers: BinaryIO) -> None:
         (size,) = _HEADER.unpack(header)
         body = requests.read(size)
         try:
-            player, view, events = pickle.loads(body)
+            task, view, events = pickle.loads(body)
             history = [_unpickled(event) for event in events]
-            answer: tuple[bool, object] = (True, player.choose(view, history))
+            if isinstance(task, DecisionTask):
+                answer: tuple[bool, object] = (True, task.run(view, history))
+            else:
+                answer = (True, task.choose(view, history))
         except Exception as exc:  # reported to the bot, which plays a legal fallback
             answer = (False, f"{type(exc).__name__}: {exc}")
         body = pickle.dumps(answer, pickle.HIGHEST_PROTOCOL)

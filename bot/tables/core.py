@@ -131,13 +131,21 @@ class TableCore:
         table.status = TableStatus.FINISHED
         table.deadline = None
         table.auto_pass.clear()  # "done for this bout" ends with the game's last bout
+        table.ratings = None
         record = game_record(table, state)
         series_args = _series_args(table, series) if series.finished else None
         storage = self.storage
+        games = series.games
 
         async def write() -> None:
             # Both calls are idempotent (game id, series id): a retry never counts twice.
-            await storage.record_game(record)
+            recorded = await storage.record_game(record)
+            # Kept for the game's finished frames (the Activity's results screen), so no viewer
+            # asks storage. Usually this runs while ``durable`` waits under the table's lock,
+            # before the change is announced; a write retried after an outage sets it later,
+            # and the next frame built shows it. A rematch dealt meanwhile is another game.
+            if recorded.ratings and table.series is series and series.games == games:
+                table.ratings = recorded.ratings
             if series_args is not None:
                 await storage.finish_series(*series_args)
 

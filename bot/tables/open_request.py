@@ -18,3 +18,5 @@ class OpenRequest:
     ai_seats: int
     ai_level: str
     language: str | None
+    #: The rule options given, by their ``/durak new`` name (durak_core.rule_options).
+    options: tuple[tuple[str, bool | int], ...] = ()

@@ -7,13 +7,17 @@ this module only holds what the bot must remember between actions.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Literal
 
 from bot.domain import ACTIVE_STATUSES, TableStatus
+from bot.storage import RatingChange
 from durak_core import Action, Card, Event, GameState, PublicView, RuleSet, SeatView, Series
 from durak_core.ai import Level, Player
+from durak_core.rules import MAX_SEATS as MAX_SEATS  # R3, re-exported
+from durak_core.rules import MIN_SEATS as MIN_SEATS
 from durak_core.snapshot import SnapshotWriter
 from durak_core.views import seat_view
 
@@ -21,8 +25,6 @@ from durak_core.views import seat_view
 SeatPlayer = Literal["human", "ai", "away", "left"]
 #: The level that plays a human's seat while its owner is away or has left (shown by name).
 STAND_IN_LEVEL = Level.NORMAL
-MIN_SEATS = 2
-MAX_SEATS = 6
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,6 +138,10 @@ class Table:
     language: str | None = None
     #: Set for a table of a tournament round (its games link to it; no rematch, no abandonment).
     match: MatchOf | None = None
+    #: The finished game's rating change per human seat, as recording it returned them (None:
+    #: not recorded yet, or recorded before, e.g. by another process). Not saved: a finished
+    #: table is not restored.
+    ratings: Mapping[int, RatingChange] | None = None
     #: The public view of ``state`` (a state is immutable: computed once, read by the timer,
     #: the embed and the picture of the same change).
     _public: tuple[GameState, PublicView] | None = field(

@@ -18,12 +18,13 @@ from .bracket import (
     replay_bracket,
     withdraw,
 )
+from .configuration import Format, MatchKind, MatchLength, TournamentSettings, check_deadline
 from .errors import PairingError, ResultError, SettingsError, SignupError, TournamentError
 from .fit import SeatingFit, seating_fit
+from .override import Override, OverrideKind
 from .results import Place, PlayedGame, Seat, TableResult, bye_points
 from .round_robin import round_robin_round
 from .rounds import Pairing, RoundRecord, SeatedTable, rounds_from_games
-from .settings import Format, MatchKind, MatchLength, TournamentSettings, check_deadline
 from .signup import Entrant, Signup, check_start, join, leave, seed_order, start
 from .standings import (
     RoundEntry,
@@ -43,6 +44,8 @@ __all__ = [
     "Format",
     "MatchKind",
     "MatchLength",
+    "Override",
+    "OverrideKind",
     "Pairing",
     "PairingError",
     "Place",

@@ -22,9 +22,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import cache
 
+from .configuration import MatchLength
 from .errors import ResultError, SignupError
+from .override import Override
 from .results import Place, PlayedGame, TableResult
-from .settings import MatchLength
 from .signup import Entrant, seed_order
 
 
@@ -193,15 +194,25 @@ class Withdrawal:
 
 
 def replay_bracket(
-    entrants: Sequence[Entrant], events: Sequence[PlayedGame | Withdrawal], length: MatchLength
+    entrants: Sequence[Entrant],
+    events: Sequence[PlayedGame | Withdrawal | Override],
+    length: MatchLength,
 ) -> Bracket:
-    """The bracket from its stored games and withdrawals, in the order they happened: a match
-    counts once its games decide it. Equal to the bracket built step by step."""
+    """The bracket from its stored games, withdrawals and the organiser's results, in the order
+    they happened: a match counts once its games or an override decide it (games after that
+    change nothing). Equal to the bracket built step by step."""
     b = new_bracket(entrants)
     games: dict[tuple[int, int], list[PlayedGame]] = {}
+    decided: set[tuple[int, int]] = set()
     for event in events:
         if isinstance(event, Withdrawal):
             b = withdraw(b, event.player)
+            continue
+        if isinstance(event, Override):
+            b = _overridden(b, event)
+            decided.add((event.round, event.table))
+            continue
+        if (event.round, event.table) in decided:
             continue
         played = games.setdefault((event.round, event.table), [])
         played.append(event)
@@ -209,6 +220,20 @@ def replay_bracket(
         if result.is_over(length, decisive=True):
             b = record_result(b, result, length)
     return b
+
+
+def _overridden(b: Bracket, o: Override) -> Bracket:
+    """The organiser's result of a match: its winner goes on (a match decided already, by a
+    withdrawal say, stays as it is)."""
+    matches = b.matches(o.round)
+    if not 1 <= o.table <= len(matches):
+        raise ResultError("no_match", f"round {o.round} has no match {o.table}", round=o.round)
+    match = matches[o.table - 1]
+    if match.winner is not None:
+        return b
+    winner = o.winner(match.players)
+    assert winner is not None  # two seats: one wins, the other forfeits
+    return record_winner(b, o.round, o.table, winner)
 
 
 def withdraw(b: Bracket, player: int) -> Bracket:

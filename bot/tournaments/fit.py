@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .settings import Format, TournamentSettings
+from .configuration import Format, TournamentSettings
 
 #: Byes a round may leave without a warning (one player sitting out is what an odd field does).
 QUIET_BYES = 1

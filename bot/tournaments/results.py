@@ -25,8 +25,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+from .configuration import MatchKind, MatchLength
 from .errors import ResultError
-from .settings import MatchKind, MatchLength
 
 Seat = int | None  # a player's user id, or None for an AI seat
 
@@ -107,8 +107,13 @@ class TableResult:
     table: int
     seats: tuple[Seat, ...]
     games: tuple[PlayedGame, ...]
+    #: The organiser's result (``override.Override``), which the places are instead of the
+    #: games' (games played before it stay listed: they were played, and rated).
+    decided: tuple[Place, ...] | None = None
 
     def __post_init__(self) -> None:
+        if self.decided is not None and len(self.decided) != len(self.seats):
+            raise ResultError("finish", "an override must place every seat of its table")
         for g in self.games:
             if (g.round, g.table, g.seats) != (self.round, self.table, self.seats):
                 raise ResultError(
@@ -133,6 +138,8 @@ class TableResult:
 
     def places(self) -> tuple[Place, ...]:
         """Each seat's place in the match (see the module's text)."""
+        if self.decided is not None:
+            return self.decided
         n = len(self.seats)
         sums = [0] * n
         for g in self.games:
@@ -151,6 +158,8 @@ class TableResult:
     def is_over(self, length: MatchLength, decisive: bool = False) -> bool:
         """Whether the match has been played out. ``decisive`` (single elimination): a match
         whose first place is shared goes on, one deciding game after another."""
+        if self.decided is not None:
+            return True
         if length.kind is MatchKind.GAMES:
             over = len(self.games) >= length.count
         else:

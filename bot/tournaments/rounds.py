@@ -3,12 +3,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from .configuration import MatchLength
 from .errors import ResultError
+from .override import Override
 from .results import PlayedGame, Seat, TableResult
-from .settings import MatchLength
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,10 +70,15 @@ class RoundRecord:
 
 
 def rounds_from_games(
-    pairings: Sequence[Pairing], games: Iterable[PlayedGame], length: MatchLength
+    pairings: Sequence[Pairing],
+    games: Iterable[PlayedGame],
+    length: MatchLength,
+    overrides: Mapping[tuple[int, int], Override] | None = None,
 ) -> tuple[RoundRecord, ...]:
     """The records of the stored rounds from their stored games (in the order played): a
-    table's match counts once it is over (:meth:`TableResult.is_over`)."""
+    table's match counts once it is over (:meth:`TableResult.is_over`), or once the organiser
+    decided it (``overrides``, by (round, table): its places are the override's)."""
+    overrides = overrides or {}
     by_table: dict[tuple[int, int], list[PlayedGame]] = {}
     for g in games:
         by_table.setdefault((g.round, g.table), []).append(g)
@@ -91,6 +97,12 @@ def rounds_from_games(
         results = []
         for t in p.tables:
             played = by_table.get((p.round, t.number))
+            override = overrides.get((p.round, t.number))
+            if override is not None:
+                decided = override.places(t.seats)
+                kept = tuple(played or ())  # played before the override: listed, not counted
+                results.append(TableResult(p.round, t.number, t.seats, kept, decided))
+                continue
             if played:
                 result = TableResult.of(played)
                 if result.seats != t.seats:

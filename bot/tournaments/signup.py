@@ -17,8 +17,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
+from .configuration import Format, TournamentSettings
 from .errors import SignupError
-from .settings import Format, TournamentSettings
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,10 +20,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
+from .configuration import Format, TournamentSettings
 from .errors import PairingError
 from .rounds import Pairing, RoundRecord, SeatedTable
 from .seating import seat
-from .settings import Format, TournamentSettings
 from .signup import Entrant
 from .standings import standings
 

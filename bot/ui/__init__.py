@@ -1,1 +1,1 @@
-"""Views → embeds and components; the message refresher."""
+"""Views → embeds, components and pictures: what a message shows, never when it is sent."""

@@ -14,6 +14,7 @@ Formats (all well under Discord's 100 characters)::
                                             ai-remove, ai-open / ai-host (who may seat AIs)
     dkb:<sort>:<page>                       leaderboard pages
     dkr:<tournament>:<op>                   a tournament's sign-up: join, leave
+    dkv:<game>                              a finished game's "Review": the game's id
 """
 
 from __future__ import annotations
@@ -106,6 +107,8 @@ class ClickHandler(Protocol):
     async def on_signup_button(
         self, interaction: discord.Interaction, tournament: str, op: SignupOp
     ) -> None: ...
+
+    async def on_review_button(self, interaction: discord.Interaction, game: str) -> None: ...
 
 
 def handler(interaction: discord.Interaction) -> ClickHandler:
@@ -353,6 +356,42 @@ class SignupButton(
         await handler(interaction).on_signup_button(interaction, self.tournament, self.op)
 
 
+#: A recorded game's id: its table, series and game numbers (bot/tables/records.py).
+GAME_RE = r"(?P<game>[0-9a-f]{8}\.[0-9]{1,6}\.[0-9]{1,6})"
+
+
+def review_button_id(game: str) -> str:
+    return f"dkv:{game}"
+
+
+class ReviewButton(
+    FromCustomId,
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"dkv:" + GAME_RE,
+):
+    """ "Review" on a finished game's table message: it carries the game's id, so it reviews
+    that game even once the table has dealt the next one."""
+
+    def __init__(
+        self,
+        game: str,
+        *,
+        label: str = "?",
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(label=label, style=style, custom_id=review_button_id(game))
+        )
+        self.game = game
+
+    @classmethod
+    def from_match(cls, match: re.Match[str]) -> Self:
+        return cls(match["game"])
+
+    async def answer(self, interaction: discord.Interaction) -> None:
+        await handler(interaction).on_review_button(interaction, self.game)
+
+
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     HandButton,
     HandSelect,
@@ -360,6 +399,7 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     LobbyButton,
     BoardButton,
     SignupButton,
+    ReviewButton,
 )
 
 

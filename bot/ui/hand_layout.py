@@ -27,8 +27,8 @@ from .buttons import (
     hand_select_id,
     table_button_id,
 )
-from .cards import card_text
-from .message_writes import ComponentRows
+from .card_words import card_text
+from .components import ComponentRows
 
 #: Discord's limits: action rows per message, buttons per row, options per select menu.
 ROWS = 5

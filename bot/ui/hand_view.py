@@ -31,10 +31,10 @@ from durak_core import Action, Card, PublicView, SeatView
 from durak_core.actions import DEFEND, EXCHANGE, PASS, PASS_ACTION, TAKE, TRANSFER, Attack, Defend
 
 from .buttons import TableOp
-from .cards import card_text, cards_text, grouped_hand, hand_sort_key
+from .card_words import card_text, cards_text, grouped_hand, hand_sort_key
+from .components import ComponentRows
 from .cycles import PictureFile
 from .hand_layout import PER_ROW, PER_SELECT, ROWS, Item, Layout, rows_for
-from .message_writes import ComponentRows
 from .table_embed import (
     last_lines,
     pairs_text,

@@ -27,9 +27,9 @@ from durak_core import Action, parse_move
 from durak_core.ai.puzzles import DEFENCE, Puzzle, PuzzlePlay, their_cards
 
 from .buttons import FromCustomId
-from .cards import action_line, grouped_hand
+from .card_words import action_line, grouped_hand
+from .components import ComponentRows
 from .hand_view import HandContext, HandMessage, render_hand
-from .message_writes import ComponentRows
 
 BUTTON = r"dkz:(?P<board>[0-9a-f]{8}):(?P<ply>[0-9]{1,3}):(?P<code>[0-9]{1,5})"
 SELECT = r"dkzs:(?P<board>[0-9a-f]{8}):(?P<ply>[0-9]{1,3}):(?P<n>[0-9])"

@@ -11,11 +11,14 @@ import functools
 import re
 
 from bot.tables.refusals import Refusal, Rejected
+from bot.tables.timers import EXPIRIES_BEFORE_AI
 from bot.text import t
 from durak_core import PRESETS, RuleSet
 from durak_core.cards import ACE
+from durak_core.rule_options import SECTIONS, RuleOption
+from durak_core.rules import OPTIONS
 
-from .cards import rank_label
+from .card_words import rank_label
 
 _RULE_ID = re.compile(r"\b([RV]\d{1,2})\b")
 
@@ -28,26 +31,16 @@ def preset_name(rules: RuleSet, loc: str | None = None) -> str:
 
 def rule_names(rules: RuleSet, loc: str | None = None) -> list[str]:
     """Short names of the options that differ from classic, each with its rule id."""
-    checks: list[tuple[bool, str, dict[str, object]]] = [
-        (rules.transfer, "V1", {}),
-        (rules.deck_size != 36, "V2", {"n": rules.deck_size}),
-        (rules.hand_size != 6, "V3", {"n": rules.hand_size}),
-        (rules.first_bout_five, "V4", {}),
-        (rules.neighbours_only, "V5", {}),
-        (not rules.throw_in_after_take, "V6", {}),
-        (bool(rules.team_size), "V7", {"size": rules.team_size}),
-        (rules.trump_exchange, "V8", {}),
-        (rules.unlimited_bout, "V9", {}),
-        (rules.under_the_fool, "V10", {}),
-        (rules.no_trump, "V11", {}),
-        (rules.crazy, "V12", {}),
-        (rules.diamonds_apart, "V13", {}),
-        (rules.changing_trump, "V14", {}),
-        (rules.jokers, "V15", {}),
-        (rules.double_deck, "V16", {}),
-        (bool(rules.series_losses), "V17", {"n": rules.series_losses}),
+    return [
+        f"{option.rule} {t(option.name_key, loc, **_params(option, value))}"
+        for option in OPTIONS
+        if option.is_set(value := getattr(rules, option.field))
     ]
-    return [f"{rid} {t(f'rname.{rid}', loc, **params)}" for on, rid, params in checks if on]
+
+
+def _params(option: RuleOption, value: object) -> dict[str, object]:
+    """The catalogue parameters of ``option``'s texts for its value ``value``."""
+    return {option.param: value} if option.param else {}
 
 
 # Every table message and lobby shows it; a table's rules never change during a game.
@@ -62,78 +55,61 @@ def rules_summary(rules: RuleSet, loc: str | None = None) -> str:
     return t("summary.line", loc, name=name, diffs=", ".join(diffs))
 
 
-def rules_text(rules: RuleSet, turn_timer: int, loc: str | None = None) -> str:
-    """The full rules of a table, one line per rule, every option reflected."""
-    count = len(rules.deck())
-    lines = [
-        f"__{rules_summary(rules, loc)}__",
-        t(
-            "rules.deck",
-            loc,
-            n=count,
-            low=rank_label(rules.lowest_rank, loc),
-            high=rank_label(ACE, loc),
-        ),
+def rules_text(
+    rules: RuleSet, turn_timer: int, loc: str | None = None, expiries: int = EXPIRIES_BEFORE_AI
+) -> str:
+    """The full rules of a table, one line per rule, every option reflected: each section's
+    classic line, or the line of an option set in its place, then the lines of the options set
+    after it (durak_core.rule_options); with a timer, how many expiries in a row hand a seat
+    to an AI (``expiries``: bot.tables.timers.expiries_before_ai)."""
+    lines = [f"__{rules_summary(rules, loc)}__"]
+    set_options = [
+        (option, value)
+        for option in OPTIONS
+        if option.is_set(value := getattr(rules, option.field))
     ]
-    if rules.jokers:
-        lines.append(t("rules.V15", loc))
-    if rules.double_deck:
-        lines.append(t("rules.V16", loc))
-    lines.append(t("rules.deal", loc, n=rules.hand_size))
-    if rules.no_trump:
-        lines.append(t("rules.V11", loc))
-    elif rules.crazy:
-        lines.append(t("rules.V12", loc))
-    else:
-        lines.append(t("rules.trump", loc))
-        if rules.diamonds_apart:
-            lines.append(t("rules.V13", loc))
-    if rules.changing_trump:
-        lines.append(t("rules.V14", loc))
-    if rules.trump_exchange:
-        lines.append(t("rules.V8", loc))
-    lines.append(t("rules.start_dealer" if rules.no_trump else "rules.start", loc))
-    if rules.under_the_fool:
-        lines.append(t("rules.V10", loc))
-    lines.append(t("rules.V5" if rules.neighbours_only else "rules.throw_in", loc))
-    if rules.unlimited_bout:
-        lines.append(t("rules.V9", loc))
-    else:
-        lines.append(t("rules.limit", loc, n=rules.hand_size))
-    if rules.first_bout_five:
-        lines.append(t("rules.V4", loc))
-    lines.append(t("rules.V1" if rules.transfer else "rules.no_transfer", loc))
-    lines.append(t("rules.take" if rules.throw_in_after_take else "rules.V6", loc))
-    if rules.team_size:
-        lines.append(t("rules.V7", loc, size=rules.team_size))
-    lines.append(t("rules.end", loc))
-    if rules.series_losses:
-        lines.append(t("rules.V17", loc, n=rules.series_losses))
+    for section in SECTIONS:
+        here = [(o, v) for o, v in set_options if o.section == section]
+        instead = [t(o.line_key, loc, **_params(o, v)) for o, v in here if o.placement == "instead"]
+        lines += instead or [_section_line(section, rules, loc)]
+        lines += [t(o.line_key, loc, **_params(o, v)) for o, v in here if o.placement == "after"]
     if turn_timer:
-        lines.append(t("rules.timer", loc, n=turn_timer))
+        lines.append(t("rules.timer", loc, n=turn_timer, expiries=expiries))
     return "\n".join(lines)
+
+
+def _section_line(section: str, rules: RuleSet, loc: str | None) -> str:
+    """A section's line in the classic game (the deck and the deal state their sizes, V2/V3)."""
+    if section == "deck":
+        low, high = rank_label(rules.lowest_rank, loc), rank_label(ACE, loc)
+        return t("rules.deck", loc, n=len(rules.deck()), low=low, high=high)
+    if section in ("deal", "limit"):
+        return t(f"rules.{section}", loc, n=rules.hand_size)
+    if section == "start" and rules.no_trump:
+        return t("rules.start_dealer", loc)  # V11: no trump to start with (R8)
+    return t(_CLASSIC_LINE.get(section, f"rules.{section}"), loc)
+
+
+#: The classic line's key where it is not named after its section.
+_CLASSIC_LINE = {"transfer": "rules.no_transfer"}
 
 
 def reason_text(message: str, rules: RuleSet | None, loc: str | None = None) -> str:
     """An engine refusal (English, naming rule ids) as the rule ids with their local names."""
-    deck, hand, size, losses = 36, 6, 2, 3
-    if rules is not None:
-        deck, hand = rules.deck_size, rules.hand_size
-        size, losses = rules.team_size or 2, rules.series_losses
-    # Each name's own parameters: a plural name selects its form by its own ``n``.
-    params: dict[str, dict[str, object]] = {
-        "V2": {"n": deck},
-        "V3": {"n": hand},
-        "V7": {"size": size},
-        "V17": {"n": losses},
-    }
     ids = list(dict.fromkeys(_RULE_ID.findall(message)))
-    named = [
-        f"{rid} {t(f'rname.{rid}', loc, **params.get(rid, {}))}"
-        for rid in ids
-        if f"rname.{rid}" in _KEYS
-    ]
+    named = [f"{rid} {_rule_name(rid, rules, loc)}" for rid in ids if f"rname.{rid}" in _KEYS]
     return " + ".join(named) if named else t("why.other", loc)
+
+
+def _rule_name(rid: str, rules: RuleSet | None, loc: str | None) -> str:
+    """A rule's short name; an option's with its value in ``rules`` (or a typical one)."""
+    option = OPTIONS.by_rule.get(rid)
+    if option is None:
+        return t(f"rname.{rid}", loc)
+    value = option.off if rules is None else getattr(rules, option.field)
+    if option.param and not value:
+        value = option.on  # a refusal may name an option the rule set has off: "teams of 2"
+    return t(option.name_key, loc, **_params(option, value))
 
 
 def refusal_text(rej: Rejected, loc: str) -> str:

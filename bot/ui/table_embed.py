@@ -22,9 +22,9 @@ from bot.tables.table import STAND_IN_LEVEL, Note, Table
 from bot.text import t
 from durak_core import Event, PublicView, seed_commitment
 
-from .buttons import TableButton, TableOp
-from .cards import card_text, event_line
-from .message_writes import ComponentRows
+from .buttons import ReviewButton, TableButton, TableOp
+from .card_words import card_text, event_line
+from .components import ComponentRows
 from .rules_text import rules_summary
 from .table_picture import TABLE_IMAGE
 from .table_picture import rank_labels as rank_labels  # still imported from here (hand_view)
@@ -120,8 +120,11 @@ def render_table(
     ai_stands_in = table.status == TableStatus.RUNNING and bool(table.away or table.left)
     shown = (True, launch, True, ai_stands_in, finished)  # of _BUTTONS, in order
     ops = tuple(op for (op, _, _), on in zip(_BUTTONS, shown, strict=True) if on)
-    rows = (_button_rows(table.table_id, ops, loc),)
-    return embed, ComponentRows(rows, functools.partial(_buttons_view, table.table_id, ops, loc))
+    # Every finished game, a tournament's too, offers its players a review (docs/ai.md).
+    review = game_id(table) if table.status == TableStatus.FINISHED else ""
+    rows = (_button_rows(table.table_id, ops, loc, review),)
+    view = functools.partial(_buttons_view, table.table_id, ops, loc, review)
+    return embed, ComponentRows(rows, view)
 
 
 @functools.lru_cache(maxsize=64)
@@ -141,17 +144,25 @@ _BUTTONS = (
 )
 
 
-def _buttons(table_id: str, ops: tuple[TableOp, ...], loc: str | None) -> list[TableButton]:
-    return [
+def _buttons(
+    table_id: str, ops: tuple[TableOp, ...], loc: str | None, review: str
+) -> list[TableButton | ReviewButton]:
+    """The table's buttons, then "Review" for the finished game ``review`` ("" for none)."""
+    out: list[TableButton | ReviewButton] = [
         TableButton(table_id, op, label=t(label, loc), style=style)
         for op, label, style in _BUTTONS
         if op in ops
     ]
+    if review:
+        out.append(ReviewButton(review, label=t("btn.review", loc)))
+    return out
 
 
-def _buttons_view(table_id: str, ops: tuple[TableOp, ...], loc: str | None) -> discord.ui.View:
+def _buttons_view(
+    table_id: str, ops: tuple[TableOp, ...], loc: str | None, review: str
+) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    for button in _buttons(table_id, ops, loc):
+    for button in _buttons(table_id, ops, loc, review):
         view.add_item(button)
     return view
 
@@ -160,9 +171,9 @@ def _buttons_view(table_id: str, ops: tuple[TableOp, ...], loc: str | None) -> d
 # the view's, tested). Callers get copies (``ComponentRows.to_components``).
 @functools.lru_cache(maxsize=1024)
 def _button_rows(
-    table_id: str, ops: tuple[TableOp, ...], loc: str | None
+    table_id: str, ops: tuple[TableOp, ...], loc: str | None, review: str
 ) -> tuple[dict[str, Any], ...]:
-    return tuple(dict(b.item.to_component_dict()) for b in _buttons(table_id, ops, loc))
+    return tuple(dict(b.item.to_component_dict()) for b in _buttons(table_id, ops, loc, review))
 
 
 # The commitment is a SHA-256 of the seed: one per game, not one per edit.

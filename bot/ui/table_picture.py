@@ -17,7 +17,7 @@ from bot.render import ROLE_KEYS, SeatLabel, TableScene, render_scene_png, table
 from bot.tables.table import Table
 from bot.text import t
 
-from .cards import rank_label
+from .card_words import rank_label
 from .cycles import PictureFile
 
 TABLE_IMAGE = "table.png"

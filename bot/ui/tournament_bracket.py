@@ -3,14 +3,14 @@ for each round's matches, and the bracket picture."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 import discord
 
-from bot.events.formats import bracket_events
 from bot.render.bracket import MAX_COLUMNS, BracketScene, MatchBox, Slot
 from bot.render.bracket import render_bracket_png as _render_bracket
-from bot.storage import EntrantRecord, TournamentRecord, TournamentStatus
+from bot.storage import EntrantRecord, StoredRound, TournamentRecord, TournamentStatus
+from bot.tournament_runner.formats import bracket_events, overrides_of
 from bot.tournaments import (
     Bracket,
     BracketMatch,
@@ -26,14 +26,18 @@ BRACKET_IMAGE = "bracket.png"
 
 
 def tournament_bracket(
-    t: TournamentRecord, entrants: Sequence[EntrantRecord], games: Sequence[PlayedGame]
+    t: TournamentRecord,
+    entrants: Sequence[EntrantRecord],
+    rounds: Sequence[StoredRound],
+    games: Sequence[PlayedGame],
 ) -> Bracket | None:
-    """The core's bracket from the stored games and withdrawals; None below two entrants."""
+    """The core's bracket from the stored games, withdrawals and the organiser's results; None
+    below two entrants."""
     if len(entrants) < 2:
         return None
     if t.status is TournamentStatus.SIGNUP:  # the seeding as it stands
         return new_bracket([e.entrant for e in entrants])
-    events = bracket_events(entrants, games)
+    events = bracket_events(entrants, games, overrides_of(rounds).values())
     return replay_bracket([e.entrant for e in entrants], events, t.settings.match)
 
 
@@ -50,10 +54,11 @@ def round_name(b: Bracket | None, round: int, tr: Translator) -> str:
 
 def elimination_message(e: Event, tr: Translator) -> tuple[discord.Embed, bytes, str]:
     t = e.t
-    b = tournament_bracket(t, e.entrants, e.games)
+    b = tournament_bracket(t, e.entrants, e.rounds, e.games)
     who = Names(e.entrants, e.names, tr)
     opened = {r.number for r in e.rounds}
     played = {(g.round, g.table) for g in e.games}
+    decided = set(overrides_of(e.rounds))
     status = bracket_status(t, b, len(e.entrants), opened, tr)
     head = [status]
     champion = b.champion() if b is not None else None
@@ -63,7 +68,9 @@ def elimination_message(e: Event, tr: Translator) -> tuple[discord.Embed, bytes,
     if b is not None and t.status is not TournamentStatus.SIGNUP:
         for r in range(1, b.rounds + 1):
             cancelled = t.status is TournamentStatus.CANCELLED
-            lines = match_lines(b.matches(r), who, opened, played, tr, cancelled=cancelled)
+            lines = match_lines(
+                b.matches(r), who, opened, played, tr, cancelled=cancelled, decided=decided
+            )
             if lines:
                 fields.append((round_name(b, r, tr), lines))
     embed = standings_embed(
@@ -135,15 +142,21 @@ def match_lines(
     tr: Translator,
     *,
     cancelled: bool = False,
+    decided: Collection[tuple[int, int]] = (),
 ) -> list[str]:
-    """A round's matches: the results, the byes, the matches being played or to play next
-    (in a cancelled tournament: left unfinished)."""
+    """A round's matches: the results (``decided``: those the organiser recorded, marked so),
+    the byes, the matches being played or to play next (in a cancelled tournament: left
+    unfinished)."""
     out = []
     byes = []
     for m in matches:
         p, q = m.players
         if m.winner is not None and (p is None or q is None):
             byes.append(who.md(m.winner))
+        elif (m.round, m.number) in decided:
+            loser = q if m.winner == p else p
+            line = tr("tstand.beat", winner=who.md(m.winner), loser=who.md(loser))
+            out.append(f"{line} {tr('tstand.overridden')}")
         elif m.winner is not None:
             loser = q if m.winner == p else p
             # a withdrawal decides a match even after some of its games (a walkover)

@@ -2,7 +2,9 @@
 
 ``standings.csv``: one row per player, every tie-break (a spreadsheet opens it as it is).
 ``tournament.json``: the players, each round's tables and byes, every game with its seed
-commitment (``/durak verify <game id>`` checks it), and the same standings. Everything is
+commitment (``/durak verify <game id>`` checks it), the organiser's results of tables (an
+override: who won or forfeited, who recorded it, when; the deciding game's round marked), and
+the same standings. Everything is
 recomputed from the stored records, as the standings message is."""
 
 from __future__ import annotations
@@ -15,7 +17,8 @@ from fractions import Fraction
 
 import discord
 
-from bot.storage import EntrantRecord, StoredRound, TournamentRecord
+from bot.storage import EntrantRecord, PairedTable, StoredRound, TournamentRecord
+from bot.tournament_runner.deciding import decider_round
 from bot.tournaments import Format, PlayedGame, places
 
 from .tournament_bracket import tournament_bracket
@@ -43,7 +46,7 @@ def standings_rows(
 ) -> list[dict[str, object]]:
     withdrawn = {e.user_id for e in entrants if e.withdrawn}
     if t.settings.format is Format.SINGLE_ELIMINATION:
-        b = tournament_bracket(t, entrants, games)
+        b = tournament_bracket(t, entrants, rounds, games)
         placed = [] if b is None else places(b)
         return [
             {"place": str(place), "user_id": p, "name": names.get(p, str(p)),
@@ -67,6 +70,17 @@ def standings_rows(
         }
         for r in st.rows
     ]
+
+
+def table_entry(tb: PairedTable) -> dict[str, object]:
+    """A paired table, and the organiser's result of it: which, for whom, by whom, when."""
+    entry: dict[str, object] = {"table": tb.number, "seats": list(tb.seats)}
+    o = tb.override
+    if o is not None:
+        entry["override"] = {
+            "kind": str(o.kind), "player": o.player, "by": o.by, "at": o.at.isoformat(),
+        }  # fmt: skip
+    return entry
 
 
 def export_data(
@@ -103,7 +117,8 @@ def export_data(
             {
                 "round": r.number,
                 "status": str(r.status),
-                "tables": [{"table": tb.number, "seats": list(tb.seats)} for tb in r.tables],
+                "deciding_game": r.number == decider_round(t),
+                "tables": [table_entry(tb) for tb in r.tables],
                 "byes": list(r.byes),
             }
             for r in rounds

@@ -1,6 +1,7 @@
-"""The Discord side of the tournament runner (:class:`~bot.events.host.EventHost`): a thread per
-table, the ping, who is still in the server, and the public sign-up and standings messages,
-refreshed in place, within the channel's write pacing and the process's request budget."""
+"""The Discord side of the tournament runner (:class:`~bot.tournament_runner.host.EventHost`): a
+thread per table, the ping, who is still in the server, and the public sign-up and standings
+messages, refreshed in place, within the channel's write pacing and the process's request
+budget."""
 
 from __future__ import annotations
 
@@ -8,14 +9,12 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Coroutine, Sequence
+from datetime import UTC, datetime
 from typing import Any, Final
 
 import discord
 
-from bot.events.coalesce import Coalesced
-from bot.events.host import ThreadsRefused
-from bot.events.options import TableOptions
-from bot.events.runner import is_paused
+from bot.pacing.channel_limits import ChannelLimiter
 from bot.storage import (
     EntrantRecord,
     PairedTable,
@@ -24,14 +23,17 @@ from bot.storage import (
     TournamentRecord,
     TournamentStatus,
 )
+from bot.storage.preferences import NotifyPrefs
 from bot.text import t
-from bot.tournaments import PlayedGame, TournamentError
+from bot.tournament_runner.coalesce import Coalesced
+from bot.tournament_runner.host import ThreadsRefused
+from bot.tournament_runner.options import TableOptions
+from bot.tournament_runner.runner import is_paused
+from bot.tournaments import OverrideKind, PlayedGame, TournamentError
 
-from .channel_limits import ChannelLimiter
 from .tournament_signup import mention, signup_message, when_text
 from .tournament_standings import standings_message
 from .tournament_text import safe_name
-from .turn_alerts import NotifyPrefs
 
 log = logging.getLogger(__name__)
 
@@ -109,6 +111,33 @@ class DiscordEventHost:
         key = "tournament.withdrew.walkover" if closed else "tournament.withdrew.ai"
         player = self.known.get(user_id) or mention(user_id)
         self._say(tr, thread_id, t(key, lang, player=discord.utils.escape_markdown(player)))
+
+    def overridden(
+        self,
+        tr: TournamentRecord,
+        thread_id: int | None,
+        round: int,
+        label: int,
+        kind: OverrideKind,
+        player: int,
+        by: int,
+    ) -> None:
+        lang = TableOptions.of(tr.options).language
+        result = t(f"tournament.override.{kind}", lang, player=mention(player))
+        at = int(datetime.now(UTC).timestamp())
+        log_line = t(
+            "tournament.override.log",
+            lang,
+            name=safe_name(tr.name),
+            round=round,
+            table=label,
+            result=result,
+            by=mention(by),
+            at=f"<t:{at}:f>",
+        )
+        self._say(tr, tr.channel_id, log_line)
+        if thread_id is not None:
+            self._say(tr, thread_id, t("tournament.override.table", lang, result=result))
 
     def check_in_opened(self, tr: TournamentRecord) -> None:
         self._spawn(self._remind(tr, "tournament.check_in.dm"))

@@ -8,10 +8,11 @@ from datetime import datetime
 
 import discord
 
-from bot.events.check_in import announced, check_in_minutes, opens_at
-from bot.events.options import TableOptions
 from bot.storage import EntrantRecord, TournamentRecord, TournamentStatus
 from bot.text import t
+from bot.tournament_runner.check_in import announced, check_in_minutes, opens_at
+from bot.tournament_runner.deciding import wants_decider
+from bot.tournament_runner.options import TableOptions
 from bot.tournaments import Format, MatchKind
 
 from .buttons import SignupButton, SignupOp
@@ -60,6 +61,8 @@ def settings_lines(tr: TournamentRecord, loc: str | None) -> list[str]:
         lines.append(t("tournament.line.ai_fill" if s.ai_fill else "tournament.line.byes", loc))
     elif s.format is Format.ROUND_ROBIN:
         lines.append(t("tournament.line.round_robin", loc))
+    if wants_decider(tr.options, s):
+        lines.append(t("tournament.line.decider", loc))
     lines.append(t("tournament.line.organiser", loc, who=mention(tr.organiser_id)))
     return lines
 

@@ -11,7 +11,7 @@ allow, then "and N more"); the picture shows the top of the table, big enough fo
 from __future__ import annotations
 
 import io
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 import discord
@@ -19,6 +19,8 @@ import discord
 from bot.render.tournament import MAX_ROWS, Mark, MarkKind, StandingsLine, StandingsScene
 from bot.render.tournament import render_standings_png as _render_standings
 from bot.storage import EntrantRecord, StoredRound, TournamentRecord, TournamentStatus
+from bot.tournament_runner.deciding import decider_round, deciding_result, swiss_table
+from bot.tournament_runner.formats import overrides_of
 from bot.tournaments import (
     Format,
     Place,
@@ -27,8 +29,6 @@ from bot.tournaments import (
     RoundLine,
     StandingRow,
     Standings,
-    rounds_from_games,
-    standings,
 )
 
 from .cycles import PictureFile
@@ -41,7 +41,7 @@ from .tournament_text import (
     num,
     seed_rows,
     standings_embed,
-    tiebreak_text,
+    tiebreak_texts,
     translator_for,
 )
 
@@ -96,10 +96,9 @@ def swiss_standings(
     rounds: Sequence[StoredRound],
     games: Sequence[PlayedGame],
 ) -> Standings:
-    """The core's standings from the stored records (finished matches only)."""
-    pairings = [r.pairing for r in sorted(rounds, key=lambda r: r.number)]
-    records = rounds_from_games(pairings, games, t.settings.match)
-    return standings([e.entrant for e in entrants], t.settings.table_size, records)
+    """The core's standings from the stored records (finished matches only; the joint leaders
+    ordered by their deciding game once it is over)."""
+    return swiss_table(t.settings, decider_round(t), entrants, rounds, games)
 
 
 def swiss_message(e: Event, tr: Translator) -> tuple[discord.Embed, bytes, str]:
@@ -115,17 +114,55 @@ def swiss_message(e: Event, tr: Translator) -> tuple[discord.Embed, bytes, str]:
             head.insert(0, tr("tstand.champion", name=champions[0]))
         else:
             head.insert(0, tr("tstand.champions", names=", ".join(champions)))
-    rows = [row_text(r, st.rows[i - 1].rank if i else 0, t, who, tr) for i, r in enumerate(st.rows)]
+    tiebreaks = tiebreak_texts([r.buchholz for r in st.rows])
+    rows = [
+        row_text(r, st.rows[i - 1].rank if i else 0, t, who, tr, tiebreaks[i])
+        for i, r in enumerate(st.rows)
+    ]
     if t.status is TournamentStatus.SIGNUP:
         rows = seed_rows(who, tr)
     seated = {(r.number, table.number): table.seats for r in e.rounds for table in r.tables}
     cancelled = t.status is TournamentStatus.CANCELLED
-    fields = [round_field(line, seated, who, tr, cancelled=cancelled) for line in st.lines]
+    decided = set(overrides_of(e.rounds))
+    fields = [
+        round_field(line, seated, who, tr, cancelled=cancelled, decided=decided)
+        for line in st.lines
+    ]
+    deciding = next((r for r in e.rounds if r.number == decider_round(t)), None)
+    if deciding is not None:
+        fields.append(decider_field(deciding, e.games, e.entrants, who, tr))
+        over = deciding_result(deciding, e.games, e.entrants) is not None
+        if t.status is TournamentStatus.RUNNING and not over:
+            status = head[-1] = tr("tstand.status.decider")
     if t.status is not TournamentStatus.FINISHED:
         fields.reverse()  # while it runs, the round being played first
     embed = standings_embed(t, head, rows, fields, tr)
     scene = standings_scene(t, st, who, seats, status, tr)
     return embed, _render_standings(scene), STANDINGS_IMAGE
+
+
+def decider_field(
+    deciding: StoredRound,
+    games: Sequence[PlayedGame],
+    entrants: Sequence[EntrantRecord],
+    who: Names,
+    tr: Translator,
+) -> tuple[str, list[str]]:
+    """The joint leaders' deciding game: being played, or its places (best first)."""
+    result = deciding_result(deciding, games, entrants)
+    (table,) = deciding.tables
+    if result is None:
+        names = ", ".join(who.md(p) for p in table.seats)
+        return tr("tstand.decider"), [tr("tstand.decider_playing", names=names)]
+    placed = sorted(zip(result.places(), result.seats, strict=True), key=lambda x: x[0])
+    if len(placed) == 2:
+        (_, a), (_, b) = placed
+        line = tr("tstand.beat", winner=who.md(a), loser=who.md(b))
+    else:
+        line = " · ".join(f"{place} {who.md(p)}" for place, p in placed)
+    if table.override is not None:
+        line = f"{line} {tr('tstand.overridden')}"
+    return tr("tstand.decider"), [line]
 
 
 def total_rounds(t: TournamentRecord, entrants: int, played: int) -> int:
@@ -174,10 +211,13 @@ def row_text(
     t: TournamentRecord,
     who: Names,
     tr: Translator,
+    tiebreak: str,
 ) -> str:
+    """A player's line; ``tiebreak``: their Buchholz as the column writes it
+    (:func:`tiebreak_texts`)."""
     rank = f"{row.rank}." if row.rank != rank_above else "="
     return tr("tstand.row", rank=rank, name=who.listed(row.player), points=num(row.points),
-              record=record_text(row, t, tr), tiebreak=tiebreak_text(row.buchholz))  # fmt: skip
+              record=record_text(row, t, tr), tiebreak=tiebreak)  # fmt: skip
 
 
 def round_field(
@@ -187,9 +227,11 @@ def round_field(
     tr: Translator,
     *,
     cancelled: bool = False,
+    decided: Collection[tuple[int, int]] = (),
 ) -> tuple[str, list[str]]:
     """A round in one field: the tables still playing (in a cancelled tournament: left
-    unfinished) and who sits there, each finished table's places (best first), the byes."""
+    unfinished) and who sits there, each finished table's places (best first; ``decided``: the
+    organiser recorded them, marked so), the byes."""
     pending = "tstand.table_cancelled" if cancelled else "tstand.table_playing"
     out = [
         tr(pending, table=number,
@@ -205,6 +247,8 @@ def round_field(
             a, b = table.seats
             key = "tstand.drew" if a.place.shared else "tstand.beat"
             seats = tr(key, winner=who.md(a.seat), loser=who.md(b.seat))
+        if (line.round, table.table) in decided:
+            seats = f"{seats} {tr('tstand.overridden')}"
         out.append(tr("tstand.table", table=table.table, seats=seats))
     if line.byes:
         out.append(tr("tstand.bye_line", names=", ".join(who.md(p) for p in line.byes)))
@@ -245,12 +289,13 @@ def standings_scene(
     shown = st.rows[: MAX_ROWS - 1] if cut else st.rows
     played = [line.round for line in st.lines]
     lines = []
+    tiebreaks = tiebreak_texts([r.buchholz for r in st.rows])
     for i, row in enumerate(shown):
         by_round = {e.round: e for e in row.entries}
         marks = tuple(mark(by_round.get(r), seats, t.settings.table_size, tr) for r in played)
         same = i > 0 and shown[i - 1].rank == row.rank
         rank = str(who.seed[row.player]) if signup else "" if same else str(row.rank)
-        points, tiebreak = ("", "") if signup else (num(row.points), tiebreak_text(row.buchholz))
+        points, tiebreak = ("", "") if signup else (num(row.points), tiebreaks[i])
         dim = row.player in who.withdrawn
         lines.append(StandingsLine(rank, who.plain(row.player), points, tiebreak, marks, dim))
     more = tr("tstand.picture_more", n=len(st.rows) - len(shown)) if cut else ""

@@ -80,13 +80,21 @@ def num(value: Fraction) -> str:
     return "½" if whole == 0 else f"{int(whole)}½"
 
 
+def tiebreak_texts(values: Sequence[Fraction]) -> list[str]:
+    """A column of Buchholz values, written alike: whole or halves as points are when all are
+    (2-seat tables: 6½); else at larger tables, where a mean of three or five opponents is
+    thirds, fifths..., every value in decimals, one when that is exact for all (fifths: 10.4,
+    and 8.0 beside it), two otherwise (19/3: 6.33). Never rounded to a half: what is shown
+    keeps the order the exact values give."""
+    if all((v * 2).denominator == 1 for v in values):
+        return [num(v) for v in values]
+    places = 1 if all((v * 10).denominator == 1 for v in values) else 2
+    return [f"{float(v):.{places}f}" for v in values]
+
+
 def tiebreak_text(value: Fraction) -> str:
-    """Buchholz: whole or halves as points are (2-seat tables); at larger tables a mean of
-    three or five opponents is thirds, fifths..., shown to two decimals (19/3: 6.33), never
-    rounded to a half: what is shown keeps the order the exact values give."""
-    if (value * 2).denominator == 1:
-        return num(value)
-    return f"{float(value):.2f}"
+    """One Buchholz value alone (:func:`tiebreak_texts`)."""
+    return tiebreak_texts([value])[0]
 
 
 class Names:

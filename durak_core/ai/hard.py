@@ -58,6 +58,9 @@ DEFAULT_ITERATIONS = 200
 MAX_CANDIDATES = 6
 #: Solver nodes allowed per budget iteration when the budget counts iterations.
 NODES_PER_ITERATION = 100
+#: Talon size from which the game counts as early for :func:`lapse` (a 36-card two-seat game
+#: starts with 24).
+EARLY_TALON = 10
 #: Rounds before the first halving of the root candidates (then doubling).
 HALVING_ROUNDS = 8
 #: Relative weight of dealing a hidden card to a seat presumed to lack it (it took while a
@@ -139,6 +142,13 @@ class HardPlayer:
         if view.talon_size == 0 and len(view.active) == 2:
             normal = self._shown_as(view, "normal")  # the one other seat left, or none
             return self._endgame(view, mem, rng, fallback, iterations, easy, normal)
+        opening = not view.table
+        if lapse(fallback, legal, mem.ct, view.talon_size, opening):
+            # Normal's own lead is one of the lapses (a high card led early): Normal's choice
+            # among the other actions is the reference instead.
+            kept = [a for a in legal if not lapse(a, legal, mem.ct, view.talon_size, opening)]
+            if kept:
+                fallback = normal_choice(view, history, lookahead=False, legal=kept)
         det = self._deals(view, mem, rng, weighted=True)
         return self._monte_carlo(view, mem.ct, det, fallback, stop, iterations, easy)
 
@@ -292,7 +302,7 @@ class HardPlayer:
         every few rounds the weaker half is dropped. The most promising action replaces
         Normal's choice only when its paired advantage is clearly positive."""
         me = view.seat
-        cands = candidates(view.legal_actions, fallback, ct)
+        cands = candidates(view.legal_actions, fallback, ct, view.talon_size, not view.table)
         k = len(cands)
         alive = list(range(k))
         total = [0.0] * k
@@ -343,9 +353,17 @@ class HardPlayer:
         return cands[best]
 
 
-def candidates(legal: Sequence[Action], preferred: Action, ct: CardTable) -> list[Action]:
+def candidates(
+    legal: Sequence[Action],
+    preferred: Action,
+    ct: CardTable,
+    talon: int = 0,
+    opening: bool = False,
+) -> list[Action]:
     """The root actions worth searching: Normal's choice, take, pass, then the cheapest card
-    plays, at most :data:`MAX_CANDIDATES`."""
+    plays, at most :data:`MAX_CANDIDATES`, without the known lapses (:func:`lapse`): a search
+    comparing several actions picks, now and then, one whose advantage is only the luck of its
+    playouts, and these are the ones that cost games (issue #34)."""
     value = ct.value
 
     def cost(a: Action) -> tuple[int, int]:
@@ -357,5 +375,35 @@ def candidates(legal: Sequence[Action], preferred: Action, ct: CardTable) -> lis
             return (1 + value[a.c], a.code)
         return (0, a.code)
 
-    ordered = sorted(legal, key=cost)[:MAX_CANDIDATES]
+    kept = [a for a in legal if a is preferred or not lapse(a, legal, ct, talon, opening)]
+    ordered = sorted(kept, key=cost)[:MAX_CANDIDATES]
     return ordered  # ordered[0] is ``preferred``
+
+
+def lapse(a: Action, legal: Sequence[Action], ct: CardTable, talon: int, opening: bool) -> bool:
+    """Whether ``a`` is one of Hard's known lapses (issue #34):
+
+    * beating a card with a dearer card of the same kind (a trump, or a plain card) than
+      another that beats it too: the ace of trumps on a plain jack while holding the jack of
+      trumps (the cheaper one does the same now and keeps the stronger for later);
+    * early in the game (at least :data:`EARLY_TALON` cards in the talon), leading a trump or a
+      high plain card (not among the ``cheap`` ones) while a cheap plain lead is there: a high
+      pair led early, or a trump spent on a lead;
+    * early in the game, throwing in a trump (the Normal heuristics never do while the talon
+      lasts)."""
+    strong = ct.strong
+    value = ct.value
+    if a.kind == DEFEND:
+        kind = strong >> a.c & 1
+        for b in legal:
+            same = b.kind == DEFEND and b.a == a.a and strong >> b.c & 1 == kind
+            if same and value[b.c] < value[a.c]:
+                return True
+        return False
+    if a.kind != ATTACK or talon < EARLY_TALON:
+        return False
+    if not opening:
+        return bool(strong >> a.c & 1)
+    if ct.cheap >> a.c & 1:
+        return False
+    return any(b.kind == ATTACK and ct.cheap >> b.c & 1 for b in legal)

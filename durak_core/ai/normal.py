@@ -32,8 +32,17 @@ def counts_cards(view: SeatView) -> bool:
     return view.talon_size == 0 and len(view.active) == 2
 
 
-def normal_choice(view: SeatView, history: Sequence[Event], *, lookahead: bool = True) -> Action:
-    legal = view.legal_actions
+def normal_choice(
+    view: SeatView,
+    history: Sequence[Event],
+    *,
+    lookahead: bool = True,
+    legal: Sequence[Action] | None = None,
+) -> Action:
+    """Normal's action; ``legal``: choose among these of the view's legal actions only (Hard
+    leaves out its known lapses, :func:`~durak_core.ai.hard.lapse`)."""
+    if legal is None:
+        legal = view.legal_actions
     mem = remember(view, history)
     if lookahead and counts_cards(view):
         action = endgame_lookahead(view, mem, ENDGAME_NODES)

@@ -79,7 +79,8 @@ async def test_open_a_table_add_an_ai_and_start_from_the_activity(
         await open_pages(site, {w.alice: alice, w.bob: bob}, instance)
         assert bot.service.registry.in_channel(w.channel) is None
 
-        await fill_in_and_open(alice, {"preset": "quick", "seats": "4", "timer": "90"})
+        form = {"preset": "quick", "seats": "4", "timer": "90"}
+        await fill_in_and_open(alice, form | {"rule-transfer": "true", "rule-show_trump": "true"})
         await fake.wait_for(
             lambda: (
                 (t := bot.service.registry.in_channel(w.channel)) is not None
@@ -91,6 +92,7 @@ async def test_open_a_table_add_an_ai_and_start_from_the_activity(
         table = table_of(bot, w.channel)
         assert table.host_id == w.alice and table.max_seats == 4 and table.turn_timer == 90
         assert table.rules.deck_size == 24  # the "quick" preset
+        assert table.rules.transfer and table.rules.transfer_by_trump  # its options: V1, V18
         # Bob, in the same channel, is shown the new lobby and joins from it
         shown = await shown_at(bob, table.version, "bob's new lobby", status="lobby")
         assert shown["status"] == "lobby" and shown["ops"] == ["l:join:"], shown

@@ -5,6 +5,7 @@ preset), and the new cards' animation off under ``prefers-reduced-motion``."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
@@ -12,6 +13,7 @@ import pytest
 from bot.text import t
 from tests.activity.browser import (
     CLIENT_DOC,
+    DRAWN,
     Page,
     card_label,
     harness_page,
@@ -128,3 +130,26 @@ async def test_rich_presence_and_the_invite_dialog_go_to_discord() -> None:
             f"(() => {{ const s = {SENT}; return s.length ? s : null }})()", "SET_ACTIVITY"
         )
         assert sent == [["SET_ACTIVITY", line, [4, 4]]], sent
+
+
+AUTHORIZED = "(() => harness.authorized)()"
+
+
+@pytest.mark.skipif(needs() is not None, reason=needs() or "")
+async def test_a_refused_presence_scope_signs_in_without_presence() -> None:
+    """Sign-in asks for identify and rpc.activities.write once (the same scopes every time, so
+    a silent sign-in again shows no consent screen). An application Discord refuses the
+    presence scope (invalid_scope) still signs in, with identify alone, and sets no presence."""
+    async with harness_page() as (base, _, page):
+        await set_size(page, 1280, 720)
+        await shown(page, base, "lobby")
+        assert await page.evaluate(AUTHORIZED) == [["identify", "rpc.activities.write"]]
+        url = f"{base}/harness/?scenario=lobby&shot=1&deny=rpc.activities.write"
+        await page.call("Page.navigate", url=url)
+        await page.wait_for(DRAWN, "the lobby signed in without the presence scope")
+        assert await page.evaluate(AUTHORIZED) == [
+            ["identify", "rpc.activities.write"],
+            ["identify"],
+        ]
+        await asyncio.sleep(0.5)  # what a granted scope would have sent by now
+        assert await page.evaluate(SENT) == []

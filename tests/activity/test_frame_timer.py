@@ -11,6 +11,7 @@ from typing import Any
 
 from bot.activity.table_frames import table_frame
 from bot.domain import TableStatus
+from bot.storage import RatingChange
 from bot.tables.play import apply_action
 from bot.tables.table import Seat, Table
 from bot.tables.timeout_moves import default_action
@@ -99,3 +100,21 @@ def test_the_commitment_is_public_and_the_seed_only_once_the_game_is_over() -> N
     assert hashlib.sha256(bytes.fromhex(g["seed"])).hexdigest() == g["commitment"] == commitment
     assert g["series"]["games"] == 1
     assert sum(g["series"]["losses"]) == (state.result.durak is not None)
+
+
+def test_the_rating_changes_come_with_the_finished_game_only() -> None:
+    """Issue #31, play 6: what recording the game returned, per seat, to one decimal as the
+    leaderboard shows it; the delta of the shown values; none for a seat without a change."""
+    table = running()
+    table.ratings = {0: RatingChange(12.34, 14.06), 1: RatingChange(0.04, -0.03)}
+    assert game(table, 3)["ratings"] is None  # a running game: nothing yet
+    table.status = TableStatus.FINISHED
+    assert game(table, 999)["ratings"] == [  # public, as the leaderboard is
+        {"before": 12.3, "after": 14.1, "delta": 1.8},  # 14.1 - 12.3, not round(1.72)
+        {"before": 0.0, "after": 0.0, "delta": 0.0},
+        None,  # carol's seat: no change known (an AI's, or a game that counted for nobody)
+    ]
+    text = table_frame(table, 3)
+    assert "-0.0" not in text
+    table.ratings = None  # not recorded (yet): no ratings at all
+    assert game(table, 3)["ratings"] is None

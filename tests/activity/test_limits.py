@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import gzip
+import itertools
 import json
 import logging
 import socket
@@ -256,6 +257,32 @@ async def test_sockets_of_users_who_left_are_closed(tmp_path: Path) -> None:
         assert reasons(bob) == ["err.activity_instance"]
         assert not alice.closed
         assert instance_checks(w) == checks + 1  # one request for the instance
+
+
+async def test_the_sweep_is_spread_over_its_interval_within_the_request_budget(
+    tmp_path: Path,
+) -> None:
+    """Security 3's cost: one check per instance with sockets and interval (3.3 requests a
+    second at 200 instances, 60 s), each waiting for a slot of the bot's request budget, one
+    at a time and spread evenly over the interval: never a burst."""
+    async with world(tmp_path) as w, activity_bot(w) as site:
+        server = server_of(site)
+        # every call the Activity server makes to Discord waits for the bot's budget
+        assert server.discord._pace == site.bot.notifier.limits.budget.acquire
+        users = (w.alice, w.bob, w.carol)
+        for user in users:
+            instance = w.fake.activity.open_instance(w.channel, [user])
+            await open_browser(w, site, user, instance)
+        advance(server, site.bot.settings.activity_instance_check_seconds + 1)
+        before = len(w.fake.requests)
+        await server.instances.sweep(spread=0.9)
+        checks = [r.at for r in w.fake.requests[before:] if "/activity-instances/" in r.path]
+        assert len(checks) == 3  # one per instance
+        gaps = [b - a for a, b in itertools.pairwise(checks)]
+        assert min(gaps) >= 0.25, gaps  # 0.9 s / 3 instances apart
+        # checked just now: a second sweep within the interval asks Discord nothing
+        await server.instances.sweep()
+        assert sum(1 for r in w.fake.requests[before:] if "/activity-instances/" in r.path) == 3
 
 
 # -- 4. sockets per user and per instance ---------------------------------------------------

@@ -17,6 +17,7 @@ from bot.tables.persistence import from_saved, to_saved
 from bot.tables.table import Seat, Table
 from durak_core import preset
 from durak_core.ai import Level
+from durak_core.rules import OPTIONS as RULE_OPTIONS
 from tests.activity.helpers import Browser, activity_bot, open_browser
 from tests.activity.test_lobby_ops import all_shown
 from tests.bot.helpers import World, table_of, world
@@ -159,6 +160,32 @@ async def test_what_durak_new_refuses_the_browser_is_refused(tmp_path: Path) -> 
         await refused(fake, bob, open_frame(seats=2), "err.table_exists")
         assert table_of(bot, w.channel) is table and table.version == version
         assert table.max_seats == 3 and len(lobby_messages(fake, w.channel)) == 1
+
+
+async def test_the_form_offers_every_rule_option_of_durak_new(tmp_path: Path) -> None:
+    async with world(tmp_path) as w, activity_bot(w) as site:
+        fake, bot = w.fake, site.bot
+        instance = fake.activity.open_instance(w.channel, [w.alice])
+        alice = await open_browser(w, site, w.alice, instance)
+        welcome = alice.frames[0]
+        # every declared option of /durak new, with its choices and its label in the texts
+        offered = welcome["new_table"]["rules"]
+        assert [o["name"] for o in offered] == [o.command for o in RULE_OPTIONS.commands]
+        assert all(f"opt.{o['name']}" in welcome["texts"] for o in offered)
+        assert {"name": "deck", "rule": "V2", "choices": [24, 36, 52]} in offered
+
+        for bad in ({"wings": True}, {"deck": 25}, {"deck": True}, {"transfer": 1}):
+            await refused(fake, alice, open_frame(rules=bad), "err.activity_frame")
+        # a combination the rules refuse is refused as /durak new refuses it (V11 with V12)
+        await refused(
+            fake, alice, open_frame(rules={"no_trump": True, "crazy": True}), "err.bad_rules"
+        )
+        assert bot.service.registry.in_channel(w.channel) is None
+
+        await alice.send(open_frame(rules={"show_trump": True, "deck": 24, "transfer": True}))
+        table = await opened(fake, bot, w.channel, alice)
+        assert table.rules.transfer_by_trump and table.rules.transfer  # V18 with V1
+        assert table.rules.deck_size == 24
 
 
 def players(browser: Browser) -> list[tuple[str | None, str | None]]:

@@ -4,8 +4,9 @@ the process that does not run the guild's shard is refused clearly, naming the s
 the shard's path the owning process signs the user in, and the table opened there is that
 process's (the other one never sees it). The page tells the client how many shards there are.
 
-The two bots run in this test's process (each its own client, storage and Activity server):
-the point is the routing between their web servers, not the operating system's processes."""
+The two bots run in this test's process (each its own client, storage and Activity server),
+which lets it look into each bot's registry; test_sharding_processes.py runs the same routing
+with two real bot processes."""
 
 from __future__ import annotations
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.cli.puzzles import main as puzzles_cli
+from bot.cli.generate_puzzles import main as puzzles_cli
 from durak_core import IllegalActionError, parse_action, parse_move
 from durak_core.ai.endgame import brute_force
 from durak_core.ai.puzzle_maker import MakerSettings, MakerStats, examine, make_puzzles

@@ -95,7 +95,7 @@ def time_interactions(path: str) -> None:
 
     # Every answer to an interaction goes through the webhook adapter's request on the callback
     # route: discord.py's own (create_interaction_response) and the bot's (a hand click's
-    # answer, bot/ui/message_writes.py) alike.
+    # answer, bot/delivery/message_writes.py) alike.
     async def timed_request(self: Any, route: Route, *args: Any, **kwargs: Any) -> Any:
         handed = time.perf_counter()
         result = await request(self, route, *args, **kwargs)

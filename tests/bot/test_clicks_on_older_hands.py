@@ -16,7 +16,7 @@ from bot.tables.play import check_seen
 from bot.tables.refusals import Refusal, Rejected
 from bot.tables.table import Seat, Table
 from bot.text import t
-from bot.ui.cards import card_text
+from bot.ui.card_words import card_text
 from durak_core import Card, GameState, RuleSet, position
 from durak_core.actions import TAKE, parse_action
 from durak_core.events import ActionTaken

@@ -14,7 +14,7 @@ from types import ModuleType
 from PIL import Image
 
 from bot.render import HEIGHT, WIDTH
-from bot.render.cards import card_size
+from bot.render.card_images import card_size
 from bot.render.scene import HAND_CARD, HAND_PER_ROW, HAND_STEP
 from bot.tables.play import may_auto_pass
 

@@ -8,9 +8,9 @@ import random
 
 import pytest
 
-from bot.ui.cards import card_text
+from bot.ui.card_words import card_text
+from bot.ui.components import Components
 from bot.ui.hand_view import HandContext, render_hand
-from bot.ui.message_writes import Components
 from durak_core import PRESETS, Action, Defend, GameState, RuleSet, new_game
 from tests.engine.strategies import TABLES
 

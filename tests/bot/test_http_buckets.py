@@ -1,5 +1,5 @@
 """discord.py's rate-limit buckets are swept for idle ones at most once a minute, not on every
-new bucket (bot/ui/http_buckets.py), and idle ones still go."""
+new bucket (bot/pacing/http_buckets.py), and idle ones still go."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from discord.http import HTTPClient, Ratelimit
 
-from bot.ui.http_buckets import sweep_buckets_rarely
+from bot.pacing.http_buckets import sweep_buckets_rarely
 from tests.bot.helpers import running_bot, world
 
 

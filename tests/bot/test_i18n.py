@@ -25,7 +25,7 @@ from bot.tables.table import Seat, Table
 from bot.text import CATALOGUES, EN, LANGUAGES, language, t
 from bot.text.catalogue import Message, plural_categories
 from bot.text.translator import LOCALES, ls, translate
-from bot.ui.cards import card_text, event_line
+from bot.ui.card_words import card_text, event_line
 from bot.ui.hand_view import HandContext, render_hand
 from bot.ui.rules_text import rules_summary, rules_text
 from bot.ui.table_embed import render_table
@@ -248,7 +248,7 @@ def test_rules_and_summaries_count_in_words(lang: str) -> None:
     classic = rules_summary(RuleSet(), lang)
     assert t("rname.V2", lang, n=36) in classic and t("rname.V3", lang, n=6) in classic
     text = rules_text(preset("three-losses"), 30, lang)
-    assert t("rules.timer", lang, n=30) in text and t("rules.V17", lang, n=3) in text
+    assert t("rules.timer", lang, n=30, expiries=2) in text and t("rules.V17", lang, n=3) in text
     expected = {"en": "36 cards", "es": "36 cartas", "de": "36 Karten", "ru": "36 карт",
                 "uk": "36 карт"}  # fmt: skip
     assert expected[lang] in rules_text(RuleSet(), 0, lang)

@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 
 from bot.app import DurakBot
+from bot.pacing.channel_limits import ChannelLimiter, DrawBudget, GlobalLimitWatch, RequestBudget
+from bot.pacing.coalescer import Coalescer
 from bot.tables.table import Table
-from bot.ui.channel_limits import ChannelLimiter, DrawBudget, GlobalLimitWatch, RequestBudget
-from bot.ui.coalescer import Coalescer
 from tests.bot.helpers import World, running_bot, table_of, world
 
 

@@ -32,7 +32,7 @@ from bot.render.table import PLATE_H, PLATE_W, seat_boxes
 from bot.tables.table import Seat, Table
 from bot.text import t
 from bot.ui import hand_view
-from bot.ui.cards import action_line
+from bot.ui.card_words import action_line
 from bot.ui.hand_view import table_hand
 from bot.ui.table_picture import rank_labels, role_words, table_picture
 from durak_core import Card, GameState, PublicView, RuleSet, new_game, preset

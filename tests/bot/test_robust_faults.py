@@ -15,7 +15,7 @@ import pytest
 
 from bot.app import DurakBot
 from bot.domain import TableStatus
-from bot.storage import GameRecord, SavedTable, SqliteStorage
+from bot.storage import GameRecord, RecordedGame, SavedTable, SqliteStorage
 from bot.tables.table import Table
 from durak_core import Action
 from tests.bot.helpers import (
@@ -185,14 +185,14 @@ class FlakyStorage:
             raise sqlite3.OperationalError("database or disk is full")
         return self.inner.save_table_at_once(t)
 
-    async def record_game(self, rec: GameRecord) -> str:
+    async def record_game(self, rec: GameRecord) -> RecordedGame:
         if self.full:
             raise sqlite3.OperationalError("database or disk is full")
-        game_id = await self.inner.record_game(rec)
+        recorded = await self.inner.record_game(rec)
         if self.lose_ack:
             self.lose_ack = False
             raise sqlite3.OperationalError("disk I/O error")
-        return game_id
+        return recorded
 
 
 @pytest.mark.slow

@@ -12,7 +12,7 @@ from bot.tables.lobby import opening_notes
 from bot.tables.play import may_auto_pass
 from bot.tables.table import Table
 from bot.text import t
-from bot.ui.cards import card_text
+from bot.ui.card_words import card_text
 from bot.ui.hand_view import HandContext, render_hand
 from bot.ui.table_embed import last_lines
 from durak_core import GameState, RuleSet, new_game, position

@@ -23,7 +23,7 @@ async def test_the_export_holds_the_stored_tournament(tmp_path: Path) -> None:
     async with world(tmp_path) as w, running_bot(w) as bot:
         fake = w.fake
         storage = bot.service.storage
-        tr, players = await no_shows(w, bot, 4, name="Cup", rounds=2, timer=1)
+        tr, players = await no_shows(w, bot, 4, name="Cup", rounds=2, timer=1, decider=False)
         tid = tr.tournament_id
         await say(w, w.alice, "start")
         await reaches(storage, tid, TournamentStatus.FINISHED, 90)

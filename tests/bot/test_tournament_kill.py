@@ -142,6 +142,7 @@ async def test_a_swiss_survives_a_sigkill_and_its_standings_recompute(tmp_path: 
                 organiser, channel, "durak", "tournament", "new", timeout=10,
                 options={
                     "name": "Kill Cup", "table_size": SEATS, "rounds": ROUNDS, "timer": 1,
+                    "decider": False,  # exactly ROUNDS rounds (test_tournament_decider.py)
                 },
             )  # fmt: skip
 

@@ -10,15 +10,16 @@ from __future__ import annotations
 
 import io
 import re
+from fractions import Fraction
 
 import discord
 import pytest
 from PIL import Image
 
-from bot.events.formats import bracket_events
 from bot.render.tournament import HEIGHT, MAX_ROWS, WIDTH, label
 from bot.storage import TournamentStatus
 from bot.text import LANGUAGES, t
+from bot.tournament_runner.formats import bracket_events
 from bot.tournaments import Format, places, replay_bracket, standings, withdraw
 from bot.ui.tournament_bracket import tournament_bracket
 from bot.ui.tournament_host import with_notes
@@ -29,7 +30,7 @@ from bot.ui.tournament_standings import (
     swiss_standings,
     swiss_status,
 )
-from bot.ui.tournament_text import Names, num, tiebreak_text, translator_for
+from bot.ui.tournament_text import Names, num, tiebreak_text, tiebreak_texts, translator_for
 from tests.bot.tournament_stored import Stored, elimination, name_of, swiss
 from tests.fake_discord.validation import validate_embed
 
@@ -76,8 +77,9 @@ def test_swiss_at_four_seat_tables_lists_places_and_the_running_round() -> None:
     core = standings([e.entrant for e in s.entrants], 4, s.history)
     m = message(s)
     rows = description_rows(m)
-    for row, line in zip(core.rows, rows, strict=True):
-        assert f"**{num(row.points)}**" in line and f"Bh {tiebreak_text(row.buchholz)}" in line
+    tiebreaks = tiebreak_texts([r.buchholz for r in core.rows])
+    for row, line, bh in zip(core.rows, rows, tiebreaks, strict=True):
+        assert f"**{num(row.points)}**" in line and f"Bh {bh}" in line
         places_ = "/".join(
             "–" if e.place is None else f"{e.place.first}" + "=" * e.place.shared
             for e in row.entries
@@ -92,12 +94,12 @@ def test_swiss_at_four_seat_tables_lists_places_and_the_running_round() -> None:
     assert f"Table {open_table.number}: {names} · playing" in (first.value or "")
 
 
-BH = re.compile(r" · Bh (\d+)(½|\.\d\d)?$")
+BH = re.compile(r" · Bh (\d+)(½|\.\d\d?)?$")
 
 
 def shown_value(text: str) -> float:
-    """A Buchholz as shown ("6", "6½", "6.33") as a number."""
-    found = BH.search(text) or re.fullmatch(r"(\d+)(½|\.\d\d)?", text)
+    """A Buchholz as shown ("6", "6½", "10.4", "6.33") as a number."""
+    found = BH.search(text) or re.fullmatch(r"(\d+)(½|\.\d\d?)?", text)
     assert found is not None, text
     whole, part = found.groups()
     return int(whole) + (0.5 if part == "½" else float(part or 0))
@@ -122,6 +124,16 @@ def test_buchholz_is_shown_exactly_and_in_the_order_of_the_standings(seats: int)
             assert abs(shown_value(pictured[i]) - float(row.buchholz)) <= 0.005
         if i and core.rows[i - 1].points == row.points:
             assert shown_value(rows[i - 1]) >= shown_value(line)
+    # one way of writing the column: decimals throughout, not "7½" beside "10.40"
+    assert not any("½" in text for text in pictured)
+    assert len({len(text.split(".")[1]) for text in pictured}) == 1
+
+
+def test_a_buchholz_column_is_written_one_way() -> None:
+    f = Fraction
+    assert tiebreak_texts([f(13, 2), f(8)]) == ["6½", "8"]  # 2-seat tables: as points are
+    assert tiebreak_texts([f(52, 5), f(8), f(15, 2)]) == ["10.4", "8.0", "7.5"]  # fifths
+    assert tiebreak_texts([f(19, 3), f(8), f(13, 2)]) == ["6.33", "8.00", "6.50"]  # thirds
 
 
 def test_the_final_swiss_embed_names_the_core_champion_and_every_round() -> None:
@@ -181,7 +193,7 @@ def test_the_bracket_from_stored_games_and_withdrawals_equals_the_one_played() -
     assert quitter is not None
     played = withdraw(s.bracket, quitter)
     s.entrants = [e.model_copy(update={"withdrawn": e.user_id == quitter}) for e in s.entrants]
-    assert tournament_bracket(s.t, s.entrants, s.games) == played
+    assert tournament_bracket(s.t, s.entrants, s.rounds, s.games) == played
     events = bracket_events(s.entrants, s.games)
     assert replay_bracket([e.entrant for e in s.entrants], events, s.t.settings.match) == played
     text = "\n".join(f.value or "" for f in message(s).embed.fields)

@@ -26,7 +26,7 @@ async def test_a_paused_tournament_waits_between_rounds_until_resumed(tmp_path: 
     async with world(tmp_path) as w, running_bot(w) as bot:
         fake = w.fake
         storage = bot.service.storage
-        tr, _ = await no_shows(w, bot, 4, name="Cup", rounds=2, timer=1)
+        tr, _ = await no_shows(w, bot, 4, name="Cup", rounds=2, timer=1, decider=False)
         tid = tr.tournament_id
         assert await say(w, w.alice, "pause") == t("tournament.error.not_running")
         await say(w, w.alice, "start")

@@ -35,7 +35,10 @@ async def test_every_pair_meets_once(tmp_path: Path) -> None:
     async with world(tmp_path) as w, running_bot(w) as bot:
         fake = w.fake
         storage = bot.service.storage
-        tr, players = await no_shows(w, bot, 4, name="RR", format="round_robin", timer=1)
+        # the deciding game after a tie at the top: test_tournament_decider.py
+        tr, players = await no_shows(
+            w, bot, 4, name="RR", format="round_robin", timer=1, decider=False
+        )
         assert tr.settings.player_limit == 8  # the round robin's own default
         await say(w, w.alice, "start")
         await reaches(storage, tr.tournament_id, TournamentStatus.FINISHED, 120)

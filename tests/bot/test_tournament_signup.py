@@ -175,7 +175,7 @@ async def test_no_shows_are_played_by_the_ai_to_the_end(tmp_path: Path) -> None:
         fake = w.fake
         fake.grant(w.alice, MANAGE_EVENTS)
         players = [w.bob, w.carol, *(fake.add_user(f"p{i}") for i in range(2))]
-        await say(w, w.alice, "new", name="Night", table_size=2, rounds=2, timer=1)
+        await say(w, w.alice, "new", name="Night", table_size=2, rounds=2, timer=1, decider=False)
         tr = await posted(bot, w.guild)
         for p in players:
             await fake.click(p, signup(w, tr), f"dkr:{tr.tournament_id}:join")

@@ -351,7 +351,7 @@ async def test_fast_table_stays_within_channel_limits(tmp_path: Path) -> None:
 async def test_closed_dms_fail_quietly(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     """A DM refused with 403 (the user accepts no DMs) is logged at INFO and dropped: no crash,
     no fallback, and the game goes on."""
-    caplog.set_level(logging.INFO, logger="bot.ui.turn_alerts")
+    caplog.set_level(logging.INFO, logger="bot.delivery.turn_alerts")
     rng = random.Random(4)
     async with world(tmp_path) as w, running_bot(w, turn_notify_delay_seconds=0) as bot:
         fake, users = w.fake, [w.alice, w.bob]
@@ -369,7 +369,7 @@ async def test_closed_dms_fail_quietly(tmp_path: Path, caplog: pytest.LogCapture
         assert refused and all(r.path.endswith("/messages") for r in refused)
         assert all(dms(fake, u, deleted=True) == [] for u in users)
         assert sent_bodies(fake, w.channel) == []
-        logged = [r for r in caplog.records if r.name == "bot.ui.turn_alerts"]
+        logged = [r for r in caplog.records if r.name == "bot.delivery.turn_alerts"]
         assert logged and all(r.levelno == logging.INFO for r in logged)
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.text import t
-from bot.ui.cards import event_line
+from bot.ui.card_words import event_line
 from durak_core import Card
 from durak_core.events import TrumpRevealed
 from tests.bot.helpers import open_table, public_message, running_bot, table_of, world

@@ -5,9 +5,11 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
+from hypothesis import reject
 from hypothesis import strategies as st
 
 from durak_core import PRESETS, GameState, RulesError, RuleSet, new_game
+from durak_core.rules import MAX_SEATS, MIN_SEATS, OPTIONS
 
 MAX_ACTIONS = 3000  # far above any real game; a game that does not end fails the test
 
@@ -52,3 +54,39 @@ def random_playthrough(
         s, _ = s.apply(seat, action)
         yield s
     raise AssertionError("the game did not end")
+
+
+@st.composite
+def option_tables(draw: st.DrawFn) -> tuple[RuleSet, int]:
+    """(rules, seats): any combination of the declared rule options that the rules allow, at a
+    seat count it allows. Each option is drawn from its declaration (not from the presets), so
+    a new option joins every test that uses this."""
+    values: dict[str, object] = {}
+    for option in OPTIONS:
+        # off three times in four, so that combinations stay valid often enough to draw
+        off = st.just(option.off)
+        values[option.field] = draw(
+            st.one_of(off, off, off, st.sampled_from([v for v in option.takes if v != option.off]))
+        )
+    for option in OPTIONS:  # what a set option needs is set too (V18: V1)
+        if option.is_set(values[option.field]):
+            values |= {
+                OPTIONS.by_rule[rule].field: OPTIONS.by_rule[rule].on for rule in option.needs
+            }
+    for option, other in OPTIONS.clashes(values):  # of a conflicting pair, the declaring one goes
+        if other.rule in option.conflicts:
+            values[option.field] = option.off
+    try:
+        rules = RuleSet.from_options(values)
+    except RulesError:  # what the declarations do not say (V15 needs 52 cards, …)
+        reject()
+    fits = []
+    for seats in range(MIN_SEATS, MAX_SEATS + 1):
+        try:
+            rules.check_seats(seats)
+        except RulesError:
+            continue
+        fits.append(seats)
+    if not fits:
+        reject()
+    return rules, draw(st.sampled_from(fits))

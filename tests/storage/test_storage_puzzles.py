@@ -1,4 +1,4 @@
-"""The daily puzzle's records (migration 8) on both backends: only a player's first finished
+"""The daily puzzle's records (migration 9) on both backends: only a player's first finished
 try of a server's day counts, the solvers in the order they solved, and the puzzle streak."""
 
 from __future__ import annotations

@@ -87,9 +87,9 @@ async def test_unknown_user_has_zero_stats(league: Storage) -> None:
 
 
 async def test_channel_history(storage: Storage, make_game: MakeGame) -> None:
-    a = await storage.record_game(make_game([1, 2], [0], 1, channel_id=7))
+    a = (await storage.record_game(make_game([1, 2], [0], 1, channel_id=7))).game_id
     await storage.record_game(make_game([1, 2], [0], 1, channel_id=8))
-    b = await storage.record_game(make_game([1, 2], [], None, channel_id=7))
+    b = (await storage.record_game(make_game([1, 2], [], None, channel_id=7))).game_id
     history = await storage.channel_history(1, 7)
     assert [g.game_id for g in history] == [b, a]
     assert history[0].is_draw and [s.user_id for s in history[0].seats] == [1, 2]

@@ -72,12 +72,32 @@ async def test_ratings_move_per_guild(storage: Storage, make_game: MakeGame) -> 
 
 async def test_record_is_idempotent_per_game_id(storage: Storage, make_game: MakeGame) -> None:
     rec = make_game([1, 2, "easy"], [0, 2], 1)
-    assert await storage.record_game(rec) == rec.game_id
+    assert (await storage.record_game(rec)).game_id == rec.game_id
     before = await storage.user_stats(1, 1)
-    assert await storage.record_game(rec) == rec.game_id
+    assert (await storage.record_game(rec)).game_id == rec.game_id
     assert await storage.user_stats(1, 1) == before
     assert await count_rows(storage, "games") == 1
     assert await count_rows(storage, "game_seats") == 3
+
+
+async def test_record_returns_each_human_seats_rating_change(
+    storage: Storage, make_game: MakeGame
+) -> None:
+    """The change the Activity's results screen shows: the guild rating (the leaderboard's)
+    before and after, for human seats only; unknown when the game was stored already."""
+    await storage.record_game(make_game([1, 2], [0], 1))
+    before = (await storage.user_stats(1, 1)).rating
+    rec = make_game([1, "easy", 3], [2, 1], 0)  # 3 out first, 1 the Durak
+    recorded = await storage.record_game(rec)
+    assert set(recorded.ratings) == {0, 2}  # seat 1 is an AI: no change shown
+    one, three = await storage.user_stats(1, 1), await storage.user_stats(3, 1)
+    assert before is not None and one.rating is not None and three.rating is not None
+    assert recorded.ratings[0].before == pytest.approx(before)
+    assert recorded.ratings[0].after == pytest.approx(one.rating)
+    assert recorded.ratings[2].before == pytest.approx(0.0)  # a first game: openskill's prior
+    assert recorded.ratings[2].after == pytest.approx(three.rating)
+    assert recorded.ratings[2].delta > 0 > recorded.ratings[0].delta
+    assert (await storage.record_game(rec)).ratings == {}
 
 
 async def test_get_game_round_trips_everything(storage: Storage, make_game: MakeGame) -> None:

@@ -1,6 +1,6 @@
 """The storage calls issue #30's organiser controls use, on SQLite and PostgreSQL: the edit
 before the start, the options (pause, check-in state), the check-in of an entrant, and each
-game's id and seed commitment for the export."""
+game's id and seed commitment for the export, and the organiser's result of a table."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.storage import SignupClosed, Storage, TournamentStatus
-from bot.tournaments import Format, TournamentSettings
-from tests.storage.tournament_helpers import new_tournament
+from bot.storage import InvalidQuery, SignupClosed, Storage, TournamentNotFound, TournamentStatus
+from bot.tournaments import Format, Override, OverrideKind, TournamentSettings
+from tests.storage.tournament_helpers import new_tournament, pairing, running_with
 
 
 async def test_edit_options_and_check_in(storage: Storage) -> None:
@@ -38,3 +38,32 @@ async def test_edit_options_and_check_in(storage: Storage) -> None:
     with pytest.raises(SignupClosed):
         await storage.edit_tournament("cup-1", settings, {}, when + timedelta(days=1))
     assert await storage.tournament_game_ids("cup-1") == []
+
+
+async def test_a_table_override_is_stored_with_who_and_when(storage: Storage) -> None:
+    """Issue #30 control 4, migration 8: the organiser's result of a table of the round being
+    played, on the paired table; the first stands; refusals write nothing."""
+    with pytest.raises(TournamentNotFound):
+        await storage.override_tournament_table("nope", 1, 1, OverrideKind.WINNER, 11, 7)
+    await running_with(storage, new_tournament("cup-1"), [11, 12, 13, 14])
+    await storage.save_round("cup-1", pairing(1, (11, 12), (13, 14)))
+    before = datetime.now(UTC)
+    assert await storage.override_tournament_table("cup-1", 1, 2, OverrideKind.FORFEIT, 14, 7)
+    # the first stands
+    assert not await storage.override_tournament_table("cup-1", 1, 2, OverrideKind.WINNER, 13, 8)
+    for bad in ((1, 3, 11), (1, 1, 13), (2, 1, 11)):  # no table, not seated there, no round
+        with pytest.raises(InvalidQuery):
+            await storage.override_tournament_table("cup-1", *bad[:2], OverrideKind.WINNER,
+                                                    bad[2], 7)  # fmt: skip
+    (rnd,) = await storage.tournament_rounds("cup-1")
+    first, second = rnd.tables
+    assert first.override is None
+    assert second.override is not None
+    assert (second.override.kind, second.override.player, second.override.by) == (
+        OverrideKind.FORFEIT, 14, 7,
+    )  # fmt: skip
+    assert before - timedelta(seconds=5) <= second.override.at <= datetime.now(UTC)
+    assert rnd.overrides() == {(1, 2): Override(1, 2, OverrideKind.FORFEIT, 14)}
+    await storage.finish_round("cup-1", 1)  # a finished round takes no override
+    with pytest.raises(InvalidQuery):
+        await storage.override_tournament_table("cup-1", 1, 1, OverrideKind.WINNER, 11, 7)

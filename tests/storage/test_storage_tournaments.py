@@ -227,14 +227,14 @@ async def test_rounds_and_tables(storage: Storage) -> None:
 async def test_tournament_games_are_linked_and_count(storage: Storage, make_game: MakeGame) -> None:
     await running_with(storage, new_tournament("cup", table_size=3, ai_fill=True), [1, 2, 3, 4])
     await storage.save_round("cup", pairing(1, (4, 3, None), (2, 1, None)))
-    ordinary = await storage.record_game(make_game([1, 2], [0], 1))
+    ordinary = (await storage.record_game(make_game([1, 2], [0], 1))).game_id
     # Table 1: 4 first out, the AI seat next, 3 the Durak (listed last, as engines may).
     g1 = linked(make_game([4, 3, "easy"], [0, 2, 1], 1), "cup", 1, 1)
     # Table 2: an AI took 1's seat over; a draw whose order names one seat.
     g2 = linked(make_game([2, "hard", "easy"], [0], None), "cup", 1, 2)
-    assert await storage.record_game(g1) == g1.game_id
-    assert await storage.record_game(g2) == g2.game_id
-    assert await storage.record_game(g1) == g1.game_id  # again: no-op
+    assert (await storage.record_game(g1)).game_id == g1.game_id
+    assert (await storage.record_game(g2)).game_id == g2.game_id
+    assert (await storage.record_game(g1)).game_id == g1.game_id  # again: no-op
 
     assert await storage.tournament_games("cup") == [
         PlayedGame(1, 1, (4, 3, None), (0, 2), 1),

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import random
 
+from bot.tournaments.configuration import MatchLength
 from bot.tournaments.results import PlayedGame, TableResult
 from bot.tournaments.rounds import Pairing, RoundRecord, SeatedTable
-from bot.tournaments.settings import MatchLength
 from bot.tournaments.signup import Entrant
 
 

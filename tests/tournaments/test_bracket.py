@@ -21,9 +21,9 @@ from bot.tournaments.bracket import (
     slot_seeds,
     withdraw,
 )
+from bot.tournaments.configuration import MatchLength
 from bot.tournaments.errors import ResultError, SignupError
 from bot.tournaments.results import Place, PlayedGame, TableResult
-from bot.tournaments.settings import MatchLength
 from bot.tournaments.signup import Entrant, seed_order
 
 

@@ -14,6 +14,7 @@ ALLOWED = {
     "dataclasses",
     "datetime",
     "durak_core.cards",  # pure too (no I/O, clock or global RNG): the one walk over set bits
+    "durak_core.rules",  # pure too: R3's seat counts, stated once
     "enum",
     "fractions",
     "functools",

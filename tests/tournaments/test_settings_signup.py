@@ -6,14 +6,14 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.tournaments.errors import SettingsError, SignupError, TournamentError
-from bot.tournaments.settings import (
+from bot.tournaments.configuration import (
     Format,
     MatchKind,
     MatchLength,
     TournamentSettings,
     check_deadline,
 )
+from bot.tournaments.errors import SettingsError, SignupError, TournamentError
 from bot.tournaments.signup import Entrant, Signup, check_start, join, leave, seed_order, start
 
 SE, SW = Format.SINGLE_ELIMINATION, Format.SWISS

@@ -7,10 +7,10 @@ from fractions import Fraction
 
 import pytest
 
+from bot.tournaments.configuration import Format, TournamentSettings
 from bot.tournaments.errors import PairingError, ResultError
 from bot.tournaments.results import Place, PlayedGame, TableResult
 from bot.tournaments.rounds import Pairing, RoundRecord, SeatedTable
-from bot.tournaments.settings import Format, TournamentSettings
 from bot.tournaments.signup import Entrant
 from bot.tournaments.standings import RoundEntry, standings
 from bot.tournaments.swiss import pair_round

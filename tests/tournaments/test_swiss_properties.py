@@ -19,10 +19,10 @@ from fractions import Fraction
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bot.tournaments.configuration import Format, MatchLength, TournamentSettings
 from bot.tournaments.results import PlayedGame, bye_points
 from bot.tournaments.rounds import Pairing, RoundRecord, rounds_from_games
 from bot.tournaments.seating import repeats
-from bot.tournaments.settings import Format, MatchLength, TournamentSettings
 from bot.tournaments.signup import Entrant
 from bot.tournaments.standings import Standings, standings
 from bot.tournaments.swiss import met_masks, pair_round

@@ -16,7 +16,7 @@ from bot.text import t
 from durak_core import Action, Card, Suit
 from durak_core.actions import ATTACK, DEFEND, EXCHANGE, PASS, TAKE, TRANSFER
 from durak_core.cards import RANK_NAMES
-from durak_core.events import ActionTaken, BoutEnded, Event, PlayerOut, TrumpRevealed
+from durak_core.events import ActionTaken, BoutEnded, Event, PlayerOut, TrumpRevealed, TrumpShown
 
 _FACES = ("J", "Q", "K", "A")
 
@@ -87,6 +87,8 @@ def event_line(event: Event, names: Sequence[str], loc: str | None = None) -> st
         return t("log.out", loc, name=names[event.seat], place=event.place)
     if isinstance(event, TrumpRevealed):  # V14
         return t("log.trump_revealed", loc, card=card_text(event.card, loc))
+    if isinstance(event, TrumpShown):  # V18
+        return t("log.trump_shown", loc, name=names[event.seat], card=card_text(event.card, loc))
     return None
 
 

@@ -16,6 +16,7 @@ from bot.tables.service import TableService
 from bot.tables.table import STAND_IN_LEVEL, MatchOf, Seat, Table
 from bot.text import t as text
 
+from .deciding import decider_round
 from .host import EventHost
 from .options import TableOptions, match_of
 
@@ -51,6 +52,25 @@ async def close_tables(service: TableService, tournament_id: str) -> list[int]:
             await service.core.close_table(table)
         closed.append(table.thread_id or table.channel_id)
     return closed
+
+
+async def close_match(
+    service: TableService, t: TournamentRecord, round: int, number: int
+) -> int | None:
+    """Close the table of round ``round``'s table ``number`` if its match is not over (the
+    organiser recorded its result): the game being played is not recorded. Returns its
+    thread, or None when no live table plays it."""
+    match = match_of(t.settings, t.tournament_id, round, number)
+    table = find_table(service, match)  # by its place: the match's length does not matter
+    if table is None or table.match is None:
+        return None
+    async with table.lock:
+        if service.registry.get(table.table_id) is not table or (
+            table.status == TableStatus.FINISHED and table.match.over(table.series)
+        ):
+            return None
+        await service.core.close_table(table)
+    return table.thread_id or table.channel_id
 
 
 async def forfeit_seat(
@@ -95,7 +115,10 @@ async def run_round(
     when ``open_missing`` is False) and deal the next game wherever a game is over and its
     match is not. Raises :class:`ThreadsRefused` from the host."""
     for paired in rnd.tables:
-        match = match_of(t.settings, t.tournament_id, rnd.number, paired.number)
+        if paired.override is not None:  # decided by the organiser: nothing to play
+            continue
+        deciding = len(paired.seats) if rnd.number == decider_round(t) else None
+        match = match_of(t.settings, t.tournament_id, rnd.number, paired.number, deciding)
         table = None
         if paired.bot_table_id is not None:
             table = service.registry.get(paired.bot_table_id)

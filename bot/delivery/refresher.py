@@ -21,16 +21,16 @@ from typing import Any
 import discord
 
 from bot.domain import TableStatus
+from bot.pacing.channel_limits import ChannelLimiter, DrawBudget, RequestBudget
+from bot.pacing.coalescer import Coalescer
 from bot.tables.table import Table
+from bot.ui.hand_view import HandMessage, offers, table_hand
+from bot.ui.lobby import render_lobby, render_lobby_done
+from bot.ui.table_embed import render_closed, render_table
+from bot.ui.table_picture import table_file, table_picture
 from durak_core import Card
 
-from .channel_limits import ChannelLimiter, DrawBudget, RequestBudget
-from .coalescer import Coalescer
-from .hand_view import HandMessage, offers, table_hand
-from .lobby import render_lobby, render_lobby_done
 from .message_writes import edit_channel_message, edit_interaction_answer
-from .table_embed import render_closed, render_table
-from .table_picture import table_file, table_picture
 from .turn_alerts import TurnAlerts
 
 log = logging.getLogger(__name__)

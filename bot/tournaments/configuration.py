@@ -16,10 +16,10 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Final
 
+from durak_core.rules import MAX_SEATS, MIN_SEATS  # R3
+
 from .errors import SettingsError
 
-MIN_SEATS: Final = 2
-MAX_SEATS: Final = 6  # R3
 MAX_ENTRANTS: Final = 64
 MAX_ROUNDS: Final = 15
 MAX_GAMES_PER_MATCH: Final = 9

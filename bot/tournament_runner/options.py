@@ -43,7 +43,18 @@ class TableOptions:
         )
 
 
-def match_of(settings: TournamentSettings, tournament_id: str, round: int, table: int) -> MatchOf:
+def match_of(
+    settings: TournamentSettings,
+    tournament_id: str,
+    round: int,
+    table: int,
+    deciding: int | None = None,
+) -> MatchOf:
+    """The match a tournament table plays. ``deciding``: the seats of the deciding table of
+    joint leaders (``bot.tournaments.decider``): one game, played again after a draw at two
+    seats."""
+    if deciding is not None:
+        return MatchOf(tournament_id, round, table, 1, deciding == 2)
     games = settings.match.count if settings.match.kind is MatchKind.GAMES else 0
     decisive = settings.format is Format.SINGLE_ELIMINATION
     return MatchOf(tournament_id, round, table, games, decisive)

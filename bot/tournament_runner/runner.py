@@ -26,13 +26,21 @@ from bot.storage import (
 from bot.tables.service import TableService
 from bot.tables.table import Table
 from bot.tables.ticker import Ticker
-from bot.tournaments import Signup, SignupError, TournamentError, check_start
+from bot.tournaments import (
+    OverrideKind,
+    ResultError,
+    Signup,
+    SignupError,
+    TournamentError,
+    check_start,
+)
 
 from .check_in import ANNOUNCED, HOUR_REMINDED, announced, hour_left, window_open
 from .coalesce import Coalesced
-from .formats import next_pairing, round_over
+from .deciding import DECIDER_ROUND, decider_round, deciding_pairing, wants_decider
+from .formats import match_decided, next_pairing, round_over
 from .host import EventHost, ThreadsRefused
-from .round_tables import close_tables, forfeit_seat, run_round
+from .round_tables import close_match, close_tables, forfeit_seat, run_round
 
 log = logging.getLogger(__name__)
 
@@ -153,6 +161,48 @@ class TournamentRunner:
         self.nudge(tournament_id)
         return t
 
+    async def override(
+        self, tournament_id: str, table: int, kind: OverrideKind, player: int, by: int
+    ) -> TournamentRecord:
+        """The organiser's result of table ``table`` of the round being played (issue #30
+        control 4): ``player`` wins it (a walkover) or forfeits it. The table's live game, if
+        any, is closed unrecorded (no rating changes; the match's finished games stay as
+        played) and told why; the standings use the override instead of the table's games.
+        Refusals (``TournamentError``): not running, no such table, the player not seated
+        there, its match already over or overridden."""
+        async with self._lock(tournament_id):
+            t = await self.storage.get_tournament(tournament_id)
+            if t.status is not TournamentStatus.RUNNING:
+                raise SignupError("override_not_running", "the tournament is not running")
+            rounds = await self.storage.tournament_rounds(tournament_id)
+            current = rounds[-1] if rounds else None
+            paired = None if current is None else next(
+                (p for p in current.tables if p.number == table), None
+            )  # fmt: skip
+            if current is None or paired is None or current.status is not RoundStatus.RUNNING:
+                raise ResultError("override_table", "no such table in the round being played")
+            if player not in paired.seats:
+                raise ResultError("override_seat", "the player does not sit there")
+            if paired.override is not None:
+                raise ResultError("override_twice", "this table has a recorded result")
+            closed = await close_match(self.service, t, current.number, table)
+            entrants = await self.storage.tournament_entrants(tournament_id)
+            games = await self.storage.tournament_games(tournament_id)
+            if match_decided(t.settings, entrants, rounds, games, table, decider_round(t)):
+                raise ResultError("override_done", "the match is over: its result stands")
+            await self.storage.override_tournament_table(
+                tournament_id, current.number, table, kind, player, by
+            )
+            log.info(
+                "tournament %s round %d table %d: %s %s, recorded by %s",
+                tournament_id, current.number, table, kind, player, by,
+            )  # fmt: skip
+        label = current.tables.index(paired) + 1
+        self.host.overridden(t, closed, current.number, label, kind, player, by)
+        self.host.changed(tournament_id)
+        self.nudge(tournament_id)
+        return t
+
     async def pause(self, tournament_id: str, paused: bool) -> TournamentRecord:
         """Pause (``paused``) or resume a running tournament: paused, the round being played
         goes on to its end and the next is not paired until it is resumed. Stored with the
@@ -193,8 +243,9 @@ class TournamentRunner:
             changed = changed or self._seen.get(tournament_id) != seen
             self._seen[tournament_id] = seen
             current = rounds[-1] if rounds else None
+            decider = decider_round(t)
             if current is not None and current.status is RoundStatus.RUNNING:
-                if not round_over(t.settings, entrants, rounds, games):
+                if not round_over(t.settings, entrants, rounds, games, decider):
                     await self._run_round(t, current)
                     return changed
                 await storage.finish_round(tournament_id, current.number)
@@ -204,7 +255,14 @@ class TournamentRunner:
                 return changed
             if await self._withdraw_absent(t, entrants):
                 entrants = await storage.tournament_entrants(tournament_id)
-            pairing = next_pairing(t.settings, entrants, rounds, games)
+            pairing = next_pairing(t.settings, entrants, rounds, games, decider)
+            if pairing is None and decider is None and wants_decider(t.options, t.settings):
+                # first place still shared after every tie-break: the joint leaders play on
+                pairing = deciding_pairing(t.settings, entrants, rounds, games)
+                if pairing is not None:
+                    await storage.set_tournament_options(
+                        tournament_id, {DECIDER_ROUND: pairing.round}
+                    )
             if pairing is None:  # every round played, a champion, or too few players left
                 log.info("tournament %s is over", tournament_id)
                 await storage.set_tournament_status(tournament_id, TournamentStatus.FINISHED)

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from bot.storage import PairedTable, TournamentRecord
-from bot.tournaments import TournamentError
+from bot.tournaments import OverrideKind, TournamentError
 
 
 class ThreadsRefused(Exception):
@@ -47,6 +47,22 @@ class EventHost(Protocol):
     def withdrew(self, t: TournamentRecord, thread_id: int, user_id: int, *, closed: bool) -> None:
         """Tell a table's thread that a player withdrew: the table closed (a walkover) or an
         AI plays their seat to the end of the match. Must not block: schedule, return."""
+        ...
+
+    def overridden(
+        self,
+        t: TournamentRecord,
+        thread_id: int | None,
+        round: int,
+        label: int,
+        kind: OverrideKind,
+        player: int,
+        by: int,
+    ) -> None:
+        """The organiser recorded the result of a table (``label``: its place among the
+        round's tables, as its thread is named): say so in the tournament's channel (its log:
+        what, for whom, by whom, when) and, if its table was closed, in that table's thread.
+        Must not block: schedule, return."""
         ...
 
     def check_in_opened(self, t: TournamentRecord) -> None:

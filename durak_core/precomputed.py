@@ -89,7 +89,7 @@ class Tables:
       under V16);
     - ``same_rank[card]``: ``SAME_RANK`` within this deck (R11; without the second copies of
       V16 every mask fits a machine word, which the compiled engine handles natively);
-    - the rule set's switches the step reads (V1, V6, V7, V8), as plain attributes (compiled,
+    - the rule set's switches the step reads (V1, V6, V7, V8, V18), as plain attributes (compiled,
       reading them from the interpreted ``RuleSet`` would cost a dictionary look-up each).
     """
 
@@ -106,6 +106,7 @@ class Tables:
         "team_size",
         "throw_in_after_take",
         "transfer",
+        "transfer_by_trump",
         "trump_exchange",
     )
 
@@ -141,6 +142,7 @@ class Tables:
         self.throw_in_after_take = rules.throw_in_after_take
         self.team_size = rules.team_size
         self.trump_exchange = rules.trump_exchange
+        self.transfer_by_trump = rules.transfer_by_trump
 
     def next_opponent(self, seat: int, active: int) -> int:
         """R9/V7: see :func:`next_opponent_of`."""

@@ -20,23 +20,16 @@ from typing import Any, Literal
 import discord
 
 from bot.domain import TableStatus
-from bot.storage import Storage
+from bot.pacing.channel_limits import ChannelLimiter
+from bot.storage.preferences import NotifyPrefs
 from bot.tables.table import Table
 from bot.text import t
 from durak_core import Transfer
 from durak_core.events import ActionTaken
 
-from .channel_limits import ChannelLimiter
-
 log = logging.getLogger(__name__)
 
 Role = Literal["lead", "defend"]
-NotifyMode = Literal["mention", "dm", "off"]
-NOTIFY_MODES: tuple[NotifyMode, ...] = ("mention", "dm", "off")
-#: A mention reaches everyone who can see the table, also users who do not accept DMs from
-#: server members (a DM then fails, and the bot cannot tell beforehand); see docs/bot.md.
-DEFAULT_NOTIFY_MODE: NotifyMode = "mention"
-NOTIFY_KEY = "notify"
 #: How long shutting down may spend deleting notifications that are still up.
 CLOSE_SECONDS = 2.0
 
@@ -84,35 +77,6 @@ def notification_text(table: Table, user_id: int, role: Role) -> str:
             f"{table.table_message_id}"
         )
     return t(key, table.language, user=f"<@{user_id}>", link=link).strip()
-
-
-class NotifyPrefs:
-    """Each user's ``/durak settings notify:`` choice, stored per user and cached."""
-
-    def __init__(self) -> None:
-        #: Set by the bot once storage is open.
-        self.storage: Storage | None = None
-        self._cache: dict[int, NotifyMode] = {}
-
-    async def get(self, user_id: int) -> NotifyMode:
-        found = self._cache.get(user_id)
-        if found is not None:
-            return found
-        if self.storage is None:
-            return DEFAULT_NOTIFY_MODE
-        try:
-            stored = (await self.storage.user_settings(user_id)).get(NOTIFY_KEY)
-        except Exception as exc:  # a busy or lost database must not stop the game
-            log.warning("could not load the settings of user %s (%s): default", user_id, exc)
-            return DEFAULT_NOTIFY_MODE
-        mode = next((m for m in NOTIFY_MODES if m == stored), DEFAULT_NOTIFY_MODE)
-        self._cache[user_id] = mode
-        return mode
-
-    async def set(self, user_id: int, mode: NotifyMode) -> None:
-        if self.storage is not None:
-            await self.storage.set_user_setting(user_id, NOTIFY_KEY, mode)
-        self._cache[user_id] = mode
 
 
 @dataclass(eq=False)

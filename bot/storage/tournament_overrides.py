@@ -1,0 +1,78 @@
+"""The organiser's result of a tournament table (``bot.tournaments.Override``): stored on the
+paired table, with who recorded it and when; the standings and the bracket read it instead of
+the table's games (``StoredRound.overrides``). Written once for SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
+from typing import TypeVar
+
+from bot.tournaments import OverrideKind
+
+from .connection import Connection
+from .errors import InvalidQuery, TournamentNotFound
+from .models import RoundStatus, TournamentStatus
+from .rows import dumps
+from .tournament_rows import seats_from_json
+
+T = TypeVar("T")
+
+
+class TournamentOverrides(ABC):
+    @abstractmethod
+    async def _transaction(
+        self, body: Callable[[Connection], Awaitable[T]], *, write: bool
+    ) -> T: ...
+
+    async def override_tournament_table(
+        self,
+        tournament_id: str,
+        round_number: int,
+        table_number: int,
+        kind: OverrideKind,
+        player: int,
+        by: int,
+    ) -> bool:
+        """Record the organiser's result of a table of the round being played; False if the
+        table has one already (the first stands). ``InvalidQuery`` (nothing written): the
+        tournament is not running, the round is not the one being played, no such table, or
+        the player does not sit at it."""
+        kind = OverrideKind(kind)
+
+        async def body(conn: Connection) -> bool:
+            row = await conn.fetchrow(
+                f"SELECT status FROM tournaments WHERE tournament_id = ?{conn.dialect.for_update}",
+                tournament_id,
+            )
+            if row is None:
+                raise TournamentNotFound(tournament_id)
+            where = f"tournament {tournament_id!r} round {round_number} table {table_number}"
+            if row["status"] != TournamentStatus.RUNNING:
+                raise InvalidQuery(f"{where}: the tournament is {row['status']}, not running")
+            table = await conn.fetchrow(
+                "SELECT t.seats_json, t.override_json, r.status FROM tournament_tables t"
+                " JOIN tournament_rounds r ON r.tournament_id = t.tournament_id"
+                " AND r.round_number = t.round_number"
+                " WHERE t.tournament_id = ? AND t.round_number = ? AND t.table_number = ?",
+                tournament_id, round_number, table_number,
+            )  # fmt: skip
+            if table is None:
+                raise InvalidQuery(f"{where} was not paired")
+            if table["status"] != RoundStatus.RUNNING:
+                raise InvalidQuery(f"{where}: the round is over")
+            if player not in seats_from_json(table["seats_json"]):
+                raise InvalidQuery(f"{where}: {player} does not sit there")
+            if table["override_json"] is not None:
+                return False
+            await conn.execute(
+                "UPDATE tournament_tables SET override_json = ?, override_by = ?,"
+                " override_at = ? WHERE tournament_id = ? AND round_number = ?"
+                " AND table_number = ?",
+                dumps({"kind": str(kind), "player": player}), by,
+                conn.dialect.time(datetime.now(UTC)), tournament_id, round_number, table_number,
+            )  # fmt: skip
+            return True
+
+        return await self._transaction(body, write=True)

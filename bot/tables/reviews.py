@@ -1,0 +1,166 @@
+"""Game reviews (``/durak review``, the "Review" button): each of a seat's decisions reviewed
+by Hard's search in a worker process of their own, with progress, cached per game and seat.
+
+A review's decisions go one at a time to :data:`REVIEW_PROCESSES` worker processes of their
+own (:class:`~bot.tables.ai_workers.AiWorkers`), never to the AI seats' workers: a review
+queues behind other reviews, never in front of a table's AI move. Several reviews share the
+workers decision by decision, so each advances. With ``AI_PROCESSES=0`` (tests) decisions run
+in a worker thread instead.
+
+The cache is in memory, bounded (:data:`CACHE_SIZE` reviews, least recently asked dropped): a
+review is a deterministic function of the game's record (its seed comes from the game id), so
+a restarted bot recomputes exactly what it showed; nothing is stored.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import zlib
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Sequence
+
+from bot.storage import GameRecord
+from durak_core.ai.review import DecisionReview, ReviewBudget
+from durak_core.ai.review_game import Decision, GameReview, decisions
+from durak_core.verify import GameLog
+
+from .ai_workers import AiWorkers, WorkerDied
+
+log = logging.getLogger(__name__)
+
+#: Worker processes for reviews (beside the AI seats' ``AI_PROCESSES``).
+REVIEW_PROCESSES = 1
+#: Reviews kept in memory (a few hundred bytes per decision each).
+CACHE_SIZE = 256
+#: Solver nodes per deal of the budget when the AI's budget counts iterations (tests).
+NODES_PER_DEAL = 300
+
+#: ``progress(done, total)``: awaited after each reviewed decision.
+Progress = Callable[[int, int], Awaitable[None]]
+Key = tuple[str, int]
+
+
+def game_log(record: GameRecord) -> GameLog:
+    """What a replay needs from a storage record."""
+    return GameLog(
+        rules=record.rules,
+        seats=len(record.seats),
+        seed=record.seed,
+        commitment=record.seed_commitment,
+        card_order=record.card_order,
+        actions=record.actions,
+        finishing_order=record.finishing_order,
+        losers=record.losing_seats,
+        durak=record.durak_seat,
+    )
+
+
+def review_seed(game_id: str) -> int:
+    """The review's random seed: a function of the game, so a review is reproducible."""
+    return zlib.crc32(game_id.encode())
+
+
+class Reviews:
+    """``processes`` > 0: reviews run in :data:`REVIEW_PROCESSES` worker processes; 0: in a
+    worker thread. ``budget``: the work per decision."""
+
+    def __init__(self, processes: int, budget: ReviewBudget | None = None) -> None:
+        self.processes = processes
+        self.budget = budget or ReviewBudget()
+        self._workers: AiWorkers | None = None
+        self._cache: OrderedDict[Key, GameReview] = OrderedDict()
+        self._running: dict[Key, asyncio.Task[GameReview]] = {}
+        self._listeners: dict[Key, list[Progress]] = {}
+
+    @property
+    def running(self) -> int:
+        """Reviews under way."""
+        return len(self._running)
+
+    def cached(self, game_id: str, seat: int) -> GameReview | None:
+        found = self._cache.get((game_id, seat))
+        if found is not None:
+            self._cache.move_to_end((game_id, seat))
+        return found
+
+    async def review(
+        self,
+        record: GameRecord,
+        earlier: Sequence[GameRecord],
+        seat: int,
+        progress: Progress | None = None,
+    ) -> GameReview:
+        """The review of ``seat``'s decisions in ``record`` (``earlier``: the series' games
+        before it, for the dealer, R22). A review of the same game and seat already under way
+        is joined, not started twice. Raises
+        :class:`~durak_core.ai.review_game.BadRecord` when the record does not replay."""
+        key = (record.game_id, seat)
+        found = self.cached(*key)
+        if found is not None:
+            return found
+        if progress is not None:
+            self._listeners.setdefault(key, []).append(progress)
+        task = self._running.get(key)
+        if task is None:
+            logs = [game_log(r) for r in earlier]
+            task = asyncio.create_task(
+                self._compute(key, game_log(record), logs), name=f"durak-review-{key[0]}-{seat}"
+            )
+            self._running[key] = task
+        try:
+            return await asyncio.shield(task)
+        finally:
+            if progress is not None and progress in self._listeners.get(key, []):
+                self._listeners[key].remove(progress)
+
+    async def _compute(self, key: Key, game: GameLog, earlier: list[GameLog]) -> GameReview:
+        game_id, seat = key
+        try:
+            found = await asyncio.to_thread(decisions, game, earlier, seat)
+            seed = review_seed(game_id)
+            out: list[DecisionReview] = []
+            for d in found:
+                out.append(await self._one(d, seed))
+                for listener in list(self._listeners.get(key, ())):
+                    await listener(len(out), len(found))
+            review = GameReview(seat, tuple(out))
+            self._cache[key] = review
+            while len(self._cache) > CACHE_SIZE:
+                self._cache.popitem(last=False)
+            return review
+        finally:
+            self._running.pop(key, None)
+            self._listeners.pop(key, None)
+
+    async def _one(self, d: Decision, seed: int) -> DecisionReview:
+        task = d.task(self.budget, seed)
+        if self.processes <= 0:
+            return await asyncio.to_thread(task.run, d.view, d.history)
+        if self._workers is None:
+            self._workers = AiWorkers(REVIEW_PROCESSES)
+        try:
+            return await self._workers.review(task, d.view, d.history)
+        except WorkerDied:  # killed, out of memory: this decision here, a new worker next
+            log.warning("review worker process died; starting a new one")
+            return await asyncio.to_thread(task.run, d.view, d.history)
+
+    async def close(self) -> None:
+        tasks = list(self._running.values())
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        if self._workers is not None:
+            await self._workers.close()
+            self._workers = None
+
+
+def budget_for(iterations: int | None) -> ReviewBudget:
+    """The review budget: the default, or with an AI iteration cap (tests: quick and
+    deterministic) that many deals per decision."""
+    if iterations is None:
+        return ReviewBudget()
+    return ReviewBudget(deals=iterations, solver_nodes=iterations * NODES_PER_DEAL)

@@ -1,0 +1,91 @@
+"""Hard's mid-game lapses (issue #34, item 4): the ace of trumps on a plain card while a lower
+trump beats it too, a high card or a trump led early, a trump thrown in early. Each position
+below is one where Hard (150 iterations) made the lapse before the fix; Normal made none of
+them there."""
+
+from __future__ import annotations
+
+import pytest
+
+from durak_core import GameState, RuleSet, SeatView, new_game, parse_action, position
+from durak_core.ai import Budget, Level, make_player
+from durak_core.ai.cardinfo import card_table
+from durak_core.ai.hard import EARLY_TALON, candidates, lapse
+from durak_core.ai.schedule import next_actor
+from durak_core.events import Event, visible_to
+
+
+def normal_game_at(seed: int, version: int) -> tuple[SeatView, list[Event]]:
+    """Two Normal seats play the deal ``seed`` up to ``version``: the view and history of the
+    seat to act."""
+    rules = RuleSet()
+    s: GameState = new_game(rules, 2, seed=seed)
+    players = [make_player(Level.NORMAL, seed), make_player(Level.NORMAL, seed + 1)]
+    hist: list[list[Event]] = [[], []]
+    while s.version < version:
+        seat = next_actor(s)
+        assert seat is not None
+        s, events = s.apply(seat, players[seat].choose(s.view(seat), hist[seat]))
+        for t in (0, 1):
+            hist[t].extend(visible_to(events, t))
+    seat = next_actor(s)
+    assert seat is not None
+    return s.view(seat), hist[seat]
+
+
+def test_a_dearer_trump_on_a_plain_card_is_a_lapse() -> None:
+    """R7: both trumps beat the plain jack; spending the ace keeps the jack, which does less."""
+    rules = RuleSet()
+    s = position(
+        rules, ["JC 7C 8S 9D 10D KS", "JH AH 6S 7D 8D 9S"], trump="6H", attacker=0, talon="QC"
+    )
+    s, _ = s.apply(0, parse_action("attack JC"))
+    view = s.view(1)
+    ct = card_table(rules, view.trump)
+    ace, jack = parse_action("defend JC AH"), parse_action("defend JC JH")
+    assert lapse(ace, view.legal_actions, ct, view.talon_size, False)
+    assert not lapse(jack, view.legal_actions, ct, view.talon_size, False)
+    assert ace not in candidates(view.legal_actions, parse_action("take"), ct, view.talon_size)
+
+
+def test_early_leads_and_throw_ins() -> None:
+    rules = RuleSet()
+    talon = "6D 7H 8H 9H 10H JH QH KH AH 6S 7S"  # 11 cards and the trump: early
+    s = position(rules, ["KC KD 6C 7D 8S", "9C 10C JC QC AC"], trump="6H", attacker=0,
+                 talon=talon)  # fmt: skip
+    view = s.view(0)
+    assert view.talon_size >= EARLY_TALON
+    ct = card_table(rules, view.trump)
+    legal = view.legal_actions
+    assert lapse(parse_action("attack KC"), legal, ct, view.talon_size, True)  # a high pair
+    assert not lapse(parse_action("attack 6C"), legal, ct, view.talon_size, True)
+    assert not lapse(parse_action("attack KC"), legal, ct, 4, True)  # late: not a lapse
+    assert lapse(parse_action("attack 6H"), [*legal], ct, view.talon_size, False)  # a trump in
+
+
+#: (deal, version, the lapse Hard made there before the fix).
+POSITIONS = [
+    (0, 30, "defend JD JH"),
+    (1, 19, "defend 9H AD"),
+    (3, 45, "defend 10D AC"),
+    (0, 3, "attack QS"),
+    (2, 4, "attack AD"),
+    (2, 14, "attack QS"),
+    (4, 20, "attack 6D"),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("deal", "version", "lapsed"), POSITIONS)
+def test_hard_no_longer_lapses(deal: int, version: int, lapsed: str) -> None:
+    view, history = normal_game_at(deal, version)
+    action = parse_action(lapsed)
+    assert action in view.legal_actions
+    ct = card_table(RuleSet(), view.trump)
+    assert lapse(action, view.legal_actions, ct, view.talon_size, not view.table)
+    for seed in range(4):
+        chosen = make_player(Level.HARD, seed, Budget(None, iterations=150)).choose(view, history)
+        assert not lapse(chosen, view.legal_actions, ct, view.talon_size, not view.table), (
+            seed,
+            str(chosen),
+        )

@@ -1,0 +1,94 @@
+"""Every declared rule option (durak_core.rule_options) in the bot, option by option rather than
+preset by preset: its names and lines in every catalogue, its `/durak new` option, and a line of
+`/durak rules` for it in any combination the rules allow."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from bot.cogs.new_table import NEW_OPTIONS
+from bot.text import CATALOGUES, t
+from bot.ui.card_words import card_text, event_line
+from bot.ui.rules_text import rule_names, rules_text
+from durak_core import Card, RuleSet, position
+from durak_core.rule_options import RuleOption
+from durak_core.rules import OPTIONS
+from tests.bot.helpers import running_bot, table_of, world
+from tests.engine.strategies import option_tables
+
+LANGS = ("en", "es", "de", "ru", "uk")
+
+
+@pytest.mark.parametrize("option", OPTIONS, ids=lambda o: o.rule)
+def test_every_option_has_its_texts_in_every_language(option: RuleOption) -> None:
+    keys = [option.name_key] + ([option.line_key] if option.placement != "in" else [])
+    if option.command:
+        keys += [option.description_key, f"pname.{option.command}"]
+    for lang in LANGS:
+        missing = [key for key in keys if key not in CATALOGUES[lang]]
+        assert missing == [], (lang, option.rule)
+
+
+def test_every_command_option_is_offered_by_durak_new_in_the_old_order() -> None:
+    commands = [o.command for o in OPTIONS.commands]
+    assert [name for name in NEW_OPTIONS if name in commands] == commands
+    # the order users and tests know, new options after it
+    assert NEW_OPTIONS[:19] == (
+        "preset", "transfer", "deck", "first_five", "neighbours", "teams", "seats", "timer",
+        "ai_seats", "ai_level", "thread", "language", "no_trump", "crazy", "diamonds_apart",
+        "changing_trump", "jokers", "double_deck", "anyone_adds_ai",
+    )  # fmt: skip
+
+
+async def test_durak_new_sets_every_command_option(tmp_path: Path) -> None:
+    async with world(tmp_path) as w, running_bot(w) as bot:
+        for option in OPTIONS.commands:
+            value = next(v for v in option.choices if v != option.off) if option.choices else True
+            asked: dict[str, object] = {option.command: value}
+            asked |= {OPTIONS.by_rule[rule].command: True for rule in option.needs}
+            await w.fake.slash(w.alice, w.channel, "durak", "new", options=asked)
+            rules = table_of(bot, w.channel).rules
+            assert option.is_set(getattr(rules, option.field)), option.rule
+            assert option.rule in [d.split()[0] for d in rules.differences()]
+            await w.fake.slash(w.alice, w.channel, "durak", "cancel")
+
+
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
+@given(option_tables())
+def test_the_rules_text_has_a_line_for_every_option_set(table: tuple[RuleSet, int]) -> None:
+    rules, _ = table
+    for lang in LANGS:
+        text = rules_text(rules, 0, lang)
+        names = rule_names(rules, lang)
+        for option in OPTIONS:
+            value = getattr(rules, option.field)
+            if not option.is_set(value):
+                continue
+            assert any(name.startswith(f"{option.rule} ") for name in names), (lang, option)
+            if option.placement == "in":  # the section's line states the value (V2, V3)
+                assert str(len(rules.deck()) if option.field == "deck_size" else value) in text
+            else:
+                params = {option.param: value} if option.param else {}
+                assert t(option.line_key, lang, **params) in text, (lang, option.rule)
+
+
+def test_a_shown_trump_has_its_own_log_line() -> None:
+    g = position(
+        RuleSet(transfer=True, transfer_by_trump=True),
+        ["6S 9D", "6H KS KC", "8D 9C JH"],
+        trump="AH",
+        attacker=0,
+    )
+    g, _ = g.apply(0, "attack 6S")
+    _, events = g.apply(1, "transfer 6H")
+    for lang in LANGS:
+        lines = [event_line(e, ["Ann", "Bob", "Cid"], lang) for e in events]
+        card = card_text(Card.parse("6H"), lang)
+        assert t("log.trump_shown", lang, name="Bob", card=card) in lines, lang

@@ -35,6 +35,7 @@ from bot.tournament_runner.runner import TournamentRunner
 from bot.ui.buttons import DYNAMIC_ITEMS, is_ours, matches_template
 from bot.ui.click_dispatch import install_click_store, on_message
 from bot.ui.help_text import BUILD_COMMAND
+from bot.ui.puzzle_board import PUZZLE_ITEMS, is_puzzle_item
 from bot.ui.tournament_checkin import TOURNAMENT_ITEMS, is_tournament_item
 from bot.ui.tournament_host import DiscordEventHost
 from durak_core.compiled_sources import REBUILD
@@ -218,7 +219,7 @@ class DurakBot(commands.Bot):
         self.event_host.prefs = self.notifier.alerts.prefs  # reminders follow notify:
         self.tournaments = TournamentRunner(self.service, self.event_host)
         install_click_store(self)  # our clicks skip discord.py's view of the clicked message
-        self.add_dynamic_items(*DYNAMIC_ITEMS, *TOURNAMENT_ITEMS)
+        self.add_dynamic_items(*DYNAMIC_ITEMS, *TOURNAMENT_ITEMS, *PUZZLE_ITEMS)
         cog = DurakCog(self)
         await self.add_cog(cog)
         self.clicks = cog
@@ -306,7 +307,12 @@ class DurakBot(commands.Bot):
                 )
             return
         clicked = on_message(interaction.message, int(data.get("component_type", 0)), custom_id)
-        if (matches_template(custom_id) or is_tournament_item(custom_id)) and clicked:
+        ours = (
+            matches_template(custom_id)
+            or is_tournament_item(custom_id)
+            or is_puzzle_item(custom_id)
+        )
+        if ours and clicked:
             return
         if not interaction.response.is_done():
             await interaction.response.send_message(

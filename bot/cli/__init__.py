@@ -11,6 +11,7 @@ COMMANDS = {
     "play": "a game against AI players in the terminal",
     "arena": "AI against AI on mirrored deals: win rates with intervals, decision times",
     "backup": "a consistent copy of the bot's SQLite database, safe while the bot runs",
+    "puzzles": "make the endgame puzzles of /durak puzzle from AI self-play (generate)",
 }
 
 
@@ -31,6 +32,10 @@ def _command(name: str) -> Callable[[Sequence[str]], int]:
         from .play import main as play_main
 
         return play_main
+    if name == "puzzles":
+        from .generate_puzzles import main as puzzles_main
+
+        return puzzles_main
     from .backup import main as backup_main
 
     return backup_main

@@ -16,6 +16,7 @@ from bot.text.translator import DurakTranslator, ls
 from .client import DurakClient
 from .lobby_commands import LobbyCommands
 from .play_commands import PlayCommands
+from .puzzle_commands import PuzzleCommands
 from .records_commands import RecordsCommands
 from .review_commands import ReviewCommands
 from .server_commands import ServerCommands
@@ -23,10 +24,11 @@ from .tournament_commands import TournamentCommands
 
 
 @app_commands.guild_only()
-class DurakCog(  # listed base first: lobby, play, records, server, tournament, review
+class DurakCog(  # listed base first: lobby, play, records, puzzle, server, tournament, review
     ReviewCommands,
     TournamentCommands,
     ServerCommands,
+    PuzzleCommands,
     RecordsCommands,
     PlayCommands,
     LobbyCommands,

@@ -1,5 +1,6 @@
-"""What the games left behind: ``/durak leaderboard`` (and its page buttons), ``stats``,
-``history`` and ``verify`` (a finished game recomputed from its revealed seed, R4)."""
+"""What the games left behind: ``/durak leaderboard`` (and its page buttons), ``stats`` (with
+the daily puzzles' streak), ``history`` and ``verify`` (a finished game recomputed from its
+revealed seed, R4)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from bot.ui.leaderboard import render_board, render_history, render_stats
 from durak_core.verify import GameLog, Verdict, verify_game
 
 from .base import CogBase, click, loc_of
+from .puzzle_commands import SECONDS_PER_DAY
 
 SORTS = ("wins", "win_rate", "rating")
 
@@ -54,9 +56,15 @@ class RecordsCommands(CogBase):
         who = user or interaction.user
         stats = await self.bot.service.storage.user_stats(who.id, interaction.guild_id)
         name = stats.display_name or who.display_name
-        await interaction.response.send_message(
-            embed=render_stats(stats, name, loc_of(interaction)), ephemeral=True
-        )
+        loc = loc_of(interaction)
+        embed = render_stats(stats, name, loc)
+        # The daily puzzles' streak (/durak puzzle daily), across servers, as of today (UTC).
+        today = int(self.bot.service.core.clock() // SECONDS_PER_DAY)
+        streak = await self.bot.service.storage.puzzle_streak(who.id, today)
+        value = t("stats.puzzle_streak_value", loc, n=streak.current, best=streak.best,
+                  solved=streak.solved)  # fmt: skip
+        embed.add_field(name=t("stats.puzzle_streak", loc), value=value)
+        await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @app_commands.command(name=ls("name.history"), description=ls("cmd.history"))
     async def history(self, interaction: discord.Interaction) -> None:

@@ -21,6 +21,7 @@ from .models import (
     LeaderboardPage,
     NewTournament,
     PlayerStats,
+    PuzzleStreak,
     SavedTable,
     StoredRound,
     TableStatus,
@@ -159,6 +160,26 @@ class Storage(Protocol):
     async def tournament_games(self, tournament_id: str) -> list[PlayedGame]:
         """The stored games as the core's records: the standings are recomputed from them."""
         ...
+
+    # The daily puzzle (docs/storage.md, "Puzzles"); ``day``: days since 1970-01-01, UTC.
+
+    async def record_daily_puzzle(
+        self,
+        guild_id: int,
+        day: int,
+        user_id: int,
+        puzzle_number: int,
+        solved: bool,
+        at: datetime,
+    ) -> bool:
+        """A finished try; False when one was kept already (only the first counts)."""
+        ...
+
+    async def daily_puzzle_try(self, guild_id: int, day: int, user_id: int) -> bool | None: ...
+
+    async def daily_puzzle_solvers(self, guild_id: int, day: int, limit: int = 50) -> list[int]: ...
+
+    async def puzzle_streak(self, user_id: int, today: int) -> PuzzleStreak: ...
 
 
 # Argument checks shared by every backend, so all reject bad input the same way.

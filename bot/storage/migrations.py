@@ -265,6 +265,25 @@ MIGRATIONS: tuple[Migration, ...] = (
             "ALTER TABLE tournament_tables ADD COLUMN override_at {time}",
         ),
     ),
+    Migration(
+        9,
+        "daily puzzles: each player's first finished try at a server's puzzle of the day",
+        (
+            # ``day``: days since 1970-01-01 (UTC), the bot's clock; one row per player, server
+            # and day (the first try counts), ``solved`` 1 or 0. The streak reads a player's
+            # solved days across servers.
+            """CREATE TABLE puzzle_attempts (
+                guild_id {id} NOT NULL,
+                day INTEGER NOT NULL,
+                user_id {id} NOT NULL,
+                puzzle_number INTEGER NOT NULL,
+                solved INTEGER NOT NULL CHECK (solved IN (0, 1)),
+                finished_at {time} NOT NULL,
+                PRIMARY KEY (guild_id, day, user_id)
+            )""",
+            "CREATE INDEX puzzle_attempts_user ON puzzle_attempts (user_id, solved, day)",
+        ),
+    ),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version

@@ -379,3 +379,12 @@ class StoredRound(_Frozen):
             for t in self.tables
             if t.override is not None
         }  # fmt: skip
+
+
+class PuzzleStreak(_Frozen):
+    """Consecutive days with a daily puzzle solved (in any server): ``current`` counts back
+    from today, or from yesterday while today's is still to do; ``best`` ever."""
+
+    current: int = 0
+    best: int = 0
+    solved: int = 0

@@ -51,6 +51,7 @@ from .outcome import (
     seat_outcomes,
 )
 from .preferences import SettingsStore
+from .puzzle_queries import PuzzleQueries
 from .rows import (
     ENTRY_COLUMNS,
     LINK_COLUMNS,
@@ -153,9 +154,10 @@ def refused_saves(tables: Sequence[SavedTable], found: Iterable[Row]) -> dict[st
     }
 
 
-class SqlStorage(SettingsStore, TournamentQueries, TournamentOverrides):
+class SqlStorage(SettingsStore, TournamentQueries, TournamentOverrides, PuzzleQueries):
     """Every storage method but ``save_table``, over a backend's transactions (the
-    tournaments' in ``tournament_queries.py`` and ``tournament_overrides.py``)."""
+    tournaments' in ``tournament_queries.py`` and ``tournament_overrides.py``, the daily
+    puzzles' in ``puzzle_queries.py``)."""
 
     #: With a scope, ``load_tables`` returns only the tables of this process's guilds.
     shards: ShardScope | None

@@ -30,6 +30,10 @@ def help_text(loc: str, *, activity_built: bool | None) -> str:
     group = t("name.durak", loc)
     names = {name: f"/{group} {t(f'name.{name}', loc)}" for name in _COMMANDS}
     lines = [t("help.overview", loc, **names)]
+    puzzle = f"/{group} {t('name.puzzle', loc)}"
+    lines.append(t("help.puzzle", loc, puzzle=puzzle, daily=t("pname.daily", loc)))
+    review = f"/{group} {t('name.review', loc)}"
+    lines.append(t("help.review", loc, review=review, button=t("btn.review", loc)))
     if activity_built is True:
         lines.append(t("help.activity_ready", loc))
     elif activity_built is False:

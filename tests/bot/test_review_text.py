@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from bot.text import t
+from bot.ui.help_text import help_text
 from bot.ui.review_text import action_text, reason_text, review_embed
 from durak_core import Action, Card, parse_action
 from durak_core.ai.review import REASONS, DecisionReview
@@ -58,3 +59,11 @@ def test_a_long_review_fits_discords_limits(loc: str) -> None:
 def test_a_game_without_choices() -> None:
     embed, files = review_embed("0123abcd.1.1", GameReview(0, ()), "en")
     assert embed.description == t("review.none", "en") and files == []
+
+
+@pytest.mark.parametrize("loc", LANGUAGES)
+def test_help_names_the_review_command_and_its_button(loc: str) -> None:
+    answer = help_text(loc, activity_built=None)
+    assert f"/{t('name.durak', loc)} {t('name.review', loc)}" in answer
+    assert f"**{t('btn.review', loc)}**" in answer
+    assert f"/{t('name.durak', loc)} {t('name.puzzle', loc)}" in answer

@@ -18,6 +18,7 @@ TABLES = {
     "schema_migrations", "games", "game_seats", "guild_stats", "global_stats",
     "series_results", "saved_tables", "guild_settings", "user_settings", "tournaments",
     "tournament_entrants", "tournament_rounds", "tournament_tables", "tournament_games",
+    "puzzle_attempts",
 }  # fmt: skip
 
 

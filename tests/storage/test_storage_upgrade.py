@@ -75,14 +75,15 @@ OLD_ROWS = (
     f"INSERT INTO user_settings (user_id, key, value) VALUES ({2**62}, 'notify', 'dm')",
 )
 BOB = 2**62  # a snowflake-sized id
-#: The versions after the upgrade; v6 (tournaments), v7 (their check-in) and v8 (result
-#: overrides) are added in place.
-VERSIONS = [1, 2, 3, 4, 5, 6, 7, 8]
+#: The versions after the upgrade; v6 (tournaments), v7 (their check-in), v8 (result
+#: overrides) and v9 (the daily puzzles) are added in place.
+VERSIONS = [1, 2, 3, 4, 5, 6, 7, 8, 9]
 
 
 def _before_v6(name: str) -> bool:
-    # Every table, index and constraint of v6 is named after the tournaments it holds.
-    return not name.startswith("tournament")
+    # Every table, index and constraint of v6 and later is named after the tournaments (v6,
+    # v7, v8) or the daily puzzles (v9) it holds.
+    return not name.startswith(("tournament", "puzzle"))
 
 
 async def _check_old_data_and_new_writes(s: Storage, make_game: MakeGame) -> None:

@@ -74,3 +74,13 @@ def test_no_module_is_named_like_a_package() -> None:
         if name in packages and path.name != "__init__.py"
     )
     assert not clash, f"modules named like a package: {clash}"
+
+
+def test_no_module_is_over_500_lines() -> None:
+    # issue #33: a module a reader can hold in mind; past this, split it by what it holds.
+    long = {
+        str(path.relative_to(ROOT)): n
+        for _, path in _names("module")
+        if (n := len(path.read_text(encoding="utf-8").splitlines())) > 500
+    }
+    assert not long, f"modules over 500 lines: {long}"

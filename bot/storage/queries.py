@@ -68,6 +68,7 @@ from .rows import (
     table_from_row,
 )
 from .sharding import ShardScope, fetch_owned
+from .tournament_entrants import TournamentEntrants
 from .tournament_overrides import TournamentOverrides
 from .tournament_queries import INSERT_LINK, TournamentQueries, check_link
 
@@ -154,7 +155,9 @@ def refused_saves(tables: Sequence[SavedTable], found: Iterable[Row]) -> dict[st
     }
 
 
-class SqlStorage(SettingsStore, TournamentQueries, TournamentOverrides, PuzzleQueries):
+class SqlStorage(
+    SettingsStore, TournamentQueries, TournamentEntrants, TournamentOverrides, PuzzleQueries
+):
     """Every storage method but ``save_table``, over a backend's transactions (the
     tournaments' in ``tournament_queries.py`` and ``tournament_overrides.py``, the daily
     puzzles' in ``puzzle_queries.py``)."""

@@ -19,16 +19,12 @@ from bot.tournaments import Pairing, PlayedGame, TournamentSettings
 
 from .connection import Connection, Row
 from .errors import (
-    AlreadyJoined,
     InvalidQuery,
-    LeaveClosed,
     SignupClosed,
-    TournamentFull,
     TournamentNotFound,
 )
 from .interface import check_limit
 from .models import (
-    EntrantRecord,
     GameRecord,
     NewTournament,
     RoundStatus,
@@ -39,13 +35,10 @@ from .models import (
 from .rows import dumps, parse_ts
 from .sharding import ShardScope, fetch_owned
 from .tournament_rows import (
-    ENTRANT_COLUMNS,
     TOURNAMENT_COLUMNS,
-    entrant_from_row,
     paired_table_from_row,
     played_game,
     seats_from_json,
-    settings_from_json,
     settings_json,
     tournament_from_row,
 )
@@ -120,13 +113,13 @@ class TournamentQueries(ABC):
                 settings_json(t.settings), dumps(t.options), Status.SIGNUP, 0, deadline,
                 time(datetime.now(UTC)),
             )  # fmt: skip
-            return await _tournament(conn, t.tournament_id)
+            return await stored_tournament(conn, t.tournament_id)
 
         return await self._transaction(body, write=True)
 
     async def get_tournament(self, tournament_id: str) -> TournamentRecord:
         async def body(conn: Connection) -> TournamentRecord:
-            return await _tournament(conn, tournament_id)
+            return await stored_tournament(conn, tournament_id)
 
         return await self._transaction(body, write=False)
 
@@ -169,7 +162,7 @@ class TournamentQueries(ABC):
         kept) and deadline. ``SignupClosed`` once the sign-up is over."""
 
         async def body(conn: Connection) -> TournamentRecord:
-            row = await _locked(conn, tournament_id)
+            row = await locked_tournament(conn, tournament_id)
             if Status(row["status"]) is not Status.SIGNUP:
                 raise SignupClosed(tournament_id, 0, "the tournament has started")
             merged = {**json.loads(row["options_json"]), **options}
@@ -179,7 +172,7 @@ class TournamentQueries(ABC):
                 " signup_deadline = ? WHERE tournament_id = ?",
                 settings.name, settings_json(settings), dumps(merged), deadline, tournament_id,
             )  # fmt: skip
-            return await _tournament(conn, tournament_id)
+            return await stored_tournament(conn, tournament_id)
 
         return await self._transaction(body, write=True)
 
@@ -190,13 +183,13 @@ class TournamentQueries(ABC):
         options and the organiser's switches, such as ``paused``), the others kept."""
 
         async def body(conn: Connection) -> TournamentRecord:
-            row = await _locked(conn, tournament_id)
+            row = await locked_tournament(conn, tournament_id)
             options = {**json.loads(row["options_json"]), **changes}
             await conn.execute(
                 "UPDATE tournaments SET options_json = ? WHERE tournament_id = ?",
                 dumps(options), tournament_id,
             )  # fmt: skip
-            return await _tournament(conn, tournament_id)
+            return await stored_tournament(conn, tournament_id)
 
         return await self._transaction(body, write=True)
 
@@ -210,7 +203,7 @@ class TournamentQueries(ABC):
             raise InvalidQuery(f"unknown tournament status {status!r}")
 
         async def body(conn: Connection) -> TournamentRecord:
-            row = await _locked(conn, tournament_id)
+            row = await locked_tournament(conn, tournament_id)
             now = Status(row["status"])
             if now != status:
                 column = _MOVES.get((now, Status(status)))
@@ -222,7 +215,7 @@ class TournamentQueries(ABC):
                     f"UPDATE tournaments SET status = ?, {column} = ? WHERE tournament_id = ?",
                     status, conn.dialect.time(datetime.now(UTC)), tournament_id,
                 )  # fmt: skip
-            return await _tournament(conn, tournament_id)
+            return await stored_tournament(conn, tournament_id)
 
         return await self._transaction(body, write=True)
 
@@ -245,119 +238,6 @@ class TournamentQueries(ABC):
 
         await self._transaction(body, write=True)
 
-    # -- entrants -------------------------------------------------------------------
-
-    async def add_entrant(self, tournament_id: str, user_id: int, rating: float) -> EntrantRecord:
-        """Sign a player up, last in sign-up order, with the rating they seed by. Refused
-        (``SignupRefused``, nothing written): not in sign-up (``SignupClosed``), joined already
-        (``AlreadyJoined``), the player limit reached (``TournamentFull``)."""
-
-        async def body(conn: Connection) -> EntrantRecord:
-            row = await _locked(conn, tournament_id)
-            if row["status"] != Status.SIGNUP:
-                raise SignupClosed(tournament_id, user_id, "sign-up is closed")
-            counts = await conn.fetchrow(
-                "SELECT COUNT(*) AS entrants, COALESCE(MAX(signup_order), -1) + 1 AS next,"
-                " SUM(CASE WHEN user_id = ? THEN 1 ELSE 0 END) AS mine"
-                " FROM tournament_entrants WHERE tournament_id = ?",
-                user_id,
-                tournament_id,
-            )
-            assert counts is not None
-            if counts["mine"]:
-                raise AlreadyJoined(tournament_id, user_id, "joined already")
-            limit = settings_from_json(row["settings_json"]).player_limit
-            if counts["entrants"] >= limit:
-                raise TournamentFull(tournament_id, user_id, f"full ({limit} players)")
-            entrant = EntrantRecord(user_id=user_id, rating=rating, signup_order=counts["next"])
-            await conn.execute(
-                f"INSERT INTO tournament_entrants ({ENTRANT_COLUMNS}, tournament_id, joined_at)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
-                user_id, rating, entrant.signup_order, 0, tournament_id,
-                conn.dialect.time(datetime.now(UTC)),
-            )  # fmt: skip
-            return entrant
-
-        return await self._transaction(body, write=True)
-
-    async def remove_entrant(self, tournament_id: str, user_id: int) -> bool:
-        """A player leaves during the sign-up; False if they had not joined. After the start:
-        ``LeaveClosed`` (withdraw them instead)."""
-
-        async def body(conn: Connection) -> bool:
-            row = await _locked(conn, tournament_id)
-            if row["status"] != Status.SIGNUP:
-                raise LeaveClosed(tournament_id, user_id, "leaving closes at the start")
-            return bool(
-                await conn.execute(
-                    "DELETE FROM tournament_entrants WHERE tournament_id = ? AND user_id = ?",
-                    tournament_id,
-                    user_id,
-                )
-            )
-
-        return await self._transaction(body, write=True)
-
-    async def withdraw_entrant(self, tournament_id: str, user_id: int) -> bool:
-        """Withdraw a player from a running tournament: no longer seated, results kept. False
-        if they are not an entrant or were withdrawn already."""
-
-        async def body(conn: Connection) -> bool:
-            row = await _locked(conn, tournament_id)
-            if row["status"] != Status.RUNNING:
-                raise InvalidQuery(
-                    f"tournament {tournament_id!r} is {row['status']}: only a running one "
-                    "withdraws players"
-                )
-            return bool(
-                await conn.execute(
-                    "UPDATE tournament_entrants SET withdrawn = 1"
-                    " WHERE tournament_id = ? AND user_id = ? AND withdrawn = 0",
-                    tournament_id,
-                    user_id,
-                )
-            )
-
-        return await self._transaction(body, write=True)
-
-    async def check_in_entrant(self, tournament_id: str, user_id: int) -> bool:
-        """An entrant confirms before the start (check-in): True if they are an entrant
-        (checked in now or before), False if not. ``SignupClosed`` once it has started."""
-
-        async def body(conn: Connection) -> bool:
-            row = await _locked(conn, tournament_id)
-            if row["status"] != Status.SIGNUP:
-                raise SignupClosed(tournament_id, user_id, "check-in closes at the start")
-            await conn.execute(
-                "UPDATE tournament_entrants SET checked_in = 1"
-                " WHERE tournament_id = ? AND user_id = ?",
-                tournament_id,
-                user_id,
-            )
-            found = await conn.fetchrow(
-                "SELECT checked_in FROM tournament_entrants"
-                " WHERE tournament_id = ? AND user_id = ?",
-                tournament_id,
-                user_id,
-            )
-            return found is not None
-
-        return await self._transaction(body, write=True)
-
-    async def tournament_entrants(self, tournament_id: str) -> list[EntrantRecord]:
-        """Every entrant, withdrawn ones too, in sign-up order."""
-
-        async def body(conn: Connection) -> list[EntrantRecord]:
-            await _tournament(conn, tournament_id)
-            rows = await conn.fetch(
-                f"SELECT {ENTRANT_COLUMNS}, checked_in FROM tournament_entrants"
-                " WHERE tournament_id = ? ORDER BY signup_order",
-                tournament_id,
-            )
-            return [entrant_from_row(r) for r in rows]
-
-        return await self._transaction(body, write=False)
-
     # -- rounds and tables ----------------------------------------------------------
 
     async def save_round(self, tournament_id: str, pairing: Pairing) -> bool:
@@ -368,7 +248,7 @@ class TournamentQueries(ABC):
         for this round."""
 
         async def body(conn: Connection) -> bool:
-            row = await _locked(conn, tournament_id)
+            row = await locked_tournament(conn, tournament_id)
             current = row["current_round"]
             where = f"tournament {tournament_id!r} round {pairing.round}"
             if pairing.round <= current:
@@ -461,7 +341,7 @@ class TournamentQueries(ABC):
         """Every round stored, first first, with its tables and byes."""
 
         async def body(conn: Connection) -> list[StoredRound]:
-            await _tournament(conn, tournament_id)
+            await stored_tournament(conn, tournament_id)
             return await _rounds(conn, tournament_id)
 
         return await self._transaction(body, write=False)
@@ -472,7 +352,7 @@ class TournamentQueries(ABC):
         (``bot.tournaments.rounds_from_games`` and ``standings``)."""
 
         async def body(conn: Connection) -> list[PlayedGame]:
-            await _tournament(conn, tournament_id)
+            await stored_tournament(conn, tournament_id)
             rows = await conn.fetch(
                 "SELECT l.round_number, l.table_number, t.seats_json, g.finishing_order_json,"
                 " g.durak_seat FROM tournament_games l"
@@ -492,7 +372,7 @@ class TournamentQueries(ABC):
         export: anyone can ``/durak verify`` a game by its id)."""
 
         async def body(conn: Connection) -> list[tuple[str, str]]:
-            await _tournament(conn, tournament_id)
+            await stored_tournament(conn, tournament_id)
             rows = await conn.fetch(
                 "SELECT g.game_id, g.seed_commitment FROM tournament_games l"
                 " JOIN games g ON g.game_id = l.game_id"
@@ -505,14 +385,14 @@ class TournamentQueries(ABC):
         return await self._transaction(body, write=False)
 
 
-async def _tournament(conn: Connection, tournament_id: str) -> TournamentRecord:
+async def stored_tournament(conn: Connection, tournament_id: str) -> TournamentRecord:
     row = await conn.fetchrow("SELECT * FROM tournaments WHERE tournament_id = ?", tournament_id)
     if row is None:
         raise TournamentNotFound(tournament_id)
     return tournament_from_row(row)
 
 
-async def _locked(conn: Connection, tournament_id: str) -> Row:
+async def locked_tournament(conn: Connection, tournament_id: str) -> Row:
     """The tournament's row, locked for this transaction where rows can be locked."""
     row = await conn.fetchrow(
         f"SELECT * FROM tournaments WHERE tournament_id = ?{conn.dialect.for_update}",

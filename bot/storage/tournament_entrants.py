@@ -1,0 +1,139 @@
+"""A tournament's entrants: sign-up, leaving, withdrawal after the start, check-in, the list.
+Written once for SQLite and PostgreSQL; each write that depends on the tournament's state locks
+its row first (:func:`~bot.storage.tournament_queries.locked_tournament`)."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
+from typing import TypeVar
+
+from .connection import Connection
+from .errors import AlreadyJoined, InvalidQuery, LeaveClosed, SignupClosed, TournamentFull
+from .models import EntrantRecord, TournamentStatus
+from .tournament_queries import locked_tournament, stored_tournament
+from .tournament_rows import ENTRANT_COLUMNS, entrant_from_row, settings_from_json
+
+T = TypeVar("T")
+Status = TournamentStatus
+
+
+class TournamentEntrants(ABC):
+    @abstractmethod
+    async def _transaction(
+        self, body: Callable[[Connection], Awaitable[T]], *, write: bool
+    ) -> T: ...
+
+    # -- entrants -------------------------------------------------------------------
+
+    async def add_entrant(self, tournament_id: str, user_id: int, rating: float) -> EntrantRecord:
+        """Sign a player up, last in sign-up order, with the rating they seed by. Refused
+        (``SignupRefused``, nothing written): not in sign-up (``SignupClosed``), joined already
+        (``AlreadyJoined``), the player limit reached (``TournamentFull``)."""
+
+        async def body(conn: Connection) -> EntrantRecord:
+            row = await locked_tournament(conn, tournament_id)
+            if row["status"] != Status.SIGNUP:
+                raise SignupClosed(tournament_id, user_id, "sign-up is closed")
+            counts = await conn.fetchrow(
+                "SELECT COUNT(*) AS entrants, COALESCE(MAX(signup_order), -1) + 1 AS next,"
+                " SUM(CASE WHEN user_id = ? THEN 1 ELSE 0 END) AS mine"
+                " FROM tournament_entrants WHERE tournament_id = ?",
+                user_id,
+                tournament_id,
+            )
+            assert counts is not None
+            if counts["mine"]:
+                raise AlreadyJoined(tournament_id, user_id, "joined already")
+            limit = settings_from_json(row["settings_json"]).player_limit
+            if counts["entrants"] >= limit:
+                raise TournamentFull(tournament_id, user_id, f"full ({limit} players)")
+            entrant = EntrantRecord(user_id=user_id, rating=rating, signup_order=counts["next"])
+            await conn.execute(
+                f"INSERT INTO tournament_entrants ({ENTRANT_COLUMNS}, tournament_id, joined_at)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                user_id, rating, entrant.signup_order, 0, tournament_id,
+                conn.dialect.time(datetime.now(UTC)),
+            )  # fmt: skip
+            return entrant
+
+        return await self._transaction(body, write=True)
+
+    async def remove_entrant(self, tournament_id: str, user_id: int) -> bool:
+        """A player leaves during the sign-up; False if they had not joined. After the start:
+        ``LeaveClosed`` (withdraw them instead)."""
+
+        async def body(conn: Connection) -> bool:
+            row = await locked_tournament(conn, tournament_id)
+            if row["status"] != Status.SIGNUP:
+                raise LeaveClosed(tournament_id, user_id, "leaving closes at the start")
+            return bool(
+                await conn.execute(
+                    "DELETE FROM tournament_entrants WHERE tournament_id = ? AND user_id = ?",
+                    tournament_id,
+                    user_id,
+                )
+            )
+
+        return await self._transaction(body, write=True)
+
+    async def withdraw_entrant(self, tournament_id: str, user_id: int) -> bool:
+        """Withdraw a player from a running tournament: no longer seated, results kept. False
+        if they are not an entrant or were withdrawn already."""
+
+        async def body(conn: Connection) -> bool:
+            row = await locked_tournament(conn, tournament_id)
+            if row["status"] != Status.RUNNING:
+                raise InvalidQuery(
+                    f"tournament {tournament_id!r} is {row['status']}: only a running one "
+                    "withdraws players"
+                )
+            return bool(
+                await conn.execute(
+                    "UPDATE tournament_entrants SET withdrawn = 1"
+                    " WHERE tournament_id = ? AND user_id = ? AND withdrawn = 0",
+                    tournament_id,
+                    user_id,
+                )
+            )
+
+        return await self._transaction(body, write=True)
+
+    async def check_in_entrant(self, tournament_id: str, user_id: int) -> bool:
+        """An entrant confirms before the start (check-in): True if they are an entrant
+        (checked in now or before), False if not. ``SignupClosed`` once it has started."""
+
+        async def body(conn: Connection) -> bool:
+            row = await locked_tournament(conn, tournament_id)
+            if row["status"] != Status.SIGNUP:
+                raise SignupClosed(tournament_id, user_id, "check-in closes at the start")
+            await conn.execute(
+                "UPDATE tournament_entrants SET checked_in = 1"
+                " WHERE tournament_id = ? AND user_id = ?",
+                tournament_id,
+                user_id,
+            )
+            found = await conn.fetchrow(
+                "SELECT checked_in FROM tournament_entrants"
+                " WHERE tournament_id = ? AND user_id = ?",
+                tournament_id,
+                user_id,
+            )
+            return found is not None
+
+        return await self._transaction(body, write=True)
+
+    async def tournament_entrants(self, tournament_id: str) -> list[EntrantRecord]:
+        """Every entrant, withdrawn ones too, in sign-up order."""
+
+        async def body(conn: Connection) -> list[EntrantRecord]:
+            await stored_tournament(conn, tournament_id)
+            rows = await conn.fetch(
+                f"SELECT {ENTRANT_COLUMNS}, checked_in FROM tournament_entrants"
+                " WHERE tournament_id = ? ORDER BY signup_order",
+                tournament_id,
+            )
+            return [entrant_from_row(r) for r in rows]
+
+        return await self._transaction(body, write=False)

@@ -22,7 +22,9 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 
 from bot.storage import GameRecord
-from durak_core.ai.review import DecisionReview, ReviewBudget
+from durak_core import Event, SeatView
+from durak_core.ai.hint import HINT_BUDGET, HintTask
+from durak_core.ai.review import DecisionReview, DecisionTask, ReviewBudget
 from durak_core.ai.review_game import Decision, GameReview, decisions
 from durak_core.verify import GameLog
 
@@ -66,9 +68,15 @@ class Reviews:
     """``processes`` > 0: reviews run in :data:`REVIEW_PROCESSES` worker processes; 0: in a
     worker thread. ``budget``: the work per decision."""
 
-    def __init__(self, processes: int, budget: ReviewBudget | None = None) -> None:
+    def __init__(
+        self,
+        processes: int,
+        budget: ReviewBudget | None = None,
+        hint_budget: ReviewBudget = HINT_BUDGET,
+    ) -> None:
         self.processes = processes
         self.budget = budget or ReviewBudget()
+        self.hint_budget = hint_budget
         self._workers: AiWorkers | None = None
         self._cache: OrderedDict[Key, GameReview] = OrderedDict()
         self._running: dict[Key, asyncio.Task[GameReview]] = {}
@@ -134,17 +142,29 @@ class Reviews:
             self._running.pop(key, None)
             self._listeners.pop(key, None)
 
+    async def hint(
+        self, view: SeatView, history: Sequence[Event], seed: int
+    ) -> DecisionReview:
+        """A practice table's hint for ``view.seat`` (:mod:`durak_core.ai.hint`), from its view
+        and visible history only, in the reviews' worker: never in front of an AI seat's move.
+        Raises ``ValueError`` when the seat has no choice."""
+        return await self._run(HintTask(self.hint_budget, seed), view, history)
+
     async def _one(self, d: Decision, seed: int) -> DecisionReview:
-        task = d.task(self.budget, seed)
+        return await self._run(d.task(self.budget, seed), d.view, d.history)
+
+    async def _run(
+        self, task: DecisionTask | HintTask, view: SeatView, history: Sequence[Event]
+    ) -> DecisionReview:
         if self.processes <= 0:
-            return await asyncio.to_thread(task.run, d.view, d.history)
+            return await asyncio.to_thread(task.run, view, history)
         if self._workers is None:
             self._workers = AiWorkers(REVIEW_PROCESSES)
         try:
-            return await self._workers.review(task, d.view, d.history)
+            return await self._workers.review(task, view, history)
         except WorkerDied:  # killed, out of memory: this decision here, a new worker next
             log.warning("review worker process died; starting a new one")
-            return await asyncio.to_thread(task.run, d.view, d.history)
+            return await asyncio.to_thread(task.run, view, history)
 
     async def close(self) -> None:
         tasks = list(self._running.values())
@@ -158,9 +178,9 @@ class Reviews:
             self._workers = None
 
 
-def budget_for(iterations: int | None) -> ReviewBudget:
-    """The review budget: the default, or with an AI iteration cap (tests: quick and
-    deterministic) that many deals per decision."""
+def budget_for(iterations: int | None, default: ReviewBudget | None = None) -> ReviewBudget:
+    """The review budget (or a hint's: ``default``): the default, or with an AI iteration cap
+    (tests: quick and deterministic) that many deals per decision."""
     if iterations is None:
-        return ReviewBudget()
+        return default or ReviewBudget()
     return ReviewBudget(deals=iterations, solver_nodes=iterations * NODES_PER_DEAL)

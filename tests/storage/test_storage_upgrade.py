@@ -77,7 +77,7 @@ OLD_ROWS = (
 BOB = 2**62  # a snowflake-sized id
 #: The versions after the upgrade; v6 (tournaments), v7 (their check-in), v8 (result
 #: overrides) and v9 (the daily puzzles) are added in place.
-VERSIONS = [1, 2, 3, 4, 5, 6, 7, 8, 9]
+VERSIONS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
 
 
 def _before_v6(name: str) -> bool:

@@ -142,9 +142,7 @@ class Reviews:
             self._running.pop(key, None)
             self._listeners.pop(key, None)
 
-    async def hint(
-        self, view: SeatView, history: Sequence[Event], seed: int
-    ) -> DecisionReview:
+    async def hint(self, view: SeatView, history: Sequence[Event], seed: int) -> DecisionReview:
         """A practice table's hint for ``view.seat`` (:mod:`durak_core.ai.hint`), from its view
         and visible history only, in the reviews' worker: never in front of an AI seat's move.
         Raises ``ValueError`` when the seat has no choice."""

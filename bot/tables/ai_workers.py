@@ -165,7 +165,7 @@ def serve(requests: BinaryIO, answers: BinaryIO) -> None:
         try:
             task, view, events = pickle.loads(body)
             history = [_unpickled(event) for event in events]
-            if isinstance(task, DecisionTask):
+            if isinstance(task, DecisionTask | HintTask):
                 answer: tuple[bool, object] = (True, task.run(view, history))
             else:
                 answer = (True, task.choose(view, history))

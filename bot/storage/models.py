@@ -214,6 +214,8 @@ class PlayerStats(_Frozen):
     rating: float | None = None
     mu: float | None = None
     sigma: float | None = None
+    #: Assisted games played (practice tables): counted here only, in none of the above.
+    assisted_games: int = 0
 
     @property
     def win_rate(self) -> float:

@@ -66,6 +66,8 @@ def render_stats(stats: PlayerStats, name: str, loc: str | None = None) -> disco
         ("stats.rating", rating),
     ):
         embed.add_field(name=t(key, loc), value=str(value))
+    if stats.assisted_games:  # practice games count in none of the fields above
+        embed.add_field(name=t("stats.assisted", loc), value=str(stats.assisted_games))
     return embed
 
 

@@ -124,10 +124,15 @@ async def test_a_practice_game_is_recorded_assisted_and_unrated(tmp_path: Path) 
         assert game.assisted and game.durak_seat == 1
         assert (await storage.get_game(game.game_id)).assisted
         for user in (w.alice, w.bob):
-            stats = await storage.user_stats(user, w.guild)
-            assert (stats.games, stats.rating) == (0, None)  # no tally, no rating
+            for guild in (w.guild, None):
+                stats = await storage.user_stats(user, guild)
+                # no tally, no rating: counted as a practice game only
+                assert (stats.games, stats.rating, stats.assisted_games) == (0, None, 1)
         history = await fake.slash(w.alice, w.channel, "durak", "history")
         assert t("history.assisted") in history.embeds[0]["description"]
+        shown = await fake.slash(w.alice, w.channel, "durak", "stats")
+        fields = {f["name"]: f["value"] for f in shown.embeds[0]["fields"]}
+        assert fields[t("stats.assisted")] == "1" and fields[t("stats.games")] == "0"
 
 
 async def test_the_practice_option_survives_a_restart(tmp_path: Path) -> None:

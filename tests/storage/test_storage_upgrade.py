@@ -166,7 +166,7 @@ async def _check_old_data_and_new_writes(s: Storage, make_game: MakeGame) -> Non
     practice = make_game([1, BOB], [0], 1)
     await s.record_game(GameRecord.model_validate({**practice.model_dump(), "assisted": True}))
     assert (await s.get_game(practice.game_id)).assisted
-    assert await s.user_stats(1, 1) == before
+    assert await s.user_stats(1, 1) == before.model_copy(update={"assisted_games": 1})
 
 
 # -- SQLite -----------------------------------------------------------------------

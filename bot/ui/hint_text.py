@@ -24,4 +24,8 @@ def hint_reason(r: DecisionReview, loc: str | None) -> str:
 
 
 def hint_text(r: DecisionReview, loc: str | None) -> str:
-    return t("hint.text", loc, action=action_text(r.best, loc), why=hint_reason(r, loc))
+    """The hint's answer; an estimate adds the winning chance it gives (a proof says it)."""
+    text = t("hint.text", loc, action=action_text(r.best, loc), why=hint_reason(r, loc))
+    if r.exact:
+        return text
+    return f"{text} {t('hint.chance', loc, pct=round(r.best_chance * 100))}"

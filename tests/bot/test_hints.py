@@ -10,10 +10,13 @@ from pathlib import Path
 
 from bot.app import DurakBot
 from bot.tables.table import Table
-from bot.text import t
+from bot.text import LANGUAGES, t
 from bot.ui.hand_view import HINT
+from bot.ui.hint_text import hint_text
 from bot.ui.review_text import action_text
 from durak_core import RuleSet, position
+from durak_core.ai.hint import hint
+from durak_core.ai.review import ReviewBudget
 from tests.bot.helpers import World, open_table, public_message, running_bot, table_of, world
 from tests.bot.test_bot_clicks import _with_button, raw_click
 from tests.bot.test_bot_game import latest_hand
@@ -24,6 +27,9 @@ from tests.fake_discord import UPDATE_MESSAGE, FakeMessage
 LEAD = position(RuleSet(), ["7S 9C QD", "8D 9H KC"], trump="AH", attacker=0, talon="6H 6S 10D")
 #: The last bout: alice leads her last card, the talon is empty; bob takes and is the Durak.
 LAST = position(RuleSet(), ["7S", "8D 9H"], trump="AH", attacker=0, talon="")
+#: Two seats, talon empty: alice's win is proven.
+LAST_TWO = position(RuleSet(), ["7S AH", "8D 9C 10C"], trump="KH", attacker=0, talon="")
+SMALL = ReviewBudget(deals=8, solver_nodes=20_000)
 
 
 async def practice_pair(w: World, bot: DurakBot, *, practice: bool = True) -> Table:
@@ -146,3 +152,17 @@ async def test_the_practice_option_survives_a_restart(tmp_path: Path) -> None:
             assert t("lobby.practice") in lobby.embeds[0]["description"]
         async with running_bot(w) as bot:
             assert table_of(bot, w.channel).practice
+
+
+def test_a_hint_says_why_and_how_likely_in_every_language() -> None:
+    """A proof says its result (R20: alice's 7S and trump ace cannot be beaten, bob is left
+    holding cards); an estimate adds the winning chance it gives."""
+    proven = hint(LAST_TWO.view(0), [], SMALL)
+    assert hint_text(proven, None) == t(
+        "hint.text", None, action=action_text(proven.best, None), why=t("hint.why.proven_win")
+    )
+    estimate = hint(LEAD.view(0), [], SMALL, seed=1)
+    for loc in LANGUAGES:
+        text = hint_text(estimate, loc)
+        assert text.endswith(t("hint.chance", loc, pct=round(estimate.best_chance * 100)))
+        assert f"**{action_text(estimate.best, loc)}**" in text

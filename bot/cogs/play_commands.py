@@ -147,5 +147,6 @@ class PlayCommands(CogBase):
         history = visible_to(table.events, seat)
         await interaction.response.defer(ephemeral=True, thinking=True)
         seed = review_seed(f"{table.table_id}.{table.series_number}")
-        found = await self.bot.service.ai.reviews.hint(view, history, seed)
+        hand = (table.table_id, seat, table.version)
+        found = await self.bot.service.ai.reviews.hint(hand, view, history, seed)
         await interaction.followup.send(hint_text(found, loc), ephemeral=True)

@@ -19,7 +19,8 @@ import contextlib
 import logging
 import zlib
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Hashable, Sequence
+from typing import Any
 
 from bot.storage import GameRecord
 from durak_core import Event, SeatView
@@ -36,6 +37,8 @@ log = logging.getLogger(__name__)
 REVIEW_PROCESSES = 1
 #: Reviews kept in memory (a few hundred bytes per decision each).
 CACHE_SIZE = 256
+#: Hints kept, by hand (table, seat, version): clicking Hint again costs nothing.
+HINT_CACHE_SIZE = 64
 #: Solver nodes per deal of the budget when the AI's budget counts iterations (tests).
 NODES_PER_DEAL = 300
 
@@ -81,6 +84,7 @@ class Reviews:
         self._cache: OrderedDict[Key, GameReview] = OrderedDict()
         self._running: dict[Key, asyncio.Task[GameReview]] = {}
         self._listeners: dict[Key, list[Progress]] = {}
+        self._hints: OrderedDict[Hashable, asyncio.Task[DecisionReview]] = OrderedDict()
 
     @property
     def running(self) -> int:
@@ -142,11 +146,23 @@ class Reviews:
             self._running.pop(key, None)
             self._listeners.pop(key, None)
 
-    async def hint(self, view: SeatView, history: Sequence[Event], seed: int) -> DecisionReview:
+    async def hint(
+        self, hand: Hashable, view: SeatView, history: Sequence[Event], seed: int
+    ) -> DecisionReview:
         """A practice table's hint for ``view.seat`` (:mod:`durak_core.ai.hint`), from its view
         and visible history only, in the reviews' worker: never in front of an AI seat's move.
-        Raises ``ValueError`` when the seat has no choice."""
-        return await self._run(HintTask(self.hint_budget, seed), view, history)
+        ``hand`` names the position (table, seat, version): asked again, the hint under way or
+        made is shared, so repeated clicks queue nothing. Raises ``ValueError`` when the seat
+        has no choice."""
+        task = self._hints.get(hand)
+        if task is None or (task.done() and (task.cancelled() or task.exception())):
+            work = self._run(HintTask(self.hint_budget, seed), view, history)
+            task = asyncio.create_task(work, name=f"durak-hint-{hand}")
+            self._hints[hand] = task
+            while len(self._hints) > HINT_CACHE_SIZE:
+                self._hints.popitem(last=False)
+        self._hints.move_to_end(hand)
+        return await asyncio.shield(task)
 
     async def _one(self, d: Decision, seed: int) -> DecisionReview:
         return await self._run(d.task(self.budget, seed), d.view, d.history)
@@ -165,7 +181,7 @@ class Reviews:
             return await asyncio.to_thread(task.run, view, history)
 
     async def close(self) -> None:
-        tasks = list(self._running.values())
+        tasks: list[asyncio.Task[Any]] = [*self._running.values(), *self._hints.values()]
         for task in tasks:
             task.cancel()
         for task in tasks:

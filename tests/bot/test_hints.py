@@ -63,6 +63,10 @@ async def test_a_practice_table_offers_a_hint_naming_a_legal_action(tmp_path: Pa
         legal = table.legal_actions(0)
         named = [a for a in legal if f"**{action_text(a, None)}**" in answer.content]
         assert len(named) == 1, answer.content
+        # asked again on the same hand: the same hint, shared (nothing queued again)
+        again = await fake.click(w.alice, hand, hint)
+        await again.wait_until(lambda r: r.content.startswith("💡"), 30)
+        assert again.content == answer.content and again.ephemeral
         assert table.state is LEAD or table.legal_actions(0) == legal  # nothing was played
         assert fake.violations == []
 

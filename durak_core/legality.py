@@ -31,7 +31,7 @@ from .actions import ATTACK, DEFEND, EXCHANGE, PASS, TAKE, TRANSFER, Action
 from .bits import lowest_bit
 from .board import Board
 from .cards import COPY_STRIDE, Card, card_index
-from .rules import OPTIONS
+from .rules import FIRST_BOUT_CAP, OPTIONS
 
 #: The answer of a check that finds nothing against the action.
 ALLOWED: Final = 0
@@ -334,8 +334,8 @@ def reason(s: Board, seat: int, action: Action, why: int) -> tuple[str, str]:
         return _TEAMS, "teammates never attack each other"
     if why == LIMIT_REACHED:
         cap = s.rules.bout_cap(s.discarded_once)
-        if cap == 5 and s.limit == 5 and s.rules.hand_size > 5:
-            return _FIRST_FIVE, "at most 5 attack cards before the first discard"
+        if cap == FIRST_BOUT_CAP == s.limit and s.rules.hand_size > FIRST_BOUT_CAP:
+            return _FIRST_FIVE, f"at most {FIRST_BOUT_CAP} attack cards before the first discard"
     rule, sentence = _REASONS[why]
     card = Card.from_index(action.c) if action.c >= 0 else None
     lowest = card_index(s.rules.lowest_rank, s.trump_suit) if s.trump_suit >= 0 else -1

@@ -30,6 +30,8 @@ from .rule_options import DECK_SIZES, HAND_SIZES, Registry, RuleOption, option
 #: R3: 2 to 6 players. The engine's seat tables (:mod:`durak_core.precomputed`) are sized for it.
 MIN_SEATS: Final = 2
 MAX_SEATS: Final = 6
+#: V4: the attack cards a bout may hold before the first discard.
+FIRST_BOUT_CAP: Final = 5
 _LOWEST_RANK: Final = {24: 9, 36: 6, 52: 2}
 
 
@@ -227,10 +229,10 @@ class RuleSet:
     def bout_cap(self, first_discard_done: bool) -> int | None:
         """The cap R12 puts on a bout's attack cards before the defender's hand (None = V9)."""
         if self.unlimited_bout:
-            return 5 if self.first_bout_five and not first_discard_done else None
+            return FIRST_BOUT_CAP if self.first_bout_five and not first_discard_done else None
         cap = self.hand_size
         if self.first_bout_five and not first_discard_done:
-            cap = min(cap, 5)
+            cap = min(cap, FIRST_BOUT_CAP)
         return cap
 
     # --- words -------------------------------------------------------------------------------

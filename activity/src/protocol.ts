@@ -103,6 +103,8 @@ export interface Table {
   max_seats: number;
   /** Whether every seated player (not only the host) may add and remove AI seats. */
   anyone_adds_ai?: boolean;
+  /** A practice table (hints in the chat hand; games unrated). */
+  practice?: boolean;
   /** A tournament's table: the bot deals the match's next game itself (no rematch). */
   tournament?: boolean;
   /** Seconds per turn (0: no timer), and the lobby message's rules and timer lines. */

@@ -171,6 +171,7 @@ def table_frame(table: Table | None, user_id: int) -> str:
         "host": str(table.host_id),
         "max_seats": table.max_seats,
         "anyone_adds_ai": table.anyone_adds_ai,
+        "practice": table.practice,
         "turn_timer": table.turn_timer,
         # the lobby message's rules and timer lines, in the table's language
         "rules": rules_lines(table),

@@ -44,6 +44,8 @@ class NewTable:
     thread: bool = False
     language: str | None = None
     anyone_adds_ai: bool = False
+    #: A practice table: Hard's hints in every hand, games unrated (assisted).
+    practice: bool = False
     #: The rule options given (name, value); an option not given is the preset's.
     options: tuple[tuple[str, bool | int], ...] = ()
 
@@ -114,6 +116,7 @@ _TABLE_PARAMETERS: dict[str, tuple[Parameter, ...]] = {
         _table_parameter("language", str | None, None),
     ),
     "double_deck": (_table_parameter("anyone_adds_ai", bool, False),),
+    "show_trump": (_table_parameter("practice", bool, False),),
 }
 
 

@@ -63,6 +63,7 @@ async def open_table(
     )
     table.language = public
     table.anyone_adds_ai = asked.anyone_adds_ai
+    table.practice = asked.practice
     for _ in range(asked.ai_count):
         await add_ai(bot, table, host_id, asked.level)
     return table

@@ -284,6 +284,13 @@ MIGRATIONS: tuple[Migration, ...] = (
             "CREATE INDEX puzzle_attempts_user ON puzzle_attempts (user_id, solved, day)",
         ),
     ),
+    Migration(
+        10,
+        "assisted games: a practice table's games (hints offered), unrated",
+        # 1: played at a practice table, where Hard's hints were on offer; such a game changes
+        # no rating and no tally, and history marks it.
+        ("ALTER TABLE games ADD COLUMN assisted INTEGER NOT NULL DEFAULT 0",),
+    ),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version

@@ -107,6 +107,8 @@ class GameRecord(_Frozen):
     actions: list[str]
     #: Set for a game of a tournament table; it counts like any game and is marked as theirs.
     tournament: TournamentLink | None = None
+    #: Played at a practice table (hints on offer): unrated, no tally, marked in history.
+    assisted: bool = False
 
     _utc_times = field_validator("started_at", "ended_at")(_utc)
     _rules_json = field_validator("rules")(_json_safe)
@@ -212,6 +214,8 @@ class PlayerStats(_Frozen):
     rating: float | None = None
     mu: float | None = None
     sigma: float | None = None
+    #: Assisted games played (practice tables): counted here only, in none of the above.
+    assisted_games: int = 0
 
     @property
     def win_rate(self) -> float:
@@ -258,6 +262,8 @@ class GameSummary(_Frozen):
     durak_seat: int | None
     losing_seats: list[int]
     tournament: TournamentLink | None = None
+    #: Played at a practice table (``GameRecord.assisted``).
+    assisted: bool = False
 
     @property
     def is_draw(self) -> bool:

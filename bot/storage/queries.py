@@ -46,6 +46,7 @@ from .outcome import (
     DEFAULT_RATING,
     Rating,
     RecordedGame,
+    SeatOutcome,
     rate_game,
     rating_changes,
     seat_outcomes,
@@ -77,8 +78,8 @@ T = TypeVar("T")
 _INSERT_GAME = (
     "INSERT INTO games (game_id, guild_id, channel_id, table_id, series_id, game_number,"
     " rules_json, finishing_order_json, durak_seat, losing_seats_json, started_at, ended_at,"
-    " seed_commitment, seed, card_order_json, actions_json, recorded_at)"
-    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    " seed_commitment, seed, card_order_json, actions_json, recorded_at, assisted)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
     " ON CONFLICT (game_id) DO NOTHING"
 )
 _INSERT_SEAT = (
@@ -210,9 +211,12 @@ class SqlStorage(
                 rec.game_number, dumps(rec.rules), dumps(rec.finishing_order), rec.durak_seat,
                 dumps(rec.losing_seats), t(rec.started_at), t(rec.ended_at),
                 rec.seed_commitment, rec.seed, dumps(rec.card_order), dumps(rec.actions),
-                t(datetime.now(UTC)),
+                t(datetime.now(UTC)), int(rec.assisted),
             )  # fmt: skip
             if not inserted:  # already recorded (perhaps by another process): no-op
+                return RecordedGame(rec.game_id)
+            if rec.assisted:  # a practice game: its seats, and no rating or tally changes
+                await _record_assisted_seats(conn, rec, outcomes)
                 return RecordedGame(rec.game_id)
             await conn.executemany(_NEW_GUILD_ROW, [(rec.guild_id, *w) for w in who])
             rows = await conn.fetch(
@@ -403,7 +407,9 @@ class SqlStorage(
                     guild_id,
                     key,
                 )
-            return stats_from_row(r, user_id, guild_id)
+            stats = stats_from_row(r, user_id, guild_id)
+            assisted = await _assisted_games(conn, key, guild_id)
+            return stats.model_copy(update={"assisted_games": assisted}) if assisted else stats
 
         return await self._transaction(body, write=False)
 
@@ -436,3 +442,39 @@ async def _seats_of(conn: Connection, game_ids: list[str]) -> dict[str, list[Sea
         *game_ids,
     )
     return group_seats(rows)
+
+
+async def _record_assisted_seats(
+    conn: Connection, rec: GameRecord, outcomes: Sequence[SeatOutcome]
+) -> None:
+    """An assisted game's seats, each with the rating it kept (a practice game rates nobody)."""
+    keys = sorted({s.player_key for s in rec.seats})
+    rows = await conn.fetch(
+        "SELECT player_key, mu, sigma FROM guild_stats WHERE guild_id = ?"
+        f" AND player_key IN ({marks(len(keys))})",
+        rec.guild_id,
+        *keys,
+    )
+    kept = {r["player_key"]: Rating(r["mu"], r["sigma"]) for r in rows}
+    by_num = rec.seats_by_number
+    ended = conn.dialect.time(rec.ended_at)
+    seat_rows = []
+    for o in outcomes:
+        s = by_num[o.seat]
+        r = kept.get(o.player_key, DEFAULT_RATING)
+        seat_rows.append(
+            (rec.game_id, o.seat, rec.guild_id, ended, s.kind, s.user_id, s.ai_level,
+             o.player_key, s.display_name, s.team, o.place, o.result, r.mu, r.sigma)
+        )  # fmt: skip
+    await conn.executemany(_INSERT_SEAT, seat_rows)
+
+
+async def _assisted_games(conn: Connection, player_key: str, guild_id: int | None) -> int:
+    """How many assisted (practice) games ``player_key`` played, in the guild or anywhere."""
+    where = "" if guild_id is None else " AND s.guild_id = ?"
+    row = await conn.fetchrow(
+        "SELECT COUNT(*) FROM game_seats s JOIN games g ON g.game_id = s.game_id"
+        f" WHERE s.player_key = ? AND g.assisted = 1{where}",
+        *((player_key,) if guild_id is None else (player_key, guild_id)),
+    )
+    return 0 if row is None else int(row[0])

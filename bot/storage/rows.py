@@ -75,8 +75,8 @@ LINKED_GAMES = "games g LEFT JOIN tournament_games l ON l.game_id = g.game_id"
 LINK_COLUMNS = "l.tournament_id, l.round_number, l.table_number"
 SUMMARY_COLUMNS = (
     "g.game_id, g.guild_id, g.channel_id, g.table_id, g.series_id, g.game_number,"
-    " g.started_at, g.ended_at, g.finishing_order_json, g.durak_seat, g.losing_seats_json, "
-    + LINK_COLUMNS
+    " g.started_at, g.ended_at, g.finishing_order_json, g.durak_seat, g.losing_seats_json,"
+    " g.assisted, " + LINK_COLUMNS
 )
 
 
@@ -102,6 +102,7 @@ def _game_fields(row: Any) -> dict[str, Any]:
         "finishing_order": json.loads(row["finishing_order_json"]),
         "losing_seats": json.loads(row["losing_seats_json"]),
         "tournament": link_from_row(row),
+        "assisted": bool(row["assisted"]),
     }
 
 

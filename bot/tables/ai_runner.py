@@ -26,6 +26,7 @@ from typing import Protocol
 from bot.settings import Settings
 from durak_core import Action, Event, SeatView, visible_to
 from durak_core.ai import Budget, DeterministicPlayer, Player
+from durak_core.ai.hint import HINT_BUDGET
 
 from .ai_workers import AiWorkers, WorkerDied
 from .long_games import LONG_GAME_BOUTS, finishing_move, is_looping
@@ -72,7 +73,9 @@ class AiRunner:
         front of a table's AI move."""
         if self._reviews is None:
             iterations = self.service.settings.ai_budget_iterations
-            self._reviews = Reviews(self.processes, budget_for(iterations))
+            self._reviews = Reviews(
+                self.processes, budget_for(iterations), budget_for(iterations, HINT_BUDGET)
+            )
         return self._reviews
 
     async def _decide(self, player: Player, view: SeatView, history: Sequence[Event]) -> Action:

@@ -27,6 +27,7 @@ from typing import BinaryIO
 
 from durak_core import Action, Event, SeatView
 from durak_core.ai import Player
+from durak_core.ai.hint import HintTask
 from durak_core.ai.review import DecisionReview, DecisionTask
 
 _HEADER = struct.Struct(">I")
@@ -91,9 +92,10 @@ class AiWorkers:
         return value
 
     async def review(
-        self, task: DecisionTask, view: SeatView, history: Sequence[Event]
+        self, task: DecisionTask | HintTask, view: SeatView, history: Sequence[Event]
     ) -> DecisionReview:
-        """``task.run(view, history)`` (one decision of a game review) in a worker."""
+        """``task.run(view, history)`` (one decision of a game review, or a practice table's
+        hint) in a worker."""
         value = await self._run(task, view, history)
         assert isinstance(value, DecisionReview)
         return value
@@ -163,7 +165,7 @@ def serve(requests: BinaryIO, answers: BinaryIO) -> None:
         try:
             task, view, events = pickle.loads(body)
             history = [_unpickled(event) for event in events]
-            if isinstance(task, DecisionTask):
+            if isinstance(task, DecisionTask | HintTask):
                 answer: tuple[bool, object] = (True, task.run(view, history))
             else:
                 answer = (True, task.choose(view, history))

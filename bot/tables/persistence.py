@@ -87,6 +87,7 @@ def to_saved(table: Table) -> SavedTable:
             [n.at, n.key, n.seat, None if n.card is None else str(n.card)] for n in table.notes
         ],
         "anyone_adds_ai": table.anyone_adds_ai,
+        "practice": table.practice,
         "match": None if table.match is None else asdict(table.match),
     }
     # Built from the table's typed fields, so not validated again (a table is saved after
@@ -147,6 +148,7 @@ def from_saved(saved: SavedTable) -> Table:
         for at, key, seat, card in meta.get("notes", [])
     ]
     table.anyone_adds_ai = bool(meta.get("anyone_adds_ai", False))
+    table.practice = bool(meta.get("practice", False))
     if meta.get("match"):
         table.match = MatchOf(**meta["match"])
     if saved.state_json:

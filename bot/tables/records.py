@@ -59,4 +59,5 @@ def game_record(table: Table, state: GameState, ended_at: datetime | None = None
         card_order=[str(c) for c in state.order_cards()],
         actions=[f"{seat} {action}" for seat, action in state.log],
         tournament=link,
+        assisted=table.practice,
     )

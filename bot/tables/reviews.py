@@ -19,10 +19,13 @@ import contextlib
 import logging
 import zlib
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Hashable, Sequence
+from typing import Any
 
 from bot.storage import GameRecord
-from durak_core.ai.review import DecisionReview, ReviewBudget
+from durak_core import Event, SeatView
+from durak_core.ai.hint import HINT_BUDGET, HintTask
+from durak_core.ai.review import DecisionReview, DecisionTask, ReviewBudget
 from durak_core.ai.review_game import Decision, GameReview, decisions
 from durak_core.verify import GameLog
 
@@ -34,6 +37,8 @@ log = logging.getLogger(__name__)
 REVIEW_PROCESSES = 1
 #: Reviews kept in memory (a few hundred bytes per decision each).
 CACHE_SIZE = 256
+#: Hints kept, by hand (table, seat, version): clicking Hint again costs nothing.
+HINT_CACHE_SIZE = 64
 #: Solver nodes per deal of the budget when the AI's budget counts iterations (tests).
 NODES_PER_DEAL = 300
 
@@ -66,13 +71,20 @@ class Reviews:
     """``processes`` > 0: reviews run in :data:`REVIEW_PROCESSES` worker processes; 0: in a
     worker thread. ``budget``: the work per decision."""
 
-    def __init__(self, processes: int, budget: ReviewBudget | None = None) -> None:
+    def __init__(
+        self,
+        processes: int,
+        budget: ReviewBudget | None = None,
+        hint_budget: ReviewBudget = HINT_BUDGET,
+    ) -> None:
         self.processes = processes
         self.budget = budget or ReviewBudget()
+        self.hint_budget = hint_budget
         self._workers: AiWorkers | None = None
         self._cache: OrderedDict[Key, GameReview] = OrderedDict()
         self._running: dict[Key, asyncio.Task[GameReview]] = {}
         self._listeners: dict[Key, list[Progress]] = {}
+        self._hints: OrderedDict[Hashable, asyncio.Task[DecisionReview]] = OrderedDict()
 
     @property
     def running(self) -> int:
@@ -134,20 +146,42 @@ class Reviews:
             self._running.pop(key, None)
             self._listeners.pop(key, None)
 
+    async def hint(
+        self, hand: Hashable, view: SeatView, history: Sequence[Event], seed: int
+    ) -> DecisionReview:
+        """A practice table's hint for ``view.seat`` (:mod:`durak_core.ai.hint`), from its view
+        and visible history only, in the reviews' worker: never in front of an AI seat's move.
+        ``hand`` names the position (table, seat, version): asked again, the hint under way or
+        made is shared, so repeated clicks queue nothing. Raises ``ValueError`` when the seat
+        has no choice."""
+        task = self._hints.get(hand)
+        if task is None or (task.done() and (task.cancelled() or task.exception())):
+            work = self._run(HintTask(self.hint_budget, seed), view, history)
+            task = asyncio.create_task(work, name=f"durak-hint-{hand}")
+            self._hints[hand] = task
+            while len(self._hints) > HINT_CACHE_SIZE:
+                self._hints.popitem(last=False)
+        self._hints.move_to_end(hand)
+        return await asyncio.shield(task)
+
     async def _one(self, d: Decision, seed: int) -> DecisionReview:
-        task = d.task(self.budget, seed)
+        return await self._run(d.task(self.budget, seed), d.view, d.history)
+
+    async def _run(
+        self, task: DecisionTask | HintTask, view: SeatView, history: Sequence[Event]
+    ) -> DecisionReview:
         if self.processes <= 0:
-            return await asyncio.to_thread(task.run, d.view, d.history)
+            return await asyncio.to_thread(task.run, view, history)
         if self._workers is None:
             self._workers = AiWorkers(REVIEW_PROCESSES)
         try:
-            return await self._workers.review(task, d.view, d.history)
+            return await self._workers.review(task, view, history)
         except WorkerDied:  # killed, out of memory: this decision here, a new worker next
             log.warning("review worker process died; starting a new one")
-            return await asyncio.to_thread(task.run, d.view, d.history)
+            return await asyncio.to_thread(task.run, view, history)
 
     async def close(self) -> None:
-        tasks = list(self._running.values())
+        tasks: list[asyncio.Task[Any]] = [*self._running.values(), *self._hints.values()]
         for task in tasks:
             task.cancel()
         for task in tasks:
@@ -158,9 +192,9 @@ class Reviews:
             self._workers = None
 
 
-def budget_for(iterations: int | None) -> ReviewBudget:
-    """The review budget: the default, or with an AI iteration cap (tests: quick and
-    deterministic) that many deals per decision."""
+def budget_for(iterations: int | None, default: ReviewBudget | None = None) -> ReviewBudget:
+    """The review budget (or a hint's: ``default``): the default, or with an AI iteration cap
+    (tests: quick and deterministic) that many deals per decision."""
     if iterations is None:
-        return ReviewBudget()
+        return default or ReviewBudget()
     return ReviewBudget(deals=iterations, solver_nodes=iterations * NODES_PER_DEAL)

@@ -131,6 +131,9 @@ class Table:
     notes: list[Note] = field(default_factory=list)
     #: Whether any seated player may add or remove AI seats in the lobby (else the host only).
     anyone_adds_ai: bool = False
+    #: A practice table: each hand offers Hard's hint, and its games are recorded as assisted
+    #: (unrated, no tally).
+    practice: bool = False
     #: Service-clock time of the last human action (for the abandonment timeout).
     last_human_action: float = 0.0
     #: Language of the public messages (catalogue code, e.g. "ru"): `/durak new language:` or

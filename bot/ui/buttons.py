@@ -7,6 +7,7 @@ Formats (all well under Discord's 100 characters)::
     dk:<table>:<seat>:<version>:<code>      a hand button: an engine action code
     dk:<table>:<seat>:<version>:a<card>     a hand button: aim at an open attack card
     dk:<table>:<seat>:<version>:p1|p0       a hand button: "done for this bout" on / off
+    dk:<table>:<seat>:<version>:h           a hand button: a practice table's "Hint"
     dks:<table>:<seat>:<version>:<n>        a hand select menu; values are action codes
     dkt:<table>:<op>                        the table message: hand, play (the Activity),
                                             rules, rematch, back
@@ -166,7 +167,7 @@ def hand_select_id(table: str, seat: int, version: int, n: int) -> str:
 class HandButton(
     FromCustomId,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"dk:" + HAND_RE + r":(?P<code>a?[0-9]{1,5}|p[01])",
+    template=r"dk:" + HAND_RE + r":(?P<code>a?[0-9]{1,5}|p[01]|h)",
 ):
     def __init__(
         self,

@@ -109,6 +109,8 @@ class HandContext:
     images: bool = False
     #: The game is over and the table may deal again: the hand offers "Rematch".
     rematch: bool = False
+    #: A practice table: the hand offers "Hint" whenever the seat has a choice.
+    practice: bool = False
 
 
 def table_hand(
@@ -136,12 +138,15 @@ def table_hand(
         loc=loc,
         images=images,
         rematch=table.status == TableStatus.FINISHED and table.match is None,
+        practice=table.practice,
     )
     return render_hand(table.seat_view(seat), ctx, focus=focus, notice=notice)
 
 
 #: Custom-id codes of the "done for this bout" toggle (on / take back).
 AUTO_PASS_ON, AUTO_PASS_OFF = "p1", "p0"
+#: Custom-id code of a practice table's "Hint" button.
+HINT = "h"
 
 
 def auto_pass_toggle(v: PublicView, seat: int, auto_pass: bool) -> str | None:
@@ -188,6 +193,8 @@ def render_hand(
         tail.append(Item(AUTO_PASS_OFF, t("act.auto_pass_off", loc), _GREY))
     elif toggle == AUTO_PASS_ON:
         tail.append(Item(AUTO_PASS_ON, t("act.auto_pass", loc), _GREY))
+    if ctx.practice and len(legal) > 1:  # a hint only where there is something to choose
+        tail.append(Item(HINT, t("act.hint", loc), _GREY))
     if ctx.rematch and v.finished:
         rematch = Item("", t("btn.rematch", loc), _GREEN, table_op=TableOp.REMATCH)
         tail.append(rematch)

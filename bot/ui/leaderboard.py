@@ -66,6 +66,8 @@ def render_stats(stats: PlayerStats, name: str, loc: str | None = None) -> disco
         ("stats.rating", rating),
     ):
         embed.add_field(name=t(key, loc), value=str(value))
+    if stats.assisted_games:  # practice games count in none of the fields above
+        embed.add_field(name=t("stats.assisted", loc), value=str(stats.assisted_games))
     return embed
 
 
@@ -86,6 +88,8 @@ def render_history(games: list[GameSummary], loc: str | None = None) -> discord.
         line = t("history.line", loc, when=when, **words)
         if g.tournament is not None:  # counted like any game, and marked as the event's
             line += t("history.tournament", loc, round=g.tournament.round, table=g.tournament.table)
+        if g.assisted:  # a practice table's game: hints were on offer, nobody was rated
+            line += t("history.assisted", loc)
         lines.append(line)
     embed.description = "\n".join(lines)[:4000] if lines else t("history.empty", loc)
     return embed

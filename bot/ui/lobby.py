@@ -31,9 +31,10 @@ def render_lobby(table: Table) -> tuple[discord.Embed, discord.ui.View]:
         t("lobby.timer", loc, n=table.turn_timer) if table.turn_timer else t("lobby.no_timer", loc)
     )
     who_adds_ai = t("lobby.ai_anyone" if table.anyone_adds_ai else "lobby.ai_host_only", loc)
-    embed.description = "\n".join(
-        [t("lobby.host", loc, host=host), timer, who_adds_ai, t("lobby.hint", loc)]
-    )
+    lines = [t("lobby.host", loc, host=host), timer, who_adds_ai]
+    if table.practice:
+        lines.append(t("lobby.practice", loc))
+    embed.description = "\n".join([*lines, t("lobby.hint", loc)])
     seats = "\n".join(
         f"{i + 1}. {s.name}" + (" 🤖" if s.is_ai else "") for i, s in enumerate(table.seats)
     )

@@ -98,7 +98,10 @@ def render_table(
     loc = table.language
     v = table.public_view()
     names = [s.name for s in table.seats]
-    embed = discord.Embed(title=t("table.title", loc, game=table.game_number), colour=0x2E7D32)
+    title = t("table.title", loc, game=table.game_number)
+    if table.practice:  # hints on offer: say so to everyone watching, the games are unrated
+        title += t("table.practice", loc)
+    embed = discord.Embed(title=title, colour=0x2E7D32)
     embed.description = _description(table, v, names, press_hand)
     field = _field_names(loc)
     embed.add_field(name=field["trump"], value=_trump_field(table, v, names))

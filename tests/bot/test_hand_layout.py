@@ -50,7 +50,7 @@ def _offered(msg_view: Components) -> tuple[set[int], list[str]]:
                 codes |= {int(o["value"]) for o in comp["options"]}
             else:
                 code = cid.rsplit(":", 1)[1]
-                if code in ("p0", "p1"):  # the "done for this bout" toggle: no action
+                if code in ("p0", "p1", "h"):  # "done for this bout", a practice Hint: no action
                     continue
                 if code.startswith("a"):
                     if not comp.get("disabled"):
@@ -60,8 +60,21 @@ def _offered(msg_view: Components) -> tuple[set[int], list[str]]:
     return codes, aims
 
 
+def _hints(msg_view: Components) -> int:
+    """How many practice "Hint" buttons the components hold."""
+    return sum(
+        comp["custom_id"].endswith(":h")
+        for row in msg_view.to_components()
+        for comp in row["components"]
+    )
+
+
+@pytest.mark.parametrize("practice", [False, True], ids=["normal", "practice"])
 @pytest.mark.parametrize(("preset", "seats"), _tables(), ids=lambda x: str(x))
-async def test_components_offer_exactly_the_legal_actions(preset: str, seats: int) -> None:
+async def test_components_offer_exactly_the_legal_actions(
+    preset: str, seats: int, practice: bool
+) -> None:
+    """Also at a practice table, whose hand adds "Hint" when the seat has a choice."""
     rules = PRESETS[preset]
     checked = 0
     for s in _states(rules, seats, seed=len(preset) * 7 + seats)[::3]:
@@ -70,7 +83,9 @@ async def test_components_offer_exactly_the_legal_actions(preset: str, seats: in
             if not v.legal_actions:
                 continue
             names = [f"p{i}" for i in range(seats)]
-            msg = render_hand(v, HandContext(TABLE, v.version, names))
+            ctx = HandContext(TABLE, v.version, names, practice=practice)
+            msg = render_hand(v, ctx)
+            assert _hints(msg.view) == (practice and len(v.legal_actions) > 1)
             rows = msg.view.to_components()
             assert len(rows) <= 5
             assert rows == msg.view.as_view().to_components()  # the JSON is discord.py's
@@ -78,7 +93,7 @@ async def test_components_offer_exactly_the_legal_actions(preset: str, seats: in
             # aiming at another open attack card shows that card's defences
             targets = {a.attack for a in v.legal_actions if isinstance(a, Defend)}
             for target in targets:
-                focused = render_hand(v, HandContext(TABLE, v.version, names), focus=target)
+                focused = render_hand(v, ctx, focus=target)
                 assert len(focused.view.to_components()) <= 5
                 offered |= _offered(focused.view)[0]
             assert offered == {a.code for a in v.legal_actions}, (preset, str(v.legal_actions))
@@ -87,8 +102,10 @@ async def test_components_offer_exactly_the_legal_actions(preset: str, seats: in
     assert checked > 10
 
 
-async def test_extreme_many_open_attack_cards_still_fit() -> None:
-    """V9 + V16: eight sixes against a 15-card hand — six beatable targets, 31 actions."""
+@pytest.mark.parametrize("practice", [False, True], ids=["normal", "practice"])
+async def test_extreme_many_open_attack_cards_still_fit(practice: bool) -> None:
+    """V9 + V16: eight sixes against a 15-card hand — six beatable targets, 31 actions (and a
+    practice table's Hint)."""
     from durak_core import position
 
     rules = RuleSet(unlimited_bout=True, double_deck=True)
@@ -101,8 +118,9 @@ async def test_extreme_many_open_attack_cards_still_fit() -> None:
     v = g.view(1)
     offered: set[int] = set()
     for target in [None, *{a.attack for a in v.legal_actions if isinstance(a, Defend)}]:
-        msg = render_hand(v, HandContext(TABLE, v.version, ["a", "b", "c"]), focus=target)
-        assert len(msg.view.to_components()) <= 5
+        ctx = HandContext(TABLE, v.version, ["a", "b", "c"], practice=practice)
+        msg = render_hand(v, ctx, focus=target)
+        assert len(msg.view.to_components()) <= 5 and _hints(msg.view) == practice
         assert msg.view.to_components() == msg.view.as_view().to_components()  # selects too
         offered |= _offered(msg.view)[0]
     assert offered == {a.code for a in v.legal_actions} and len(offered) == 31

@@ -1,5 +1,6 @@
 """What a restarted bot needs survives a save: the table-feel state ("done for this bout", the
-log's notes, the lobby's AI option, seats taken over for good) round-trips through SavedTable."""
+log's notes, the lobby's AI option, the practice option, seats taken over for good)
+round-trips through SavedTable."""
 
 from __future__ import annotations
 
@@ -27,6 +28,7 @@ def test_table_feel_state_round_trips() -> None:
     table.auto_pass = {1: 0}
     table.left = {1}
     table.anyone_adds_ai = True
+    table.practice = True
     saved = to_saved(table)
     # to_saved skips validation (it runs on every action): what it builds is what validating
     # the same fields builds
@@ -36,6 +38,7 @@ def test_table_feel_state_round_trips() -> None:
     assert back.notes == table.notes and back.notes[0].key in ("r8", "r8_none")
     assert all(n.card is None or isinstance(n.card, Card) for n in back.notes)
     assert back.auto_pass == {1: 0} and back.left == {1} and back.anyone_adds_ai
+    assert back.practice  # a practice table stays one (hints, unrated games) after a restart
     assert back.player_of(1) == ("left", "normal") and back.player_of(3) == ("left", "normal")
     assert back.player_of(2) == ("ai", "hard") and back.player_of(0) == ("human", None)
 
@@ -44,8 +47,9 @@ def test_a_table_saved_before_these_fields_loads_with_their_defaults() -> None:
     table = Table("0123abcd", 1, 2, 3, RuleSet(), 2, 0, seats=[Seat("a", user_id=1)])
     saved = to_saved(table)
     old_meta = {k: v for k, v in saved.meta.items()
-                if k not in ("auto_pass", "notes", "anyone_adds_ai")}  # fmt: skip
+                if k not in ("auto_pass", "notes", "anyone_adds_ai", "practice")}  # fmt: skip
     old_meta["seats"] = [{"name": "a", "user_id": 1, "ai_level": None}]
     back = from_saved(saved.model_copy(update={"meta": old_meta}))
     assert back.auto_pass == {} and back.notes == [] and not back.anyone_adds_ai
+    assert not back.practice
     assert back.seats == [Seat("a", user_id=1)]

@@ -77,13 +77,26 @@ OLD_ROWS = (
 BOB = 2**62  # a snowflake-sized id
 #: The versions after the upgrade; v6 (tournaments), v7 (their check-in), v8 (result
 #: overrides) and v9 (the daily puzzles) are added in place.
-VERSIONS = [1, 2, 3, 4, 5, 6, 7, 8, 9]
+VERSIONS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
 
 
 def _before_v6(name: str) -> bool:
     # Every table, index and constraint of v6 and later is named after the tournaments (v6,
     # v7, v8) or the daily puzzles (v9) it holds.
     return not name.startswith(("tournament", "puzzle"))
+
+
+#: v10's one change to a table of v1: the games' ``assisted`` column, at the end.
+_V10_COLUMN = ", assisted INTEGER NOT NULL DEFAULT 0)"
+
+
+def _v1_to_v5(schema: list[tuple[str, str, str]]) -> list[tuple[str, str, str]]:
+    """The schema's statements of v1–v5, as those versions wrote them (v10's column aside)."""
+    return [
+        (kind, name, sql.replace(_V10_COLUMN, ")") if name == "games" else sql)
+        for kind, name, sql in schema
+        if _before_v6(name)
+    ]
 
 
 async def _check_old_data_and_new_writes(s: Storage, make_game: MakeGame) -> None:
@@ -95,6 +108,7 @@ async def _check_old_data_and_new_writes(s: Storage, make_game: MakeGame) -> Non
     assert (game.finishing_order, game.durak_seat, game.game_number) == ([0], 1, 3)
     assert [(x.user_id, x.display_name) for x in game.seats] == [(1, "alice"), (BOB, "bob")]
     assert game.ended_at == datetime.fromisoformat(T)
+    assert not game.assisted  # v10: a game of an earlier release was rated
     assert [g.game_id for g in await s.channel_history(1, 100)] == ["old-1"]
     alice = await s.user_stats(1, 1)
     assert (alice.games, alice.wins, alice.series_won, alice.best_streak) == (4, 3, 1, 3)
@@ -147,6 +161,13 @@ async def _check_old_data_and_new_writes(s: Storage, make_game: MakeGame) -> Non
     assert (await s.user_stats(1, 1)).games == 6
     assert [t.tournament_id for t in await s.guild_tournaments(1)] == ["cup"]
 
+    # v10: an assisted (practice) game is kept and marked, and changes no rating or tally.
+    before = await s.user_stats(1, 1)
+    practice = make_game([1, BOB], [0], 1)
+    await s.record_game(GameRecord.model_validate({**practice.model_dump(), "assisted": True}))
+    assert (await s.get_game(practice.game_id)).assisted
+    assert await s.user_stats(1, 1) == before.model_copy(update={"assisted_games": 1})
+
 
 # -- SQLite -----------------------------------------------------------------------
 
@@ -181,7 +202,7 @@ async def test_sqlite_database_of_the_previous_release_opens_in_place(
     async with await SqliteStorage.open(db_path) as s:
         await _check_old_data_and_new_writes(s, make_game)
     upgraded = _sqlite_schema(db_path)
-    assert [r for r in upgraded if _before_v6(r[1])] == legacy  # v1–v5 untouched
+    assert _v1_to_v5(upgraded) == legacy  # v1–v5 untouched
     assert len(upgraded) > len(legacy)
     fresh = db_path.with_name("fresh.sqlite3")
     async with await SqliteStorage.open(fresh):
@@ -196,7 +217,7 @@ async def test_sqlite_fresh_schema_is_the_previous_releases(tmp_path: Path) -> N
     async with await SqliteStorage.open(fresh):
         pass
     # The same statements, word for word, up to v5.
-    assert [r for r in _sqlite_schema(fresh) if _before_v6(r[1])] == _sqlite_schema(legacy)
+    assert _v1_to_v5(_sqlite_schema(fresh)) == _sqlite_schema(legacy)
     assert _sqlite_versions(fresh) == list(range(1, mig.LATEST_VERSION + 1)) == VERSIONS
 
 
@@ -240,6 +261,11 @@ async def _pg_schema(url: str) -> list[tuple[str, ...]]:
     return [tuple(re.sub(rf"\b{schema}\.", "", str(v)) for v in r) for r in rows]
 
 
+def _pg_v1_to_v5(schema: list[tuple[str, ...]]) -> list[tuple[str, ...]]:
+    """The schema's rows of v1–v5 (v10's ``games.assisted`` column aside)."""
+    return [r for r in schema if _before_v6(r[0]) and r[:3:2] != ("games", "assisted")]
+
+
 async def _pg_versions(url: str) -> list[int]:
     return [r[0] for r in await _pg(url, "SELECT version FROM schema_migrations ORDER BY 1")]
 
@@ -252,7 +278,7 @@ async def test_postgres_database_of_the_previous_release_opens_in_place(
     async with await PostgresStorage.open(pg_url) as s:
         await _check_old_data_and_new_writes(s, make_game)
     upgraded = await _pg_schema(pg_url)
-    assert [r for r in upgraded if _before_v6(r[0])] == legacy  # v1–v5 untouched
+    assert _pg_v1_to_v5(upgraded) == legacy  # v1–v5 untouched
     assert len(upgraded) > len(legacy)
     fresh, name = await fresh_schema(pg_base_url)
     try:
@@ -274,7 +300,7 @@ async def test_postgres_fresh_schema_is_the_previous_releases(
             pass
         legacy = await _pg_schema(pg_url)
         assert len(legacy) > 80  # every column, index and constraint
-        assert [r for r in await _pg_schema(fresh) if _before_v6(r[0])] == legacy
+        assert _pg_v1_to_v5(await _pg_schema(fresh)) == legacy
         assert await _pg_versions(fresh) == VERSIONS
     finally:
         await drop_schema(pg_base_url, name)

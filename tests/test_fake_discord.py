@@ -328,6 +328,7 @@ async def test_dropped_gateway_is_resumed(world: World, bot: DemoBot) -> None:
     assert fake.gateway.replayed_count >= 1
 
 
+@pytest.mark.slow  # over a second: out of the quick subset
 async def test_429_and_500_are_retried_transparently(world: World, bot: DemoBot) -> None:
     fake = world.fake
     channel = bot.get_channel(world.channel)

@@ -8,6 +8,8 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
+
 from benchmarks.bot_load import capacity, ms_percentiles, table_edits
 from benchmarks.harness_loop import LoopLag, run_fast
 from tests.bot.robust_runner import TimingLines
@@ -58,6 +60,7 @@ def test_capacity_is_the_largest_count_whose_every_run_held() -> None:
     assert capacity([step(100, 120.0)]) == 0
 
 
+@pytest.mark.slow  # over a second: out of the quick subset
 def test_timing_lines_written_from_a_worker_thread_keep_flushing(tmp_path: Path) -> None:
     """The bot's GC timing hook also runs in worker threads (pictures), where no event loop
     runs: such a line waits for the loop's next flush instead of stopping every flush."""

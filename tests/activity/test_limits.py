@@ -259,6 +259,7 @@ async def test_sockets_of_users_who_left_are_closed(tmp_path: Path) -> None:
         assert instance_checks(w) == checks + 1  # one request for the instance
 
 
+@pytest.mark.slow  # over half a second: out of the quick subset
 async def test_the_sweep_is_spread_over_its_interval_within_the_request_budget(
     tmp_path: Path,
 ) -> None:
@@ -288,6 +289,7 @@ async def test_the_sweep_is_spread_over_its_interval_within_the_request_budget(
 # -- 4. sockets per user and per instance ---------------------------------------------------
 
 
+@pytest.mark.slow  # over a second: out of the quick subset
 async def test_the_301st_socket_replaces_the_oldest(tmp_path: Path) -> None:
     """One sign-in, then resume after resume (each welcome's token opens the next socket):
     the user never holds more than ``ACTIVITY_SOCKETS_PER_USER``; the oldest is closed."""

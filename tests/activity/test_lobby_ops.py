@@ -9,6 +9,8 @@ import random
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from bot.domain import TableStatus
 from bot.tables.play import may_auto_pass
 from bot.tables.table import Table
@@ -60,6 +62,7 @@ async def all_shown(fake: FakeDiscord, table: Table, browsers: list[Browser]) ->
     )
 
 
+@pytest.mark.slow  # over half a second: out of the quick subset
 async def test_a_lobby_run_from_the_browser(tmp_path: Path) -> None:
     async with world(tmp_path) as w, activity_bot(w) as site:
         fake, bot = w.fake, site.bot
@@ -140,6 +143,7 @@ async def test_a_lobby_run_from_the_browser(tmp_path: Path) -> None:
             await browser.close()
 
 
+@pytest.mark.slow  # over a second: out of the quick subset
 async def test_done_for_this_bout_and_the_rematch_from_the_browser(tmp_path: Path) -> None:
     """ "Done for this bout" from the browser passes for the seat whenever R15 lets it; the
     rematch asked from the browser deals the next game from the previous Durak (R22)."""

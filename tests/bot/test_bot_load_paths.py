@@ -216,6 +216,7 @@ async def test_forced_moves_and_rules_of_thumb_are_decided_without_a_worker() ->
         await runner.close()
 
 
+@pytest.mark.slow  # over half a second: out of the quick subset
 async def test_ai_workers_decide_side_by_side() -> None:
     """``AI_PROCESSES=2``: two decisions at once run in two worker processes; a third waits for
     a free one instead of starting more."""

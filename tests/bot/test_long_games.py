@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from bot.domain import TableStatus
 from bot.tables.long_games import LONG_GAME_BOUTS
 from durak_core import Event, GameState, RuleSet, apply, position, seat_view, visible_to
@@ -22,6 +24,7 @@ def looping_position() -> GameState:
     return position(RuleSet(), HANDS, trump="AH", attacker=3, out=[2])
 
 
+@pytest.mark.slow  # over half a second: out of the quick subset
 def test_normal_alone_plays_that_position_for_ever() -> None:
     """What the bot must not rely on: Normal's own choices never end this game."""
     g = looping_position()

@@ -70,6 +70,7 @@ async def test_a_write_counts_from_its_completion() -> None:
         assert loop.time() - allowed < 0.1
 
 
+@pytest.mark.slow  # over a second: out of the quick subset
 async def test_lazy_marks_collapse_and_an_urgent_one_cuts_the_wait() -> None:
     """Changes nobody must answer wait for the lazy pace and go out as one flush; a change
     that must be seen at once ends that wait."""

@@ -14,6 +14,8 @@ from collections.abc import Iterator
 from dataclasses import fields
 from typing import Any
 
+import pytest
+
 import bot.ui
 from bot.domain import TableStatus
 from bot.tables.table import Seat, Table
@@ -133,6 +135,7 @@ def renders(clear: bool) -> list[str]:
     return out
 
 
+@pytest.mark.slow  # over a second: out of the quick subset
 def test_cached_renders_equal_uncached_ones() -> None:
     warm = renders(clear=False)  # entries of every table and state before, served again
     cleared = renders(clear=True)

@@ -8,6 +8,8 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import pytest
+
 from bot.storage import TournamentStatus
 from bot.text import t
 from tests.bot.helpers import World, running_bot, world
@@ -51,6 +53,7 @@ async def test_a_tournament_in_a_thread_or_without_thread_permission_is_refused(
         assert (await only_tournament(bot, w.guild)).status is TournamentStatus.SIGNUP
 
 
+@pytest.mark.slow  # over a second: out of the quick subset
 async def test_a_refused_thread_is_said_once_and_the_tournament_resumes_when_allowed(
     tmp_path: Path,
 ) -> None:

@@ -8,6 +8,8 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+import pytest
+
 from bot.storage import TournamentStatus
 from bot.text import t
 from tests.bot.helpers import running_bot, world
@@ -22,6 +24,7 @@ from tests.bot.test_tournament_signup import (
 )
 
 
+@pytest.mark.slow  # over a second: out of the quick subset
 async def test_entrants_who_do_not_check_in_are_dropped_before_round_one(tmp_path: Path) -> None:
     async with organiser_bot(tmp_path) as (w, bot):
         fake = w.fake

@@ -84,6 +84,7 @@ async def test_joint_leaders_play_a_deciding_game_for_first_place(tmp_path: Path
         assert exported["standings"][0]["user_id"] == winner
 
 
+@pytest.mark.slow  # over a second: out of the quick subset
 async def test_turned_off_the_joint_leaders_stay_joint_champions(tmp_path: Path) -> None:
     async with world(tmp_path) as w, running_bot(w) as bot:
         fake = w.fake

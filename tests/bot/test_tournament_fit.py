@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from bot.text import t
 from tests.bot.helpers import running_bot, world
 from tests.bot.test_tournament_signup import say, signed_up
@@ -20,6 +22,7 @@ async def start_with(tmp_path: Path, count: int, **options: object) -> str:
         return answer
 
 
+@pytest.mark.slow  # over a second: out of the quick subset
 async def test_seven_at_four_seat_tables_are_warned(tmp_path: Path) -> None:
     answer = await start_with(tmp_path / "a", 7, table_size=4, rounds=1)
     started = t("tournament.ok.started", name="Cup")

@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from bot.storage import TournamentStatus
 from bot.text import t
 from tests.bot.helpers import running_bot, world
@@ -21,6 +23,7 @@ from tests.bot.test_tournament_signup import (
 )
 
 
+@pytest.mark.slow  # over half a second: out of the quick subset
 async def test_an_override_decides_a_swiss_table_and_the_next_round_follows(
     tmp_path: Path,
 ) -> None:

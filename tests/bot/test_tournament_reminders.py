@@ -7,11 +7,14 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+import pytest
+
 from bot.text import t
 from tests.bot.helpers import running_bot, world
 from tests.bot.test_tournament_signup import say, signed_up
 
 
+@pytest.mark.slow  # over a second: out of the quick subset
 async def test_the_last_hour_and_the_table_are_told(tmp_path: Path) -> None:
     async with world(tmp_path) as w, running_bot(w) as bot:
         fake = w.fake

@@ -88,6 +88,7 @@ async def test_refusals_to_leave_or_remove_say_which_case(tmp_path: Path) -> Non
         assert await say(w, w.alice, "leave") == t("tournament.error.not_joined")
 
 
+@pytest.mark.slow  # over a second: out of the quick subset
 async def test_a_swiss_withdrawal_is_played_out_by_an_ai_for_nobody(tmp_path: Path) -> None:
     rng = random.Random(7)
     async with world(tmp_path) as w, running_bot(w) as bot:

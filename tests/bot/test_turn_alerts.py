@@ -177,6 +177,7 @@ async def test_one_mention_per_seat_and_bout_deleted_when_obsolete(tmp_path: Pat
         assert fake.violations == []
 
 
+@pytest.mark.slow  # over a second: out of the quick subset
 async def test_dm_and_off_are_stored_and_followed(tmp_path: Path) -> None:
     """(c) `dm` sends the notification to the DM channel and deletes it when obsolete;
     (d) `off` sends nothing; (e) both choices survive a restart of the bot."""
@@ -279,6 +280,7 @@ async def test_ai_played_seats_are_never_notified(tmp_path: Path) -> None:
             assert pinged <= {w.alice, w.bob}
 
 
+@pytest.mark.slow  # over a second: out of the quick subset
 async def test_answering_within_the_delay_needs_no_ping(tmp_path: Path) -> None:
     """A player who acts within TURN_NOTIFY_DELAY_SECONDS gets nothing; one who does not is
     notified after the delay."""

@@ -288,6 +288,7 @@ def test_the_direct_json_is_the_models_json(game: tuple[RuleSet, int, int, int])
 
 # No deadline: two whole games per example, whose length varies fivefold (pure Python under
 # load took 353 ms for one, over hypothesis's default of 200 ms).
+@pytest.mark.slow  # over a second: out of the quick subset
 @settings(deadline=None)
 @given(games(), games())
 def test_the_snapshot_writer_writes_what_to_json_writes(

@@ -112,6 +112,7 @@ def test_v18_exactly_the_legal_actions_are_accepted(seats: int) -> None:
             assert s.status() == ()
 
 
+@pytest.mark.slow  # over a second: out of the quick subset
 @pytest.mark.parametrize("level", [Level.EASY, Level.NORMAL, Level.HARD])
 def test_v18_the_ai_plays_a_whole_game(level: Level) -> None:
     players = [make_player(level, seed=seat) for seat in range(3)]

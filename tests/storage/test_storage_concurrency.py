@@ -259,6 +259,7 @@ async def test_saves_reach_the_database_file_by_checkpoints(
         await s.close()
 
 
+@pytest.mark.slow  # over a second: out of the quick subset
 async def test_table_saves_do_not_wait_behind_game_records(
     db_path: Path, make_game: MakeGame
 ) -> None:

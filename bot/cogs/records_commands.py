@@ -10,6 +10,7 @@ import discord
 from discord import app_commands
 
 from bot.storage import GameNotFound, GameRecord, LeaderboardQuery, LeaderboardSort
+from bot.tables.records import game_log
 from bot.text import t
 from bot.text.translator import ls
 from bot.ui.leaderboard import render_board, render_history, render_stats
@@ -120,18 +121,3 @@ def verdict_embed(record: GameRecord, verdict: Verdict, loc: str) -> discord.Emb
     embed.add_field(name=t("verify.commitment", loc), value=f"`{record.seed_commitment}`")
     embed.add_field(name=t("verify.seed", loc), value=f"`{record.seed}`", inline=False)
     return embed
-
-
-def game_log(record: GameRecord) -> GameLog:
-    """What verification needs from a storage record."""
-    return GameLog(
-        rules=record.rules,
-        seats=len(record.seats),
-        seed=record.seed,
-        commitment=record.seed_commitment,
-        card_order=record.card_order,
-        actions=record.actions,
-        finishing_order=record.finishing_order,
-        losers=record.losing_seats,
-        durak=record.durak_seat,
-    )

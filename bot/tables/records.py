@@ -6,6 +6,7 @@ from datetime import UTC, datetime
 
 from bot.storage import GameRecord, SeatRecord, TournamentLink
 from durak_core import GameState, seed_commitment
+from durak_core.verify import GameLog
 
 from .table import STAND_IN_LEVEL, Table
 
@@ -60,4 +61,19 @@ def game_record(table: Table, state: GameState, ended_at: datetime | None = None
         actions=[f"{seat} {action}" for seat, action in state.log],
         tournament=link,
         assisted=table.practice,
+    )
+
+
+def game_log(record: GameRecord) -> GameLog:
+    """A stored game as the engine replays it (verification, reviews)."""
+    return GameLog(
+        rules=record.rules,
+        seats=len(record.seats),
+        seed=record.seed,
+        commitment=record.seed_commitment,
+        card_order=record.card_order,
+        actions=record.actions,
+        finishing_order=record.finishing_order,
+        losers=record.losing_seats,
+        durak=record.durak_seat,
     )

@@ -30,6 +30,7 @@ from durak_core.ai.review_game import Decision, GameReview, decisions
 from durak_core.verify import GameLog
 
 from .ai_workers import AiWorkers, WorkerDied
+from .records import game_log
 
 log = logging.getLogger(__name__)
 
@@ -45,21 +46,6 @@ NODES_PER_DEAL = 300
 #: ``progress(done, total)``: awaited after each reviewed decision.
 Progress = Callable[[int, int], Awaitable[None]]
 Key = tuple[str, int]
-
-
-def game_log(record: GameRecord) -> GameLog:
-    """What a replay needs from a storage record."""
-    return GameLog(
-        rules=record.rules,
-        seats=len(record.seats),
-        seed=record.seed,
-        commitment=record.seed_commitment,
-        card_order=record.card_order,
-        actions=record.actions,
-        finishing_order=record.finishing_order,
-        losers=record.losing_seats,
-        durak=record.durak_seat,
-    )
 
 
 def review_seed(game_id: str) -> int:

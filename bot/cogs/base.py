@@ -17,12 +17,12 @@ from discord.ext import commands
 from bot.delivery.message_writes import update_clicked_message
 from bot.delivery.refresher import updates_until
 from bot.domain import TableStatus
-from bot.storage import SignupRefused, TournamentNotFound
 from bot.tables.refusals import Refusal, Rejected
 from bot.tables.table import Table
 from bot.text import language as lang_of
 from bot.text import t
 from bot.tournaments import TournamentError
+from bot.tournaments.storage import SignupRefused, TournamentNotFound
 from bot.ui.hand_view import table_hand
 from bot.ui.rules_text import refusal_text
 from durak_core import Card

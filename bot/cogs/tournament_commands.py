@@ -14,7 +14,6 @@ from discord.ext import commands
 
 from bot.domain import MAX_TURN_TIMER
 from bot.settings import DEFAULT_TURN_TIMER
-from bot.storage import NewTournament, TournamentRecord, TournamentStatus
 from bot.tables.refusals import Refusal, Rejected
 from bot.text import t
 from bot.text.translator import ls
@@ -32,6 +31,7 @@ from bot.tournaments import (
     join,
     seating_fit,
 )
+from bot.tournaments.storage import NewTournament, TournamentRecord, TournamentStatus
 from bot.ui.buttons import SignupOp
 from bot.ui.rules_text import reason_text
 from bot.ui.tournament_export import export_data, export_files
@@ -110,7 +110,7 @@ class TournamentCommands(CogBase):
             reason = reason_text(str(exc), None, loc_of(interaction))
             await self._say(interaction, "err.bad_rules", reason=reason)
             return
-        record = await self.bot.service.storage.create_tournament(
+        record = await self.bot.tournaments.store.create_tournament(
             NewTournament(
                 tournament_id=secrets.token_hex(4),
                 guild_id=interaction.guild_id,
@@ -127,7 +127,7 @@ class TournamentCommands(CogBase):
         else:
             await interaction.response.send_message(embed=embed, view=view)
         message = await interaction.original_response()
-        await self.bot.service.storage.set_tournament_message(
+        await self.bot.tournaments.store.set_tournament_message(
             record.tournament_id, "signup", message.id
         )
         self.bot.tournaments.ensure_ticker()
@@ -142,17 +142,17 @@ class TournamentCommands(CogBase):
     async def on_signup_button(
         self, interaction: discord.Interaction, tournament: str, op: SignupOp
     ) -> None:
-        storage = self.bot.service.storage
-        tr = await storage.get_tournament(tournament)
+        store = self.bot.tournaments.store
+        tr = await store.get_tournament(tournament)
         user = interaction.user
         if op is SignupOp.JOIN:
-            entrants = await storage.tournament_entrants(tournament)
+            entrants = await store.tournament_entrants(tournament)
             # the core's rules first: the same answer as the stored refusal, with its numbers
             signup = Signup(tr.settings, tuple(e.entrant for e in entrants if not e.withdrawn))
             if tr.status is TournamentStatus.SIGNUP:
                 join(signup, user.id, 0.0)
-            stats = await storage.user_stats(user.id, tr.guild_id)
-            await storage.add_entrant(tournament, user.id, stats.rating or 0.0)
+            stats = await self.bot.service.storage.user_stats(user.id, tr.guild_id)
+            await store.add_entrant(tournament, user.id, stats.rating or 0.0)
             self.bot.event_host.known[user.id] = user.display_name
             key = "tournament.ok.joined"
         else:
@@ -163,13 +163,15 @@ class TournamentCommands(CogBase):
 
     @click
     async def on_check_in(self, interaction: discord.Interaction, tournament: str) -> None:
-        await self._check_in(interaction, await self.bot.service.storage.get_tournament(tournament))
+        await self._check_in(
+            interaction, await self.bot.tournaments.store.get_tournament(tournament)
+        )
 
     async def _check_in(self, interaction: discord.Interaction, tr: TournamentRecord) -> None:
         """An entrant confirms in the check-in window (the button, or the command)."""
         if tr.status is TournamentStatus.SIGNUP and not check_in_announced(tr):
             raise SignupError("check_in_closed", "the check-in window is not open")
-        if not await self.bot.service.storage.check_in_entrant(
+        if not await self.bot.tournaments.store.check_in_entrant(
             tr.tournament_id, interaction.user.id
         ):
             raise_not_joined()
@@ -185,7 +187,7 @@ class TournamentCommands(CogBase):
         else the only open one of this channel or of the server (``tournament_pick``)."""
         if interaction.guild_id is None:
             raise Rejected(Refusal.NO_TOURNAMENT)
-        found = await self.bot.service.storage.guild_tournaments(interaction.guild_id, 50)
+        found = await self.bot.tournaments.store.guild_tournaments(interaction.guild_id, 50)
         return pick(found, interaction.channel_id, wanted)
 
     async def _open_choices(
@@ -203,7 +205,7 @@ class TournamentCommands(CogBase):
     ) -> list[app_commands.Choice[str]]:
         if interaction.guild_id is None:
             return []
-        found = await self.bot.service.storage.guild_tournaments(interaction.guild_id, 50)
+        found = await self.bot.tournaments.store.guild_tournaments(interaction.guild_id, 50)
         return choices(found, current, loc_of(interaction), open_only=open_only)
 
     async def _organised(
@@ -233,7 +235,7 @@ class TournamentCommands(CogBase):
         tr = await self.bot.tournaments.start(tr.tournament_id)
         loc = loc_of(interaction)
         lines = [t("tournament.ok.started", loc, name=safe_name(tr.name))]
-        entrants = await self.bot.service.storage.tournament_entrants(tr.tournament_id)
+        entrants = await self.bot.tournaments.store.tournament_entrants(tr.tournament_id)
         playing = sum(not e.withdrawn for e in entrants)
         fit = seating_fit(tr.settings, playing)
         if fit is not None:  # issue #30 bug 12: players left without a table every round
@@ -267,13 +269,13 @@ class TournamentCommands(CogBase):
         tr = await self._organised(interaction, tournament)
         if tr.status is not TournamentStatus.SIGNUP:
             raise SignupError("edit_started", "the tournament has started")
-        entrants = await self.bot.service.storage.tournament_entrants(tr.tournament_id)
+        entrants = await self.bot.tournaments.store.tournament_entrants(tr.tournament_id)
         edit = TournamentEdit(name, limit, rounds, timer)
         settings = edit.settings(tr.settings, len(entrants))
         when = (
             tr.signup_deadline if deadline is None else parse_deadline(deadline, datetime.now(UTC))
         )
-        tr = await self.bot.service.storage.edit_tournament(
+        tr = await self.bot.tournaments.store.edit_tournament(
             tr.tournament_id, settings, edit.options(), when
         )
         self.bot.event_host.changed(tr.tournament_id)
@@ -306,9 +308,9 @@ class TournamentCommands(CogBase):
             tr = await self._current(interaction, interaction.namespace.tournament)
         except Rejected:
             return []
-        storage = self.bot.service.storage
-        rounds = await storage.tournament_rounds(tr.tournament_id)
-        entrants = await storage.tournament_entrants(tr.tournament_id)
+        store = self.bot.tournaments.store
+        rounds = await store.tournament_rounds(tr.tournament_id)
+        entrants = await store.tournament_entrants(tr.tournament_id)
         names = await self.bot.event_host.names(tr.guild_id, [e.user_id for e in entrants])
         return table_choices(rounds, names, current, loc_of(interaction))
 
@@ -341,7 +343,7 @@ class TournamentCommands(CogBase):
         tr = await self.bot.tournaments.override(
             tr.tournament_id, number, kind, player.id, interaction.user.id
         )
-        rnd = (await self.bot.service.storage.tournament_rounds(tr.tournament_id))[-1]
+        rnd = (await self.bot.tournaments.store.tournament_rounds(tr.tournament_id))[-1]
         label = next(i for i, p in enumerate(rnd.tables, 1) if p.number == number)
         o = Override(rnd.number, number, kind, player.id)
         text = override_line("tournament.ok.overridden", loc_of(interaction), tr, o, label)
@@ -379,7 +381,7 @@ class TournamentCommands(CogBase):
         """Off the list during the sign-up; withdrawn once it runs (``TournamentRunner.withdraw``:
         the match being played is a walkover)."""
         if tr.status is TournamentStatus.SIGNUP:
-            if not await self.bot.service.storage.remove_entrant(tr.tournament_id, user_id):
+            if not await self.bot.tournaments.store.remove_entrant(tr.tournament_id, user_id):
                 raise_not_joined()
             self.bot.event_host.changed(tr.tournament_id)
             return
@@ -400,13 +402,13 @@ class TournamentCommands(CogBase):
     @app_commands.autocomplete(name=_any_choices)
     async def t_standings(self, interaction: discord.Interaction, name: str | None = None) -> None:
         tr = await self._named(interaction, name)
-        storage = self.bot.service.storage
+        store = self.bot.tournaments.store
         tid = tr.tournament_id
         embed, files = await self.bot.event_host.standings(
             tr,
-            await storage.tournament_entrants(tid),
-            await storage.tournament_rounds(tid),
-            await storage.tournament_games(tid),
+            await store.tournament_entrants(tid),
+            await store.tournament_rounds(tid),
+            await store.tournament_games(tid),
             loc_of(interaction),
         )
         await interaction.response.send_message(embed=embed, files=files, ephemeral=True)
@@ -416,7 +418,7 @@ class TournamentCommands(CogBase):
         else the newest of this channel (a finished one is still looked at)."""
         if interaction.guild_id is None:
             raise Rejected(Refusal.NO_TOURNAMENT)
-        found = await self.bot.service.storage.guild_tournaments(interaction.guild_id, 50)
+        found = await self.bot.tournaments.store.guild_tournaments(interaction.guild_id, 50)
         if name is None:
             try:
                 return pick(found, interaction.channel_id, None)
@@ -438,16 +440,16 @@ class TournamentCommands(CogBase):
     async def t_export(self, interaction: discord.Interaction, name: str | None = None) -> None:
         """The results as CSV and JSON, to the one who asks (anyone: they are public)."""
         tr = await self._named(interaction, name)
-        storage = self.bot.service.storage
+        store = self.bot.tournaments.store
         tid = tr.tournament_id
-        entrants = await storage.tournament_entrants(tid)
+        entrants = await store.tournament_entrants(tid)
         names = await self.bot.event_host.names(tr.guild_id, [e.user_id for e in entrants])
         data = export_data(
             tr,
             entrants,
-            await storage.tournament_rounds(tid),
-            await storage.tournament_games(tid),
-            await storage.tournament_game_ids(tid),
+            await store.tournament_rounds(tid),
+            await store.tournament_games(tid),
+            await store.tournament_game_ids(tid),
             names,
         )
         files = export_files(data, tr.settings.format is not Format.SINGLE_ELIMINATION)
@@ -458,7 +460,7 @@ class TournamentCommands(CogBase):
     async def t_history(self, interaction: discord.Interaction) -> None:
         if interaction.guild_id is None:
             raise Rejected(Refusal.NO_TOURNAMENT)
-        past = await self.bot.service.storage.guild_tournaments(interaction.guild_id, 20)
+        past = await self.bot.tournaments.store.guild_tournaments(interaction.guild_id, 20)
         await interaction.response.send_message(
             embed=history_embed(past, loc_of(interaction)), ephemeral=True
         )

@@ -6,8 +6,8 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.storage import TournamentRecord
 from bot.text import t
+from bot.tournaments.storage import TournamentRecord
 from bot.ui.tournament_signup import COLOUR
 from bot.ui.tournament_text import safe_name
 

@@ -10,11 +10,11 @@ from typing import Any, TypeVar
 
 from discord import app_commands
 
-from bot.storage import RoundStatus, StoredRound, TournamentRecord, TournamentStatus
 from bot.tables.refusals import Refusal, Rejected
 from bot.text import t
 from bot.text.translator import ls
 from bot.tournaments import ResultError
+from bot.tournaments.storage import RoundStatus, StoredRound, TournamentRecord, TournamentStatus
 from bot.ui.tournament_text import safe_name
 
 OPEN = (TournamentStatus.SIGNUP, TournamentStatus.RUNNING)

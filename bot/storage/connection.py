@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import sqlite3
-from collections.abc import AsyncIterator, Coroutine, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterable, Sequence
 from typing import Any, Protocol, TypeVar
 
 import aiosqlite
@@ -46,6 +46,25 @@ class Connection(Protocol):
     def transient(self, exc: BaseException) -> bool:
         """Whether running the whole transaction again may succeed (locks, lost connections)."""
         ...
+
+
+class RunTransaction(Protocol):
+    """How a storage runs ``body`` in one transaction (retried whole while the database is
+    contended): ``Storage.transaction``, which the queries of a feature kept outside
+    ``bot.storage`` (the tournaments') are built on."""
+
+    def __call__(
+        self, body: Callable[[Connection], Awaitable[T]], *, write: bool
+    ) -> Awaitable[T]: ...
+
+
+async def fetch_rows(run: RunTransaction, sql: str, *args: object) -> list[Row]:
+    """The rows of one read query, in a transaction of its own."""
+
+    async def body(conn: Connection) -> list[Row]:
+        return await conn.fetch(sql, *args)
+
+    return await run(body, write=False)
 
 
 class SqliteConnection:

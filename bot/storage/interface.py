@@ -6,29 +6,26 @@ The bot depends on this Protocol only. Both backends run the same schema and que
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Literal, Protocol
+from typing import Literal, Protocol, TypeVar
 
-from bot.tournaments import Override, Pairing, PlayedGame, TournamentSettings
-
+from .connection import Connection
 from .errors import InvalidQuery
 from .models import (
-    EntrantRecord,
     GameRecord,
     GameSummary,
     LeaderboardPage,
-    NewTournament,
     PlayerStats,
     PuzzleStreak,
     SavedTable,
-    StoredRound,
     TableStatus,
-    TournamentRecord,
-    TournamentStatus,
 )
 from .outcome import RecordedGame
+from .sharding import ShardScope
+
+T = TypeVar("T")
 
 LeaderboardSort = Literal["wins", "win_rate", "rating"]
 #: The key–value settings tables, and the column that names whose settings a row holds.
@@ -41,7 +38,16 @@ MAX_PAGE_SIZE = 50
 
 
 class Storage(Protocol):
+    #: With a scope, the process resumes only its guilds' tables (and tournaments).
+    shards: ShardScope | None
+
     async def close(self) -> None: ...
+
+    async def transaction(self, body: Callable[[Connection], Awaitable[T]], *, write: bool) -> T:
+        """Run ``body`` in one transaction, retried whole while the database is contended: the
+        queries of a feature kept outside ``bot.storage`` (the tournaments',
+        ``bot.tournaments.storage``) run through it."""
+        ...
 
     async def record_game(self, rec: GameRecord) -> RecordedGame:
         """Store a finished game and update aggregates atomically; idempotent per game_id.
@@ -92,74 +98,6 @@ class Storage(Protocol):
         ...
 
     async def set_user_setting(self, user_id: int, key: str, value: str) -> None: ...
-
-    # Tournaments (docs/storage.md, "Tournaments"); an unknown id: ``TournamentNotFound``.
-
-    async def create_tournament(self, t: NewTournament) -> TournamentRecord: ...
-
-    async def get_tournament(self, tournament_id: str) -> TournamentRecord: ...
-
-    async def guild_tournaments(self, guild_id: int, limit: int = 10) -> list[TournamentRecord]:
-        """Newest first (``/durak tournament history``)."""
-        ...
-
-    async def active_tournaments(self) -> list[TournamentRecord]:
-        """In sign-up or running (this process's shards only), oldest first: to resume."""
-        ...
-
-    async def edit_tournament(
-        self,
-        tournament_id: str,
-        settings: TournamentSettings,
-        options: Mapping[str, object],
-        signup_deadline: datetime | None,
-    ) -> TournamentRecord: ...
-
-    async def set_tournament_options(
-        self, tournament_id: str, changes: Mapping[str, object]
-    ) -> TournamentRecord: ...
-
-    async def set_tournament_status(
-        self, tournament_id: str, status: TournamentStatus
-    ) -> TournamentRecord: ...
-
-    async def set_tournament_message(
-        self, tournament_id: str, kind: Literal["signup", "standings"], message_id: int | None
-    ) -> None: ...
-
-    async def add_entrant(self, tournament_id: str, user_id: int, rating: float) -> EntrantRecord:
-        """Refusals are ``SignupRefused`` with the core's ``code``: ``AlreadyJoined``,
-        ``TournamentFull``, ``SignupClosed``."""
-        ...
-
-    async def remove_entrant(self, tournament_id: str, user_id: int) -> bool: ...
-
-    async def withdraw_entrant(self, tournament_id: str, user_id: int) -> bool: ...
-
-    async def check_in_entrant(self, tournament_id: str, user_id: int) -> bool: ...
-
-    async def tournament_entrants(self, tournament_id: str) -> list[EntrantRecord]: ...
-
-    async def tournament_game_ids(self, tournament_id: str) -> list[tuple[str, str]]: ...
-
-    async def save_round(self, tournament_id: str, pairing: Pairing) -> bool: ...
-
-    async def finish_round(self, tournament_id: str, number: int) -> bool: ...
-
-    async def open_tournament_table(
-        self, tournament_id: str, round_number: int, table_number: int, bot_table_id: str
-    ) -> bool: ...
-
-    async def tournament_rounds(self, tournament_id: str) -> list[StoredRound]: ...
-
-    async def override_tournament_table(self, tournament_id: str, o: Override, by: int) -> bool:
-        """The organiser's result ``o`` (recorded by ``by``) of a table of the round being
-        played; False if it has one."""
-        ...
-
-    async def tournament_games(self, tournament_id: str) -> list[PlayedGame]:
-        """The stored games as the core's records: the standings are recomputed from them."""
-        ...
 
     # The daily puzzle (docs/storage.md, "Puzzles"); ``day``: days since 1970-01-01, UTC.
 

@@ -8,21 +8,12 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, datetime
-from enum import StrEnum
 from typing import Literal
 
 import orjson
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from bot.domain import TableStatus as TableStatus  # re-exported: the storage API names it
-from bot.tournaments import (
-    Entrant,
-    Override,
-    OverrideKind,
-    Pairing,
-    SeatedTable,
-    TournamentSettings,
-)
 from durak_core.rules import MAX_SEATS as MAX_SEATS  # R3, re-exported
 from durak_core.rules import MIN_SEATS as MIN_SEATS
 
@@ -31,11 +22,13 @@ _HEX = re.compile(r"^[0-9a-fA-F]+$")
 SeatResult = Literal["win", "loss", "draw", "played"]
 
 
-class _Frozen(BaseModel):
+class Frozen(BaseModel):
+    """The base of every stored record: immutable, no unknown fields."""
+
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
-def _json_safe(value: dict[str, object]) -> dict[str, object]:
+def json_safe(value: dict[str, object]) -> dict[str, object]:
     # Fail at construction, not half-way through a write transaction.
     try:
         orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
@@ -44,14 +37,14 @@ def _json_safe(value: dict[str, object]) -> dict[str, object]:
     return value
 
 
-def _utc(value: datetime) -> datetime:
+def utc(value: datetime) -> datetime:
     # Naive datetimes are ambiguous; refusing them keeps every stored time comparable.
     if value.tzinfo is None or value.utcoffset() is None:
         raise ValueError("datetime must be timezone-aware (UTC)")
     return value.astimezone(UTC)
 
 
-class TournamentLink(_Frozen):
+class TournamentLink(Frozen):
     """Where a game was played in a tournament: its round and table (both 1-based)."""
 
     tournament_id: str = Field(min_length=1, max_length=100)
@@ -59,7 +52,7 @@ class TournamentLink(_Frozen):
     table: int = Field(ge=1)
 
 
-class SeatRecord(_Frozen):
+class SeatRecord(Frozen):
     """One seat of a finished game: a Discord user or an AI of some level."""
 
     seat: int = Field(ge=0, lt=MAX_SEATS)
@@ -85,7 +78,7 @@ class SeatRecord(_Frozen):
         return f"user:{self.user_id}" if self.kind == "human" else f"ai:{self.ai_level}"
 
 
-class GameRecord(_Frozen):
+class GameRecord(Frozen):
     """Everything kept about a finished game; enough to replay it with the engine."""
 
     game_id: str = Field(min_length=1, max_length=100)
@@ -110,8 +103,8 @@ class GameRecord(_Frozen):
     #: Played at a practice table (hints on offer): unrated, no tally, marked in history.
     assisted: bool = False
 
-    _utc_times = field_validator("started_at", "ended_at")(_utc)
-    _rules_json = field_validator("rules")(_json_safe)
+    _utc_times = field_validator("started_at", "ended_at")(utc)
+    _rules_json = field_validator("rules")(json_safe)
 
     @field_validator("seed_commitment", "seed")
     @classmethod
@@ -177,7 +170,7 @@ class GameRecord(_Frozen):
         return self.durak_seat is None
 
 
-class SavedTable(_Frozen):
+class SavedTable(Frozen):
     """A table that a restarted bot must resume: opaque engine state plus metadata."""
 
     table_id: str = Field(min_length=1)
@@ -191,10 +184,10 @@ class SavedTable(_Frozen):
     status: TableStatus
     version: int = Field(ge=0)
 
-    _meta_json = field_validator("meta")(_json_safe)
+    _meta_json = field_validator("meta")(json_safe)
 
 
-class PlayerStats(_Frozen):
+class PlayerStats(Frozen):
     """A player's aggregates in one guild, or across guilds when ``guild_id`` is None.
 
     A user with no recorded game gets all-zero stats and ``rating=None``.
@@ -222,7 +215,7 @@ class PlayerStats(_Frozen):
         return self.wins / self.games if self.games else 0.0
 
 
-class LeaderboardEntry(_Frozen):
+class LeaderboardEntry(Frozen):
     rank: int
     kind: Literal["human", "ai"]
     user_id: int | None
@@ -237,7 +230,7 @@ class LeaderboardEntry(_Frozen):
     best_streak: int
 
 
-class LeaderboardPage(_Frozen):
+class LeaderboardPage(Frozen):
     """One page of a leaderboard. A page past the end has no entries (not an error)."""
 
     entries: list[LeaderboardEntry]
@@ -246,7 +239,7 @@ class LeaderboardPage(_Frozen):
     total: int
 
 
-class GameSummary(_Frozen):
+class GameSummary(Frozen):
     """A finished game without its action log (a line of ``/durak history``)."""
 
     game_id: str
@@ -270,124 +263,7 @@ class GameSummary(_Frozen):
         return self.durak_seat is None
 
 
-# -- tournaments -------------------------------------------------------------------
-
-
-class TournamentStatus(StrEnum):
-    SIGNUP = "signup"
-    RUNNING = "running"
-    FINISHED = "finished"
-    CANCELLED = "cancelled"
-
-
-class RoundStatus(StrEnum):
-    RUNNING = "running"
-    FINISHED = "finished"
-
-
-class NewTournament(_Frozen):
-    """A tournament as its organiser creates it (``create_tournament``). ``options``: the bot's
-    table options for every table of the event (rule preset, turn timer, ...), which the
-    tournament core does not hold. ``signup_deadline`` None: the organiser starts by hand."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True)
-
-    tournament_id: str = Field(min_length=1, max_length=100)
-    guild_id: int
-    channel_id: int
-    organiser_id: int
-    settings: TournamentSettings
-    options: dict[str, object] = Field(default_factory=dict)
-    signup_deadline: datetime | None = None
-
-    _options_json = field_validator("options")(_json_safe)
-
-    @field_validator("signup_deadline")
-    @classmethod
-    def _utc_deadline(cls, value: datetime | None) -> datetime | None:
-        return None if value is None else _utc(value)
-
-
-class TournamentRecord(NewTournament):
-    """A stored tournament. ``current_round``: the last round paired (0 before the first)."""
-
-    status: TournamentStatus
-    current_round: int = Field(ge=0)
-    signup_message_id: int | None = None
-    standings_message_id: int | None = None
-    created_at: datetime
-    started_at: datetime | None = None
-    finished_at: datetime | None = None
-
-    @property
-    def name(self) -> str:
-        return self.settings.name
-
-
-class EntrantRecord(_Frozen):
-    """An entrant: the rating at sign-up and the sign-up position seed them (0 first)."""
-
-    user_id: int
-    rating: float
-    signup_order: int = Field(ge=0)
-    withdrawn: bool = False
-    #: Confirmed in the check-in window (a tournament with check-in drops the others).
-    checked_in: bool = False
-
-    @property
-    def entrant(self) -> Entrant:
-        return Entrant(self.user_id, self.rating, self.signup_order)
-
-
-class TableOverride(_Frozen):
-    """The organiser's result of a paired table (``bot.tournaments.Override``): who recorded
-    it, and when (the tournament's log and its export say so)."""
-
-    kind: OverrideKind
-    player: int
-    by: int
-    at: datetime
-
-
-class PairedTable(_Frozen):
-    """A table of a round: who sits in each seat (None: an AI seat), the bot's table once it is
-    opened, and the organiser's result if they recorded one."""
-
-    number: int = Field(ge=1)
-    seats: tuple[int | None, ...] = Field(min_length=MIN_SEATS, max_length=MAX_SEATS)
-    bot_table_id: str | None = None
-    override: TableOverride | None = None
-
-    @property
-    def seated(self) -> SeatedTable:
-        return SeatedTable(self.number, self.seats)
-
-
-class StoredRound(_Frozen):
-    """A stored round: its tables and byes, as paired."""
-
-    number: int = Field(ge=1)
-    status: RoundStatus
-    tables: tuple[PairedTable, ...]
-    byes: tuple[int, ...] = ()
-    started_at: datetime
-    finished_at: datetime | None = None
-
-    @property
-    def pairing(self) -> Pairing:
-        return Pairing(self.number, tuple(t.seated for t in self.tables), self.byes)
-
-    def overrides(self) -> dict[tuple[int, int], Override]:
-        """The organiser's results of this round's tables, by (round, table)."""
-        return {
-            (self.number, t.number): Override(self.number, t.number, t.override.kind,
-                                              t.override.player)
-            for t in self.tables
-            if t.override is not None
-        }  # fmt: skip
-
-
-class PuzzleStreak(_Frozen):
+class PuzzleStreak(Frozen):
     """Consecutive days with a daily puzzle solved (in any server): ``current`` counts back
     from today, or from yesterday while today's is still to do; ``best`` ever."""
 

@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime
 from typing import TypeVar
 
-from .connection import Connection
+from .connection import Connection, fetch_rows
 from .interface import check_limit
 from .models import PuzzleStreak
 
@@ -84,18 +84,15 @@ class PuzzleQueries(ABC):
     async def daily_puzzle_solvers(self, guild_id: int, day: int, limit: int = 50) -> list[int]:
         """Who solved the server's puzzle of the day, first solver first."""
         check_limit(limit)
-
-        async def body(conn: Connection) -> list[int]:
-            rows = await conn.fetch(
-                "SELECT user_id FROM puzzle_attempts WHERE guild_id = ? AND day = ?"
-                " AND solved = 1 ORDER BY finished_at, user_id LIMIT ?",
-                guild_id,
-                day,
-                limit,
-            )
-            return [int(r["user_id"]) for r in rows]
-
-        return await self._transaction(body, write=False)
+        rows = await fetch_rows(
+            self._transaction,
+            "SELECT user_id FROM puzzle_attempts WHERE guild_id = ? AND day = ?"
+            " AND solved = 1 ORDER BY finished_at, user_id LIMIT ?",
+            guild_id,
+            day,
+            limit,
+        )
+        return [int(r["user_id"]) for r in rows]
 
     async def puzzle_streak(self, user_id: int, today: int) -> PuzzleStreak:
         async def body(conn: Connection) -> PuzzleStreak:

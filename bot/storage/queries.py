@@ -33,6 +33,7 @@ from .interface import (
     check_limit,
     check_statuses,
 )
+from .links import INSERT_LINK, check_link
 from .models import (
     GameRecord,
     GameSummary,
@@ -69,9 +70,6 @@ from .rows import (
     table_from_row,
 )
 from .sharding import ShardScope, fetch_owned
-from .tournament_entrants import TournamentEntrants
-from .tournament_overrides import TournamentOverrides
-from .tournament_queries import INSERT_LINK, TournamentQueries, check_link
 
 T = TypeVar("T")
 
@@ -156,11 +154,8 @@ def refused_saves(tables: Sequence[SavedTable], found: Iterable[Row]) -> dict[st
     }
 
 
-class SqlStorage(
-    SettingsStore, TournamentQueries, TournamentEntrants, TournamentOverrides, PuzzleQueries
-):
-    """Every storage method but ``save_table``, over a backend's transactions (the
-    tournaments' in ``tournament_queries.py`` and ``tournament_overrides.py``, the daily
+class SqlStorage(SettingsStore, PuzzleQueries):
+    """Every storage method but ``save_table``, over a backend's transactions (the daily
     puzzles' in ``puzzle_queries.py``)."""
 
     #: With a scope, ``load_tables`` returns only the tables of this process's guilds.
@@ -187,6 +182,9 @@ class SqlStorage(
     async def _transaction(
         self, body: Callable[[Connection], Awaitable[T]], *, write: bool
     ) -> T: ...
+
+    async def transaction(self, body: Callable[[Connection], Awaitable[T]], *, write: bool) -> T:
+        return await self._transaction(body, write=write)
 
     # -- games --------------------------------------------------------------------
 

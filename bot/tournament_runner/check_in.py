@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from bot.storage import TournamentRecord
+from bot.tournaments.storage import TournamentRecord
 
 #: The options that hold it.
 MINUTES, ANNOUNCED = "check_in_minutes", "check_in_announced"

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from bot.storage import EntrantRecord, StoredRound, TournamentRecord
 from bot.tournaments import (
     Format,
     Pairing,
@@ -25,6 +24,7 @@ from bot.tournaments.decider import (
     decider_result,
     joint_leaders,
 )
+from bot.tournaments.storage import EntrantRecord, StoredRound, TournamentRecord
 
 #: The tournament options: whether joint leaders play a deciding game, and its round.
 DECIDER = "decider"

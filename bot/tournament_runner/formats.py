@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from bot.storage import EntrantRecord, StoredRound
 from bot.tournaments import (
     Bracket,
     Format,
@@ -23,6 +22,7 @@ from bot.tournaments import (
     rounds_from_games,
     seed_order,
 )
+from bot.tournaments.storage import EntrantRecord, StoredRound
 
 from .deciding import deciding_pairing, deciding_result
 

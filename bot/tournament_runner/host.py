@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from bot.storage import PairedTable, TournamentRecord
 from bot.tournaments import Override, TournamentError
+from bot.tournaments.storage import PairedTable, TournamentRecord
 
 
 class ThreadsRefused(Exception):

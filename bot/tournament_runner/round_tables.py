@@ -10,11 +10,11 @@ from __future__ import annotations
 import logging
 
 from bot.domain import TableStatus
-from bot.storage import PairedTable, StoredRound, TournamentRecord
 from bot.tables.matches import next_game, open_match
 from bot.tables.service import TableService
 from bot.tables.table import STAND_IN_LEVEL, MatchOf, Seat, Table
 from bot.text import t as text
+from bot.tournaments.storage import PairedTable, StoredRound, TournamentRecord, TournamentStore
 
 from .deciding import decider_round
 from .host import EventHost
@@ -138,7 +138,7 @@ async def run_round(
                 await _open(service, host, t, paired, match, label)
             continue
         if paired.bot_table_id is None:  # opened, then killed before it was stored
-            await service.storage.open_tournament_table(
+            await TournamentStore(service.storage).open_tournament_table(
                 t.tournament_id, rnd.number, paired.number, table.table_id
             )
         await next_game(service.core, service.lobby, table)
@@ -185,7 +185,7 @@ async def _open(
         seats=seats,
         match=match,
     )
-    await service.storage.open_tournament_table(
+    await TournamentStore(service.storage).open_tournament_table(
         t.tournament_id, match.round, paired.number, table.table_id
     )
     await host.welcome(t, thread_id, match.round, paired)

@@ -15,14 +15,6 @@ import time
 from collections.abc import Callable
 from datetime import UTC, datetime
 
-from bot.storage import (
-    EntrantRecord,
-    RoundStatus,
-    Storage,
-    StoredRound,
-    TournamentRecord,
-    TournamentStatus,
-)
 from bot.tables.service import TableService
 from bot.tables.table import Table
 from bot.tables.ticker import Ticker
@@ -34,6 +26,14 @@ from bot.tournaments import (
     SignupError,
     TournamentError,
     check_start,
+)
+from bot.tournaments.storage import (
+    EntrantRecord,
+    RoundStatus,
+    StoredRound,
+    TournamentRecord,
+    TournamentStatus,
+    TournamentStore,
 )
 
 from .check_in import ANNOUNCED, HOUR_REMINDED, announced, hour_left, window_open
@@ -70,6 +70,8 @@ class TournamentRunner:
         tick_seconds: float = TICK_SECONDS,
     ) -> None:
         self.service = service
+        #: The tournaments' records, in the table service's storage.
+        self.store = TournamentStore(service.storage)
         self.host = host
         self.clock = clock
         self.tick_seconds = tick_seconds
@@ -82,10 +84,6 @@ class TournamentRunner:
         #: tried, and their channel.
         self._blocked: dict[str, tuple[str, float, int]] = {}
         service.core.matches = self
-
-    @property
-    def storage(self) -> Storage:
-        return self.service.storage
 
     def _lock(self, tournament_id: str) -> asyncio.Lock:
         return self._locks.setdefault(tournament_id, asyncio.Lock())
@@ -106,22 +104,22 @@ class TournamentRunner:
         """Close the sign-up and play the first round. Entrants who left the server are taken
         off first; a ``SignupError`` (too few, too many rounds) changes nothing else."""
         async with self._lock(tournament_id):
-            t = await self.storage.get_tournament(tournament_id)
+            t = await self.store.get_tournament(tournament_id)
             if t.status is not TournamentStatus.SIGNUP:
                 raise SignupError("started", "the tournament has already started")
-            entrants = await self.storage.tournament_entrants(tournament_id)
+            entrants = await self.store.tournament_entrants(tournament_id)
             present = await self.host.present(t.guild_id, [e.user_id for e in entrants])
             for e in entrants:
                 if e.user_id not in present:
-                    await self.storage.remove_entrant(tournament_id, e.user_id)
+                    await self.store.remove_entrant(tournament_id, e.user_id)
             kept = [e for e in entrants if e.user_id in present]
             if window_open(t, datetime.fromtimestamp(self.clock(), UTC)):
                 for e in kept:  # not confirmed in the check-in window: dropped
                     if not e.checked_in:
-                        await self.storage.remove_entrant(tournament_id, e.user_id)
+                        await self.store.remove_entrant(tournament_id, e.user_id)
                 kept = [e for e in kept if e.checked_in]
             check_start(Signup(t.settings, tuple(e.entrant for e in kept)))
-            t = await self.storage.set_tournament_status(tournament_id, TournamentStatus.RUNNING)
+            t = await self.store.set_tournament_status(tournament_id, TournamentStatus.RUNNING)
         self.host.changed(tournament_id)
         self.nudge(tournament_id)
         return t
@@ -131,7 +129,7 @@ class TournamentRunner:
         the games being played are not recorded (no rating changes); the games already
         finished count as any game."""
         async with self._lock(tournament_id):
-            t = await self.storage.set_tournament_status(tournament_id, TournamentStatus.CANCELLED)
+            t = await self.store.set_tournament_status(tournament_id, TournamentStatus.CANCELLED)
             closed = await close_tables(self.service, tournament_id)
         self._blocked.pop(tournament_id, None)
         for thread in closed:
@@ -144,14 +142,14 @@ class TournamentRunner:
         more; their match being played is a walkover (``forfeit_seat``), and its table is
         told. Refusals (``SignupError``): not an entrant, already withdrawn."""
         async with self._lock(tournament_id):
-            t = await self.storage.get_tournament(tournament_id)
-            entrants = await self.storage.tournament_entrants(tournament_id)
+            t = await self.store.get_tournament(tournament_id)
+            entrants = await self.store.tournament_entrants(tournament_id)
             entrant = next((e for e in entrants if e.user_id == user_id), None)
             if entrant is None:
                 raise SignupError("not_joined", "not an entrant", player=user_id)
             if entrant.withdrawn:
                 raise SignupError("already_withdrawn", "withdrawn already", player=user_id)
-            await self.storage.withdraw_entrant(tournament_id, user_id)
+            await self.store.withdraw_entrant(tournament_id, user_id)
             live = None
             if t.status is TournamentStatus.RUNNING:
                 live = await forfeit_seat(self.service, t, user_id)
@@ -172,10 +170,10 @@ class TournamentRunner:
         Refusals (``TournamentError``): not running, no such table, the player not seated
         there, its match already over or overridden."""
         async with self._lock(tournament_id):
-            t = await self.storage.get_tournament(tournament_id)
+            t = await self.store.get_tournament(tournament_id)
             if t.status is not TournamentStatus.RUNNING:
                 raise SignupError("override_not_running", "the tournament is not running")
-            rounds = await self.storage.tournament_rounds(tournament_id)
+            rounds = await self.store.tournament_rounds(tournament_id)
             current = rounds[-1] if rounds else None
             paired = None if current is None else next(
                 (p for p in current.tables if p.number == table), None
@@ -187,12 +185,12 @@ class TournamentRunner:
             if paired.override is not None:
                 raise ResultError("override_twice", "this table has a recorded result")
             closed = await close_match(self.service, t, current.number, table)
-            entrants = await self.storage.tournament_entrants(tournament_id)
-            games = await self.storage.tournament_games(tournament_id)
+            entrants = await self.store.tournament_entrants(tournament_id)
+            games = await self.store.tournament_games(tournament_id)
             if match_decided(t.settings, entrants, rounds, games, table, decider_round(t)):
                 raise ResultError("override_done", "the match is over: its result stands")
             decided = Override(current.number, table, kind, player)
-            await self.storage.override_tournament_table(tournament_id, decided, by)
+            await self.store.override_tournament_table(tournament_id, decided, by)
             log.info(
                 "tournament %s round %d table %d: %s %s, recorded by %s",
                 tournament_id, current.number, table, kind, player, by,
@@ -208,13 +206,13 @@ class TournamentRunner:
         goes on to its end and the next is not paired until it is resumed. Stored with the
         tournament (a restart keeps it). Refusals (``SignupError``): not running, already so."""
         async with self._lock(tournament_id):
-            t = await self.storage.get_tournament(tournament_id)
+            t = await self.store.get_tournament(tournament_id)
             if t.status is not TournamentStatus.RUNNING:
                 raise SignupError("not_running", "the tournament is not running")
             if is_paused(t) == paused:
                 code = "already_paused" if paused else "not_paused"
                 raise SignupError(code, "paused already" if paused else "not paused")
-            t = await self.storage.set_tournament_options(tournament_id, {PAUSED: paused})
+            t = await self.store.set_tournament_options(tournament_id, {PAUSED: paused})
         self.host.changed(tournament_id)
         self.nudge(tournament_id)
         return t
@@ -230,15 +228,15 @@ class TournamentRunner:
             self.host.changed(tournament_id)
 
     async def _advance(self, tournament_id: str) -> bool:
-        storage = self.storage
+        store = self.store
         changed = False
         while True:  # one round after another, while each is complete
-            t = await storage.get_tournament(tournament_id)
+            t = await store.get_tournament(tournament_id)
             if t.status is not TournamentStatus.RUNNING:
                 return changed
-            rounds = await storage.tournament_rounds(tournament_id)
-            games = await storage.tournament_games(tournament_id)
-            entrants = await storage.tournament_entrants(tournament_id)
+            rounds = await store.tournament_rounds(tournament_id)
+            games = await store.tournament_games(tournament_id)
+            entrants = await store.tournament_entrants(tournament_id)
             seen = (len(games), len(rounds), str(t.status))
             changed = changed or self._seen.get(tournament_id) != seen
             self._seen[tournament_id] = seen
@@ -248,26 +246,26 @@ class TournamentRunner:
                 if not round_over(t.settings, entrants, rounds, games, decider):
                     await self._run_round(t, current)
                     return changed
-                await storage.finish_round(tournament_id, current.number)
+                await store.finish_round(tournament_id, current.number)
                 changed = True
                 continue
             if is_paused(t):  # the organiser resumes it: the next round waits
                 return changed
             if await self._withdraw_absent(t, entrants):
-                entrants = await storage.tournament_entrants(tournament_id)
+                entrants = await store.tournament_entrants(tournament_id)
             pairing = next_pairing(t.settings, entrants, rounds, games, decider)
             if pairing is None and decider is None and wants_decider(t.options, t.settings):
                 # first place still shared after every tie-break: the joint leaders play on
                 pairing = deciding_pairing(t.settings, entrants, rounds, games)
                 if pairing is not None:
-                    await storage.set_tournament_options(
+                    await store.set_tournament_options(
                         tournament_id, {DECIDER_ROUND: pairing.round}
                     )
             if pairing is None:  # every round played, a champion, or too few players left
                 log.info("tournament %s is over", tournament_id)
-                await storage.set_tournament_status(tournament_id, TournamentStatus.FINISHED)
+                await store.set_tournament_status(tournament_id, TournamentStatus.FINISHED)
                 return True
-            await storage.save_round(tournament_id, pairing)
+            await store.save_round(tournament_id, pairing)
             changed = True
 
     async def _run_round(self, t: TournamentRecord, current: StoredRound) -> None:
@@ -305,14 +303,14 @@ class TournamentRunner:
         present = await self.host.present(t.guild_id, active)
         gone = [user for user in active if user not in present]
         for user in gone:
-            await self.storage.withdraw_entrant(t.tournament_id, user)
+            await self.store.withdraw_entrant(t.tournament_id, user)
         return bool(gone)
 
     # -- deadlines and restarts -------------------------------------------------------------
 
     async def resume(self) -> None:
         """After a restart: every running tournament goes on; deadlines are watched again."""
-        for t in await self.storage.active_tournaments():
+        for t in await self.store.active_tournaments():
             if t.status is TournamentStatus.RUNNING:
                 self.nudge(t.tournament_id)
         self.ensure_ticker()
@@ -324,7 +322,7 @@ class TournamentRunner:
         """Start the tournaments whose sign-up deadline has come (one that cannot start is
         cancelled: the sign-up message says why); nudge the running ones."""
         now = datetime.fromtimestamp(self.clock(), UTC)
-        for t in await self.storage.active_tournaments():
+        for t in await self.store.active_tournaments():
             if t.status is TournamentStatus.RUNNING:
                 self.nudge(t.tournament_id)
                 continue
@@ -344,10 +342,10 @@ class TournamentRunner:
         restart does not say it again)."""
         tid = t.tournament_id
         if window_open(t, now) and not announced(t):
-            t = await self.storage.set_tournament_options(tid, {ANNOUNCED: True})
+            t = await self.store.set_tournament_options(tid, {ANNOUNCED: True})
             self.host.check_in_opened(t)
         if hour_left(t, now) and not t.options.get(HOUR_REMINDED):
-            t = await self.storage.set_tournament_options(tid, {HOUR_REMINDED: True})
+            t = await self.store.set_tournament_options(tid, {HOUR_REMINDED: True})
             self.host.check_in_closing(t)
         return t
 

@@ -9,7 +9,6 @@ import discord
 
 from bot.render.bracket import MAX_COLUMNS, BracketScene, MatchBox, Slot
 from bot.render.bracket import render_bracket_png as _render_bracket
-from bot.storage import EntrantRecord, StoredRound, TournamentRecord, TournamentStatus
 from bot.tournament_runner.formats import bracket_events, overrides_of
 from bot.tournaments import (
     Bracket,
@@ -19,6 +18,7 @@ from bot.tournaments import (
     places,
     replay_bracket,
 )
+from bot.tournaments.storage import EntrantRecord, StoredRound, TournamentRecord, TournamentStatus
 
 from .tournament_text import Event, Names, Translator, seed_rows, standings_embed
 

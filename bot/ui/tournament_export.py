@@ -17,9 +17,9 @@ from fractions import Fraction
 
 import discord
 
-from bot.storage import EntrantRecord, PairedTable, StoredRound, TournamentRecord
 from bot.tournament_runner.deciding import decider_round
 from bot.tournaments import Format, PlayedGame, places
+from bot.tournaments.storage import EntrantRecord, PairedTable, StoredRound, TournamentRecord
 
 from .tournament_bracket import tournament_bracket
 from .tournament_standings import swiss_standings

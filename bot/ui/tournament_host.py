@@ -15,14 +15,7 @@ from typing import Any, Final
 import discord
 
 from bot.pacing.channel_limits import ChannelLimiter
-from bot.storage import (
-    EntrantRecord,
-    PairedTable,
-    Storage,
-    StoredRound,
-    TournamentRecord,
-    TournamentStatus,
-)
+from bot.storage import Storage
 from bot.storage.preferences import NotifyPrefs
 from bot.text import t
 from bot.tournament_runner.coalesce import Coalesced
@@ -30,6 +23,14 @@ from bot.tournament_runner.host import ThreadsRefused
 from bot.tournament_runner.options import TableOptions
 from bot.tournament_runner.runner import is_paused
 from bot.tournaments import Override, PlayedGame, TournamentError
+from bot.tournaments.storage import (
+    EntrantRecord,
+    PairedTable,
+    StoredRound,
+    TournamentRecord,
+    TournamentStatus,
+    TournamentStore,
+)
 
 from .tournament_signup import mention, signup_message, when_text
 from .tournament_standings import standings_message
@@ -66,7 +67,7 @@ class DiscordEventHost:
     def __init__(self, client: discord.Client, limits: ChannelLimiter, storage: Storage) -> None:
         self.client = client
         self.limits = limits
-        self.storage = storage
+        self.store = TournamentStore(storage)
         #: Display names seen (sign-ups, member look-ups): a table seats players by name.
         self.known: dict[int, str] = {}
         self._refreshes = Coalesced(self.refresh, "tournament-messages")
@@ -160,7 +161,7 @@ class DiscordEventHost:
         deadline = tr.signup_deadline
         when = "" if deadline is None else when_text(deadline)
         text = t(key, lang, name=safe_name(tr.name), when=when, link=link)
-        entrants = await self.storage.tournament_entrants(tr.tournament_id)
+        entrants = await self.store.tournament_entrants(tr.tournament_id)
         users = [e.user_id for e in entrants if not (e.checked_in or e.withdrawn)]
         await self._dm(tr, users, text, modes=("mention", "dm"))
 
@@ -184,7 +185,7 @@ class DiscordEventHost:
 
     async def _deadline_failed(self, tr: TournamentRecord, error: TournamentError) -> None:
         lang = TableOptions.of(tr.options).language
-        entrants = await self.storage.tournament_entrants(tr.tournament_id)
+        entrants = await self.store.tournament_entrants(tr.tournament_id)
         users = [tr.organiser_id, *(e.user_id for e in entrants)]
         text = t(
             "tournament.deadline_cancelled",
@@ -271,9 +272,9 @@ class DiscordEventHost:
     async def refresh(self, tournament_id: str) -> None:
         """Edit the sign-up message; post the standings message once the tournament runs, and
         edit it from then on. A message that would show the same is not written again."""
-        storage = self.storage
-        tr = await storage.get_tournament(tournament_id)
-        entrants = await storage.tournament_entrants(tournament_id)
+        store = self.store
+        tr = await store.get_tournament(tournament_id)
+        entrants = await store.tournament_entrants(tournament_id)
         lang = TableOptions.of(tr.options).language
         channel = self.client.get_partial_messageable(tr.channel_id)
         if tr.signup_message_id is not None:
@@ -289,8 +290,8 @@ class DiscordEventHost:
             tr.status is TournamentStatus.CANCELLED and tr.standings_message_id is None
         ):
             return
-        rounds = await storage.tournament_rounds(tournament_id)
-        games = await storage.tournament_games(tournament_id)
+        rounds = await store.tournament_rounds(tournament_id)
+        games = await store.tournament_games(tournament_id)
         embed, files = await self.standings(tr, entrants, rounds, games, lang)
         problem = self.problems.get(tournament_id)
         notes = []
@@ -305,7 +306,7 @@ class DiscordEventHost:
         if tr.standings_message_id is None:
             async with self.limits.write(tr.channel_id, "post"):
                 message = await channel.send(embed=embed, files=files)
-            await storage.set_tournament_message(tournament_id, "standings", message.id)
+            await store.set_tournament_message(tournament_id, "standings", message.id)
         else:
             async with self.limits.write(tr.channel_id, "edit"):
                 await channel.get_partial_message(tr.standings_message_id).edit(

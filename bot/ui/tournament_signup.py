@@ -8,12 +8,12 @@ from datetime import datetime
 
 import discord
 
-from bot.storage import EntrantRecord, TournamentRecord, TournamentStatus
 from bot.text import t
 from bot.tournament_runner.check_in import announced, check_in_minutes, opens_at
 from bot.tournament_runner.deciding import wants_decider
 from bot.tournament_runner.options import TableOptions
 from bot.tournaments import Format, MatchKind
+from bot.tournaments.storage import EntrantRecord, TournamentRecord, TournamentStatus
 
 from .buttons import SignupButton, SignupOp
 from .rules_text import rules_summary

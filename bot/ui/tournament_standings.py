@@ -18,7 +18,6 @@ import discord
 
 from bot.render.tournament import MAX_ROWS, Mark, MarkKind, StandingsLine, StandingsScene
 from bot.render.tournament import render_standings_png as _render_standings
-from bot.storage import EntrantRecord, StoredRound, TournamentRecord, TournamentStatus
 from bot.tournament_runner.deciding import decider_round, deciding_result, swiss_table
 from bot.tournament_runner.formats import overrides_of
 from bot.tournaments import (
@@ -30,6 +29,7 @@ from bot.tournaments import (
     StandingRow,
     Standings,
 )
+from bot.tournaments.storage import EntrantRecord, StoredRound, TournamentRecord, TournamentStatus
 
 from .cycles import PictureFile
 from .tournament_bracket import elimination_message

@@ -10,9 +10,9 @@ from typing import Final, Protocol
 
 import discord
 
-from bot.storage import EntrantRecord, StoredRound, TournamentRecord, TournamentStatus
 from bot.text import t
 from bot.tournaments import Format, PlayedGame, seed_order
+from bot.tournaments.storage import EntrantRecord, StoredRound, TournamentRecord, TournamentStatus
 
 #: Discord's embed limits (https://discord.com/developers/docs/resources/message#embed-object-
 #: embed-limits): the description, a field's value, the fields, and all the text together.

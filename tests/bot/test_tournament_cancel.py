@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.storage import TournamentStatus
 from bot.text import t
+from bot.tournaments.storage import TournamentStatus, TournamentStore
 from bot.ui.tournament_standings import standings_scene, swiss_standings, swiss_status
 from bot.ui.tournament_text import Names, as_translator
 from tests.bot.helpers import running_bot, world
@@ -25,6 +25,7 @@ async def test_cancel_closes_the_live_tables_and_says_so(tmp_path: Path) -> None
     async with world(tmp_path) as w, running_bot(w) as bot:
         fake = w.fake
         storage = bot.service.storage
+        store = TournamentStore(storage)
         dave = fake.add_user("dave")
         players = [w.alice, w.bob, w.carol, dave]
         # a long timer: nobody moves, both tables are mid-game at the cancel
@@ -33,7 +34,7 @@ async def test_cancel_closes_the_live_tables_and_says_so(tmp_path: Path) -> None
         assert await say(w, w.alice, "start") == t("tournament.ok.started", name="Cup")
 
         async def both_open() -> bool:
-            rounds = await storage.tournament_rounds(tid)
+            rounds = await store.tournament_rounds(tid)
             return bool(rounds) and all(tb.bot_table_id for tb in rounds[0].tables)
 
         await until(both_open)
@@ -52,7 +53,7 @@ async def test_cancel_closes_the_live_tables_and_says_so(tmp_path: Path) -> None
         await fake.wait_for(lambda: all(told(th) for th in threads), 10, what="the tables told")
         for thread in threads:
             assert bot.service.registry.in_channel(thread) is None  # the thread is free again
-        assert await storage.tournament_games(tid) == []
+        assert await store.tournament_games(tid) == []
         for p in players:  # the unfinished games changed nobody's record or rating
             assert (await storage.user_stats(p, w.guild)).games == 0
 
@@ -68,8 +69,8 @@ async def test_cancel_closes_the_live_tables_and_says_so(tmp_path: Path) -> None
         assert tail("tstand.table_cancelled") in fields
         assert tail("tstand.table_playing") not in fields
         # the picture: no medals in a cancelled event where nobody scored
-        entrants = await storage.tournament_entrants(tid)
-        rounds = await storage.tournament_rounds(tid)
+        entrants = await store.tournament_entrants(tid)
+        rounds = await store.tournament_rounds(tid)
         st = swiss_standings(tr, entrants, rounds, [])
         tr_en = as_translator("en")
         names = {p: str(p) for p in players}

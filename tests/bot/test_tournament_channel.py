@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage import TournamentStatus
 from bot.text import t
+from bot.tournaments.storage import TournamentStatus
 from tests.bot.helpers import World, running_bot, world
 from tests.bot.test_tournament_signup import (
     description,
@@ -43,7 +43,7 @@ async def test_a_tournament_in_a_thread_or_without_thread_permission_is_refused(
         answer = await say(w, w.alice, "new", name="Cup")
         missing = t("tournament.permission.create_public_threads")
         assert answer == t("err.tournament_permissions", permissions=missing)
-        assert await bot.service.storage.guild_tournaments(w.guild) == []
+        assert await bot.tournaments.store.guild_tournaments(w.guild) == []
         # allowed at creation, denied again before the start: the start says why
         await fake.deny_threads(w.channel, denied=False)
         await signed_up(w, bot, (w.bob, w.carol), name="Cup")
@@ -77,7 +77,7 @@ async def test_a_refused_thread_is_said_once_and_the_tournament_resumes_when_all
             return [m.content for m in fake.channel_messages(w.channel) if m.content == notice]
 
         await fake.wait_for(notices, 10, what="the organiser told in the channel")
-        storage = bot.service.storage
+        store = bot.tournaments.store
 
         async def board_says_stuck() -> bool:
             board = (await only_tournament(bot, w.guild)).standings_message_id
@@ -99,5 +99,5 @@ async def test_a_refused_thread_is_said_once_and_the_tournament_resumes_when_all
             return board is not None and missing not in description(fake, board)
 
         await until(board_clear)
-        rounds = await storage.tournament_rounds(tr.tournament_id)
+        rounds = await store.tournament_rounds(tr.tournament_id)
         assert rounds[0].tables[0].bot_table_id is not None

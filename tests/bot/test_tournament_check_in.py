@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage import TournamentStatus
 from bot.text import t
+from bot.tournaments.storage import TournamentStatus, TournamentStore
 from tests.bot.helpers import running_bot, world
 from tests.bot.test_tournament_signup import (
     only_tournament,
@@ -29,6 +29,7 @@ async def test_entrants_who_do_not_check_in_are_dropped_before_round_one(tmp_pat
     async with organiser_bot(tmp_path) as (w, bot):
         fake = w.fake
         storage = bot.service.storage
+        store = TournamentStore(storage)
         dave, erin = fake.add_user("dave"), fake.add_user("erin")
         assert await say(w, w.alice, "new", name="Cup", check_in=10) == t(
             "tournament.error.check_in_deadline"
@@ -66,14 +67,14 @@ async def test_entrants_who_do_not_check_in_are_dropped_before_round_one(tmp_pat
 
         bot.tournaments.clock = lambda: time.time() + 300  # the deadline comes
         await reaches(storage, tid, TournamentStatus.RUNNING, 15)
-        entrants = await storage.tournament_entrants(tid)
+        entrants = await store.tournament_entrants(tid)
         assert [e.user_id for e in entrants] == [w.bob, w.carol]
 
         async def paired() -> bool:
-            return bool(await storage.tournament_rounds(tid))
+            return bool(await store.tournament_rounds(tid))
 
         await until(paired)
-        (first,) = await storage.tournament_rounds(tid)
+        (first,) = await store.tournament_rounds(tid)
         assert set(first.tables[0].seats) == {w.bob, w.carol}
         assert await say(w, dave, "checkin") == t("tournament.error.started")  # too late
         assert (await only_tournament(bot, w.guild)).status is TournamentStatus.RUNNING

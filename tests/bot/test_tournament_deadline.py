@@ -16,7 +16,7 @@ from tests.bot.test_tournament_signup import organiser_bot, say, until
 async def test_deadlines_are_read_or_refused_with_the_reason(tmp_path: Path) -> None:
     async with organiser_bot(tmp_path) as (w, bot):
         fake = w.fake
-        storage = bot.service.storage
+        store = bot.tournaments.store
         now = int(time.time())
         refused = {
             f"<t:{now - 60}>": t("tournament.error.deadline_past"),
@@ -28,7 +28,7 @@ async def test_deadlines_are_read_or_refused_with_the_reason(tmp_path: Path) -> 
         }
         for text, answer in refused.items():
             assert await say(w, w.alice, "new", name="Cup", deadline=text) == answer, text
-        assert await storage.guild_tournaments(w.guild) == []
+        assert await store.guild_tournaments(w.guild) == []
 
         later = datetime.fromtimestamp(now, UTC) + timedelta(hours=5)
         accepted = {
@@ -42,13 +42,11 @@ async def test_deadlines_are_read_or_refused_with_the_reason(tmp_path: Path) -> 
             await say(w, w.alice, "new", name=f"Cup {i}", deadline=text)
 
             async def created(i: int = i) -> bool:
-                found = [x for x in await storage.guild_tournaments(w.guild, 50)]
+                found = [x for x in await store.guild_tournaments(w.guild, 50)]
                 return any(x.name == f"Cup {i}" and x.signup_message_id for x in found)
 
             await until(created)
-            (tr,) = [
-                x for x in await storage.guild_tournaments(w.guild, 50) if x.name == f"Cup {i}"
-            ]
+            (tr,) = [x for x in await store.guild_tournaments(w.guild, 50) if x.name == f"Cup {i}"]
             assert tr.signup_deadline is not None and tr.signup_message_id is not None
             at = int(tr.signup_deadline.timestamp())
             if ahead is not None:

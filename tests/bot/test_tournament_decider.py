@@ -10,9 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage import Storage, TournamentStatus
+from bot.storage import Storage
 from bot.text import t
 from bot.tournament_runner.deciding import DECIDER_ROUND
+from bot.tournaments.storage import TournamentStatus, TournamentStore
 from tests.bot.helpers import World, running_bot, world
 from tests.bot.test_tournament_signup import (
     description,
@@ -27,13 +28,14 @@ from tests.bot.test_tournament_signup import (
 async def tie_round_one(w: World, storage: Storage, tid: str) -> tuple[int, int]:
     """Round 1 at two 2-seat tables, each decided by the organiser for its first seat: two
     leaders equal on points, Buchholz, head-to-head, Sonneborn–Berger, wins and last places."""
+    store = TournamentStore(storage)
 
     async def opened() -> bool:
-        rounds = await storage.tournament_rounds(tid)
+        rounds = await store.tournament_rounds(tid)
         return bool(rounds) and all(p.bot_table_id for p in rounds[0].tables)
 
     await until(opened, 20)
-    (rnd,) = await storage.tournament_rounds(tid)
+    (rnd,) = await store.tournament_rounds(tid)
     winners = []
     for paired in rnd.tables:
         player = paired.seats[0]
@@ -50,6 +52,7 @@ async def test_joint_leaders_play_a_deciding_game_for_first_place(tmp_path: Path
     async with world(tmp_path) as w, running_bot(w) as bot:
         fake = w.fake
         storage = bot.service.storage
+        store = TournamentStore(storage)
         tr, _ = await no_shows(w, bot, 4, name="Cup", rounds=1, games=3, timer=1)
         tid = tr.tournament_id
         assert t("tournament.line.decider") in str(fake.message(tr.signup_message_id or 0).embeds)
@@ -57,20 +60,20 @@ async def test_joint_leaders_play_a_deciding_game_for_first_place(tmp_path: Path
         a, c = await tie_round_one(w, storage, tid)
 
         async def deciding() -> bool:
-            return len(await storage.tournament_rounds(tid)) == 2
+            return len(await store.tournament_rounds(tid)) == 2
 
         await until(deciding, 20)
-        rounds = await storage.tournament_rounds(tid)
-        assert (await storage.get_tournament(tid)).options[DECIDER_ROUND] == 2
+        rounds = await store.tournament_rounds(tid)
+        assert (await store.get_tournament(tid)).options[DECIDER_ROUND] == 2
         assert [set(p.seats) for p in rounds[1].tables] == [{a, c}]  # the leaders only
         await reaches(storage, tid, TournamentStatus.FINISHED, 120)
-        games = await storage.tournament_games(tid)
+        games = await store.tournament_games(tid)
         assert games and all(g.round == 2 for g in games)  # round 1 was overridden
         last = games[-1]
         assert last.durak is not None  # the game that decided it had a loser (R20: no draw)
         winner = last.seats[last.finishing_order[0]]
         assert winner in (a, c)
-        board = (await storage.get_tournament(tid)).standings_message_id
+        board = (await store.get_tournament(tid)).standings_message_id
         assert board is not None
         champion = t("tstand.champion", name=display(fake, winner))
         await fake.wait_for(lambda: champion in description(fake, board), 15)
@@ -89,6 +92,7 @@ async def test_turned_off_the_joint_leaders_stay_joint_champions(tmp_path: Path)
     async with world(tmp_path) as w, running_bot(w) as bot:
         fake = w.fake
         storage = bot.service.storage
+        store = TournamentStore(storage)
         tr, _ = await no_shows(w, bot, 4, name="Cup", rounds=1, games=3, timer=600, decider=False)
         tid = tr.tournament_id
         assert t("tournament.line.decider") not in str(
@@ -97,8 +101,8 @@ async def test_turned_off_the_joint_leaders_stay_joint_champions(tmp_path: Path)
         await say(w, w.alice, "start")
         a, c = await tie_round_one(w, storage, tid)
         await reaches(storage, tid, TournamentStatus.FINISHED, 20)
-        assert len(await storage.tournament_rounds(tid)) == 1
-        board = (await storage.get_tournament(tid)).standings_message_id
+        assert len(await store.tournament_rounds(tid)) == 1
+        board = (await store.get_tournament(tid)).standings_message_id
         assert board is not None
         names = ", ".join(display(fake, p) for p in (a, c))
         joint = t("tstand.champions", names=names)

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage import TournamentStatus
 from bot.text import t
 from bot.tournaments import rounds_from_games, standings
+from bot.tournaments.storage import TournamentStatus, TournamentStore
 from tests.bot.helpers import running_bot, world
 from tests.bot.test_tournament_signup import no_shows, reaches, say
 
@@ -23,6 +23,7 @@ async def test_the_export_holds_the_stored_tournament(tmp_path: Path) -> None:
     async with world(tmp_path) as w, running_bot(w) as bot:
         fake = w.fake
         storage = bot.service.storage
+        store = TournamentStore(storage)
         tr, players = await no_shows(w, bot, 4, name="Cup", rounds=2, timer=1, decider=False)
         tid = tr.tournament_id
         await say(w, w.alice, "start")
@@ -36,9 +37,9 @@ async def test_the_export_holds_the_stored_tournament(tmp_path: Path) -> None:
         data = json.loads(files["tournament.json"])
         sheet = list(csv.DictReader(io.StringIO(files["standings.csv"].decode())))
 
-        rounds = await storage.tournament_rounds(tid)
-        games = await storage.tournament_games(tid)
-        entrants = await storage.tournament_entrants(tid)
+        rounds = await store.tournament_rounds(tid)
+        games = await store.tournament_games(tid)
+        entrants = await store.tournament_entrants(tid)
         assert [p["user_id"] for p in data["players"]] == players
         assert [r["round"] for r in data["rounds"]] == [1, 2]
         assert len(data["games"]) == len(games) == 4

@@ -18,10 +18,11 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage import RoundStatus, Storage, TournamentRecord, TournamentStatus, open_storage
+from bot.storage import Storage, open_storage
 from bot.storage.factory import sqlite_url
 from bot.text import t
 from bot.tournaments import rounds_from_games, standings
+from bot.tournaments.storage import RoundStatus, TournamentRecord, TournamentStatus, TournamentStore
 from bot.ui.tournament_text import num
 from tests.bot.robust_harness import ACTION_ID, BotProcess, table_message
 from tests.bot.test_tournament_signup import champion_line, description, display
@@ -116,7 +117,8 @@ class FastBot(BotProcess):
 
 
 async def tournament(storage: Storage, guild: int) -> TournamentRecord | None:
-    found = await storage.guild_tournaments(guild)
+    store = TournamentStore(storage)
+    found = await store.guild_tournaments(guild)
     return found[0] if found else None
 
 
@@ -124,10 +126,11 @@ async def live_tables(storage: Storage, tid: str, number: int) -> bool:
     """Round ``number`` is being played: its tables all open, not all of their games recorded
     (a kill then lands mid-round; a narrower window, "some but not all games recorded", could
     be missed between two looks on a loaded machine, the round then ending unseen)."""
-    rounds = await storage.tournament_rounds(tid)
+    store = TournamentStore(storage)
+    rounds = await store.tournament_rounds(tid)
     if len(rounds) < number or rounds[number - 1].status is not RoundStatus.RUNNING:
         return False
-    games = await storage.tournament_games(tid)
+    games = await store.tournament_games(tid)
     current = rounds[number - 1]
     return all(tb.bot_table_id for tb in current.tables) and (
         sum(g.round == number for g in games) < len(current.tables)
@@ -216,6 +219,7 @@ async def test_a_swiss_survives_a_sigkill_and_its_standings_recompute(tmp_path: 
     async with cup_club(tmp_path, 18) as club:
         fake, guild, channel, organiser = club.fake, club.guild, club.channel, club.organiser
         bot, storage, humans = club.bot, club.storage, club.humans
+        store = TournamentStore(storage)
         await fake.slash(
             organiser, channel, "durak", "tournament", "new", timeout=10,
             options={
@@ -236,19 +240,19 @@ async def test_a_swiss_survives_a_sigkill_and_its_standings_recompute(tmp_path: 
         club.play()
 
         async def games_played() -> int:
-            return len(await storage.tournament_games(tid))
+            return len(await store.tournament_games(tid))
 
         await until(
             lambda: live_tables(storage, tid, 2), 120, "round 2 under way",
             progress=games_played,
         )  # fmt: skip
         bot.kill()
-        rounds = await storage.tournament_rounds(tid)
+        rounds = await store.tournament_rounds(tid)
         assert rounds[-1].number == 2 and rounds[-1].status is RoundStatus.RUNNING
         tr, board = await restarted_until_finished(bot, storage, guild, games_played)
-        rounds = await storage.tournament_rounds(tid)
-        games = await storage.tournament_games(tid)
-        entrants = await storage.tournament_entrants(tid)
+        rounds = await store.tournament_rounds(tid)
+        games = await store.tournament_games(tid)
+        entrants = await store.tournament_entrants(tid)
         # every table of every round played its one game, once; one thread per table
         assert [r.number for r in rounds] == [1, 2, 3]
         assert all(r.status is RoundStatus.FINISHED for r in rounds)

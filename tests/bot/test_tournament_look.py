@@ -17,10 +17,10 @@ import pytest
 from PIL import Image
 
 from bot.render.tournament import HEIGHT, MAX_ROWS, WIDTH, label
-from bot.storage import TournamentStatus
 from bot.text import LANGUAGES, t
 from bot.tournament_runner.formats import bracket_events
 from bot.tournaments import Format, places, replay_bracket, standings, withdraw
+from bot.tournaments.storage import TournamentStatus
 from bot.ui.tournament_bracket import tournament_bracket
 from bot.ui.tournament_host import with_notes
 from bot.ui.tournament_standings import (

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage import TournamentStatus
 from bot.text import t
+from bot.tournaments.storage import TournamentStatus, TournamentStore
 from tests.bot.helpers import running_bot, world
 from tests.bot.test_tournament_signup import (
     display,
@@ -30,6 +30,7 @@ async def test_an_override_decides_a_swiss_table_and_the_next_round_follows(
     async with world(tmp_path) as w, running_bot(w) as bot:
         fake = w.fake
         storage = bot.service.storage
+        store = TournamentStore(storage)
         field = (w.bob, w.carol, fake.add_user("dave"), fake.add_user("erin"))
         tr = await signed_up(w, bot, field, name="Cup", rounds=2, timer=600)
         tid = tr.tournament_id
@@ -40,11 +41,11 @@ async def test_an_override_decides_a_swiss_table_and_the_next_round_follows(
         await say(w, w.alice, "start")
 
         async def opened() -> bool:
-            rounds = await storage.tournament_rounds(tid)
+            rounds = await store.tournament_rounds(tid)
             return bool(rounds) and all(p.bot_table_id for p in rounds[0].tables)
 
         await until(opened)
-        (rnd,) = await storage.tournament_rounds(tid)
+        (rnd,) = await store.tournament_rounds(tid)
         first, second = rnd.tables
         a, b = first.seats
         c, d = second.seats
@@ -97,15 +98,15 @@ async def test_an_override_decides_a_swiss_table_and_the_next_round_follows(
         assert (await say(w, w.alice, "override", table="2", forfeit=d)).startswith("Recorded")
 
         async def paired() -> bool:
-            return len(await storage.tournament_rounds(tid)) == 2
+            return len(await store.tournament_rounds(tid)) == 2
 
         await until(paired)
-        rounds = await storage.tournament_rounds(tid)
+        rounds = await store.tournament_rounds(tid)
         assert rounds[0].status == "finished"
         top = {p for p in rounds[1].tables[0].seats}
         assert top == {a, c}  # the two winners meet at the top table
-        assert await storage.tournament_games(tid) == []  # no game was recorded
-        board = (await storage.get_tournament(tid)).standings_message_id
+        assert await store.tournament_games(tid) == []  # no game was recorded
+        board = (await store.get_tournament(tid)).standings_message_id
         assert board is not None
         mark = t("tstand.overridden")
         await fake.wait_for(
@@ -130,6 +131,7 @@ async def test_an_override_decides_a_swiss_table_and_the_next_round_follows(
 async def test_an_override_in_a_bracket_names_the_champion(tmp_path: Path) -> None:
     async with world(tmp_path) as w, running_bot(w) as bot:
         storage = bot.service.storage
+        store = TournamentStore(storage)
         tr = await signed_up(
             w, bot, (w.bob, w.carol), name="KO", format="single_elimination", timer=600
         )
@@ -138,7 +140,7 @@ async def test_an_override_in_a_bracket_names_the_champion(tmp_path: Path) -> No
         reply = await say(w, w.alice, "override", table="1", forfeit=w.bob, tournament="KO")
         assert reply.startswith("Recorded for KO")
         await reaches(storage, tid, TournamentStatus.FINISHED, 20)
-        tr = await storage.get_tournament(tid)
+        tr = await store.get_tournament(tid)
         assert tr.standings_message_id is not None
         champion = t("tstand.champion", name=display(w.fake, w.carol))
 

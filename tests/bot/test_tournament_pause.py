@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage import RoundStatus, TournamentStatus
 from bot.text import t
+from bot.tournaments.storage import RoundStatus, TournamentStatus, TournamentStore
 from tests.bot.helpers import running_bot, world
 from tests.bot.test_tournament_signup import (
     description,
@@ -26,6 +26,7 @@ async def test_a_paused_tournament_waits_between_rounds_until_resumed(tmp_path: 
     async with world(tmp_path) as w, running_bot(w) as bot:
         fake = w.fake
         storage = bot.service.storage
+        store = TournamentStore(storage)
         tr, _ = await no_shows(w, bot, 4, name="Cup", rounds=2, timer=1, decider=False)
         tid = tr.tournament_id
         assert await say(w, w.alice, "pause") == t("tournament.error.not_running")
@@ -35,7 +36,7 @@ async def test_a_paused_tournament_waits_between_rounds_until_resumed(tmp_path: 
         assert await say(w, w.alice, "pause") == t("tournament.error.already_paused")
 
         async def round_one_over() -> bool:
-            rounds = await storage.tournament_rounds(tid)
+            rounds = await store.tournament_rounds(tid)
             return bool(rounds) and rounds[0].status is RoundStatus.FINISHED
 
         await until(round_one_over, 60)
@@ -44,11 +45,11 @@ async def test_a_paused_tournament_waits_between_rounds_until_resumed(tmp_path: 
         paused = t("tournament.paused_note")
         await fake.wait_for(lambda: paused in description(fake, board), 10)
         await asyncio.sleep(4.5)  # two ticks of the runner: still no round 2
-        assert len(await storage.tournament_rounds(tid)) == 1
-        assert (await storage.get_tournament(tid)).status is TournamentStatus.RUNNING
+        assert len(await store.tournament_rounds(tid)) == 1
+        assert (await store.get_tournament(tid)).status is TournamentStatus.RUNNING
 
         assert await say(w, w.alice, "resume") == t("tournament.ok.resumed", name="Cup")
         assert await say(w, w.alice, "resume") == t("tournament.error.not_paused")
         await reaches(storage, tid, TournamentStatus.FINISHED, 60)
-        assert len(await storage.tournament_rounds(tid)) == 2
+        assert len(await store.tournament_rounds(tid)) == 2
         await fake.wait_for(lambda: paused not in description(fake, board), 10)

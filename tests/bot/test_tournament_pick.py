@@ -6,25 +6,25 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.storage import TournamentRecord, TournamentStatus
 from bot.text import t
+from bot.tournaments.storage import TournamentRecord, TournamentStatus
 from tests.bot.test_tournament_signup import organiser_bot, say, until
 
 
 async def test_two_tournaments_in_a_channel_are_told_apart(tmp_path: Path) -> None:
     async with organiser_bot(tmp_path) as (w, bot):
         fake = w.fake
-        storage = bot.service.storage
+        store = bot.tournaments.store
         await say(w, w.alice, "new", name="First", timer=1)
         await say(w, w.alice, "new", name="Second", timer=1)
 
         async def both_posted() -> bool:
-            found = await storage.guild_tournaments(w.guild)
+            found = await store.guild_tournaments(w.guild)
             return len(found) == 2 and all(tr.signup_message_id for tr in found)
 
         await until(both_posted)
         by_name: dict[str, TournamentRecord] = {
-            tr.name: tr for tr in await storage.guild_tournaments(w.guild)
+            tr.name: tr for tr in await store.guild_tournaments(w.guild)
         }
         first, second = by_name["First"], by_name["Second"]
         for tr in (first, second):
@@ -37,9 +37,9 @@ async def test_two_tournaments_in_a_channel_are_told_apart(tmp_path: Path) -> No
         assert await say(w, w.alice, "cancel") == ambiguous
         assert await say(w, w.alice, "remove", user=w.bob) == ambiguous
         for tr in (first, second):  # nothing happened to either
-            got = await storage.get_tournament(tr.tournament_id)
+            got = await store.get_tournament(tr.tournament_id)
             assert got.status is TournamentStatus.SIGNUP
-            assert len(await storage.tournament_entrants(tr.tournament_id)) == 2
+            assert len(await store.tournament_entrants(tr.tournament_id)) == 2
 
         suggested = await fake.autocomplete(
             w.alice, w.channel, "durak", "tournament", "start", focused="tournament"
@@ -57,14 +57,14 @@ async def test_two_tournaments_in_a_channel_are_told_apart(tmp_path: Path) -> No
         assert removed == t("tournament.ok.removed", user=f"<@{w.carol}>", name="Second")
         started = await say(w, w.alice, "start", tournament=first.tournament_id)
         assert started == t("tournament.ok.started", name="First")
-        assert (await storage.get_tournament(second.tournament_id)).status is (
+        assert (await store.get_tournament(second.tournament_id)).status is (
             TournamentStatus.SIGNUP
         )
         assert await say(w, w.alice, "cancel", tournament="Second") == t(
             "tournament.ok.cancelled", name="Second"
         )
         # one open tournament left: the default again
-        assert (await storage.get_tournament(first.tournament_id)).status is not (
+        assert (await store.get_tournament(first.tournament_id)).status is not (
             TournamentStatus.CANCELLED
         )
         assert await say(w, w.alice, "cancel") == t("tournament.ok.cancelled", name="First")

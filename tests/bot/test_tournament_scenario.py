@@ -20,11 +20,11 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage import RoundStatus
 from bot.text import t
 from bot.tournament_runner.deciding import DECIDER_ROUND
 from bot.tournaments import rounds_from_games, standings
 from bot.tournaments.decider import decided_standings, decider_result
+from bot.tournaments.storage import RoundStatus, TournamentStore
 from bot.ui.tournament_text import num
 from tests.bot.test_tournament_kill import (
     ROW,
@@ -57,6 +57,7 @@ async def test_sixteen_entrants_with_every_control_and_a_sigkill(tmp_path: Path)
     async with cup_club(tmp_path, 30) as club:
         fake, guild, channel, organiser = club.fake, club.guild, club.channel, club.organiser
         bot, storage, players, humans = club.bot, club.storage, club.players, club.humans
+        store = TournamentStore(storage)
         unchecked = players[-2:]
         quitter = players[0]  # plays round 1 as a human, then withdraws
         # a 10-minute check-in window before a deadline 3 minutes away: open at once
@@ -79,16 +80,16 @@ async def test_sixteen_entrants_with_every_control_and_a_sigkill(tmp_path: Path)
         assert await command(fake, organiser, channel, "start") == t(
             "tournament.ok.started", name="Trust Cup"
         )
-        entrants = await storage.tournament_entrants(tid)
+        entrants = await store.tournament_entrants(tid)
         assert sorted(e.user_id for e in entrants) == sorted(set(players) - set(unchecked))
         club.play()
 
         async def games_played() -> int:
-            return len(await storage.tournament_games(tid))
+            return len(await store.tournament_games(tid))
 
         # round 1: the organiser decides a table whose game is still being played
         await until(lambda: live_tables(storage, tid, 1), 60, "round 1's tables")
-        rnd = (await storage.tournament_rounds(tid))[0]
+        rnd = (await store.tournament_rounds(tid))[0]
         overridden = None
         for paired in rnd.tables:
             winner = paired.seats[1]
@@ -115,12 +116,12 @@ async def test_sixteen_entrants_with_every_control_and_a_sigkill(tmp_path: Path)
         )
 
         async def round_two_over() -> bool:
-            rounds = await storage.tournament_rounds(tid)
+            rounds = await store.tournament_rounds(tid)
             return len(rounds) >= 2 and rounds[1].status is RoundStatus.FINISHED
 
         await until(round_two_over, 120, "round 2 to end", progress=games_played)
         await asyncio.sleep(4.5)  # two ticks of the runner: no round 3 while paused
-        assert len(await storage.tournament_rounds(tid)) == 2
+        assert len(await store.tournament_rounds(tid)) == 2
         assert await command(fake, organiser, channel, "resume") == t(
             "tournament.ok.resumed", name="Trust Cup"
         )
@@ -132,9 +133,9 @@ async def test_sixteen_entrants_with_every_control_and_a_sigkill(tmp_path: Path)
         )  # fmt: skip
         bot.kill()
         tr, board = await restarted_until_finished(bot, storage, guild, games_played)
-        rounds = await storage.tournament_rounds(tid)
-        games = await storage.tournament_games(tid)
-        entrants = await storage.tournament_entrants(tid)
+        rounds = await store.tournament_rounds(tid)
+        games = await store.tournament_games(tid)
+        entrants = await store.tournament_entrants(tid)
         decider = tr.options.get(DECIDER_ROUND)
         numbers = [1, 2, 3] if decider is None else [1, 2, 3, 4]
         assert [r.number for r in rounds] == numbers
@@ -179,7 +180,7 @@ async def test_sixteen_entrants_with_every_control_and_a_sigkill(tmp_path: Path)
         # nobody is rated on a game an AI played for them: a game counts for a player when
         # their stored seat names them, and none that ended after the withdrawal does
         counted: dict[int, int] = {}
-        for game_id, _ in await storage.tournament_game_ids(tid):
+        for game_id, _ in await store.tournament_game_ids(tid):
             stored = await storage.get_game(game_id)
             holders = [s.user_id for s in stored.seats if s.user_id is not None]
             for user in holders:

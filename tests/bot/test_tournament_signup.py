@@ -13,9 +13,10 @@ from pathlib import Path
 import pytest
 
 from bot.app import DurakBot
-from bot.storage import Storage, TournamentRecord, TournamentStatus
+from bot.storage import Storage
 from bot.text import t
 from bot.tournaments import Standings, rounds_from_games, standings
+from bot.tournaments.storage import TournamentRecord, TournamentStatus, TournamentStore
 from tests.bot.helpers import World, running_bot, world
 from tests.fake_discord import FakeDiscord, FakeMessage
 
@@ -38,7 +39,7 @@ async def say(w: World, who: int, *path: str, **options: object) -> str:
 
 
 async def only_tournament(bot: DurakBot, guild: int) -> TournamentRecord:
-    (tr,) = await bot.service.storage.guild_tournaments(guild)
+    (tr,) = await bot.tournaments.store.guild_tournaments(guild)
     return tr
 
 
@@ -72,22 +73,25 @@ async def until(check: Callable[[], Awaitable[bool]], timeout: float = 10.0) -> 
 async def reaches(
     storage: Storage, tournament_id: str, status: TournamentStatus, timeout: float = 60
 ) -> None:
+    store = TournamentStore(storage)
+
     async def there() -> bool:
-        return (await storage.get_tournament(tournament_id)).status is status
+        return (await store.get_tournament(tournament_id)).status is status
 
     await until(there, timeout)
 
 
 async def started(w: World, storage: Storage, tournament_id: str) -> str:
     """alice starts the tournament; once round 1's first table is open, its bot table id."""
+    store = TournamentStore(storage)
     await say(w, w.alice, "start")
 
     async def opened() -> bool:
-        rounds = await storage.tournament_rounds(tournament_id)
+        rounds = await store.tournament_rounds(tournament_id)
         return bool(rounds) and rounds[0].tables[0].bot_table_id is not None
 
     await until(opened)
-    table_id = (await storage.tournament_rounds(tournament_id))[0].tables[0].bot_table_id
+    table_id = (await store.tournament_rounds(tournament_id))[0].tables[0].bot_table_id
     assert table_id is not None
     return table_id
 
@@ -134,7 +138,7 @@ async def test_signup_refusals_change_nothing(tmp_path: Path) -> None:
         dave = fake.add_user("dave")
         # creating needs Manage Events
         assert await say(w, w.alice, "new", name="Cup") == t("err.tournament_denied")
-        assert await bot.service.storage.guild_tournaments(w.guild) == []
+        assert await bot.tournaments.store.guild_tournaments(w.guild) == []
         fake.grant(w.alice, MANAGE_EVENTS)
         past = f"<t:{int(time.time()) - 60}>"
         assert await say(w, w.alice, "new", name="Cup", deadline=past) == t(
@@ -142,7 +146,7 @@ async def test_signup_refusals_change_nothing(tmp_path: Path) -> None:
         )
         assert await say(w, w.alice, "new", name="Cup", deadline="soon") == t("err.bad_deadline")
         assert await say(w, w.alice, "new", name="Cup", games=2, losses=2) == t("err.match_both")
-        assert await bot.service.storage.guild_tournaments(w.guild) == []
+        assert await bot.tournaments.store.guild_tournaments(w.guild) == []
 
         res = await fake.slash(
             w.alice, w.channel, "durak", "tournament", "new",
@@ -174,7 +178,7 @@ async def test_signup_refusals_change_nothing(tmp_path: Path) -> None:
         # only the organiser or Manage Events starts, cancels, removes
         assert await say(w, w.bob, "start") == t("err.tournament_denied")
         assert await say(w, w.bob, "remove", user=dave) == t("err.tournament_denied")
-        entrants = await bot.service.storage.tournament_entrants(tr.tournament_id)
+        entrants = await bot.tournaments.store.tournament_entrants(tr.tournament_id)
         assert [e.user_id for e in entrants] == [w.bob, w.carol, dave]
         await fake.wait_for(lambda: f"<@{dave}>" in str(signup(w, tr).embeds))
 
@@ -183,7 +187,7 @@ async def test_signup_refusals_change_nothing(tmp_path: Path) -> None:
         assert await say(w, w.alice, "start") == t(
             "tournament.error.too_few", need=3, count=2, size=3
         )
-        entrants = await bot.service.storage.tournament_entrants(tr.tournament_id)
+        entrants = await bot.tournaments.store.tournament_entrants(tr.tournament_id)
         assert [e.user_id for e in entrants] == [w.bob, w.carol]
         assert await say(w, w.alice, "cancel") == t("tournament.ok.cancelled", name="Cup")
         late = await fake.click(w.alice, message, join)
@@ -203,15 +207,16 @@ async def test_no_shows_are_played_by_the_ai_to_the_end(tmp_path: Path) -> None:
             await fake.click(p, signup(w, tr), f"dkr:{tr.tournament_id}:join")
         assert await say(w, w.alice, "start") == t("tournament.ok.started", name="Night")
         storage = bot.service.storage
+        store = TournamentStore(storage)
 
         await reaches(storage, tr.tournament_id, TournamentStatus.FINISHED)
         tid = tr.tournament_id
-        rounds = await storage.tournament_rounds(tid)
-        games = await storage.tournament_games(tid)
+        rounds = await store.tournament_rounds(tid)
+        games = await store.tournament_games(tid)
         assert len(rounds) == 2 and len(games) == 4
         threads = fake.threads(w.channel)
         assert len(threads) == 4
-        entrants = await storage.tournament_entrants(tid)
+        entrants = await store.tournament_entrants(tid)
         table = standings(
             [e.entrant for e in entrants],
             2,
@@ -255,10 +260,11 @@ async def test_single_elimination_gives_the_bye_to_seed_one_and_crowns_a_champio
             await fake.click(p, signup(w, tr), f"dkr:{tr.tournament_id}:join")
         assert await say(w, w.alice, "start") == t("tournament.ok.started", name="KO")
         storage = bot.service.storage
+        store = TournamentStore(storage)
 
         await reaches(storage, tr.tournament_id, TournamentStatus.FINISHED)
-        rounds = await storage.tournament_rounds(tr.tournament_id)
-        games = await storage.tournament_games(tr.tournament_id)
+        rounds = await store.tournament_rounds(tr.tournament_id)
+        games = await store.tournament_games(tr.tournament_id)
         # round 1: seeds 2 v 3, seed 1 (bob) has the bye; round 2: the final against bob
         assert rounds[0].byes == (w.bob,) and rounds[0].tables[0].seats == (w.carol, w.alice)
         # its only match of round 1 is the bracket's match 2, and the first table there
@@ -281,6 +287,7 @@ async def test_the_deadline_starts_it_or_cancels_it_with_too_few(tmp_path: Path)
     async with organiser_bot(tmp_path) as (w, bot):
         fake = w.fake
         storage = bot.service.storage
+        store = TournamentStore(storage)
         await say(w, w.alice, "new", name="Early", deadline="in 2m", timer=1)
         tr = await posted(bot, w.guild)
         assert tr.signup_deadline is not None
@@ -290,11 +297,11 @@ async def test_the_deadline_starts_it_or_cancels_it_with_too_few(tmp_path: Path)
         bot.tournaments.clock = lambda: time.time() + 180
 
         async def running() -> bool:
-            got = await storage.get_tournament(tr.tournament_id)
+            got = await store.get_tournament(tr.tournament_id)
             return got.status is not TournamentStatus.SIGNUP
 
         await until(running, 15)
-        assert (await storage.get_tournament(tr.tournament_id)).status in (
+        assert (await store.get_tournament(tr.tournament_id)).status in (
             TournamentStatus.RUNNING,
             TournamentStatus.FINISHED,
         )
@@ -306,7 +313,7 @@ async def test_the_deadline_starts_it_or_cancels_it_with_too_few(tmp_path: Path)
         )  # fmt: skip
 
         async def lonely() -> TournamentRecord | None:
-            found = [x for x in await storage.guild_tournaments(w.guild) if x.name == "Lonely"]
+            found = [x for x in await store.guild_tournaments(w.guild) if x.name == "Lonely"]
             return found[0] if found and found[0].signup_message_id else None
 
         async def has_lonely() -> bool:

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage import TournamentStatus
 from bot.tables.table import Table
 from bot.text import t
+from bot.tournaments.storage import TournamentStatus, TournamentStore
 from tests.bot.helpers import running_bot, world
 from tests.bot.test_tournament_signup import (
     description,
@@ -33,6 +33,7 @@ async def test_a_withdrawal_in_a_bracket_is_a_walkover(tmp_path: Path) -> None:
     async with world(tmp_path) as w, running_bot(w) as bot:
         fake = w.fake
         storage = bot.service.storage
+        store = TournamentStore(storage)
         dave = fake.add_user("dave")
         tr = await signed_up(
             w, bot, (w.bob, w.carol), name="KO", format="single_elimination", games=3, timer=1
@@ -41,7 +42,7 @@ async def test_a_withdrawal_in_a_bracket_is_a_walkover(tmp_path: Path) -> None:
         await say(w, w.alice, "start")
 
         async def one_game() -> bool:
-            return len(await storage.tournament_games(tid)) >= 1
+            return len(await store.tournament_games(tid)) >= 1
 
         await until(one_game, 60)  # nobody came: the AI played it for both
         assert await say(w, w.bob, "leave") == t("tournament.ok.withdrew", name="KO")
@@ -51,7 +52,7 @@ async def test_a_withdrawal_in_a_bracket_is_a_walkover(tmp_path: Path) -> None:
             lambda: any(m.content == walkover for m in fake.channel_messages(thread)), 10
         )
         await reaches(storage, tid, TournamentStatus.FINISHED, 30)
-        games = await storage.tournament_games(tid)
+        games = await store.tournament_games(tid)
         assert 1 <= len(games) < 3  # cut at the withdrawal: the game being played not recorded
         board = (await only_tournament(bot, w.guild)).standings_message_id
         assert board is not None
@@ -94,6 +95,7 @@ async def test_a_swiss_withdrawal_is_played_out_by_an_ai_for_nobody(tmp_path: Pa
     async with world(tmp_path) as w, running_bot(w) as bot:
         fake = w.fake
         storage = bot.service.storage
+        store = TournamentStore(storage)
         tr = await signed_up(w, bot, (w.bob, w.carol), name="Duel", rounds=1, timer=600)
         tid = tr.tournament_id
         table_id = await started(w, storage, tid)
@@ -119,5 +121,5 @@ async def test_a_swiss_withdrawal_is_played_out_by_an_ai_for_nobody(tmp_path: Pa
         assert (await storage.user_stats(w.bob, w.guild)).games == 1  # he played: it counts
         assert (await storage.user_stats(w.carol, w.guild)).games == 0  # an AI's game
         # the standings still place carol's seat: the table's result is whole
-        games = await storage.tournament_games(tid)
+        games = await store.tournament_games(tid)
         assert len(games) == 1 and set(games[0].seats) == {w.bob, w.carol}

@@ -9,14 +9,6 @@ import random
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from bot.storage import (
-    EntrantRecord,
-    PairedTable,
-    StoredRound,
-    TournamentRecord,
-    TournamentStatus,
-)
-from bot.storage.models import RoundStatus
 from bot.tournaments import (
     Bracket,
     Format,
@@ -30,6 +22,14 @@ from bot.tournaments import (
     pair_round,
     pending,
     record_result,
+)
+from bot.tournaments.storage import (
+    EntrantRecord,
+    PairedTable,
+    RoundStatus,
+    StoredRound,
+    TournamentRecord,
+    TournamentStatus,
 )
 from tests.tournaments.simulate import random_game
 

@@ -9,17 +9,19 @@ import asyncio
 from pathlib import Path
 
 from bot.storage import open_storage, sqlite_url
+from bot.tournaments.storage import TournamentStore
 
 
 async def test_a_read_cancelled_at_its_begin_leaves_the_connection_usable(tmp_path: Path) -> None:
     storage = await open_storage(sqlite_url(tmp_path / "durak.sqlite3"))
+    store = TournamentStore(storage)
     try:
         for turns in range(4):  # cancelled at its first suspensions, whichever is BEGIN's
-            read = asyncio.create_task(storage.guild_tournaments(1))
+            read = asyncio.create_task(store.guild_tournaments(1))
             for _ in range(turns):
                 await asyncio.sleep(0)
             read.cancel()
             await asyncio.gather(read, return_exceptions=True)
-            assert await storage.guild_tournaments(1) == []  # raised before the fix
+            assert await store.guild_tournaments(1) == []  # raised before the fix
     finally:
         await storage.close()

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from bot.storage import GameRecord, Storage, TournamentStatus
+from bot.storage import GameRecord, Storage
 from bot.tournaments import (
     MatchLength,
     Pairing,
@@ -17,6 +17,7 @@ from bot.tournaments import (
     rounds_from_games,
     standings,
 )
+from bot.tournaments.storage import TournamentStatus, TournamentStore
 from tests.storage.tournament_helpers import GUILD, linked, new_tournament
 
 MakeGame = Callable[..., GameRecord]
@@ -35,14 +36,15 @@ def play(rng: random.Random, rnd: int, table: int, seats: tuple[int | None, ...]
 
 
 async def test_stored_games_give_the_live_standings(storage: Storage, make_game: MakeGame) -> None:
+    store = TournamentStore(storage)
     rng = random.Random(18)
     new = new_tournament("swiss-16", table_size=4, rounds=3, match=LENGTH)
     settings: TournamentSettings = new.settings
-    await storage.create_tournament(new)
+    await store.create_tournament(new)
     for i, p in enumerate(PLAYERS):
-        await storage.add_entrant("swiss-16", p, float(i % 5))
-    await storage.set_tournament_status("swiss-16", TournamentStatus.RUNNING)
-    entrants = [e.entrant for e in await storage.tournament_entrants("swiss-16")]
+        await store.add_entrant("swiss-16", p, float(i % 5))
+    await store.set_tournament_status("swiss-16", TournamentStatus.RUNNING)
+    entrants = [e.entrant for e in await store.tournament_entrants("swiss-16")]
 
     pairings: list[Pairing] = []
     live: list[PlayedGame] = []
@@ -50,11 +52,11 @@ async def test_stored_games_give_the_live_standings(storage: Storage, make_game:
     for rnd in (1, 2, 3):
         pairing = pair_round(settings, entrants, history)
         assert len(pairing.tables) == 4 and not pairing.byes
-        assert await storage.save_round("swiss-16", pairing)
+        assert await store.save_round("swiss-16", pairing)
         pairings.append(pairing)
         for table in pairing.tables:
             bot_table = f"t{rnd}.{table.number}"
-            await storage.open_tournament_table("swiss-16", rnd, table.number, bot_table)
+            await store.open_tournament_table("swiss-16", rnd, table.number, bot_table)
             for _ in range(LENGTH.count):
                 game = play(rng, rnd, table.number, table.seats)
                 live.append(game)
@@ -64,15 +66,15 @@ async def test_stored_games_give_the_live_standings(storage: Storage, make_game:
                 await storage.record_game(linked(rec, "swiss-16", rnd, table.number))
         history = rounds_from_games(pairings, live, LENGTH)
         assert history[-1].complete
-        assert await storage.finish_round("swiss-16", rnd)
-    await storage.set_tournament_status("swiss-16", TournamentStatus.FINISHED)
+        assert await store.finish_round("swiss-16", rnd)
+    await store.set_tournament_status("swiss-16", TournamentStatus.FINISHED)
     shown = standings(entrants, settings.table_size, history)
 
     # Recomputed from nothing but what storage holds.
-    t = await storage.get_tournament("swiss-16")
-    stored_entrants = [e.entrant for e in await storage.tournament_entrants(t.tournament_id)]
-    stored_pairings = [r.pairing for r in await storage.tournament_rounds(t.tournament_id)]
-    stored_games = await storage.tournament_games(t.tournament_id)
+    t = await store.get_tournament("swiss-16")
+    stored_entrants = [e.entrant for e in await store.tournament_entrants(t.tournament_id)]
+    stored_pairings = [r.pairing for r in await store.tournament_rounds(t.tournament_id)]
+    stored_games = await store.tournament_games(t.tournament_id)
     assert stored_pairings == pairings
     assert sorted(stored_games, key=repr) == sorted(live, key=repr)
     recomputed = standings(

@@ -9,24 +9,20 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.storage import (
+from bot.storage import GameRecord, InvalidQuery, ShardScope, Storage, TournamentLink, open_storage
+from bot.tournaments import PlayedGame, SignupError
+from bot.tournaments.storage import (
     AlreadyJoined,
-    GameRecord,
-    InvalidQuery,
     LeaveClosed,
     NewTournament,
     RoundStatus,
-    ShardScope,
     SignupClosed,
     SignupRefused,
-    Storage,
     TournamentFull,
-    TournamentLink,
     TournamentNotFound,
     TournamentStatus,
-    open_storage,
+    TournamentStore,
 )
-from bot.tournaments import PlayedGame, SignupError
 from tests.storage.storage_helpers import count_rows
 from tests.storage.tournament_helpers import GUILD, linked, new_tournament, pairing, running_with
 
@@ -35,136 +31,144 @@ Status = TournamentStatus
 
 
 async def test_create_get_and_list(storage: Storage) -> None:
+    store = TournamentStore(storage)
     deadline = datetime(2026, 12, 24, 18, 0, tzinfo=UTC)
     new = new_tournament("cup-1").model_copy(update={"signup_deadline": deadline})
-    t = await storage.create_tournament(new)
+    t = await store.create_tournament(new)
     assert (t.tournament_id, t.guild_id, t.channel_id, t.organiser_id) == ("cup-1", GUILD, 100, 7)
     assert (t.settings, t.options, t.signup_deadline) == (new.settings, new.options, deadline)
     assert (t.name, t.status, t.current_round) == ("Cup cup-1", Status.SIGNUP, 0)
     assert (t.started_at, t.finished_at, t.signup_message_id) == (None, None, None)
-    assert await storage.get_tournament("cup-1") == t
+    assert await store.get_tournament("cup-1") == t
     # Created again (a retry after a restart): the stored one stands.
     again = new_tournament("cup-1", table_size=4)
-    assert await storage.create_tournament(again) == t
-    await storage.create_tournament(new_tournament("cup-2"))
-    await storage.create_tournament(new_tournament("elsewhere", guild_id=2))
-    assert [x.tournament_id for x in await storage.guild_tournaments(GUILD)] == ["cup-2", "cup-1"]
-    assert [x.tournament_id for x in await storage.guild_tournaments(GUILD, limit=1)] == ["cup-2"]
-    assert [x.tournament_id for x in await storage.guild_tournaments(3)] == []
+    assert await store.create_tournament(again) == t
+    await store.create_tournament(new_tournament("cup-2"))
+    await store.create_tournament(new_tournament("elsewhere", guild_id=2))
+    assert [x.tournament_id for x in await store.guild_tournaments(GUILD)] == ["cup-2", "cup-1"]
+    assert [x.tournament_id for x in await store.guild_tournaments(GUILD, limit=1)] == ["cup-2"]
+    assert [x.tournament_id for x in await store.guild_tournaments(3)] == []
     with pytest.raises(InvalidQuery):
-        await storage.guild_tournaments(GUILD, limit=0)
+        await store.guild_tournaments(GUILD, limit=0)
     with pytest.raises(TournamentNotFound):
-        await storage.get_tournament("nope")
+        await store.get_tournament("nope")
 
 
 async def test_status_moves_and_messages(storage: Storage) -> None:
-    await storage.create_tournament(new_tournament("a"))
-    await storage.create_tournament(new_tournament("b"))
-    await storage.create_tournament(new_tournament("c"))
+    store = TournamentStore(storage)
+    await store.create_tournament(new_tournament("a"))
+    await store.create_tournament(new_tournament("b"))
+    await store.create_tournament(new_tournament("c"))
     before = datetime.now(UTC) - timedelta(seconds=1)
-    a = await storage.set_tournament_status("a", Status.RUNNING)
+    a = await store.set_tournament_status("a", Status.RUNNING)
     assert a.status == Status.RUNNING and a.started_at is not None and a.started_at > before
-    assert await storage.set_tournament_status("a", Status.RUNNING) == a  # no-op
+    assert await store.set_tournament_status("a", Status.RUNNING) == a  # no-op
     with pytest.raises(InvalidQuery):
-        await storage.set_tournament_status("a", Status.SIGNUP)
-    done = await storage.set_tournament_status("a", Status.FINISHED)
+        await store.set_tournament_status("a", Status.SIGNUP)
+    done = await store.set_tournament_status("a", Status.FINISHED)
     assert done.finished_at is not None and done.started_at == a.started_at
     with pytest.raises(InvalidQuery):
-        await storage.set_tournament_status("a", Status.CANCELLED)
-    cancelled = await storage.set_tournament_status("b", Status.CANCELLED)
+        await store.set_tournament_status("a", Status.CANCELLED)
+    cancelled = await store.set_tournament_status("b", Status.CANCELLED)
     assert cancelled.started_at is None and cancelled.finished_at is not None
-    assert [t.tournament_id for t in await storage.active_tournaments()] == ["c"]
-    await storage.set_tournament_status("c", Status.RUNNING)
-    assert [t.tournament_id for t in await storage.active_tournaments()] == ["c"]
+    assert [t.tournament_id for t in await store.active_tournaments()] == ["c"]
+    await store.set_tournament_status("c", Status.RUNNING)
+    assert [t.tournament_id for t in await store.active_tournaments()] == ["c"]
 
-    await storage.set_tournament_message("c", "signup", 2**62)
-    await storage.set_tournament_message("c", "standings", 555)
-    c = await storage.get_tournament("c")
+    await store.set_tournament_message("c", "signup", 2**62)
+    await store.set_tournament_message("c", "standings", 555)
+    c = await store.get_tournament("c")
     assert (c.signup_message_id, c.standings_message_id) == (2**62, 555)
     with pytest.raises(TournamentNotFound):
-        await storage.set_tournament_message("nope", "signup", 1)
+        await store.set_tournament_message("nope", "signup", 1)
     with pytest.raises(TournamentNotFound):
-        await storage.set_tournament_status("nope", Status.RUNNING)
+        await store.set_tournament_status("nope", Status.RUNNING)
     with pytest.raises(InvalidQuery):
-        await storage.set_tournament_status("c", "paused")  # type: ignore[arg-type]
+        await store.set_tournament_status("c", "paused")  # type: ignore[arg-type]
 
 
 async def test_a_shard_resumes_only_its_guilds(storage: Storage, storage_url: str) -> None:
+    store = TournamentStore(storage)
     guilds = [1, 1 << 22, 3 << 22]  # shards 0, 1 and 1 of two
     for i, g in enumerate(guilds):
-        await storage.create_tournament(new_tournament(f"cup-{i}", guild_id=g))
+        await store.create_tournament(new_tournament(f"cup-{i}", guild_id=g))
     for shard, want in ((0, ["cup-0"]), (1, ["cup-1", "cup-2"])):
         scoped = await open_storage(storage_url, shards=ShardScope(2, (shard,)))
+        scoped_store = TournamentStore(scoped)
         try:
-            assert [t.tournament_id for t in await scoped.active_tournaments()] == want
+            assert [t.tournament_id for t in await scoped_store.active_tournaments()] == want
         finally:
             await scoped.close()
 
 
 async def test_entrants(storage: Storage) -> None:
-    await storage.create_tournament(new_tournament("cup", player_limit=3))
-    first = await storage.add_entrant("cup", 11, 20.5)
+    store = TournamentStore(storage)
+    await store.create_tournament(new_tournament("cup", player_limit=3))
+    first = await store.add_entrant("cup", 11, 20.5)
     assert (first.user_id, first.rating, first.signup_order) == (11, 20.5, 0)
     assert not first.withdrawn
-    await storage.add_entrant("cup", 2**62, 25.0)
+    await store.add_entrant("cup", 2**62, 25.0)
     with pytest.raises(AlreadyJoined) as joined:
-        await storage.add_entrant("cup", 11, 30.0)
+        await store.add_entrant("cup", 11, 30.0)
     # The bot answers a refusal with the tournament core's catalogue key.
     assert joined.value.code == "already_joined" == SignupError("already_joined", "").code
-    assert await storage.remove_entrant("cup", 11) is True
-    assert await storage.remove_entrant("cup", 11) is False
-    await storage.add_entrant("cup", 11, 20.5)  # rejoining goes last
-    await storage.add_entrant("cup", 13, 1.0)
+    assert await store.remove_entrant("cup", 11) is True
+    assert await store.remove_entrant("cup", 11) is False
+    await store.add_entrant("cup", 11, 20.5)  # rejoining goes last
+    await store.add_entrant("cup", 13, 1.0)
     with pytest.raises(TournamentFull) as full:
-        await storage.add_entrant("cup", 14, 1.0)
+        await store.add_entrant("cup", 14, 1.0)
     assert full.value.code == "full"
-    entrants = await storage.tournament_entrants("cup")
+    entrants = await store.tournament_entrants("cup")
     assert [(e.user_id, e.signup_order) for e in entrants] == [(2**62, 1), (11, 2), (13, 3)]
     assert [e.entrant.player for e in entrants] == [2**62, 11, 13]
 
     with pytest.raises(InvalidQuery):
-        await storage.withdraw_entrant("cup", 13)  # not running yet: leave instead
-    await storage.set_tournament_status("cup", Status.RUNNING)
+        await store.withdraw_entrant("cup", 13)  # not running yet: leave instead
+    await store.set_tournament_status("cup", Status.RUNNING)
     with pytest.raises(SignupClosed) as closed:
-        await storage.add_entrant("cup", 15, 1.0)
+        await store.add_entrant("cup", 15, 1.0)
     assert closed.value.code == "started"
     with pytest.raises(LeaveClosed) as leave:
-        await storage.remove_entrant("cup", 13)
+        await store.remove_entrant("cup", 13)
     assert leave.value.code == "leave_started"
-    assert await storage.withdraw_entrant("cup", 13) is True
-    assert await storage.withdraw_entrant("cup", 13) is False
-    assert await storage.withdraw_entrant("cup", 99) is False
-    entrants = await storage.tournament_entrants("cup")
+    assert await store.withdraw_entrant("cup", 13) is True
+    assert await store.withdraw_entrant("cup", 13) is False
+    assert await store.withdraw_entrant("cup", 99) is False
+    entrants = await store.tournament_entrants("cup")
     assert [(e.user_id, e.withdrawn) for e in entrants] == [(2**62, False), (11, False), (13, True)]
     with pytest.raises(TournamentNotFound):
-        await storage.add_entrant("nope", 1, 1.0)
+        await store.add_entrant("nope", 1, 1.0)
     with pytest.raises(TournamentNotFound):
-        await storage.tournament_entrants("nope")
+        await store.tournament_entrants("nope")
 
 
 async def test_concurrent_joins_stop_at_the_limit(storage: Storage) -> None:
-    await storage.create_tournament(new_tournament("cup", player_limit=4))
+    store = TournamentStore(storage)
+    await store.create_tournament(new_tournament("cup", player_limit=4))
     got = await asyncio.gather(
-        *(storage.add_entrant("cup", u, 1.0) for u in range(1, 11)), return_exceptions=True
+        *(store.add_entrant("cup", u, 1.0) for u in range(1, 11)), return_exceptions=True
     )
     joined = [g for g in got if not isinstance(g, BaseException)]
     assert len(joined) == 4
     assert all(isinstance(g, TournamentFull) for g in got if isinstance(g, BaseException))
-    assert sorted(e.signup_order for e in await storage.tournament_entrants("cup")) == [0, 1, 2, 3]
+    assert sorted(e.signup_order for e in await store.tournament_entrants("cup")) == [0, 1, 2, 3]
 
 
 async def test_two_processes_pairing_one_round(storage: Storage, storage_url: str) -> None:
+    store = TournamentStore(storage)
     await running_with(storage, new_tournament("cup"), [1, 2, 3, 4])
     other = await open_storage(storage_url)  # another process's storage, same database
+    other_store = TournamentStore(other)
     try:
         mine, theirs = pairing(1, (4, 3), (2, 1)), pairing(1, (4, 2), (3, 1))
         got = await asyncio.gather(
-            storage.save_round("cup", mine), other.save_round("cup", theirs),
+            store.save_round("cup", mine), other_store.save_round("cup", theirs),
             return_exceptions=True,
         )  # fmt: skip
         # One pairing is stored whole; the other is refused, whichever came second.
         assert sorted(map(type, got), key=str) == sorted([bool, InvalidQuery], key=str)
-        [stored] = await other.tournament_rounds("cup")
+        [stored] = await other_store.tournament_rounds("cup")
         assert stored.pairing == (mine if got[0] is True else theirs)
         assert await count_rows(storage, "tournament_tables") == 2
     finally:
@@ -172,61 +176,63 @@ async def test_two_processes_pairing_one_round(storage: Storage, storage_url: st
 
 
 async def test_rounds_and_tables(storage: Storage) -> None:
-    await storage.create_tournament(new_tournament("cup", table_size=2))
+    store = TournamentStore(storage)
+    await store.create_tournament(new_tournament("cup", table_size=2))
     for p in (1, 2, 3, 4, 5):
-        await storage.add_entrant("cup", p, float(p))
+        await store.add_entrant("cup", p, float(p))
     one = pairing(1, (5, 4), (3, 2), byes=(1,))
     with pytest.raises(InvalidQuery):
-        await storage.save_round("cup", one)  # still in sign-up
-    await storage.set_tournament_status("cup", Status.RUNNING)
+        await store.save_round("cup", one)  # still in sign-up
+    await store.set_tournament_status("cup", Status.RUNNING)
     with pytest.raises(InvalidQuery):
-        await storage.save_round("cup", pairing(2, (5, 4), (3, 2), byes=(1,)))  # not next
+        await store.save_round("cup", pairing(2, (5, 4), (3, 2), byes=(1,)))  # not next
     with pytest.raises(InvalidQuery):
-        await storage.save_round("cup", pairing(1, (5, 4), (3, 99), byes=(1,)))  # a stranger
+        await store.save_round("cup", pairing(1, (5, 4), (3, 99), byes=(1,)))  # a stranger
     with pytest.raises(InvalidQuery):
-        await storage.save_round("cup", pairing(1, (5, 4), (3, 5), byes=(1,)))  # seated twice
-    assert await storage.save_round("cup", one) is True
-    assert await storage.save_round("cup", one) is False  # the same again: no-op
+        await store.save_round("cup", pairing(1, (5, 4), (3, 5), byes=(1,)))  # seated twice
+    assert await store.save_round("cup", one) is True
+    assert await store.save_round("cup", one) is False  # the same again: no-op
     with pytest.raises(InvalidQuery):
-        await storage.save_round("cup", pairing(1, (5, 3), (4, 2), byes=(1,)))  # another one
+        await store.save_round("cup", pairing(1, (5, 3), (4, 2), byes=(1,)))  # another one
     two = pairing(2, (1, 5), (4, 3), byes=(2,))
     with pytest.raises(InvalidQuery):
-        await storage.save_round("cup", two)  # round 1 is still open
-    assert (await storage.get_tournament("cup")).current_round == 1
+        await store.save_round("cup", two)  # round 1 is still open
+    assert (await store.get_tournament("cup")).current_round == 1
 
-    assert await storage.open_tournament_table("cup", 1, 2, "table-b") is True
-    assert await storage.open_tournament_table("cup", 1, 2, "table-b") is False
+    assert await store.open_tournament_table("cup", 1, 2, "table-b") is True
+    assert await store.open_tournament_table("cup", 1, 2, "table-b") is False
     with pytest.raises(InvalidQuery):
-        await storage.open_tournament_table("cup", 1, 2, "table-c")  # another bot table
+        await store.open_tournament_table("cup", 1, 2, "table-c")  # another bot table
     with pytest.raises(InvalidQuery):
-        await storage.open_tournament_table("cup", 1, 3, "table-c")  # not paired
+        await store.open_tournament_table("cup", 1, 3, "table-c")  # not paired
 
-    assert await storage.finish_round("cup", 1) is True
-    assert await storage.finish_round("cup", 1) is False
+    assert await store.finish_round("cup", 1) is True
+    assert await store.finish_round("cup", 1) is False
     with pytest.raises(InvalidQuery):
-        await storage.finish_round("cup", 2)
-    assert await storage.withdraw_entrant("cup", 2)
+        await store.finish_round("cup", 2)
+    assert await store.withdraw_entrant("cup", 2)
     with pytest.raises(InvalidQuery):
-        await storage.save_round("cup", two)  # 2 has withdrawn
+        await store.save_round("cup", two)  # 2 has withdrawn
     two = pairing(2, (1, 5), (4, 3))
-    assert await storage.save_round("cup", two) is True
+    assert await store.save_round("cup", two) is True
 
-    [r1, r2] = await storage.tournament_rounds("cup")
+    [r1, r2] = await store.tournament_rounds("cup")
     assert (r1.pairing, r1.status, r2.pairing, r2.status) == (
         one, RoundStatus.FINISHED, two, RoundStatus.RUNNING,
     )  # fmt: skip
     assert [t.bot_table_id for t in r1.tables] == [None, "table-b"]
     assert r1.finished_at is not None and r2.finished_at is None
-    assert (await storage.get_tournament("cup")).current_round == 2
+    assert (await store.get_tournament("cup")).current_round == 2
     with pytest.raises(TournamentNotFound):
-        await storage.tournament_rounds("nope")
+        await store.tournament_rounds("nope")
     with pytest.raises(TournamentNotFound):
-        await storage.save_round("nope", one)
+        await store.save_round("nope", one)
 
 
 async def test_tournament_games_are_linked_and_count(storage: Storage, make_game: MakeGame) -> None:
+    store = TournamentStore(storage)
     await running_with(storage, new_tournament("cup", table_size=3, ai_fill=True), [1, 2, 3, 4])
-    await storage.save_round("cup", pairing(1, (4, 3, None), (2, 1, None)))
+    await store.save_round("cup", pairing(1, (4, 3, None), (2, 1, None)))
     ordinary = (await storage.record_game(make_game([1, 2], [0], 1))).game_id
     # Table 1: 4 first out, the AI seat next, 3 the Durak (listed last, as engines may).
     g1 = linked(make_game([4, 3, "easy"], [0, 2, 1], 1), "cup", 1, 1)
@@ -236,7 +242,7 @@ async def test_tournament_games_are_linked_and_count(storage: Storage, make_game
     assert (await storage.record_game(g2)).game_id == g2.game_id
     assert (await storage.record_game(g1)).game_id == g1.game_id  # again: no-op
 
-    assert await storage.tournament_games("cup") == [
+    assert await store.tournament_games("cup") == [
         PlayedGame(1, 1, (4, 3, None), (0, 2), 1),
         PlayedGame(1, 2, (2, 1, None), (0, 1, 2), None),
     ]
@@ -268,8 +274,9 @@ async def test_tournament_games_are_linked_and_count(storage: Storage, make_game
 async def test_a_game_not_of_its_table_is_refused(
     storage: Storage, make_game: MakeGame, players: list[int | str], link: tuple[int, int], why: str
 ) -> None:
+    store = TournamentStore(storage)
     await running_with(storage, new_tournament("cup", table_size=3, ai_fill=True), [1, 2, 3, 4])
-    await storage.save_round("cup", pairing(1, (4, 3, None), (2, 1, None)))
+    await store.save_round("cup", pairing(1, (4, 3, None), (2, 1, None)))
     game = linked(make_game(players, [0], 1), "cup", *link)
     with pytest.raises(InvalidQuery):
         await storage.record_game(game)

@@ -19,7 +19,6 @@ import pytest
 from bot.storage import (
     GameRecord,
     LeaderboardQuery,
-    NewTournament,
     PostgresStorage,
     SavedTable,
     SqliteStorage,
@@ -27,10 +26,10 @@ from bot.storage import (
     Storage,
     TableStatus,
     TournamentLink,
-    TournamentStatus,
 )
 from bot.storage import migrations as mig
 from bot.tournaments import Format, Pairing, PlayedGame, SeatedTable, TournamentSettings
+from bot.tournaments.storage import NewTournament, TournamentStatus, TournamentStore
 from tests.storage.pg_server import drop_schema, fresh_schema
 
 MakeGame = Callable[..., GameRecord]
@@ -101,6 +100,7 @@ def _v1_to_v5(schema: list[tuple[str, str, str]]) -> list[tuple[str, str, str]]:
 
 async def _check_old_data_and_new_writes(s: Storage, make_game: MakeGame) -> None:
     """Everything the old release wrote reads back as written; new writes add to it."""
+    ts = TournamentStore(s)
     game = await s.get_game("old-1")
     assert (game.rules, game.card_order, game.actions) == (
         {"preset": "classic"}, ["6H", "AS"], ["0 attack 6H", "1 take"],
@@ -148,18 +148,18 @@ async def _check_old_data_and_new_writes(s: Storage, make_game: MakeGame) -> Non
     new = NewTournament(
         tournament_id="cup", guild_id=1, channel_id=100, organiser_id=1, settings=settings
     )
-    await s.create_tournament(new)
-    await s.add_entrant("cup", 1, 3.5)
-    await s.add_entrant("cup", BOB, -1.5)
-    await s.set_tournament_status("cup", TournamentStatus.RUNNING)
-    await s.save_round("cup", Pairing(1, (SeatedTable(1, (1, BOB)),)))
+    await ts.create_tournament(new)
+    await ts.add_entrant("cup", 1, 3.5)
+    await ts.add_entrant("cup", BOB, -1.5)
+    await ts.set_tournament_status("cup", TournamentStatus.RUNNING)
+    await ts.save_round("cup", Pairing(1, (SeatedTable(1, (1, BOB)),)))
     link = TournamentLink(tournament_id="cup", round=1, table=1)
     game = make_game([1, BOB], [0], 1)
     await s.record_game(GameRecord.model_validate({**game.model_dump(), "tournament": link}))
-    assert await s.tournament_games("cup") == [PlayedGame(1, 1, (1, BOB), (0,), 1)]
+    assert await ts.tournament_games("cup") == [PlayedGame(1, 1, (1, BOB), (0,), 1)]
     assert (await s.get_game(game.game_id)).tournament == link
     assert (await s.user_stats(1, 1)).games == 6
-    assert [t.tournament_id for t in await s.guild_tournaments(1)] == ["cup"]
+    assert [t.tournament_id for t in await ts.guild_tournaments(1)] == ["cup"]
 
     # v10: an assisted (practice) game is kept and marked, and changes no rating or tally.
     before = await s.user_stats(1, 1)

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from bot.storage import GameRecord, NewTournament, Storage, TournamentLink, TournamentStatus
+from bot.storage import GameRecord, Storage, TournamentLink
 from bot.tournaments import Format, MatchLength, Pairing, SeatedTable, TournamentSettings
+from bot.tournaments.storage import NewTournament, TournamentStatus, TournamentStore
 
 GUILD = 1
 
@@ -34,10 +35,11 @@ def new_tournament(
 
 async def running_with(storage: Storage, t: NewTournament, players: list[int]) -> None:
     """Create ``t``, sign ``players`` up (rated by their id) and start it."""
-    await storage.create_tournament(t)
+    store = TournamentStore(storage)
+    await store.create_tournament(t)
     for p in players:
-        await storage.add_entrant(t.tournament_id, p, float(p))
-    await storage.set_tournament_status(t.tournament_id, TournamentStatus.RUNNING)
+        await store.add_entrant(t.tournament_id, p, float(p))
+    await store.set_tournament_status(t.tournament_id, TournamentStatus.RUNNING)
 
 
 def pairing(

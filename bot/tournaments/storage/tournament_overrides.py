@@ -4,27 +4,21 @@ the table's games (``StoredRound.overrides``). Written once for SQLite and Postg
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
-from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
-from typing import TypeVar
 
+from bot.storage import InvalidQuery
+from bot.storage.connection import Connection
+from bot.storage.rows import dumps
 from bot.tournaments import Override, OverrideKind
 
-from .connection import Connection
-from .errors import InvalidQuery, TournamentNotFound
-from .models import RoundStatus, TournamentStatus
-from .rows import dumps
+from .errors import TournamentNotFound
+from .tournament_models import RoundStatus, TournamentStatus
+from .tournament_queries import OnStorage
 from .tournament_rows import seats_from_json
 
-T = TypeVar("T")
 
-
-class TournamentOverrides(ABC):
-    @abstractmethod
-    async def _transaction(
-        self, body: Callable[[Connection], Awaitable[T]], *, write: bool
-    ) -> T: ...
+class TournamentOverrides(OnStorage):
+    """The organiser's result of a table."""
 
     async def override_tournament_table(self, tournament_id: str, o: Override, by: int) -> bool:
         """Record the organiser's result ``o`` of a table of the round being played (``by``:

@@ -1,29 +1,24 @@
 """A tournament's entrants: sign-up, leaving, withdrawal after the start, check-in, the list.
 Written once for SQLite and PostgreSQL; each write that depends on the tournament's state locks
-its row first (:func:`~bot.storage.tournament_queries.locked_tournament`)."""
+its row first (:func:`~bot.tournaments.storage.tournament_queries.locked_tournament`)."""
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
-from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
-from typing import TypeVar
 
-from .connection import Connection
-from .errors import AlreadyJoined, InvalidQuery, LeaveClosed, SignupClosed, TournamentFull
-from .models import EntrantRecord, TournamentStatus
-from .tournament_queries import locked_tournament, stored_tournament
+from bot.storage import InvalidQuery
+from bot.storage.connection import Connection
+
+from .errors import AlreadyJoined, LeaveClosed, SignupClosed, TournamentFull
+from .tournament_models import EntrantRecord, TournamentStatus
+from .tournament_queries import OnStorage, locked_tournament, stored_tournament
 from .tournament_rows import ENTRANT_COLUMNS, entrant_from_row, settings_from_json
 
-T = TypeVar("T")
 Status = TournamentStatus
 
 
-class TournamentEntrants(ABC):
-    @abstractmethod
-    async def _transaction(
-        self, body: Callable[[Connection], Awaitable[T]], *, write: bool
-    ) -> T: ...
+class TournamentEntrants(OnStorage):
+    """Sign-up, leaving, withdrawal, check-in and the list of a tournament's entrants."""
 
     # -- entrants -------------------------------------------------------------------
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from bot.storage.rows import dumps, parse_ts
 from bot.tournaments import Format, MatchKind, MatchLength, PlayedGame, TournamentSettings
 
-from .models import EntrantRecord, PairedTable, TableOverride, TournamentRecord
-from .rows import dumps, parse_ts
+from .tournament_models import EntrantRecord, PairedTable, TableOverride, TournamentRecord
 
 #: A tournament's columns, in the order of ``tournament_values``.
 TOURNAMENT_COLUMNS = (

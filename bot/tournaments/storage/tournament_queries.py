@@ -1,5 +1,5 @@
-"""The tournament half of the storage's queries, written once for SQLite and PostgreSQL like
-``queries.py`` (whose :class:`~bot.storage.queries.SqlStorage` inherits these methods).
+"""The tournament's queries, written once for SQLite and PostgreSQL like ``bot.storage``'s and
+run in a storage's transactions (``Storage.transaction``, through :class:`OnStorage`).
 
 A tournament's writes that depend on its state (a sign-up, a status change, a round) first read
 its row ``FOR UPDATE`` where rows can be locked (PostgreSQL; SQLite's write transaction holds
@@ -10,35 +10,29 @@ then run one after the other, and the second sees the first's result.
 from __future__ import annotations
 
 import json
-from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Literal, TypeVar
 
+from bot.storage import InvalidQuery, Storage
+from bot.storage.connection import Connection, Row, fetch_rows
+from bot.storage.interface import check_limit
+from bot.storage.rows import dumps, parse_ts
+from bot.storage.sharding import ShardScope, fetch_owned
 from bot.tournaments import Pairing, PlayedGame, TournamentSettings
 
-from .connection import Connection, Row
-from .errors import (
-    InvalidQuery,
-    SignupClosed,
-    TournamentNotFound,
-)
-from .interface import check_limit
-from .models import (
-    GameRecord,
+from .errors import SignupClosed, TournamentNotFound
+from .tournament_models import (
     NewTournament,
     RoundStatus,
     StoredRound,
     TournamentRecord,
     TournamentStatus,
 )
-from .rows import dumps, parse_ts
-from .sharding import ShardScope, fetch_owned
 from .tournament_rows import (
     TOURNAMENT_COLUMNS,
     paired_table_from_row,
     played_game,
-    seats_from_json,
     settings_json,
     tournament_from_row,
 )
@@ -56,46 +50,23 @@ _MOVES: dict[tuple[Status, Status], str] = {
 _MESSAGE_COLUMNS = {"signup": "signup_message_id", "standings": "standings_message_id"}
 _TABLE_KEY = "tournament_id = ? AND round_number = ? AND table_number = ?"
 
-INSERT_LINK = (
-    "INSERT INTO tournament_games (game_id, tournament_id, round_number, table_number)"
-    " VALUES (?, ?, ?, ?)"
-)
+
+class OnStorage:
+    """The tournament's queries over one storage: its transactions and its shards."""
+
+    def __init__(self, storage: Storage) -> None:
+        self.storage = storage
+
+    @property
+    def shards(self) -> ShardScope | None:
+        return self.storage.shards
+
+    async def _transaction(self, body: Callable[[Connection], Awaitable[T]], *, write: bool) -> T:
+        return await self.storage.transaction(body, write=write)
 
 
-async def check_link(conn: Connection, rec: GameRecord) -> None:
-    """Refuse a tournament game that was not played at its paired table: the table must exist
-    in the game's guild with as many seats, and each human seat must hold the player paired
-    there (an AI may play any seat: an AI seat, or a player's taken over)."""
-    link = rec.tournament
-    assert link is not None
-    row = await conn.fetchrow(
-        "SELECT t.seats_json, r.guild_id FROM tournament_tables t"
-        " JOIN tournaments r ON r.tournament_id = t.tournament_id"
-        " WHERE t.tournament_id = ? AND t.round_number = ? AND t.table_number = ?",
-        link.tournament_id, link.round, link.table,
-    )  # fmt: skip
-    where = f"game {rec.game_id!r}: tournament {link.tournament_id!r}"
-    if row is None:
-        raise InvalidQuery(f"{where} has no table {link.table} in round {link.round}")
-    if row["guild_id"] != rec.guild_id:
-        raise InvalidQuery(f"{where} is in another guild")
-    paired = seats_from_json(row["seats_json"])
-    played = [s.user_id for s in sorted(rec.seats, key=lambda s: s.seat)]
-    if len(played) != len(paired) or any(
-        user is not None and user != want for user, want in zip(played, paired, strict=False)
-    ):
-        raise InvalidQuery(f"{where}: seats {played} are not the paired {list(paired)}")
-
-
-class TournamentQueries(ABC):
-    """Tournaments, entrants, rounds, their tables and the games played at them."""
-
-    shards: ShardScope | None
-
-    @abstractmethod
-    async def _transaction(
-        self, body: Callable[[Connection], Awaitable[T]], *, write: bool
-    ) -> T: ...
+class TournamentQueries(OnStorage):
+    """Tournaments, rounds, their tables and the games played at them."""
 
     # -- the tournament -------------------------------------------------------------
 
@@ -126,17 +97,14 @@ class TournamentQueries(ABC):
     async def guild_tournaments(self, guild_id: int, limit: int = 10) -> list[TournamentRecord]:
         """A guild's tournaments, newest first (``/durak tournament history``)."""
         check_limit(limit)
-
-        async def body(conn: Connection) -> list[TournamentRecord]:
-            rows = await conn.fetch(
-                "SELECT * FROM tournaments WHERE guild_id = ?"
-                " ORDER BY created_at DESC, tournament_id DESC LIMIT ?",
-                guild_id,
-                limit,
-            )
-            return [tournament_from_row(r) for r in rows]
-
-        return await self._transaction(body, write=False)
+        rows = await fetch_rows(
+            self._transaction,
+            "SELECT * FROM tournaments WHERE guild_id = ?"
+            " ORDER BY created_at DESC, tournament_id DESC LIMIT ?",
+            guild_id,
+            limit,
+        )
+        return [tournament_from_row(r) for r in rows]
 
     async def active_tournaments(self) -> list[TournamentRecord]:
         """The tournaments in sign-up or running, oldest first, for a restarted bot to resume

@@ -19,11 +19,15 @@ import statistics
 import time
 from collections.abc import Callable
 
-from bot.render.bracket import render_bracket_png
-from bot.render.tournament import label, render_standings_png
-from bot.ui.tournament_bracket import bracket_scene, tournament_bracket
-from bot.ui.tournament_standings import standings_message, standings_scene, swiss_standings
-from bot.ui.tournament_text import Names, translator_for
+from bot.tournaments.messages.tournament_bracket import bracket_scene, tournament_bracket
+from bot.tournaments.messages.tournament_standings import (
+    standings_message,
+    standings_scene,
+    swiss_standings,
+)
+from bot.tournaments.messages.tournament_text import Names, translator_for
+from bot.tournaments.pictures.bracket import render_bracket_png
+from bot.tournaments.pictures.tournament import label, render_standings_png
 from tests.bot.tournament_stored import Stored, elimination, swiss
 
 TR = translator_for("ru")

@@ -18,9 +18,9 @@ from discord.ext import commands
 
 import bot
 import durak_core
-from bot.cogs.durak import DurakCog
 from bot.cogs.table_opening import ActivityTables
 from bot.delivery.refresher import DiscordNotifier
+from bot.durak_cog import DurakCog
 from bot.gc_pacing import GcPacer
 from bot.health import Health
 from bot.pacing.channel_limits import GlobalLimitWatch
@@ -31,13 +31,13 @@ from bot.storage import Storage, open_storage
 from bot.tables.core import Notifier
 from bot.tables.service import TableService
 from bot.text import t
-from bot.tournament_runner.runner import TournamentRunner
+from bot.tournaments.messages.tournament_checkin import TOURNAMENT_ITEMS, is_tournament_item
+from bot.tournaments.messages.tournament_host import DiscordEventHost
+from bot.tournaments.runner.tournament_runner import TournamentRunner
 from bot.ui.buttons import DYNAMIC_ITEMS, is_ours, matches_template
 from bot.ui.click_dispatch import install_click_store, on_message
 from bot.ui.help_text import BUILD_COMMAND
 from bot.ui.puzzle_board import PUZZLE_ITEMS, is_puzzle_item
-from bot.ui.tournament_checkin import TOURNAMENT_ITEMS, is_tournament_item
-from bot.ui.tournament_host import DiscordEventHost
 from durak_core.compiled_sources import REBUILD
 
 if TYPE_CHECKING:

@@ -18,8 +18,8 @@ sys.path.insert(0, str(DOCS.parent))  # the tests' tournament builder
 
 from make_game_looks import small  # noqa: E402
 
-from bot.ui.tournament_standings import standings_message  # noqa: E402
-from bot.ui.tournament_text import translator_for  # noqa: E402
+from bot.tournaments.messages.tournament_standings import standings_message  # noqa: E402
+from bot.tournaments.messages.tournament_text import translator_for  # noqa: E402
 from tests.bot.tournament_stored import Stored, elimination, swiss  # noqa: E402
 
 STANDINGS_PNG, BRACKET_PNG = "tournament_standings.png", "tournament_bracket.png"

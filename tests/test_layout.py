@@ -41,8 +41,8 @@ SHARED_MODULE_NAMES = {
     "lobby",  # bot/tables/lobby (seats and start), bot/ui/lobby (its message)
     "table",  # bot/tables/table (the runtime), bot/render/table (its picture)
     "play",  # bot/tables/play (a click applied), bot/cli/play (the terminal game)
-    "bracket",  # bot/tournaments/bracket (the rules), bot/render/bracket (its picture)
-    "options",  # bot/cli/options (CLI flags), bot/tournament_runner/options (a round's tables)
+    "bracket",  # bot/tournaments/logic/bracket (the rules), …/pictures/bracket (its picture)
+    "options",  # bot/cli/options (CLI flags), bot/tournaments/runner/options (a round's tables)
 }
 
 

@@ -21,8 +21,6 @@ from bot.tables.refusals import Refusal, Rejected
 from bot.tables.table import Table
 from bot.text import language as lang_of
 from bot.text import t
-from bot.tournaments import TournamentError
-from bot.tournaments.storage import SignupRefused, TournamentNotFound
 from bot.ui.hand_view import table_hand
 from bot.ui.rules_text import refusal_text
 from durak_core import Card
@@ -72,9 +70,6 @@ class CogBase(commands.Cog):
         """The answer to any failure: a refusal in the user's language — in the clicked hand
         itself when it is one of ``HAND_NOTICES`` — or "something went wrong" (logged) when
         storage or anything else failed."""
-        if isinstance(cause, TournamentError | SignupRefused | TournamentNotFound):
-            await _reply(interaction, tournament_error_text(cause, loc_of(interaction)))
-            return
         if not isinstance(cause, Rejected):
             name = getattr(interaction.command, "name", None) or "button"
             error_id = self.bot.health.new_error_id()  # the player's words find this line
@@ -166,16 +161,6 @@ class HandRef:
 
     def __init__(self, table_id: str, seat: int) -> None:
         self.table_id, self.seat = table_id, seat
-
-
-def tournament_error_text(
-    cause: TournamentError | SignupRefused | TournamentNotFound, loc: str
-) -> str:
-    """A tournament's refusal (the core's or the stored tournament's) by its code."""
-    if isinstance(cause, TournamentNotFound):
-        return t(Refusal.NO_TOURNAMENT.key, loc)
-    params = cause.params if isinstance(cause, TournamentError) else {}
-    return t(f"tournament.error.{cause.code}", loc, **params)
 
 
 C = TypeVar("C", bound=CogBase)

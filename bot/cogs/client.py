@@ -12,24 +12,17 @@ from bot.delivery.refresher import DiscordNotifier
 from bot.health import Health
 from bot.settings import Settings
 from bot.tables.service import TableService
-from bot.tournament_runner.runner import TournamentRunner
-from bot.ui.tournament_host import DiscordEventHost
 
 
 class DurakClient(Protocol):
-    """What the cog needs of the bot (``bot.app.DurakBot``), so the cog does not import it."""
+    """What the cog needs of the bot (``bot.app.DurakBot``), so the cog does not import it
+    (the tournament commands need more: ``bot.tournaments.commands.tournament_client``)."""
 
     @property
     def service(self) -> TableService: ...
 
     @property
     def notifier(self) -> DiscordNotifier: ...
-
-    @property
-    def tournaments(self) -> TournamentRunner: ...
-
-    @property
-    def event_host(self) -> DiscordEventHost: ...
 
     @property
     def activity_built(self) -> bool | None:

@@ -8,9 +8,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.text import t
+from bot.tournaments.messages.tournament_standings import (
+    standings_scene,
+    swiss_standings,
+    swiss_status,
+)
+from bot.tournaments.messages.tournament_text import Names, as_translator
 from bot.tournaments.storage import TournamentStatus, TournamentStore
-from bot.ui.tournament_standings import standings_scene, swiss_standings, swiss_status
-from bot.ui.tournament_text import Names, as_translator
 from tests.bot.helpers import running_bot, world
 from tests.bot.test_tournament_signup import (
     description,

@@ -12,7 +12,7 @@ import pytest
 
 from bot.storage import Storage
 from bot.text import t
-from bot.tournament_runner.deciding import DECIDER_ROUND
+from bot.tournaments.runner.deciding import DECIDER_ROUND
 from bot.tournaments.storage import TournamentStatus, TournamentStore
 from tests.bot.helpers import World, running_bot, world
 from tests.bot.test_tournament_signup import (

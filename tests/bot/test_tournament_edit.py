@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.text import t
-from bot.tournament_runner.options import TableOptions
+from bot.tournaments.runner.options import TableOptions
 from tests.bot.helpers import running_bot, world
 from tests.bot.test_tournament_signup import (
     only_tournament,

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from bot.text import t
-from bot.tournaments import rounds_from_games, standings
+from bot.tournaments.logic import rounds_from_games, standings
 from bot.tournaments.storage import TournamentStatus, TournamentStore
 from tests.bot.helpers import running_bot, world
 from tests.bot.test_tournament_signup import no_shows, reaches, say

@@ -21,9 +21,9 @@ import pytest
 from bot.storage import Storage, open_storage
 from bot.storage.factory import sqlite_url
 from bot.text import t
-from bot.tournaments import rounds_from_games, standings
+from bot.tournaments.logic import rounds_from_games, standings
+from bot.tournaments.messages.tournament_text import num
 from bot.tournaments.storage import RoundStatus, TournamentRecord, TournamentStatus, TournamentStore
-from bot.ui.tournament_text import num
 from tests.bot.robust_harness import ACTION_ID, BotProcess, table_message
 from tests.bot.test_tournament_signup import champion_line, description, display
 from tests.fake_discord import FakeDiscord

@@ -16,21 +16,27 @@ import discord
 import pytest
 from PIL import Image
 
-from bot.render.tournament import HEIGHT, MAX_ROWS, WIDTH, label
 from bot.text import LANGUAGES, t
-from bot.tournament_runner.formats import bracket_events
-from bot.tournaments import Format, places, replay_bracket, standings, withdraw
-from bot.tournaments.storage import TournamentStatus
-from bot.ui.tournament_bracket import tournament_bracket
-from bot.ui.tournament_host import with_notes
-from bot.ui.tournament_standings import (
+from bot.tournaments.logic import Format, places, replay_bracket, standings, withdraw
+from bot.tournaments.messages.tournament_bracket import tournament_bracket
+from bot.tournaments.messages.tournament_host import with_notes
+from bot.tournaments.messages.tournament_standings import (
     StandingsMessage,
     standings_message,
     standings_scene,
     swiss_standings,
     swiss_status,
 )
-from bot.ui.tournament_text import Names, num, tiebreak_text, tiebreak_texts, translator_for
+from bot.tournaments.messages.tournament_text import (
+    Names,
+    num,
+    tiebreak_text,
+    tiebreak_texts,
+    translator_for,
+)
+from bot.tournaments.pictures.tournament import HEIGHT, MAX_ROWS, WIDTH, label
+from bot.tournaments.runner.formats import bracket_events
+from bot.tournaments.storage import TournamentStatus
 from tests.bot.tournament_stored import Stored, elimination, name_of, swiss
 from tests.fake_discord.validation import validate_embed
 
@@ -232,8 +238,8 @@ def test_the_pictures_are_deterministic_pngs_of_the_embed_size() -> None:
 
 def test_the_standings_picture_shows_the_top_rows_and_a_line_for_the_rest() -> None:
     """Up to MAX_ROWS rows all shown; past that, one row fewer and the "+ N more" line."""
-    from bot.ui.tournament_standings import standings_scene, swiss_standings
-    from bot.ui.tournament_text import Names
+    from bot.tournaments.messages.tournament_standings import standings_scene, swiss_standings
+    from bot.tournaments.messages.tournament_text import Names
 
     tr = translator_for("en")
     for count in (MAX_ROWS, MAX_ROWS + 1, 64):
@@ -280,8 +286,8 @@ def test_a_started_swiss_before_its_first_pairing_says_it_is_starting() -> None:
 def test_a_big_bracket_draws_its_last_four_rounds_and_who_plays_for_each_open_place() -> None:
     """64 entrants, round 2 (of 32) with 3 matches open: the picture starts at the round of 16;
     a place there still open names the two who play for it."""
-    from bot.ui.tournament_bracket import bracket_scene
-    from bot.ui.tournament_text import Names
+    from bot.tournaments.messages.tournament_bracket import bracket_scene
+    from bot.tournaments.messages.tournament_text import Names
 
     s = elimination(64, played=1, open_matches=3, seed=5)
     assert s.bracket is not None

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.text import t
-from bot.ui.tournament_text import safe_name
+from bot.tournaments.messages.tournament_text import safe_name
 from tests.bot.test_tournament_signup import (
     only_tournament,
     organiser_bot,

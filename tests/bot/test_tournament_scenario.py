@@ -21,11 +21,11 @@ from pathlib import Path
 import pytest
 
 from bot.text import t
-from bot.tournament_runner.deciding import DECIDER_ROUND
-from bot.tournaments import rounds_from_games, standings
-from bot.tournaments.decider import decided_standings, decider_result
+from bot.tournaments.logic import rounds_from_games, standings
+from bot.tournaments.logic.decider import decided_standings, decider_result
+from bot.tournaments.messages.tournament_text import num
+from bot.tournaments.runner.deciding import DECIDER_ROUND
 from bot.tournaments.storage import RoundStatus, TournamentStore
-from bot.ui.tournament_text import num
 from tests.bot.test_tournament_kill import (
     ROW,
     cup_club,

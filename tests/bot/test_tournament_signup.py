@@ -15,7 +15,7 @@ import pytest
 from bot.app import DurakBot
 from bot.storage import Storage
 from bot.text import t
-from bot.tournaments import Standings, rounds_from_games, standings
+from bot.tournaments.logic import Standings, rounds_from_games, standings
 from bot.tournaments.storage import TournamentRecord, TournamentStatus, TournamentStore
 from tests.bot.helpers import World, running_bot, world
 from tests.fake_discord import FakeDiscord, FakeMessage

@@ -9,7 +9,7 @@ import random
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from bot.tournaments import (
+from bot.tournaments.logic import (
     Bracket,
     Format,
     MatchLength,

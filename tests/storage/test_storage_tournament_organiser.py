@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from bot.storage import InvalidQuery, Storage
-from bot.tournaments import Format, Override, OverrideKind, TournamentSettings
+from bot.tournaments.logic import Format, Override, OverrideKind, TournamentSettings
 from bot.tournaments.storage import (
     SignupClosed,
     TournamentNotFound,

@@ -7,7 +7,7 @@ import random
 from collections.abc import Callable
 
 from bot.storage import GameRecord, Storage
-from bot.tournaments import (
+from bot.tournaments.logic import (
     MatchLength,
     Pairing,
     PlayedGame,

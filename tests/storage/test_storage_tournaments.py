@@ -10,7 +10,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from bot.storage import GameRecord, InvalidQuery, ShardScope, Storage, TournamentLink, open_storage
-from bot.tournaments import PlayedGame, SignupError
+from bot.tournaments.logic import PlayedGame, SignupError
 from bot.tournaments.storage import (
     AlreadyJoined,
     LeaveClosed,

@@ -28,7 +28,7 @@ from bot.storage import (
     TournamentLink,
 )
 from bot.storage import migrations as mig
-from bot.tournaments import Format, Pairing, PlayedGame, SeatedTable, TournamentSettings
+from bot.tournaments.logic import Format, Pairing, PlayedGame, SeatedTable, TournamentSettings
 from bot.tournaments.storage import NewTournament, TournamentStatus, TournamentStore
 from tests.storage.pg_server import drop_schema, fresh_schema
 

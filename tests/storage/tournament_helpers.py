@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.storage import GameRecord, Storage, TournamentLink
-from bot.tournaments import Format, MatchLength, Pairing, SeatedTable, TournamentSettings
+from bot.tournaments.logic import Format, MatchLength, Pairing, SeatedTable, TournamentSettings
 from bot.tournaments.storage import NewTournament, TournamentStatus, TournamentStore
 
 GUILD = 1

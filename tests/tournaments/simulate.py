@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import random
 
-from bot.tournaments.configuration import MatchLength
-from bot.tournaments.results import PlayedGame, TableResult
-from bot.tournaments.rounds import Pairing, RoundRecord, SeatedTable
-from bot.tournaments.signup import Entrant
+from bot.tournaments.logic.configuration import MatchLength
+from bot.tournaments.logic.results import PlayedGame, TableResult
+from bot.tournaments.logic.rounds import Pairing, RoundRecord, SeatedTable
+from bot.tournaments.logic.signup import Entrant
 
 
 def entrants(count: int, rng: random.Random) -> list[Entrant]:

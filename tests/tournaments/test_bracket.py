@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.tournaments.bracket import (
+from bot.tournaments.logic.bracket import (
     Bracket,
     Withdrawal,
     new_bracket,
@@ -21,10 +21,10 @@ from bot.tournaments.bracket import (
     slot_seeds,
     withdraw,
 )
-from bot.tournaments.configuration import MatchLength
-from bot.tournaments.errors import ResultError, SignupError
-from bot.tournaments.results import Place, PlayedGame, TableResult
-from bot.tournaments.signup import Entrant, seed_order
+from bot.tournaments.logic.configuration import MatchLength
+from bot.tournaments.logic.errors import ResultError, SignupError
+from bot.tournaments.logic.results import Place, PlayedGame, TableResult
+from bot.tournaments.logic.signup import Entrant, seed_order
 
 
 def field(count: int, rng: random.Random) -> list[Entrant]:

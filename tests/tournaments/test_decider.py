@@ -3,7 +3,7 @@ table, whose places order them; it adds no points and changes no tie-break."""
 
 from __future__ import annotations
 
-from bot.tournaments import (
+from bot.tournaments.logic import (
     Entrant,
     MatchLength,
     Override,
@@ -14,7 +14,7 @@ from bot.tournaments import (
     rounds_from_games,
     standings,
 )
-from bot.tournaments.decider import (
+from bot.tournaments.logic.decider import (
     decided_standings,
     decider_pairing,
     decider_result,

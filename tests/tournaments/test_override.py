@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import pytest
 
-from bot.tournaments import (
+from bot.tournaments.logic import (
     Entrant,
     MatchLength,
     Override,

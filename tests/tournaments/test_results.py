@@ -8,10 +8,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.tournaments.configuration import MatchLength
-from bot.tournaments.errors import ResultError
-from bot.tournaments.results import Place, PlayedGame, TableResult, bye_points
-from bot.tournaments.rounds import Pairing, RoundRecord, SeatedTable, rounds_from_games
+from bot.tournaments.logic.configuration import MatchLength
+from bot.tournaments.logic.errors import ResultError
+from bot.tournaments.logic.results import Place, PlayedGame, TableResult, bye_points
+from bot.tournaments.logic.rounds import Pairing, RoundRecord, SeatedTable, rounds_from_games
 
 A, B, C, D = 11, 12, 13, 14
 

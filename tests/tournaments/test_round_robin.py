@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.tournaments.configuration import Format, TournamentSettings
-from bot.tournaments.errors import SettingsError
-from bot.tournaments.round_robin import round_robin_round
+from bot.tournaments.logic.configuration import Format, TournamentSettings
+from bot.tournaments.logic.errors import SettingsError
+from bot.tournaments.logic.round_robin import round_robin_round
 
 
 def schedule(n: int, withdrawn: frozenset[int] = frozenset()) -> list[list[tuple[int, int]]]:

@@ -1,4 +1,4 @@
-"""The seating search (bot/tournaments/seating.py) against brute force and a theorem.
+"""The seating search (bot/tournaments/logic/seating.py) against brute force and a theorem.
 
 "A repeat can be avoided" is tested in two precise forms:
 - small fields (up to 10 players): whenever any seating without a repeated pair exists (found by
@@ -19,8 +19,8 @@ from itertools import combinations
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from bot.tournaments.seating import repeats, seat
-from bot.tournaments.swiss import table_sizes
+from bot.tournaments.logic.seating import repeats, seat
+from bot.tournaments.logic.swiss import table_sizes
 
 FAST = settings(max_examples=60, deadline=None)
 

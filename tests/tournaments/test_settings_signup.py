@@ -6,15 +6,23 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.tournaments.configuration import (
+from bot.tournaments.logic.configuration import (
     Format,
     MatchKind,
     MatchLength,
     TournamentSettings,
     check_deadline,
 )
-from bot.tournaments.errors import SettingsError, SignupError, TournamentError
-from bot.tournaments.signup import Entrant, Signup, check_start, join, leave, seed_order, start
+from bot.tournaments.logic.errors import SettingsError, SignupError, TournamentError
+from bot.tournaments.logic.signup import (
+    Entrant,
+    Signup,
+    check_start,
+    join,
+    leave,
+    seed_order,
+    start,
+)
 
 SE, SW = Format.SINGLE_ELIMINATION, Format.SWISS
 

@@ -7,13 +7,13 @@ from fractions import Fraction
 
 import pytest
 
-from bot.tournaments.configuration import Format, TournamentSettings
-from bot.tournaments.errors import PairingError, ResultError
-from bot.tournaments.results import Place, PlayedGame, TableResult
-from bot.tournaments.rounds import Pairing, RoundRecord, SeatedTable
-from bot.tournaments.signup import Entrant
-from bot.tournaments.standings import RoundEntry, standings
-from bot.tournaments.swiss import pair_round
+from bot.tournaments.logic.configuration import Format, TournamentSettings
+from bot.tournaments.logic.errors import PairingError, ResultError
+from bot.tournaments.logic.results import Place, PlayedGame, TableResult
+from bot.tournaments.logic.rounds import Pairing, RoundRecord, SeatedTable
+from bot.tournaments.logic.signup import Entrant
+from bot.tournaments.logic.standings import RoundEntry, standings
+from bot.tournaments.logic.swiss import pair_round
 
 X, Y, P, Q = 1, 2, 3, 4
 FIELD = [Entrant(p, 0.0, p) for p in (X, Y, P, Q)]

@@ -19,13 +19,13 @@ from fractions import Fraction
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.tournaments.configuration import Format, MatchLength, TournamentSettings
-from bot.tournaments.results import PlayedGame, bye_points
-from bot.tournaments.rounds import Pairing, RoundRecord, rounds_from_games
-from bot.tournaments.seating import repeats
-from bot.tournaments.signup import Entrant
-from bot.tournaments.standings import Standings, standings
-from bot.tournaments.swiss import met_masks, pair_round
+from bot.tournaments.logic.configuration import Format, MatchLength, TournamentSettings
+from bot.tournaments.logic.results import PlayedGame, bye_points
+from bot.tournaments.logic.rounds import Pairing, RoundRecord, rounds_from_games
+from bot.tournaments.logic.seating import repeats
+from bot.tournaments.logic.signup import Entrant
+from bot.tournaments.logic.standings import Standings, standings
+from bot.tournaments.logic.swiss import met_masks, pair_round
 from tests.tournaments.simulate import entrants, play_round
 
 

@@ -9,7 +9,7 @@ from enum import StrEnum
 from pydantic import ConfigDict, Field, field_validator
 
 from bot.storage.models import MAX_SEATS, MIN_SEATS, Frozen, json_safe, utc
-from bot.tournaments import (
+from bot.tournaments.logic import (
     Entrant,
     Override,
     OverrideKind,

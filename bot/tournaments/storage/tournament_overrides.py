@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 from bot.storage import InvalidQuery
 from bot.storage.connection import Connection
 from bot.storage.rows import dumps
-from bot.tournaments import Override, OverrideKind
+from bot.tournaments.logic import Override, OverrideKind
 
 from .errors import TournamentNotFound
 from .tournament_models import RoundStatus, TournamentStatus

@@ -19,7 +19,7 @@ from bot.storage.connection import Connection, Row, fetch_rows
 from bot.storage.interface import check_limit
 from bot.storage.rows import dumps, parse_ts
 from bot.storage.sharding import ShardScope, fetch_owned
-from bot.tournaments import Pairing, PlayedGame, TournamentSettings
+from bot.tournaments.logic import Pairing, PlayedGame, TournamentSettings
 
 from .errors import SignupClosed, TournamentNotFound
 from .tournament_models import (

@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from bot.storage.rows import dumps, parse_ts
-from bot.tournaments import Format, MatchKind, MatchLength, PlayedGame, TournamentSettings
+from bot.tournaments.logic import Format, MatchKind, MatchLength, PlayedGame, TournamentSettings
 
 from .tournament_models import EntrantRecord, PairedTable, TableOverride, TournamentRecord
 

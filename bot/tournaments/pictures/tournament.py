@@ -23,10 +23,10 @@ from typing import Literal
 
 from PIL import Image, ImageDraw
 
-from .card_images import FACE, GOLD, NAME_FACES, TEXT_FACES
-from .table import DIM, ROOM, fit_text
-from .table import _draw_runs as draw_runs
-from .table import _width as runs_width
+from bot.render.card_images import FACE, GOLD, NAME_FACES, TEXT_FACES
+from bot.render.table import DIM, ROOM, fit_text
+from bot.render.table import _draw_runs as draw_runs
+from bot.render.table import _width as runs_width
 
 WIDTH, HEIGHT = 800, 600
 MARGIN = 16

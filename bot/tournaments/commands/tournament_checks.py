@@ -9,7 +9,7 @@ import discord
 
 from bot.tables.refusals import Refusal, Rejected
 from bot.text import t
-from bot.tournaments import SeatingFit
+from bot.tournaments.logic import SeatingFit
 
 #: The bot's permissions a tournament's channel must grant, by their ``discord.Permissions``
 #: names (their catalogue names: ``tournament.permission.<name>``).

@@ -9,7 +9,7 @@ from typing import Any, Protocol, Self
 
 import discord
 
-from .buttons import FromCustomId
+from bot.ui.buttons import FromCustomId
 
 TEMPLATE = r"dkq:(?P<tournament>[0-9a-f]{8}):checkin"
 

@@ -1,5 +1,7 @@
-"""The ``/durak`` group: one cog assembled from its parts (lobby, play, records, server,
-tournament, review), with one answer for every failing command (:meth:`CogBase._failed`).
+"""The ``/durak`` group: one cog assembled from its parts (lobby, play, records, server and
+review, in ``bot.cogs``; tournament, in ``bot.tournaments.commands``), with one answer for every
+failing command (``CogBase._failed``, which the tournament commands extend). Assembled here,
+above both, so that neither imports the other's package.
 
 Nothing here decides legality: clicks become engine actions that the table re-checks under its
 lock; answers are rendered from views.
@@ -11,16 +13,15 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.cogs.lobby_commands import LobbyCommands
+from bot.cogs.play_commands import PlayCommands
+from bot.cogs.puzzle_commands import PuzzleCommands
+from bot.cogs.records_commands import RecordsCommands
+from bot.cogs.review_commands import ReviewCommands
+from bot.cogs.server_commands import ServerCommands
 from bot.text.translator import DurakTranslator, ls
-
-from .client import DurakClient
-from .lobby_commands import LobbyCommands
-from .play_commands import PlayCommands
-from .puzzle_commands import PuzzleCommands
-from .records_commands import RecordsCommands
-from .review_commands import ReviewCommands
-from .server_commands import ServerCommands
-from .tournament_commands import TournamentCommands
+from bot.tournaments.commands.tournament_client import TournamentClient
+from bot.tournaments.commands.tournament_commands import TournamentCommands
 
 
 @app_commands.guild_only()
@@ -36,7 +37,9 @@ class DurakCog(  # listed base first: lobby, play, records, puzzle, server, tour
     group_name=ls("name.durak"),
     group_description=ls("cmd.group"),
 ):
-    def __init__(self, bot: DurakClient) -> None:
+    bot: TournamentClient  # what every part needs of the bot, the tournament commands' too
+
+    def __init__(self, bot: TournamentClient) -> None:
         self.bot = bot
         super().__init__()
 

@@ -16,8 +16,9 @@ from typing import Literal
 
 from PIL import Image, ImageDraw
 
-from .card_images import FACE, GOLD
-from .table import DIM, ROOM
+from bot.render.card_images import FACE, GOLD
+from bot.render.table import DIM, ROOM
+
 from .tournament import BAND, HEADER, HEIGHT, MARGIN, RULE, WIDTH, header, png, text
 
 MAX_COLUMNS = 4

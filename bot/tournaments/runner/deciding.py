@@ -1,4 +1,4 @@
-"""The deciding game of a Swiss or a round robin (``bot.tournaments.decider``), as the runner
+"""The deciding game of a Swiss or a round robin (``bot.tournaments.logic.decider``), as the runner
 stores it: the ``decider`` option (set at creation, on by default) asks for it, and the
 ``decider_round`` option remembers which stored round is the deciding table once it is paired
 (it is no round of the standings: its games add no points). The standings of such a
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from bot.tournaments import (
+from bot.tournaments.logic import (
     Format,
     Pairing,
     PlayedGame,
@@ -18,7 +18,7 @@ from bot.tournaments import (
     rounds_from_games,
     standings,
 )
-from bot.tournaments.decider import (
+from bot.tournaments.logic.decider import (
     decided_standings,
     decider_pairing,
     decider_result,

@@ -11,7 +11,7 @@ from typing import Final, Protocol
 import discord
 
 from bot.text import t
-from bot.tournaments import Format, PlayedGame, seed_order
+from bot.tournaments.logic import Format, PlayedGame, seed_order
 from bot.tournaments.storage import EntrantRecord, StoredRound, TournamentRecord, TournamentStatus
 
 #: Discord's embed limits (https://discord.com/developers/docs/resources/message#embed-object-

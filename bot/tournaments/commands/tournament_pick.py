@@ -13,9 +13,9 @@ from discord import app_commands
 from bot.tables.refusals import Refusal, Rejected
 from bot.text import t
 from bot.text.translator import ls
-from bot.tournaments import ResultError
+from bot.tournaments.logic import ResultError
+from bot.tournaments.messages.tournament_text import safe_name
 from bot.tournaments.storage import RoundStatus, StoredRound, TournamentRecord, TournamentStatus
-from bot.ui.tournament_text import safe_name
 
 OPEN = (TournamentStatus.SIGNUP, TournamentStatus.RUNNING)
 F = TypeVar("F", bound=Callable[..., Any])

@@ -9,19 +9,18 @@ from datetime import UTC, datetime, timedelta
 
 from discord import app_commands
 
+from bot.cogs.new_table import NewTable
 from bot.tables.refusals import Refusal, Rejected
 from bot.text.translator import ls
-from bot.tournament_runner.options import TableOptions
-from bot.tournaments import (
+from bot.tournaments.logic import (
     Format,
     MatchLength,
     SettingsError,
     SignupError,
     TournamentSettings,
 )
-from bot.tournaments.configuration import MAX_ENTRANTS, MAX_ROUND_ROBIN
-
-from .new_table import NewTable
+from bot.tournaments.logic.configuration import MAX_ENTRANTS, MAX_ROUND_ROBIN
+from bot.tournaments.runner.options import TableOptions
 
 FORMAT_CHOICES = [app_commands.Choice(name=ls(f"tformat.{f}"), value=f.value) for f in Format]
 #: A Discord timestamp as a user pastes it: <t:1234567890> or <t:1234567890:R>.

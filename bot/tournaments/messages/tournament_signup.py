@@ -9,14 +9,14 @@ from datetime import datetime
 import discord
 
 from bot.text import t
-from bot.tournament_runner.check_in import announced, check_in_minutes, opens_at
-from bot.tournament_runner.deciding import wants_decider
-from bot.tournament_runner.options import TableOptions
-from bot.tournaments import Format, MatchKind
+from bot.tournaments.logic import Format, MatchKind
+from bot.tournaments.runner.check_in import announced, check_in_minutes, opens_at
+from bot.tournaments.runner.deciding import wants_decider
+from bot.tournaments.runner.options import TableOptions
 from bot.tournaments.storage import EntrantRecord, TournamentRecord, TournamentStatus
+from bot.ui.buttons import SignupButton, SignupOp
+from bot.ui.rules_text import rules_summary
 
-from .buttons import SignupButton, SignupOp
-from .rules_text import rules_summary
 from .tournament_checkin import CheckInButton
 from .tournament_text import safe_name
 

@@ -17,8 +17,8 @@ from fractions import Fraction
 
 import discord
 
-from bot.tournament_runner.deciding import decider_round
-from bot.tournaments import Format, PlayedGame, places
+from bot.tournaments.logic import Format, PlayedGame, places
+from bot.tournaments.runner.deciding import decider_round
 from bot.tournaments.storage import EntrantRecord, PairedTable, StoredRound, TournamentRecord
 
 from .tournament_bracket import tournament_bracket

@@ -10,7 +10,7 @@ match; at three or more the one game's places order them, and a draw (everyone's
 shared) leaves them joint champions. A player who withdraws during it loses it: at two seats
 the other wins by a walkover; at more an AI finishes the seat.
 
->>> from bot.tournaments.results import PlayedGame
+>>> from bot.tournaments.logic.results import PlayedGame
 >>> g = PlayedGame(round=4, table=1, seats=(7, 8), finishing_order=(1,), durak=0)
 >>> decider_result(Pairing(4, (SeatedTable(1, (7, 8)),)), [g]).places()
 (Place(first=2, last=2), Place(first=1, last=1))

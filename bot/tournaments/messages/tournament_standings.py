@@ -2,7 +2,7 @@
 and its picture — the standings (Swiss) or the bracket (single elimination).
 
 Everything shown is recomputed from the stored entrants, rounds and games through the core's
-own functions (:func:`bot.tournaments.standings`, :func:`replay_bracket`), so the message
+own functions (:func:`bot.tournaments.logic.standings`, :func:`replay_bracket`), so the message
 always equals a recomputation. The embed lists every player (as many as Discord's limits
 allow, then "and N more"); the picture shows the top of the table, big enough for a phone
 (docs/tournaments.md, "What people look at").
@@ -16,11 +16,7 @@ from dataclasses import dataclass
 
 import discord
 
-from bot.render.tournament import MAX_ROWS, Mark, MarkKind, StandingsLine, StandingsScene
-from bot.render.tournament import render_standings_png as _render_standings
-from bot.tournament_runner.deciding import decider_round, deciding_result, swiss_table
-from bot.tournament_runner.formats import overrides_of
-from bot.tournaments import (
+from bot.tournaments.logic import (
     Format,
     Place,
     PlayedGame,
@@ -29,9 +25,19 @@ from bot.tournaments import (
     StandingRow,
     Standings,
 )
+from bot.tournaments.pictures.tournament import (
+    MAX_ROWS,
+    Mark,
+    MarkKind,
+    StandingsLine,
+    StandingsScene,
+)
+from bot.tournaments.pictures.tournament import render_standings_png as _render_standings
+from bot.tournaments.runner.deciding import decider_round, deciding_result, swiss_table
+from bot.tournaments.runner.formats import overrides_of
 from bot.tournaments.storage import EntrantRecord, StoredRound, TournamentRecord, TournamentStatus
+from bot.ui.cycles import PictureFile
 
-from .cycles import PictureFile
 from .tournament_bracket import elimination_message
 from .tournament_text import (
     Event,

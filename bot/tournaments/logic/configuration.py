@@ -6,7 +6,7 @@
 >>> TournamentSettings("Cup", Format.SINGLE_ELIMINATION, table_size=4)
 Traceback (most recent call last):
 ...
-bot.tournaments.errors.SettingsError: single elimination needs 2-seat tables, not 4
+bot.tournaments.logic.errors.SettingsError: single elimination needs 2-seat tables, not 4
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The Discord side of the tournament runner (:class:`~bot.tournament_runner.host.EventHost`): a
+"""The Discord side of the tournament runner (:class:`~bot.tournaments.runner.host.EventHost`): a
 thread per table, the ping, who is still in the server, and the public sign-up and standings
 messages, refreshed in place, within the channel's write pacing and the process's request
 budget."""
@@ -18,11 +18,11 @@ from bot.pacing.channel_limits import ChannelLimiter
 from bot.storage import Storage
 from bot.storage.preferences import NotifyPrefs
 from bot.text import t
-from bot.tournament_runner.coalesce import Coalesced
-from bot.tournament_runner.host import ThreadsRefused
-from bot.tournament_runner.options import TableOptions
-from bot.tournament_runner.runner import is_paused
-from bot.tournaments import Override, PlayedGame, TournamentError
+from bot.tournaments.logic import Override, PlayedGame, TournamentError
+from bot.tournaments.runner.coalesce import Coalesced
+from bot.tournaments.runner.host import ThreadsRefused
+from bot.tournaments.runner.options import TableOptions
+from bot.tournaments.runner.tournament_runner import is_paused
 from bot.tournaments.storage import (
     EntrantRecord,
     PairedTable,

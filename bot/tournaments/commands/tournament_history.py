@@ -7,9 +7,9 @@ from collections.abc import Sequence
 import discord
 
 from bot.text import t
+from bot.tournaments.messages.tournament_signup import COLOUR
+from bot.tournaments.messages.tournament_text import safe_name
 from bot.tournaments.storage import TournamentRecord
-from bot.ui.tournament_signup import COLOUR
-from bot.ui.tournament_text import safe_name
 
 
 def history_embed(past: Sequence[TournamentRecord], loc: str) -> discord.Embed:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from bot.tournaments import Override, TournamentError
+from bot.tournaments.logic import Override, TournamentError
 from bot.tournaments.storage import PairedTable, TournamentRecord
 
 

@@ -1,5 +1,5 @@
 """``/durak tournament``: new, start, cancel, remove, standings, history, and the sign-up
-message's Join / Leave buttons. The runner (``bot.tournament_runner``) plays the rounds; this
+message's Join / Leave buttons. The runner (``bot.tournaments.runner``) plays the rounds; this
 part parses, checks who may, and answers."""
 
 from __future__ import annotations
@@ -12,15 +12,15 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.cogs.base import CogBase, HandRef, click, loc_of
+from bot.cogs.guild_settings import load_guild_settings
+from bot.cogs.new_table import LANGUAGE_CHOICES, PRESET_CHOICES, NewTable, language_choice
 from bot.domain import MAX_TURN_TIMER
 from bot.settings import DEFAULT_TURN_TIMER
 from bot.tables.refusals import Refusal, Rejected
 from bot.text import t
 from bot.text.translator import ls
-from bot.tournament_runner.check_in import MINUTES as CHECK_IN_MINUTES
-from bot.tournament_runner.check_in import announced as check_in_announced
-from bot.tournament_runner.deciding import DECIDER
-from bot.tournaments import (
+from bot.tournaments.logic import (
     Format,
     Override,
     OverrideKind,
@@ -28,21 +28,29 @@ from bot.tournaments import (
     SettingsError,
     Signup,
     SignupError,
+    TournamentError,
     join,
     seating_fit,
 )
-from bot.tournaments.storage import NewTournament, TournamentRecord, TournamentStatus
+from bot.tournaments.messages.tournament_export import export_data, export_files
+from bot.tournaments.messages.tournament_host import override_line
+from bot.tournaments.messages.tournament_signup import signup_message
+from bot.tournaments.messages.tournament_text import safe_name
+from bot.tournaments.runner.check_in import MINUTES as CHECK_IN_MINUTES
+from bot.tournaments.runner.check_in import announced as check_in_announced
+from bot.tournaments.runner.deciding import DECIDER
+from bot.tournaments.storage import (
+    NewTournament,
+    SignupRefused,
+    TournamentNotFound,
+    TournamentRecord,
+    TournamentStatus,
+)
 from bot.ui.buttons import SignupOp
 from bot.ui.rules_text import reason_text
-from bot.ui.tournament_export import export_data, export_files
-from bot.ui.tournament_host import override_line
-from bot.ui.tournament_signup import signup_message
-from bot.ui.tournament_text import safe_name
 
-from .base import CogBase, click, loc_of
-from .guild_settings import load_guild_settings
-from .new_table import LANGUAGE_CHOICES, PRESET_CHOICES, NewTable, language_choice
 from .tournament_checks import check_channel, fit_warning
+from .tournament_client import TournamentClient
 from .tournament_history import history_embed
 from .tournament_options import (
     EDITABLE,
@@ -58,7 +66,22 @@ from .tournament_pick import choices, pick, table_choices, table_number, tournam
 
 
 class TournamentCommands(CogBase):
+    bot: TournamentClient
+
     tournament = app_commands.Group(name=ls("name.tournament"), description=ls("cmd.tournament"))
+
+    async def _failed(
+        self, interaction: discord.Interaction, cause: BaseException, hand: HandRef | None = None
+    ) -> None:
+        """A tournament's refusal (the core's or the stored tournament's) by its code; any
+        other failure as every part of the cog answers it."""
+        if isinstance(cause, TournamentNotFound):
+            await self._say(interaction, Refusal.NO_TOURNAMENT.key)
+        elif isinstance(cause, TournamentError | SignupRefused):
+            params = cause.params if isinstance(cause, TournamentError) else {}
+            await self._say(interaction, f"tournament.error.{cause.code}", **params)
+        else:
+            await super()._failed(interaction, cause, hand)
 
     @tournament.command(name=ls("name.new"), description=ls("cmd.t_new"))
     @app_commands.rename(**{n: ls(option_key("pname", n)) for n in TOURNAMENT_OPTIONS})

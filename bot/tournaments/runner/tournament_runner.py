@@ -18,7 +18,7 @@ from datetime import UTC, datetime
 from bot.tables.service import TableService
 from bot.tables.table import Table
 from bot.tables.ticker import Ticker
-from bot.tournaments import (
+from bot.tournaments.logic import (
     Override,
     OverrideKind,
     ResultError,

@@ -1,12 +1,12 @@
 """Swiss pairing at tables of any size (2–6).
 
 Each round the active players are ranked by the standings (points, then the tie-breaks of
-:mod:`bot.tournaments.standings`), so players are seated by score groups, filled top down: the
+:mod:`bot.tournaments.logic.standings`), so players are seated by score groups, filled top down: the
 best player sits at table 1 with the next best, and a group that does not fill its tables
 floats its last players down to sit with the best of the next group. At 2-seat tables, as in
 the chess Swiss (issue #30), each score group's top half meets its bottom half instead
 (:func:`dutch_order`): round 1 pairs seed 1 with seed n/2 + 1, 2 with n/2 + 2, and so on.
-Opponents already met are avoided while that can be avoided (:mod:`bot.tournaments.seating`).
+Opponents already met are avoided while that can be avoided (:mod:`bot.tournaments.logic.seating`).
 
 An entrant count that does not fill whole tables leaves a remainder: without AI seats, that many
 players get a bye (earning :func:`bye_points`): those with the fewest byes so far, the lowest

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from bot.tournaments import (
+from bot.tournaments.logic import (
     Bracket,
     Format,
     Override,

@@ -7,10 +7,7 @@ from collections.abc import Collection, Sequence
 
 import discord
 
-from bot.render.bracket import MAX_COLUMNS, BracketScene, MatchBox, Slot
-from bot.render.bracket import render_bracket_png as _render_bracket
-from bot.tournament_runner.formats import bracket_events, overrides_of
-from bot.tournaments import (
+from bot.tournaments.logic import (
     Bracket,
     BracketMatch,
     PlayedGame,
@@ -18,6 +15,9 @@ from bot.tournaments import (
     places,
     replay_bracket,
 )
+from bot.tournaments.pictures.bracket import MAX_COLUMNS, BracketScene, MatchBox, Slot
+from bot.tournaments.pictures.bracket import render_bracket_png as _render_bracket
+from bot.tournaments.runner.formats import bracket_events, overrides_of
 from bot.tournaments.storage import EntrantRecord, StoredRound, TournamentRecord, TournamentStatus
 
 from .tournament_text import Event, Names, Translator, seed_rows, standings_embed

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.tables.table import MatchOf
-from bot.tournaments import Format, MatchKind, TournamentSettings
+from bot.tournaments.logic import Format, MatchKind, TournamentSettings
 from durak_core import RuleSet
 
 
@@ -51,7 +51,7 @@ def match_of(
     deciding: int | None = None,
 ) -> MatchOf:
     """The match a tournament table plays. ``deciding``: the seats of the deciding table of
-    joint leaders (``bot.tournaments.decider``): one game, played again after a draw at two
+    joint leaders (``bot.tournaments.logic.decider``): one game, played again after a draw at two
     seats."""
     if deciding is not None:
         return MatchOf(tournament_id, round, table, 1, deciding == 2)

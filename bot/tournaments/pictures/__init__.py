@@ -1,0 +1,1 @@
+"""A tournament's pictures (Pillow, no Discord): the standings table and the bracket."""

@@ -14,13 +14,13 @@ from bot.tournaments.messages.tournament_standings import (
     swiss_status,
 )
 from bot.tournaments.messages.tournament_text import Names, as_translator
-from bot.tournaments.storage import TournamentStatus, TournamentStore
+from bot.tournaments.storage import TournamentStatus
 from tests.bot.helpers import running_bot, world
 from tests.bot.test_tournament_signup import (
     description,
+    joined_by,
     only_tournament,
     say,
-    signed_up,
     until,
 )
 
@@ -29,11 +29,10 @@ async def test_cancel_closes_the_live_tables_and_says_so(tmp_path: Path) -> None
     async with world(tmp_path) as w, running_bot(w) as bot:
         fake = w.fake
         storage = bot.service.storage
-        store = TournamentStore(storage)
-        dave = fake.add_user("dave")
-        players = [w.alice, w.bob, w.carol, dave]
+        store = bot.tournaments.store
         # a long timer: nobody moves, both tables are mid-game at the cancel
-        tr = await signed_up(w, bot, players, name="Cup", timer=600)
+        four = ("alice", "bob", "carol", "dave")
+        tr, players = await joined_by(w, bot, *four, name="Cup", timer=600)
         tid = tr.tournament_id
         assert await say(w, w.alice, "start") == t("tournament.ok.started", name="Cup")
 

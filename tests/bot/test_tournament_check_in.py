@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from bot.text import t
-from bot.tournaments.storage import TournamentStatus, TournamentStore
+from bot.tournaments.storage import TournamentStatus
 from tests.bot.helpers import running_bot, world
 from tests.bot.test_tournament_signup import (
     only_tournament,
@@ -28,8 +28,7 @@ from tests.bot.test_tournament_signup import (
 async def test_entrants_who_do_not_check_in_are_dropped_before_round_one(tmp_path: Path) -> None:
     async with organiser_bot(tmp_path) as (w, bot):
         fake = w.fake
-        storage = bot.service.storage
-        store = TournamentStore(storage)
+        store = bot.tournaments.store
         dave, erin = fake.add_user("dave"), fake.add_user("erin")
         assert await say(w, w.alice, "new", name="Cup", check_in=10) == t(
             "tournament.error.check_in_deadline"
@@ -66,7 +65,7 @@ async def test_entrants_who_do_not_check_in_are_dropped_before_round_one(tmp_pat
         await fake.wait_for(lambda: shown in str(signup(w, tr).embeds[0]["description"]), 10)
 
         bot.tournaments.clock = lambda: time.time() + 300  # the deadline comes
-        await reaches(storage, tid, TournamentStatus.RUNNING, 15)
+        await reaches(store, tid, TournamentStatus.RUNNING, 15)
         entrants = await store.tournament_entrants(tid)
         assert [e.user_id for e in entrants] == [w.bob, w.carol]
 

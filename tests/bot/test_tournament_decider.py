@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage import Storage
 from bot.text import t
 from bot.tournaments.runner.deciding import DECIDER_ROUND
 from bot.tournaments.storage import TournamentStatus, TournamentStore
@@ -25,10 +24,9 @@ from tests.bot.test_tournament_signup import (
 )
 
 
-async def tie_round_one(w: World, storage: Storage, tid: str) -> tuple[int, int]:
+async def tie_round_one(w: World, store: TournamentStore, tid: str) -> tuple[int, int]:
     """Round 1 at two 2-seat tables, each decided by the organiser for its first seat: two
     leaders equal on points, Buchholz, head-to-head, Sonneborn–Berger, wins and last places."""
-    store = TournamentStore(storage)
 
     async def opened() -> bool:
         rounds = await store.tournament_rounds(tid)
@@ -51,13 +49,12 @@ async def tie_round_one(w: World, storage: Storage, tid: str) -> tuple[int, int]
 async def test_joint_leaders_play_a_deciding_game_for_first_place(tmp_path: Path) -> None:
     async with world(tmp_path) as w, running_bot(w) as bot:
         fake = w.fake
-        storage = bot.service.storage
-        store = TournamentStore(storage)
+        store = bot.tournaments.store
         tr, _ = await no_shows(w, bot, 4, name="Cup", rounds=1, games=3, timer=1)
         tid = tr.tournament_id
         assert t("tournament.line.decider") in str(fake.message(tr.signup_message_id or 0).embeds)
         await say(w, w.alice, "start")
-        a, c = await tie_round_one(w, storage, tid)
+        a, c = await tie_round_one(w, store, tid)
 
         async def deciding() -> bool:
             return len(await store.tournament_rounds(tid)) == 2
@@ -66,7 +63,7 @@ async def test_joint_leaders_play_a_deciding_game_for_first_place(tmp_path: Path
         rounds = await store.tournament_rounds(tid)
         assert (await store.get_tournament(tid)).options[DECIDER_ROUND] == 2
         assert [set(p.seats) for p in rounds[1].tables] == [{a, c}]  # the leaders only
-        await reaches(storage, tid, TournamentStatus.FINISHED, 120)
+        await reaches(store, tid, TournamentStatus.FINISHED, 120)
         games = await store.tournament_games(tid)
         assert games and all(g.round == 2 for g in games)  # round 1 was overridden
         last = games[-1]
@@ -91,16 +88,15 @@ async def test_joint_leaders_play_a_deciding_game_for_first_place(tmp_path: Path
 async def test_turned_off_the_joint_leaders_stay_joint_champions(tmp_path: Path) -> None:
     async with world(tmp_path) as w, running_bot(w) as bot:
         fake = w.fake
-        storage = bot.service.storage
-        store = TournamentStore(storage)
+        store = bot.tournaments.store
         tr, _ = await no_shows(w, bot, 4, name="Cup", rounds=1, games=3, timer=600, decider=False)
         tid = tr.tournament_id
         assert t("tournament.line.decider") not in str(
             fake.message(tr.signup_message_id or 0).embeds
         )
         await say(w, w.alice, "start")
-        a, c = await tie_round_one(w, storage, tid)
-        await reaches(storage, tid, TournamentStatus.FINISHED, 20)
+        a, c = await tie_round_one(w, store, tid)
+        await reaches(store, tid, TournamentStatus.FINISHED, 20)
         assert len(await store.tournament_rounds(tid)) == 1
         board = (await store.get_tournament(tid)).standings_message_id
         assert board is not None

@@ -8,20 +8,19 @@ from pathlib import Path
 
 from bot.text import t
 from bot.tournaments.runner.options import TableOptions
-from tests.bot.helpers import running_bot, world
 from tests.bot.test_tournament_signup import (
+    joined_by,
     only_tournament,
+    organiser_bot,
     say,
-    signed_up,
     signup,
 )
 
 
 async def test_the_organiser_edits_before_the_start_only(tmp_path: Path) -> None:
-    async with world(tmp_path) as w, running_bot(w) as bot:
+    async with organiser_bot(tmp_path) as (w, bot):
         fake = w.fake
-        dave = fake.add_user("dave")
-        tr = await signed_up(w, bot, (w.bob, w.carol, dave), name="Cup", limit=8, timer=60)
+        tr, _ = await joined_by(w, bot, "bob", "carol", "dave", name="Cup", limit=8, timer=60)
         assert await say(w, w.bob, "edit", name="Mine") == t("err.tournament_denied")
         assert await say(w, w.alice, "edit", name="Big Cup", limit=2) == t(
             "tournament.error.limit_below_entrants", limit=2, count=3

@@ -13,7 +13,7 @@ import pytest
 
 from bot.text import t
 from bot.tournaments.logic import rounds_from_games, standings
-from bot.tournaments.storage import TournamentStatus, TournamentStore
+from bot.tournaments.storage import TournamentStatus
 from tests.bot.helpers import running_bot, world
 from tests.bot.test_tournament_signup import no_shows, reaches, say
 
@@ -23,11 +23,11 @@ async def test_the_export_holds_the_stored_tournament(tmp_path: Path) -> None:
     async with world(tmp_path) as w, running_bot(w) as bot:
         fake = w.fake
         storage = bot.service.storage
-        store = TournamentStore(storage)
+        store = bot.tournaments.store
         tr, players = await no_shows(w, bot, 4, name="Cup", rounds=2, timer=1, decider=False)
         tid = tr.tournament_id
         await say(w, w.alice, "start")
-        await reaches(storage, tid, TournamentStatus.FINISHED, 90)
+        await reaches(store, tid, TournamentStatus.FINISHED, 90)
 
         res = await fake.slash(w.bob, w.channel, "durak", "tournament", "export")
         assert res.ephemeral and res.content == t("tournament.ok.exported", name="Cup")

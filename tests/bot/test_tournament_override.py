@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from bot.text import t
-from bot.tournaments.storage import TournamentStatus, TournamentStore
+from bot.tournaments.storage import TournamentStatus
 from tests.bot.helpers import running_bot, world
 from tests.bot.test_tournament_signup import (
     display,
@@ -30,7 +30,7 @@ async def test_an_override_decides_a_swiss_table_and_the_next_round_follows(
     async with world(tmp_path) as w, running_bot(w) as bot:
         fake = w.fake
         storage = bot.service.storage
-        store = TournamentStore(storage)
+        store = bot.tournaments.store
         field = (w.bob, w.carol, fake.add_user("dave"), fake.add_user("erin"))
         tr = await signed_up(w, bot, field, name="Cup", rounds=2, timer=600)
         tid = tr.tournament_id
@@ -130,16 +130,15 @@ async def test_an_override_decides_a_swiss_table_and_the_next_round_follows(
 
 async def test_an_override_in_a_bracket_names_the_champion(tmp_path: Path) -> None:
     async with world(tmp_path) as w, running_bot(w) as bot:
-        storage = bot.service.storage
-        store = TournamentStore(storage)
+        store = bot.tournaments.store
         tr = await signed_up(
             w, bot, (w.bob, w.carol), name="KO", format="single_elimination", timer=600
         )
         tid = tr.tournament_id
-        await started(w, storage, tid)
+        await started(w, store, tid)
         reply = await say(w, w.alice, "override", table="1", forfeit=w.bob, tournament="KO")
         assert reply.startswith("Recorded for KO")
-        await reaches(storage, tid, TournamentStatus.FINISHED, 20)
+        await reaches(store, tid, TournamentStatus.FINISHED, 20)
         tr = await store.get_tournament(tid)
         assert tr.standings_message_id is not None
         champion = t("tstand.champion", name=display(w.fake, w.carol))

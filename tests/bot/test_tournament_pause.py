@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.text import t
-from bot.tournaments.storage import RoundStatus, TournamentStatus, TournamentStore
+from bot.tournaments.storage import RoundStatus, TournamentStatus
 from tests.bot.helpers import running_bot, world
 from tests.bot.test_tournament_signup import (
     description,
@@ -25,8 +25,7 @@ from tests.bot.test_tournament_signup import (
 async def test_a_paused_tournament_waits_between_rounds_until_resumed(tmp_path: Path) -> None:
     async with world(tmp_path) as w, running_bot(w) as bot:
         fake = w.fake
-        storage = bot.service.storage
-        store = TournamentStore(storage)
+        store = bot.tournaments.store
         tr, _ = await no_shows(w, bot, 4, name="Cup", rounds=2, timer=1, decider=False)
         tid = tr.tournament_id
         assert await say(w, w.alice, "pause") == t("tournament.error.not_running")
@@ -50,6 +49,6 @@ async def test_a_paused_tournament_waits_between_rounds_until_resumed(tmp_path: 
 
         assert await say(w, w.alice, "resume") == t("tournament.ok.resumed", name="Cup")
         assert await say(w, w.alice, "resume") == t("tournament.error.not_paused")
-        await reaches(storage, tid, TournamentStatus.FINISHED, 60)
+        await reaches(store, tid, TournamentStatus.FINISHED, 60)
         assert len(await store.tournament_rounds(tid)) == 2
         await fake.wait_for(lambda: paused not in description(fake, board), 10)

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.text import t
-from bot.tournaments.storage import TournamentStatus, TournamentStore
+from bot.tournaments.storage import TournamentStatus
 from tests.bot.helpers import running_bot, world
 from tests.bot.test_tournament_signup import (
     MANAGE_EVENTS,
@@ -34,15 +34,14 @@ async def test_a_round_robin_is_refused_beyond_its_size(tmp_path: Path) -> None:
 async def test_every_pair_meets_once(tmp_path: Path) -> None:
     async with world(tmp_path) as w, running_bot(w) as bot:
         fake = w.fake
-        storage = bot.service.storage
-        store = TournamentStore(storage)
+        store = bot.tournaments.store
         # the deciding game after a tie at the top: test_tournament_decider.py
         tr, players = await no_shows(
             w, bot, 4, name="RR", format="round_robin", timer=1, decider=False
         )
         assert tr.settings.player_limit == 8  # the round robin's own default
         await say(w, w.alice, "start")
-        await reaches(storage, tr.tournament_id, TournamentStatus.FINISHED, 120)
+        await reaches(store, tr.tournament_id, TournamentStatus.FINISHED, 120)
         rounds = await store.tournament_rounds(tr.tournament_id)
         assert len(rounds) == 3
         met = sorted(

@@ -13,7 +13,6 @@ from pathlib import Path
 import pytest
 
 from bot.app import DurakBot
-from bot.storage import Storage
 from bot.text import t
 from bot.tournaments.logic import Standings, rounds_from_games, standings
 from bot.tournaments.storage import TournamentRecord, TournamentStatus, TournamentStore
@@ -71,19 +70,16 @@ async def until(check: Callable[[], Awaitable[bool]], timeout: float = 10.0) -> 
 
 
 async def reaches(
-    storage: Storage, tournament_id: str, status: TournamentStatus, timeout: float = 60
+    store: TournamentStore, tournament_id: str, status: TournamentStatus, timeout: float = 60
 ) -> None:
-    store = TournamentStore(storage)
-
     async def there() -> bool:
         return (await store.get_tournament(tournament_id)).status is status
 
     await until(there, timeout)
 
 
-async def started(w: World, storage: Storage, tournament_id: str) -> str:
+async def started(w: World, store: TournamentStore, tournament_id: str) -> str:
     """alice starts the tournament; once round 1's first table is open, its bot table id."""
-    store = TournamentStore(storage)
     await say(w, w.alice, "start")
 
     async def opened() -> bool:
@@ -123,13 +119,23 @@ async def signed_up(
     return tr
 
 
+async def joined_by(
+    w: World, bot: DurakBot, *names: str, **options: object
+) -> tuple[TournamentRecord, list[int]]:
+    """The users of ``names`` join a tournament made with ``options``, in that order: the
+    world's alice, bob and carol by their names, anyone else as a new user; the tournament and
+    the players."""
+    known = {"alice": w.alice, "bob": w.bob, "carol": w.carol}
+    players = [known[n] if n in known else w.fake.add_user(n) for n in names]
+    return await signed_up(w, bot, players, **options), players
+
+
 async def no_shows(
     w: World, bot: DurakBot, count: int, **options: object
 ) -> tuple[TournamentRecord, list[int]]:
     """``count`` new users join a tournament made with ``options`` (and never come: the AI
     plays their seats once the timer runs out); the tournament and the players."""
-    players = [w.fake.add_user(f"p{i}") for i in range(count)]
-    return await signed_up(w, bot, players, **options), players
+    return await joined_by(w, bot, *(f"p{i}" for i in range(count)), **options)
 
 
 async def test_signup_refusals_change_nothing(tmp_path: Path) -> None:
@@ -207,9 +213,9 @@ async def test_no_shows_are_played_by_the_ai_to_the_end(tmp_path: Path) -> None:
             await fake.click(p, signup(w, tr), f"dkr:{tr.tournament_id}:join")
         assert await say(w, w.alice, "start") == t("tournament.ok.started", name="Night")
         storage = bot.service.storage
-        store = TournamentStore(storage)
+        store = bot.tournaments.store
 
-        await reaches(storage, tr.tournament_id, TournamentStatus.FINISHED)
+        await reaches(store, tr.tournament_id, TournamentStatus.FINISHED)
         tid = tr.tournament_id
         rounds = await store.tournament_rounds(tid)
         games = await store.tournament_games(tid)
@@ -259,10 +265,9 @@ async def test_single_elimination_gives_the_bye_to_seed_one_and_crowns_a_champio
         for p in (w.bob, w.carol, w.alice):  # seeds by sign-up order (no ratings yet)
             await fake.click(p, signup(w, tr), f"dkr:{tr.tournament_id}:join")
         assert await say(w, w.alice, "start") == t("tournament.ok.started", name="KO")
-        storage = bot.service.storage
-        store = TournamentStore(storage)
+        store = bot.tournaments.store
 
-        await reaches(storage, tr.tournament_id, TournamentStatus.FINISHED)
+        await reaches(store, tr.tournament_id, TournamentStatus.FINISHED)
         rounds = await store.tournament_rounds(tr.tournament_id)
         games = await store.tournament_games(tr.tournament_id)
         # round 1: seeds 2 v 3, seed 1 (bob) has the bye; round 2: the final against bob
@@ -286,8 +291,7 @@ async def test_single_elimination_gives_the_bye_to_seed_one_and_crowns_a_champio
 async def test_the_deadline_starts_it_or_cancels_it_with_too_few(tmp_path: Path) -> None:
     async with organiser_bot(tmp_path) as (w, bot):
         fake = w.fake
-        storage = bot.service.storage
-        store = TournamentStore(storage)
+        store = bot.tournaments.store
         await say(w, w.alice, "new", name="Early", deadline="in 2m", timer=1)
         tr = await posted(bot, w.guild)
         assert tr.signup_deadline is not None
@@ -324,7 +328,7 @@ async def test_the_deadline_starts_it_or_cancels_it_with_too_few(tmp_path: Path)
         assert lone is not None and lone.signup_message_id is not None
         await fake.click(w.bob, lone.signup_message_id, f"dkr:{lone.tournament_id}:join")
 
-        await reaches(storage, lone.tournament_id, TournamentStatus.CANCELLED, 15)
+        await reaches(store, lone.tournament_id, TournamentStatus.CANCELLED, 15)
         sign = lone.signup_message_id
         gone = t("tournament.status.cancelled")
         await fake.wait_for(lambda: gone in str(fake.message(sign).embeds))

@@ -13,11 +13,12 @@ import pytest
 
 from bot.tables.table import Table
 from bot.text import t
-from bot.tournaments.storage import TournamentStatus, TournamentStore
+from bot.tournaments.storage import TournamentStatus
 from tests.bot.helpers import running_bot, world
 from tests.bot.test_tournament_signup import (
     description,
     display,
+    joined_by,
     only_tournament,
     reaches,
     say,
@@ -33,7 +34,7 @@ async def test_a_withdrawal_in_a_bracket_is_a_walkover(tmp_path: Path) -> None:
     async with world(tmp_path) as w, running_bot(w) as bot:
         fake = w.fake
         storage = bot.service.storage
-        store = TournamentStore(storage)
+        store = bot.tournaments.store
         dave = fake.add_user("dave")
         tr = await signed_up(
             w, bot, (w.bob, w.carol), name="KO", format="single_elimination", games=3, timer=1
@@ -51,7 +52,7 @@ async def test_a_withdrawal_in_a_bracket_is_a_walkover(tmp_path: Path) -> None:
         await fake.wait_for(
             lambda: any(m.content == walkover for m in fake.channel_messages(thread)), 10
         )
-        await reaches(storage, tid, TournamentStatus.FINISHED, 30)
+        await reaches(store, tid, TournamentStatus.FINISHED, 30)
         games = await store.tournament_games(tid)
         assert 1 <= len(games) < 3  # cut at the withdrawal: the game being played not recorded
         board = (await only_tournament(bot, w.guild)).standings_message_id
@@ -71,9 +72,7 @@ async def test_a_withdrawal_in_a_bracket_is_a_walkover(tmp_path: Path) -> None:
 
 async def test_refusals_to_leave_or_remove_say_which_case(tmp_path: Path) -> None:
     async with world(tmp_path) as w, running_bot(w) as bot:
-        fake = w.fake
-        dave = fake.add_user("dave")
-        await signed_up(w, bot, (w.bob, w.carol, dave), name="Cup", timer=600)
+        _, (_, _, dave) = await joined_by(w, bot, "bob", "carol", "dave", name="Cup", timer=600)
         assert await say(w, w.alice, "leave") == t("tournament.error.not_joined")
         assert await say(w, w.alice, "remove", user=w.alice) == t(
             "tournament.error.player_not_joined"
@@ -95,10 +94,10 @@ async def test_a_swiss_withdrawal_is_played_out_by_an_ai_for_nobody(tmp_path: Pa
     async with world(tmp_path) as w, running_bot(w) as bot:
         fake = w.fake
         storage = bot.service.storage
-        store = TournamentStore(storage)
+        store = bot.tournaments.store
         tr = await signed_up(w, bot, (w.bob, w.carol), name="Duel", rounds=1, timer=600)
         tid = tr.tournament_id
-        table_id = await started(w, storage, tid)
+        table_id = await started(w, store, tid)
         table = bot.service.registry.get(table_id)
         assert isinstance(table, Table)
         thread = table.thread_id or table.channel_id
@@ -117,7 +116,7 @@ async def test_a_swiss_withdrawal_is_played_out_by_an_ai_for_nobody(tmp_path: Pa
             return False
 
         await until(bob_plays, 60)
-        await reaches(storage, tid, TournamentStatus.FINISHED, 30)
+        await reaches(store, tid, TournamentStatus.FINISHED, 30)
         assert (await storage.user_stats(w.bob, w.guild)).games == 1  # he played: it counts
         assert (await storage.user_stats(w.carol, w.guild)).games == 0  # an AI's game
         # the standings still place carol's seat: the table's result is whole

@@ -62,7 +62,7 @@ from .tournament_options import (
     parse_deadline,
     table_options,
 )
-from .tournament_pick import choices, pick, table_choices, table_number, tournament_option
+from .tournament_pick import choices, named, pick, table_choices, table_number, tournament_option
 
 
 class TournamentCommands(CogBase):
@@ -310,18 +310,22 @@ class TournamentCommands(CogBase):
     async def t_pause(
         self, interaction: discord.Interaction, tournament: str | None = None
     ) -> None:
-        tr = await self._organised(interaction, tournament)
-        tr = await self.bot.tournaments.pause(tr.tournament_id, True)
-        await self._say(interaction, "tournament.ok.paused", name=safe_name(tr.name))
+        await self._pause(interaction, tournament, True)
 
     @tournament.command(name=ls("name.t_resume"), description=ls("cmd.t_resume"))
     @tournament_option(_open_choices)
     async def t_resume(
         self, interaction: discord.Interaction, tournament: str | None = None
     ) -> None:
+        await self._pause(interaction, tournament, False)
+
+    async def _pause(
+        self, interaction: discord.Interaction, tournament: str | None, paused: bool
+    ) -> None:
         tr = await self._organised(interaction, tournament)
-        tr = await self.bot.tournaments.pause(tr.tournament_id, False)
-        await self._say(interaction, "tournament.ok.resumed", name=safe_name(tr.name))
+        tr = await self.bot.tournaments.pause(tr.tournament_id, paused)
+        key = "tournament.ok.paused" if paused else "tournament.ok.resumed"
+        await self._say(interaction, key, name=safe_name(tr.name))
 
     async def _table_choices(
         self, interaction: discord.Interaction, current: str
@@ -437,24 +441,11 @@ class TournamentCommands(CogBase):
         await interaction.response.send_message(embed=embed, files=files, ephemeral=True)
 
     async def _named(self, interaction: discord.Interaction, name: str | None) -> TournamentRecord:
-        """The tournament ``name`` names (any state), else the open one ``_current`` picks,
-        else the newest of this channel (a finished one is still looked at)."""
+        """The tournament ``name`` names, for looking at (``tournament_pick.named``)."""
         if interaction.guild_id is None:
             raise Rejected(Refusal.NO_TOURNAMENT)
         found = await self.bot.tournaments.store.guild_tournaments(interaction.guild_id, 50)
-        if name is None:
-            try:
-                return pick(found, interaction.channel_id, None)
-            except Rejected as exc:
-                here = [tr for tr in found if tr.channel_id == interaction.channel_id]
-                if exc.kind is not Refusal.NO_TOURNAMENT or not here:
-                    raise
-                return here[0]
-        wanted = name.strip().casefold()
-        for tr in found:
-            if tr.name.casefold() == wanted or tr.tournament_id == wanted:
-                return tr
-        raise Rejected(Refusal.NO_TOURNAMENT)
+        return named(found, interaction.channel_id, name)
 
     @tournament.command(name=ls("name.t_export"), description=ls("cmd.t_export"))
     @app_commands.rename(name=ls("pname.t_name"))

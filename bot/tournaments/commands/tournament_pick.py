@@ -51,6 +51,27 @@ def pick(
     raise Rejected(Refusal.TOURNAMENT_AMBIGUOUS, {"names": names})
 
 
+def named(
+    found: Sequence[TournamentRecord], channel_id: int | None, name: str | None
+) -> TournamentRecord:
+    """What anyone may look at (standings, export): the tournament ``name`` names, in any
+    state, else the open one :func:`pick` picks, else the newest of the channel (a finished one
+    is still looked at). ``found``: the server's tournaments, newest first."""
+    if name is None:
+        try:
+            return pick(found, channel_id, None)
+        except Rejected as exc:
+            here = [tr for tr in found if tr.channel_id == channel_id]
+            if exc.kind is not Refusal.NO_TOURNAMENT or not here:
+                raise
+            return here[0]
+    wanted = name.strip().casefold()
+    for tr in found:
+        if tr.name.casefold() == wanted or tr.tournament_id == wanted:
+            return tr
+    raise Rejected(Refusal.NO_TOURNAMENT)
+
+
 def choices(
     found: Sequence[TournamentRecord], typed: str, loc: str, *, open_only: bool = True
 ) -> list[app_commands.Choice[str]]:

@@ -22,6 +22,7 @@ from .models import (
     NewTournament,
     PlayerStats,
     PuzzleStreak,
+    PuzzleTry,
     SavedTable,
     StoredRound,
     TableStatus,
@@ -163,15 +164,7 @@ class Storage(Protocol):
 
     # The daily puzzle (docs/storage.md, "Puzzles"); ``day``: days since 1970-01-01, UTC.
 
-    async def record_daily_puzzle(
-        self,
-        guild_id: int,
-        day: int,
-        user_id: int,
-        puzzle_number: int,
-        solved: bool,
-        at: datetime,
-    ) -> bool:
+    async def record_daily_puzzle(self, attempt: PuzzleTry) -> bool:
         """A finished try; False when one was kept already (only the first counts)."""
         ...
 

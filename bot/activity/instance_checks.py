@@ -16,6 +16,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable
+from dataclasses import dataclass, field
 
 from .discord_api import ActivityInstance, DiscordApi, DiscordRefused
 from .hub import ActivityHub
@@ -41,29 +42,21 @@ def member(instance: ActivityInstance | None, session: Session) -> bool:
     )
 
 
+@dataclass(eq=False)
 class InstanceChecks:
     """``clock``: the session signer's (tests move it); ``farewell``: the error frame a socket
     closed for leaving its instance gets."""
 
-    def __init__(
-        self,
-        discord: DiscordApi,
-        hub: ActivityHub,
-        interval: float,
-        clock: Callable[[], float],
-        quiet: LogLimiter,
-        farewell: Callable[[Session], str],
-    ) -> None:
-        self.discord = discord
-        self.hub = hub
-        self.interval = interval
-        self.clock = clock
-        self.quiet = quiet
-        self.farewell = farewell
-        self._known: dict[str, Checked] = {}
-        #: Checks under way, so that one answer serves all who wait.
-        self._asking: dict[str, asyncio.Task[Checked]] = {}
-        self._sweeper: asyncio.Task[None] | None = None
+    discord: DiscordApi
+    hub: ActivityHub
+    interval: float
+    clock: Callable[[], float]
+    quiet: LogLimiter
+    farewell: Callable[[Session], str]
+    _known: dict[str, Checked] = field(default_factory=dict, init=False, repr=False)
+    #: Checks under way, so that one answer serves all who wait.
+    _asking: dict[str, asyncio.Task[Checked]] = field(default_factory=dict, init=False, repr=False)
+    _sweeper: asyncio.Task[None] | None = field(default=None, init=False, repr=False)
 
     async def instance(self, instance_id: str) -> Checked:
         """The instance as Discord said it at most ``interval`` ago, and when; asked again past

@@ -70,6 +70,15 @@ class PlayCommands(CogBase):
                 await self._send_hand(interaction, table)
 
     @hand_click
+    async def on_hand_select(
+        self, interaction: discord.Interaction, table_id: str, seat: int, version: int, value: str
+    ) -> None:
+        """A menu's choice: the click of the action code it offers."""
+        if not value.isdigit() or len(value) > 5:
+            raise Rejected(Refusal.FORGED)
+        await self.on_hand_click(interaction, table_id, seat, version, value)
+
+    @hand_click
     async def on_hand_click(
         self, interaction: discord.Interaction, table_id: str, seat: int, version: int, code: str
     ) -> None:
@@ -90,17 +99,6 @@ class PlayCommands(CogBase):
             await self._show_hand(interaction, table, seat, focus=Card.from_index(index))
         else:
             await self._act(interaction, table, seat, version, code)
-
-    @hand_click
-    async def on_hand_select(
-        self, interaction: discord.Interaction, table_id: str, seat: int, version: int, value: str
-    ) -> None:
-        table = await self._checked_table(interaction, table_id, seat)
-        if table is None:
-            return
-        if not value.isdigit() or len(value) > 5:
-            raise Rejected(Refusal.FORGED)
-        await self._act(interaction, table, seat, version, value)
 
     async def _checked_table(
         self, interaction: discord.Interaction, table_id: str, seat: int

@@ -23,7 +23,7 @@ import discord
 from discord import app_commands
 
 from bot.delivery.message_writes import update_clicked_message
-from bot.storage import MAX_PAGE_SIZE
+from bot.storage import MAX_PAGE_SIZE, PuzzleTry
 from bot.tables.refusals import Refusal, Rejected
 from bot.text import t
 from bot.text.translator import ls
@@ -245,8 +245,16 @@ class PuzzleCommands(CogBase):
             at = datetime.fromtimestamp(self.bot.service.core.clock(), UTC)
             storage = self.bot.service.storage
             user = board.user_id
+            number = board.play.puzzle.number
             if await storage.record_daily_puzzle(
-                daily.guild_id, daily.day, user, board.play.puzzle.number, solved, at
+                PuzzleTry(
+                    guild_id=daily.guild_id,
+                    day=daily.day,
+                    user_id=user,
+                    puzzle_number=number,
+                    solved=solved,
+                    at=at,
+                )
             ):
                 if solved:
                     streak = await storage.puzzle_streak(user, daily.day)

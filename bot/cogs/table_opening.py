@@ -49,13 +49,10 @@ async def open_table(
 ) -> Table:
     """The lobby service's new table for ``asked`` (``host``: user id, name, avatar hash), with
     its public language and first AI seats; raises the service's refusals (a table is open)."""
-    host_id, host_name, host_avatar = host
     table = await bot.service.lobby.create(
         guild_id=guild_id,
         channel_id=channel_id,
-        host_id=host_id,
-        host_name=host_name,
-        host_avatar=host_avatar,
+        host=host,
         rules=rules,
         max_seats=asked.seats,
         turn_timer=asked.timer,
@@ -65,7 +62,7 @@ async def open_table(
     table.anyone_adds_ai = asked.anyone_adds_ai
     table.practice = asked.practice
     for _ in range(asked.ai_count):
-        await add_ai(bot, table, host_id, asked.level)
+        await add_ai(bot, table, table.host_id, asked.level)
     return table
 
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Literal, Protocol, TypeVar
 
 from .connection import Connection
@@ -19,6 +18,7 @@ from .models import (
     LeaderboardPage,
     PlayerStats,
     PuzzleStreak,
+    PuzzleTry,
     SavedTable,
     TableStatus,
 )
@@ -101,15 +101,7 @@ class Storage(Protocol):
 
     # The daily puzzle (docs/storage.md, "Puzzles"); ``day``: days since 1970-01-01, UTC.
 
-    async def record_daily_puzzle(
-        self,
-        guild_id: int,
-        day: int,
-        user_id: int,
-        puzzle_number: int,
-        solved: bool,
-        at: datetime,
-    ) -> bool:
+    async def record_daily_puzzle(self, attempt: PuzzleTry) -> bool:
         """A finished try; False when one was kept already (only the first counts)."""
         ...
 

@@ -263,6 +263,19 @@ class GameSummary(Frozen):
         return self.durak_seat is None
 
 
+class PuzzleTry(Frozen):
+    """A finished try at a server's daily puzzle (``day``: days since 1970-01-01, UTC)."""
+
+    guild_id: int
+    day: int
+    user_id: int
+    puzzle_number: int
+    solved: bool
+    at: datetime
+
+    _utc_at = field_validator("at")(utc)
+
+
 class PuzzleStreak(Frozen):
     """Consecutive days with a daily puzzle solved (in any server): ``current`` counts back
     from today, or from yesterday while today's is still to do; ``best`` ever."""

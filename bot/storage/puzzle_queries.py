@@ -11,12 +11,11 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Sequence
-from datetime import datetime
 from typing import TypeVar
 
 from .connection import Connection, fetch_rows
 from .interface import check_limit
-from .models import PuzzleStreak
+from .models import PuzzleStreak, PuzzleTry
 
 T = TypeVar("T")
 
@@ -46,17 +45,10 @@ class PuzzleQueries(ABC):
         self, body: Callable[[Connection], Awaitable[T]], *, write: bool
     ) -> T: ...
 
-    async def record_daily_puzzle(
-        self,
-        guild_id: int,
-        day: int,
-        user_id: int,
-        puzzle_number: int,
-        solved: bool,
-        at: datetime,
-    ) -> bool:
+    async def record_daily_puzzle(self, attempt: PuzzleTry) -> bool:
         """Keep a finished try; False (and nothing changed) when the player had finished this
         server's puzzle of this day already: only the first try counts."""
+        a = attempt
 
         async def body(conn: Connection) -> bool:
             # RETURNING names the row only if this insert made it: under PostgreSQL's read
@@ -66,7 +58,8 @@ class PuzzleQueries(ABC):
                 " (guild_id, day, user_id, puzzle_number, solved, finished_at)"
                 " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, day, user_id) DO NOTHING"
                 " RETURNING user_id",
-                guild_id, day, user_id, puzzle_number, int(solved), conn.dialect.time(at),
+                a.guild_id, a.day, a.user_id, a.puzzle_number, int(a.solved),
+                conn.dialect.time(a.at),
             )  # fmt: skip
             return made is not None
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Protocol
 
 from bot.domain import TableStatus
@@ -48,29 +49,24 @@ class MatchWatcher(Protocol):
     def game_finished(self, table: Table) -> None: ...
 
 
+@dataclass(eq=False)
 class TableCore:
+    storage: Storage
+    settings: Settings
+    notifier: Notifier | None
+    ticker: Ticker
+    #: Unix seconds; deadlines and the abandonment timeout use it (tests inject a fake).
+    clock: Callable[[], float] = time.time
+    registry: Registry = field(default_factory=Registry, init=False, repr=False)
+    saves: SaveQueue = field(init=False, repr=False)
+    #: The tournaments' runner (set by the bot when it runs tournaments).
+    matches: MatchWatcher | None = field(default=None, init=False, repr=False)
     #: The AI seats' runner; set by :class:`~bot.tables.service.TableService` (it acts through
     #: the play path, which is built on this core).
-    ai: AiScheduler
+    ai: AiScheduler = field(init=False, repr=False)
 
-    def __init__(
-        self,
-        storage: Storage,
-        settings: Settings,
-        notifier: Notifier | None,
-        ticker: Ticker,
-        clock: Callable[[], float] = time.time,
-    ) -> None:
-        self.storage = storage
-        self.settings = settings
-        self.notifier = notifier
-        self.ticker = ticker
-        #: Unix seconds; deadlines and the abandonment timeout use it (tests inject a fake).
-        self.clock = clock
-        self.registry = Registry()
-        self.saves = SaveQueue(storage, settings.save_wait_seconds)
-        #: The tournaments' runner (set by the bot when it runs tournaments).
-        self.matches: MatchWatcher | None = None
+    def __post_init__(self) -> None:
+        self.saves = SaveQueue(self.storage, self.settings.save_wait_seconds)
 
     def human_acted(self, table: Table) -> None:
         table.last_human_action = self.clock()

@@ -24,14 +24,15 @@ class Lobby:
         *,
         guild_id: int,
         channel_id: int,
-        host_id: int,
-        host_name: str,
+        host: tuple[int, str, str | None],
         rules: RuleSet,
         max_seats: int,
         turn_timer: int | None,
         thread_id: int | None = None,
-        host_avatar: str | None = None,
     ) -> Table:
+        """A new table in the lobby, its first seat the host's (``host``: user id, name,
+        Discord avatar hash)."""
+        host_id, host_name, host_avatar = host
         core = self.core
         existing = core.registry.in_channel(channel_id)
         # A tournament's table keeps its thread between the games of its match.

@@ -149,6 +149,29 @@ class FromCustomId:
         return cls.from_match(match)
 
 
+def select_menu(
+    custom_id: str,
+    options: list[discord.SelectOption] | None = None,
+    placeholder: str | None = None,
+    row: int | None = None,
+) -> discord.ui.Select[Any]:
+    """A select menu of action codes (no ``options``: one placeholder, for an item rebuilt from
+    its custom id)."""
+    return discord.ui.Select(
+        custom_id=custom_id,
+        options=options or [discord.SelectOption(label="?", value="0")],
+        placeholder=placeholder,
+        row=row,
+    )
+
+
+def chosen_value(interaction: discord.Interaction) -> str:
+    """The value chosen in a select menu ("" unless exactly one: the handler refuses it)."""
+    data: Any = interaction.data or {}
+    values = data.get("values") or []
+    return str(values[0]) if len(values) == 1 else ""
+
+
 def hand_button_id(table: str, seat: int, version: int, code: str) -> str:
     """The custom id of a hand's button (``code``: an action code, ``a<card>`` or a toggle)."""
     return f"dk:{table}:{seat}:{version}:{code}"
@@ -221,12 +244,7 @@ class HandSelect(
         row: int | None = None,
     ) -> None:
         super().__init__(
-            discord.ui.Select(
-                custom_id=hand_select_id(table, seat, version, n),
-                options=options or [discord.SelectOption(label="?", value="0")],
-                placeholder=placeholder,
-                row=row,
-            )
+            select_menu(hand_select_id(table, seat, version, n), options, placeholder, row)
         )
         self.table, self.seat, self.version = table, seat, version
 
@@ -235,11 +253,8 @@ class HandSelect(
         return cls(match["table"], int(match["seat"]), int(match["version"]), int(match["n"]))
 
     async def answer(self, interaction: discord.Interaction) -> None:
-        data: Any = interaction.data or {}
-        values = data.get("values") or []
-        value = str(values[0]) if len(values) == 1 else ""
         await handler(interaction).on_hand_select(
-            interaction, self.table, self.seat, self.version, value
+            interaction, self.table, self.seat, self.version, chosen_value(interaction)
         )
 
 

@@ -26,7 +26,7 @@ from bot.text import t
 from durak_core import Action, parse_move
 from durak_core.ai.puzzles import DEFENCE, Puzzle, PuzzlePlay, their_cards
 
-from .buttons import FromCustomId
+from .buttons import FromCustomId, chosen_value, select_menu
 from .card_words import action_line, grouped_hand
 from .components import ComponentRows
 from .hand_view import HandContext, HandMessage, render_hand
@@ -57,20 +57,14 @@ def _handler(interaction: discord.Interaction) -> PuzzleHandler:
 
 
 class PuzzleButton(FromCustomId, discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTON):
+    """``button``: the hand's button with this item's id (its label, style and row); a click
+    rebuilds the item from the id alone."""
+
     def __init__(
-        self,
-        board: str,
-        ply: int,
-        code: str,
-        *,
-        label: str = "?",
-        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-        row: int | None = None,
+        self, board: str, ply: int, code: str, button: discord.ui.Button[Any] | None = None
     ) -> None:
         super().__init__(
-            discord.ui.Button(
-                label=label, style=style, row=row, custom_id=f"dkz:{board}:{ply}:{code}"
-            )
+            button or discord.ui.Button(label="?", custom_id=f"dkz:{board}:{ply}:{code}")
         )
         self.board, self.ply, self.code = board, ply, code
 
@@ -83,24 +77,13 @@ class PuzzleButton(FromCustomId, discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 
 class PuzzleSelect(FromCustomId, discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELECT):
+    """``menu``: the hand's select menu with this item's id (its options, placeholder and
+    row); a click rebuilds the item from the id alone."""
+
     def __init__(
-        self,
-        board: str,
-        ply: int,
-        n: int,
-        *,
-        options: list[discord.SelectOption] | None = None,
-        placeholder: str | None = None,
-        row: int | None = None,
+        self, board: str, ply: int, n: int, menu: discord.ui.Select[Any] | None = None
     ) -> None:
-        super().__init__(
-            discord.ui.Select(
-                custom_id=f"dkzs:{board}:{ply}:{n}",
-                options=options or [discord.SelectOption(label="?", value="0")],
-                placeholder=placeholder,
-                row=row,
-            )
-        )
+        super().__init__(menu or select_menu(f"dkzs:{board}:{ply}:{n}"))
         self.board, self.ply = board, ply
 
     @classmethod
@@ -108,10 +91,9 @@ class PuzzleSelect(FromCustomId, discord.ui.DynamicItem[discord.ui.Select[Any]],
         return cls(match["board"], int(match["ply"]), int(match["n"]))
 
     async def answer(self, interaction: discord.Interaction) -> None:
-        data: Any = interaction.data or {}
-        values = data.get("values") or []
-        value = str(values[0]) if len(values) == 1 else ""
-        await _handler(interaction).on_puzzle_move(interaction, self.board, self.ply, value)
+        await _handler(interaction).on_puzzle_move(
+            interaction, self.board, self.ply, chosen_value(interaction)
+        )
 
 
 #: The puzzle's items the bot registers besides ``bot.ui.buttons.DYNAMIC_ITEMS``.
@@ -144,29 +126,22 @@ def _view(rows: Sequence[Sequence[dict[str, Any]]]) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     for number, row in enumerate(rows):
         for c in row:
-            found = re.fullmatch(BUTTON if c["type"] == 2 else SELECT, c["custom_id"])
+            custom_id = c["custom_id"]
+            found = re.fullmatch(BUTTON if c["type"] == 2 else SELECT, custom_id)
             assert found is not None
+            board, ply = found["board"], int(found["ply"])
             if c["type"] == 2:
-                view.add_item(
-                    PuzzleButton(
-                        found["board"],
-                        int(found["ply"]),
-                        found["code"],
-                        label=c["label"],
-                        style=discord.ButtonStyle(c["style"]),
-                        row=number,
-                    )
+                style = discord.ButtonStyle(c["style"])
+                button: discord.ui.Button[Any] = discord.ui.Button(
+                    custom_id=custom_id, label=c["label"], style=style, row=number
                 )
+                view.add_item(PuzzleButton(board, ply, found["code"], button))
             else:
                 options = [
                     discord.SelectOption(label=o["label"], value=o["value"]) for o in c["options"]
                 ]
-                view.add_item(
-                    PuzzleSelect(
-                        found["board"], int(found["ply"]), int(found["n"]), options=options,
-                        placeholder=c.get("placeholder"), row=number,
-                    )
-                )  # fmt: skip
+                menu = select_menu(custom_id, options, c.get("placeholder"), number)
+                view.add_item(PuzzleSelect(board, ply, int(found["n"]), menu))
     return view
 
 

@@ -12,6 +12,7 @@ stands). Values are from ``me``'s side: +1 win (the other seat is the Durak), 0 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, field
 
 from ..actions import PASS, TAKE, Action
 from ..fast import apply_unchecked, legal_actions
@@ -35,31 +36,31 @@ def outcome(s: GameState, me: int) -> float:
     return -1.0 if s.teams[remaining[0]] == s.teams[me] else 1.0
 
 
+@dataclass(eq=False)
 class EndgameSolver:
     """``stop()`` is polled every few hundred nodes; ``node_limit`` caps the work (both raise
     :class:`OutOfBudget` inside a pass)."""
 
-    def __init__(
-        self,
-        me: int,
-        ct: CardTable,
-        stop: Callable[[], bool] | None = None,
-        node_limit: int | None = None,
-        easy_seats: int = 0,
-    ) -> None:
-        self.me = me
-        #: Seats known to play Easy's rules (bit mask): deterministic, so the search follows
-        #: their one move instead of assuming their best.
-        self.easy_seats = easy_seats
-        self.ct = ct
-        self.stop = stop
-        self.node_limit = node_limit
-        self.nodes = 0
-        self.best: dict[tuple[object, ...], Action] = {}
-        #: key -> (depth searched, bound flag, value, subtree had cut-offs). Kept across passes:
-        #: an entry without cut-offs is exact at any depth.
-        self.tt: dict[tuple[object, ...], tuple[int, int, float, bool]] = {}
-        self.cuts = 0
+    me: int
+    ct: CardTable
+    stop: Callable[[], bool] | None = None
+    node_limit: int | None = None
+    #: Seats known to play Easy's rules (bit mask): deterministic, so the search follows
+    #: their one move instead of assuming their best.
+    easy_seats: int = 0
+    nodes: int = field(init=False)
+    best: dict[tuple[object, ...], Action] = field(init=False, repr=False)
+    #: key -> (depth searched, bound flag, value, subtree had cut-offs). Kept across passes:
+    #: an entry without cut-offs is exact at any depth.
+    tt: dict[tuple[object, ...], tuple[int, int, float, bool]] = field(init=False, repr=False)
+    cuts: int = field(init=False)
+
+    def __post_init__(self) -> None:
+        # Not field defaults: compiled by mypyc, the default of a field left out of __init__
+        # is never stored.
+        self.nodes = self.cuts = 0
+        self.best = {}
+        self.tt = {}
 
     def _key(self, s: GameState) -> tuple[object, ...]:
         return (

@@ -304,15 +304,22 @@ async def harness_server() -> AsyncIterator[str]:
 
 
 @contextlib.asynccontextmanager
-async def harness_page() -> AsyncIterator[tuple[str, aiohttp.ClientSession, Page]]:
-    """The harness server with its recorded frames, a headless Chromium and one page of it:
-    yields the server's base URL, an HTTP session and the page; stops them all after."""
+async def harness_page(
+    size: tuple[int, int] | None = None, *, reduced_motion: bool = False
+) -> AsyncIterator[tuple[str, aiohttp.ClientSession, Page]]:
+    """The harness server with its recorded frames, a headless Chromium and one page of it
+    (``size``: its viewport, ``set_size``; ``reduced_motion``: ``reduce_motion``): yields the
+    server's base URL, an HTTP session and the page; stops them all after."""
     async with (
         harness_server() as base,
         headless_chromium() as browser_port,
         aiohttp.ClientSession() as http,
         new_page(http, browser_port) as page,
     ):
+        if reduced_motion:
+            await reduce_motion(page)
+        if size is not None:
+            await set_size(page, *size)
         yield base, http, page
 
 

@@ -18,8 +18,6 @@ from tests.activity.browser import (
     Page,
     harness_page,
     recorded_table,
-    reduce_motion,
-    set_size,
     show_scenario,
 )
 
@@ -77,9 +75,7 @@ async def drag(page: Page, source: str, target: str) -> None:
 
 async def test_a_card_that_beats_two_offers_both_with_one_chosen() -> None:
     assert {"defend JH QC", "defend JC QC", "defend JH QH"} <= set(CODES)
-    async with harness_page() as (base, http, page):
-        await reduce_motion(page)
-        await set_size(page, 390, 844)
+    async with harness_page((390, 844), reduced_motion=True) as (base, http, page):
         n = 0
         # Q♣ tapped: both jacks at once, J♣ pre-chosen; Q♣ again beats J♣
         await show_scenario(page, base, "seat-defend")

@@ -17,7 +17,6 @@ from tests.activity.browser import (
     DRAWN,
     LAYOUT_SIZES,
     harness_page,
-    reduce_motion,
     set_size,
 )
 
@@ -106,8 +105,7 @@ def check(scenario: str, size: tuple[int, int], shown: dict[str, Any]) -> list[s
 async def test_nothing_overlaps_and_every_card_is_tappable_at_every_size() -> None:
     wrong: list[str] = []
     measured: dict[tuple[str, tuple[int, int]], dict[str, Any]] = {}
-    async with harness_page() as (base, _, page):
-        await reduce_motion(page)
+    async with harness_page(reduced_motion=True) as (base, _, page):
         for scenario, (w, h) in itertools.product(SCENARIOS, LAYOUT_SIZES):
             await set_size(page, w, h)
             platform = "mobile" if min(w, h) < 600 else "desktop"

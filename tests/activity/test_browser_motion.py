@@ -16,7 +16,6 @@ from tests.activity.browser import (
     Page,
     harness_page,
     reduce_motion,
-    set_size,
     show_scenario,
 )
 
@@ -65,8 +64,7 @@ async def play(page: Page, base: str, card: str) -> list[dict[str, object]]:
 
 async def test_the_played_card_slides_and_reduced_motion_stills_it() -> None:
     card = played_card()
-    async with harness_page() as (base, _, page):
-        await set_size(page, 1280, 720)
+    async with harness_page((1280, 720)) as (base, _, page):
         moves = [a for a in await play(page, base, card) if not a["css"]]
         assert any(a["card"] == card for a in moves), moves
         assert all(isinstance(a["ms"], int | float) and a["ms"] <= 250 for a in moves), moves

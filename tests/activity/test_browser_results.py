@@ -21,7 +21,6 @@ from tests.activity.browser import (
     DRAWN,
     harness_page,
     recorded_table,
-    reduce_motion,
     set_size,
 )
 
@@ -58,8 +57,7 @@ SHOTS = (("finished", "en", ((1280, 720), (390, 844))), ("finished-ru", "ru", ((
 
 
 async def test_the_results_show_each_humans_rating_change(tmp_path: Path) -> None:
-    async with harness_page() as (base, _, page):
-        await reduce_motion(page)
+    async with harness_page(reduced_motion=True) as (base, _, page):
         for scenario, lang, sizes in SHOTS:
             table = recorded_table(scenario)
             ratings: list[dict[str, float] | None] = table["game"]["ratings"]

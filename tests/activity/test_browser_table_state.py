@@ -18,7 +18,6 @@ from tests.activity.browser import (
     harness_page,
     recorded_table,
     reduce_motion,
-    set_size,
     show_scenario,
 )
 
@@ -56,8 +55,7 @@ async def shown(page: Page, base: str, scenario: str) -> dict[str, Any]:
 
 
 async def test_trump_piles_known_cards_limit_and_teammates() -> None:
-    async with harness_page() as (base, _, page):
-        await set_size(page, 1280, 720)
+    async with harness_page((1280, 720)) as (base, _, page):
         table, game = frame("seat-defend")
         state = await shown(page, base, "seat-defend")
         assert state["trump"] == card_label(game["trump_card"])  # face up beside the talon
@@ -105,8 +103,7 @@ async def sent_to_discord(page: Page, at_least: int) -> list[list[Any]]:
 async def test_rich_presence_and_the_invite_dialog_go_to_discord() -> None:
     """The lobby sets Rich Presence ("In the lobby: 4 of 6 seats") and Invite opens Discord's
     invite dialog: both are SDK commands the harness (Discord's parent frame) receives."""
-    async with harness_page() as (base, _, page):
-        await set_size(page, 1280, 720)
+    async with harness_page((1280, 720)) as (base, _, page):
         await shown(page, base, "lobby")
         line = t("activity.presence_lobby", "en", n=4, max=6)
         sent = await page.wait_for(
@@ -135,8 +132,7 @@ async def test_a_refused_presence_scope_signs_in_without_presence() -> None:
     """Sign-in asks for identify and rpc.activities.write once (the same scopes every time, so
     a silent sign-in again shows no consent screen). An application Discord refuses the
     presence scope (invalid_scope) still signs in, with identify alone, and sets no presence."""
-    async with harness_page() as (base, _, page):
-        await set_size(page, 1280, 720)
+    async with harness_page((1280, 720)) as (base, _, page):
         await shown(page, base, "lobby")
         assert await page.evaluate(AUTHORIZED) == [["identify", "rpc.activities.write"]]
         url = f"{base}/harness/?scenario=lobby&shot=1&deny=rpc.activities.write"

@@ -1,13 +1,15 @@
-"""Helpers for the AI tests: random positions with each seat's observed history."""
+"""Helpers for the AI tests: random positions with each seat's observed history, and the same
+positions with every card hidden from the seat dealt anew (the no-peek tests, R24, R25)."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Iterator
 
-from durak_core import GameState, RuleSet, new_game
+from durak_core import GameState, RuleSet, SeatView, new_game
 from durak_core.ai.schedule import next_actor
 from durak_core.events import Event, visible_to
+from tests.engine.helpers import reshuffle_hidden
 
 
 def valid_seat_counts(rules: RuleSet) -> list[int]:
@@ -38,3 +40,23 @@ def random_positions(
         for t in range(seats):
             hist[t].extend(visible_to(events, t))
         k += 1
+
+
+def hidden_reshuffled(
+    rules: RuleSet, seats: int, *, seed: int, every: int, count: int, rng: random.Random
+) -> list[tuple[SeatView, SeatView, list[Event]]]:
+    """Up to ``count`` of the ``random_positions`` where the seat to act has a choice: its view,
+    its view once every card hidden from it is dealt anew consistently with what it knew
+    (``reshuffle_hidden`` with ``rng``), and its history. R24: the two views are equal."""
+    out: list[tuple[SeatView, SeatView, list[Event]]] = []
+    for s, seat, history in random_positions(rules, seats, seed=seed, every=every):
+        view = s.view(seat)
+        if len(view.legal_actions) < 2:
+            continue
+        other = reshuffle_hidden(s, seat, rng).view(seat)
+        assert other == view  # nothing hidden shows in the view
+        out.append((view, other, history))
+        if len(out) >= count:
+            break
+    assert out
+    return out

@@ -17,28 +17,12 @@ from durak_core.ai.review_game import BadRecord, GameReview, decisions, review_g
 from durak_core.ai.schedule import next_actor
 from durak_core.cards import Card
 from durak_core.verify import GameLog
-from tests.engine.helpers import reshuffle_hidden
+from tests.engine.helpers import finished_game
 
-from .helpers import random_positions
+from .helpers import hidden_reshuffled
 from .test_endgame import endgame_position, small_positions
 
 SMALL = ReviewBudget(deals=8, solver_nodes=20_000)
-
-
-def finished(rules: RuleSet, seats: int, seed: int, series: Series | None = None) -> GameState:
-    rng = random.Random(seed)
-    s = new_game(
-        rules,
-        seats,
-        seed=seed,
-        dealer=series.next_dealer() if series else None,
-        first_game=series.first_game if series else True,
-    )
-    while not s.finished:
-        seat = next_actor(s)
-        assert seat is not None
-        s, _ = s.apply(seat, rng.choice(s.legal_actions(seat)))
-    return s
 
 
 def test_the_chosen_action_must_be_legal() -> None:
@@ -52,24 +36,14 @@ def test_review_ignores_hidden_cards(preset_name: str) -> None:
     """R24, R25 (the review's no-peek test): re-deal every card hidden from the reviewed seat
     consistently with what it knew; its view is the same and so is every number of the
     review."""
-    rules = PRESETS[preset_name]
     seats = 4 if preset_name == "teams" else 3
     rng = random.Random(11)
-    checked = 0
-    for s, seat, history in random_positions(rules, seats, seed=5, every=3):
-        view = s.view(seat)
-        if len(view.legal_actions) < 2:
-            continue
+    for view, other, history in hidden_reshuffled(
+        PRESETS[preset_name], seats, seed=5, every=3, count=5, rng=rng
+    ):
         chosen = rng.choice(view.legal_actions)
-        other = reshuffle_hidden(s, seat, rng)
-        assert other.view(seat) == view
         a = review_decision(view, history, chosen, 1, SMALL, seed=3)
-        b = review_decision(other.view(seat), history, chosen, 1, SMALL, seed=3)
-        assert a == b
-        checked += 1
-        if checked >= 5:
-            break
-    assert checked
+        assert a == review_decision(other, history, chosen, 1, SMALL, seed=3)
 
 
 def _endgame_reviews(count: int, seed: int) -> list[tuple[GameState, DecisionReview]]:
@@ -181,7 +155,7 @@ def test_summary_numbers() -> None:
 def test_decisions_of_a_recorded_game() -> None:
     """Each decision is the seat's own move with a choice, and its view is the replay's view
     of that seat just before the move."""
-    s = finished(RuleSet(), 3, seed=21)
+    s = finished_game(RuleSet(), 3, seed=21)
     log = GameLog.of(s, seed=21)
     for seat in range(3):
         found = decisions(log, (), seat)
@@ -202,7 +176,7 @@ def test_a_later_game_of_a_series_needs_the_earlier_ones() -> None:
     series = Series(rules, 3)
     logs = []
     for seed in (31, 32):
-        s = finished(rules, 3, seed, series)
+        s = finished_game(rules, 3, seed, series=series)
         assert s.result is not None
         logs.append(GameLog.of(s, seed=seed))
         series.record(s.result, s.dealer)
@@ -212,7 +186,7 @@ def test_a_later_game_of_a_series_needs_the_earlier_ones() -> None:
 
 
 def test_a_tampered_record_is_refused() -> None:
-    log = GameLog.of(finished(RuleSet(), 2, seed=41), seed=41)
+    log = GameLog.of(finished_game(RuleSet(), 2, seed=41), seed=41)
     with pytest.raises(BadRecord, match="move 1"):
         decisions(log.replace(actions=["1 take", *log.actions]), (), 0)
     with pytest.raises(BadRecord):
@@ -220,7 +194,7 @@ def test_a_tampered_record_is_refused() -> None:
 
 
 def test_a_game_review_is_deterministic() -> None:
-    log = GameLog.of(finished(RuleSet(), 2, seed=51), seed=51)
+    log = GameLog.of(finished_game(RuleSet(), 2, seed=51), seed=51)
     found = decisions(log, (), 0)
     seen: list[tuple[int, int]] = []
     a = review_game(found[:6], 0, SMALL, seed=7, progress=lambda d, n: seen.append((d, n)))

@@ -11,23 +11,30 @@ import pytest
 from PIL import Image
 
 from benchmarks.review_load import stored_game
+from bot.app import DurakBot
 from bot.cogs.review_commands import PROGRESS_EDIT_SECONDS
+from bot.tables.table import Table
 from bot.text import t
 from bot.ui.review_text import CHART_FILE
-from tests.bot.helpers import public_message, running_bot, table_of, world
+from tests.bot.helpers import World, public_message, running_bot, table_of, world
 from tests.bot.test_bot_game import play_one_game
+
+
+async def alices_game(w: World, bot: DurakBot, level: str, rng: random.Random) -> tuple[Table, str]:
+    """Alice's finished game against one AI seat of ``level``, and the game's id."""
+    await w.fake.slash(
+        w.alice, w.channel, "durak", "new", options={"ai_seats": 1, "ai_level": level}
+    )
+    await w.fake.slash(w.alice, w.channel, "durak", "start")
+    table = await play_one_game(w, bot, rng, users=[w.alice])
+    return table, f"{table.series_id}.{table.game_number}"
 
 
 @pytest.mark.slow
 async def test_review_button_and_command(tmp_path: Path) -> None:
     async with world(tmp_path) as w, running_bot(w) as bot:
         fake = w.fake
-        await fake.slash(
-            w.alice, w.channel, "durak", "new", options={"ai_seats": 1, "ai_level": "normal"}
-        )
-        await fake.slash(w.alice, w.channel, "durak", "start")
-        table = await play_one_game(w, bot, random.Random(3), users=[w.alice])
-        game_id = f"{table.series_id}.{table.game_number}"
+        table, game_id = await alices_game(w, bot, "normal", random.Random(3))
         review_id = f"dkv:{game_id}"
         await fake.wait_for(
             lambda: any(b.custom_id == review_id for b in public_message(w, table).buttons),
@@ -81,12 +88,7 @@ async def test_review_progress_is_edited_at_a_bounded_rate(tmp_path: Path) -> No
     and then becomes the review."""
     async with world(tmp_path) as w, running_bot(w, ai_budget_iterations=200) as bot:
         fake = w.fake
-        await fake.slash(
-            w.alice, w.channel, "durak", "new", options={"ai_seats": 1, "ai_level": "easy"}
-        )
-        await fake.slash(w.alice, w.channel, "durak", "start")
-        table = await play_one_game(w, bot, random.Random(4), users=[w.alice])
-        game_id = f"{table.series_id}.{table.game_number}"
+        table, game_id = await alices_game(w, bot, "easy", random.Random(4))
         loop = asyncio.get_running_loop()
         begun = loop.time()
         started = await fake.slash(w.alice, w.channel, "durak", "review")

@@ -11,26 +11,11 @@ from pathlib import Path
 import pytest
 
 from bot.text import t
-from durak_core import GameState, RuleSet, Series, new_game, preset
+from durak_core import RuleSet, Series, preset
 from durak_core.verify import GameLog, verify_game
 from tests.bot.helpers import public_message, running_bot, table_of, world
 from tests.bot.test_bot_game import play_one_game
-
-
-def finished_game(rules: RuleSet, seats: int, seed: int, rng: random.Random,
-                  series: Series | None = None) -> GameState:  # fmt: skip
-    s = new_game(
-        rules,
-        seats,
-        seed=seed,
-        dealer=series.next_dealer() if series else None,
-        first_game=series.first_game if series else True,
-    )
-    while not s.finished:
-        movers = [p for p in range(seats) if s.legal_actions(p)]
-        seat = rng.choice(movers)
-        s, _ = s.apply(seat, rng.choice(s.legal_actions(seat)))
-    return s
+from tests.engine.helpers import finished_game
 
 
 @pytest.fixture

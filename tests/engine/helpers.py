@@ -1,12 +1,20 @@
-"""Shared helpers for engine tests: deal exact hands, play scripted moves, reshuffle what a
-seat cannot see."""
+"""Shared helpers for engine tests: deal exact hands, play scripted moves, play a random game
+to its end, reshuffle what a seat cannot see."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
 
-from durak_core import Card, GameState, RuleSet, new_game, order_from_hands, parse_cards
+from durak_core import (
+    Card,
+    GameState,
+    RuleSet,
+    Series,
+    new_game,
+    order_from_hands,
+    parse_cards,
+)
 from durak_core.cards import cards_of
 
 
@@ -41,6 +49,29 @@ def play(state: GameState, *moves: str) -> GameState:
         state, _ = state.apply(int(seat), action)
         assert not state.status(), state.status()
     return state
+
+
+def finished_game(
+    rules: RuleSet,
+    seats: int,
+    seed: int,
+    rng: random.Random | None = None,
+    series: Series | None = None,
+) -> GameState:
+    """The game of ``seed`` (the next one of ``series``, R22) played to its end, each move a
+    random legal action of a random seat that has one (``rng``: seeded by ``seed`` if None)."""
+    rng = random.Random(seed) if rng is None else rng
+    s = new_game(
+        rules,
+        seats,
+        seed=seed,
+        dealer=series.next_dealer() if series else None,
+        first_game=series.first_game if series else True,
+    )
+    while not s.finished:
+        seat = rng.choice([p for p in range(seats) if s.legal_actions(p)])
+        s, _ = s.apply(seat, rng.choice(s.legal_actions(seat)))
+    return s
 
 
 def legal(state: GameState, seat: int) -> list[str]:

@@ -3,8 +3,8 @@
 """What a seat may do now, and which rule says no: each rule of play stated once.
 
 Every check below answers one question about one seat — may it attack, defend, transfer, show
-a trump, take, pass or exchange now — with :data:`ALLOWED` or the code of the first rule that forbids it. The
-same checks serve both sides, in the spirit of pokerkit's verify / can / do:
+a trump, take, pass or exchange now — with :data:`ALLOWED` or the code of the first rule that
+forbids it. The same checks serve both sides, in the spirit of pokerkit's verify / can / do:
 
 - the listing (:func:`durak_core.listing.list_legal`) lists exactly what they allow, card by
   card from the card sets below (:func:`attack_cards`, :func:`defence_cards`,

@@ -16,6 +16,7 @@ from ..actions import (
     DEFEND,
     EXCHANGE,
     PASS,
+    SHOW,
     TAKE,
     TRANSFER,
     Action,
@@ -57,7 +58,8 @@ def easy_choice(
     legal: Sequence[Action], hand: int, att: Sequence[int], dfn: Sequence[int], ct: CardTable
 ) -> Action:
     """Easy (seeds/004): attack low, throw in only cheap plain cards, defend with the smallest
-    card that wins, take when that fails."""
+    card that wins; when that fails, show a trump if it may (V18: it costs no card), else
+    take."""
     value = ct.value
     kinds = {a.kind for a in legal}
     for a in legal:
@@ -70,7 +72,7 @@ def easy_choice(
             if not options:
                 break
             return min(options, key=lambda a: value[a.c])
-        return _first(legal, TAKE)
+        return _first(legal, SHOW if SHOW in kinds else TAKE)
     attacks = [a for a in legal if a.kind == ATTACK]
     if not att:
         return min(attacks, key=lambda a: (value[a.c], a.c))
@@ -179,8 +181,12 @@ def _defend(
     if kinds & (1 << TRANSFER):  # V1: pass the attack on with a cheap card rather than spend cards
         transfers = [a for a in legal if a.kind == TRANSFER]
         t = min(transfers, key=lambda a: value[a.c])
+        if not talon and hand & (hand - 1) == 0:  # the last card: out of the game (R18)
+            return t
         if not ct.strong >> t.c & 1 and (plan is None or talon):
             return t
+    if kinds & (1 << SHOW) and (plan is None or talon):  # V18: pass it on, keeping every card
+        return _first(legal, SHOW)
     if plan is None:
         return _first(legal, TAKE)
     if talon:

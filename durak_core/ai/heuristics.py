@@ -58,13 +58,15 @@ def easy_choice(
     legal: Sequence[Action], hand: int, att: Sequence[int], dfn: Sequence[int], ct: CardTable
 ) -> Action:
     """Easy (seeds/004): attack low, throw in only cheap plain cards, defend with the smallest
-    card that wins; when that fails, show a trump if it may (V18: it costs no card), else
-    take."""
+    card that wins, take when that fails; but pass the attack on by showing a trump whenever it
+    may (V18: it costs no card)."""
     value = ct.value
     kinds = {a.kind for a in legal}
     for a in legal:
         if a.kind == EXCHANGE:
             return a
+    if SHOW in kinds:
+        return _first(legal, SHOW)
     if DEFEND in kinds or TAKE in kinds:
         unbeaten = [x for x, d in zip(att, dfn, strict=True) if d < 0]
         for x in unbeaten:  # table order, the smallest winning card each
@@ -72,7 +74,7 @@ def easy_choice(
             if not options:
                 break
             return min(options, key=lambda a: value[a.c])
-        return _first(legal, SHOW if SHOW in kinds else TAKE)
+        return _first(legal, TAKE)
     attacks = [a for a in legal if a.kind == ATTACK]
     if not att:
         return min(attacks, key=lambda a: (value[a.c], a.c))

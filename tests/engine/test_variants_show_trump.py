@@ -5,6 +5,7 @@ transfer: the defender chooses (docs/rules.md)."""
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -12,6 +13,7 @@ import pytest
 from durak_core import (
     Action,
     Card,
+    GameState,
     IllegalActionError,
     RulesError,
     RuleSet,
@@ -19,14 +21,17 @@ from durak_core import (
     new_game,
     parse_action,
     position,
+    replay,
     state_from_json,
 )
-from durak_core.actions import NUM_ACTION_CODES, SHOW
+from durak_core.actions import NUM_ACTION_CODES, SHOW, TRANSFER, show
 from durak_core.ai import Level, make_player
 from durak_core.ai.match import play_game
+from durak_core.ai.review_game import decisions
 from durak_core.cards import cards_of
 from durak_core.events import ActionTaken, PlayerOut, visible_to
 from durak_core.explain import why_illegal
+from durak_core.verify import GameLog, reads_legacy_shows, verify_game
 
 from .helpers import deal_exact, legal, play
 
@@ -237,3 +242,53 @@ def test_v18_nothing_to_show_without_a_trump() -> None:
     assert why_illegal(g, 1, parse_action("show 6H"))[0] == "V18"
     g = play(g, "1 transfer 6H")
     assert SIX not in cards_of(g.hands[1])  # played, as V1 plays it
+
+
+# --- logs written before the show was its own action (issue #33) -----------------------------
+
+
+def _old_style_game(seats: int, seed: int) -> GameState:
+    """A V18 game played as the engine played it before issue #33: a transfer with a trump that
+    could be shown was always a show (so no such trump is ever played)."""
+    rng = random.Random(seed)
+    s = new_game(SHOW_RULES, seats, seed=seed)
+    while not s.finished:
+        moves = [
+            (seat, a)
+            for seat, a in s.legal_moves()
+            if not (a.kind == TRANSFER and s.can(seat, show(a.card)))  # type: ignore[attr-defined]
+        ]
+        s, _ = s.apply(*rng.choice(moves))
+    return s
+
+
+def _old_spelling(moves: list[str]) -> list[str]:
+    return [m.replace(" show ", " transfer ") for m in moves]
+
+
+def _old_style_game_with_shows() -> tuple[GameState, int]:
+    for seed in range(100):
+        g = _old_style_game(2, seed)
+        if any(a.kind == SHOW for _, a in g.log):
+            return g, seed
+    raise AssertionError("no show in 100 games")
+
+
+def test_v18_a_state_saved_before_issue_33_loads_as_it_was_played() -> None:
+    g, _ = _old_style_game_with_shows()
+    for cut in range(1, len(g.log) + 1):  # every moment of the game, as then saved
+        moment = replay(SHOW_RULES, 2, seed=g.seed, actions=g.log[:cut])
+        data = json.loads(moment.to_json())
+        data["log"] = _old_spelling(data["log"])
+        assert state_from_json(json.dumps(data)) == moment
+
+
+def test_v18_a_record_of_before_issue_33_verifies_and_reviews() -> None:
+    g, seed = _old_style_game_with_shows()
+    log = GameLog.of(g, seed=seed)
+    old = log.replace(actions=_old_spelling(list(log.actions)))
+    assert old.actions != log.actions
+    assert verify_game(log).ok and not reads_legacy_shows(log)
+    assert verify_game(old).ok and reads_legacy_shows(old)
+    shows = [d.chosen for seat in range(2) for d in decisions(old, (), seat)]
+    assert any(a.kind == SHOW for a in shows)  # reviewed as the shows they were

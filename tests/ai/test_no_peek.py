@@ -7,17 +7,22 @@ import random
 
 import pytest
 
-from durak_core import PRESETS
+from durak_core import PRESETS, RuleSet
 from durak_core.ai import LEVELS, Budget, Level, make_player
 from tests.engine.helpers import reshuffle_hidden
 
 from .helpers import random_positions
 
+#: The presets, and V18 (no preset has it): a shown trump is a known card of that hand.
+RULES = {**PRESETS, "transfer+show": RuleSet(transfer=True, transfer_by_trump=True)}
 
-@pytest.mark.parametrize("preset_name", ["classic", "transfer", "changing-trump", "teams"])
+
+@pytest.mark.parametrize(
+    "preset_name", ["classic", "transfer", "changing-trump", "teams", "transfer+show"]
+)
 @pytest.mark.parametrize("level", LEVELS)
 def test_decision_ignores_hidden_cards(level: Level, preset_name: str) -> None:
-    rules = PRESETS[preset_name]
+    rules = RULES[preset_name]
     seats = 4 if preset_name == "teams" else 3
     rng = random.Random(7)
     budget = Budget(None, iterations=12)
@@ -38,11 +43,11 @@ def test_decision_ignores_hidden_cards(level: Level, preset_name: str) -> None:
     assert checked
 
 
-@pytest.mark.parametrize("preset_name", ["classic", "transfer"])
+@pytest.mark.parametrize("preset_name", ["classic", "transfer", "transfer+show"])
 def test_hard_told_the_table_ignores_hidden_cards(preset_name: str) -> None:
     """R24, R25: Hard told that the other seats are Easy (so it plays them by Easy's rules,
     which read their hands in its search) still decides only from what its seat sees."""
-    rules = PRESETS[preset_name]
+    rules = RULES[preset_name]
     rng = random.Random(8)
     budget = Budget(None, iterations=12)
     labels = ["easy", "easy", "easy"]

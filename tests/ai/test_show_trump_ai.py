@@ -6,13 +6,14 @@ from __future__ import annotations
 import random
 
 from durak_core import GameState, RuleSet, parse_action, position
-from durak_core.ai import Level, make_player
+from durak_core.ai import LEVELS, Budget, Level, make_player
 from durak_core.ai.determinize import Determinizer
 from durak_core.ai.hard import candidates
 from durak_core.ai.memory import remember
 from durak_core.ai.review import why
 from durak_core.cards import Card
 from durak_core.events import Event, visible_to
+from tests.engine.helpers import reshuffle_hidden
 
 SHOW_RULES = RuleSet(transfer=True, transfer_by_trump=True)
 SIX = Card.parse("6H")
@@ -82,3 +83,19 @@ def test_v18_a_review_says_why_the_show_was_better() -> None:
     show, play, take = (parse_action(x) for x in ("show 6H", "transfer 6H", "take"))
     assert why(view, mem, play, show) == ("keeps_trump", SIX)  # the trump stays in the hand
     assert why(view, mem, take, show) == ("show", SIX)
+
+
+def test_v18_after_a_show_decisions_still_ignore_hidden_cards() -> None:
+    """R24, R25: the shown trump is known, the rest of that hand is not; every level decides
+    the same when every card hidden from its seat is dealt anew (the shown one stays put)."""
+    g, events = _with_talon()
+    g, shown = g.apply(1, "show 6H")
+    history = visible_to([*events, *shown], 2)
+    rng = random.Random(5)
+    for _ in range(3):
+        other = reshuffle_hidden(g, 2, rng)
+        assert other.view(2) == g.view(2) and other.hands[1] >> SIX.index & 1
+        for level in LEVELS:
+            budget = Budget(None, iterations=8)
+            a = make_player(level, 9, budget).choose(g.view(2), history)
+            assert make_player(level, 9, budget).choose(other.view(2), history) is a, level

@@ -107,7 +107,7 @@ from bot.delivery.turn_alerts import must_act
 from bot.tables.table import Table
 from bot.text import t
 from durak_core import Action, Card, SeatView
-from durak_core.actions import ATTACK, DEFEND, PASS, TAKE, TRANSFER, Attack, Defend, Transfer
+from durak_core.actions import ATTACK, DEFEND, PASS, SHOW, TAKE, TRANSFER, Attack, Defend, Transfer
 from durak_core.events import ActionTaken, BoutEnded
 from tests.bot.helpers import World, running_bot, world
 from tests.fake_discord import FakeDiscord, FakeMessage
@@ -495,6 +495,7 @@ class Game:
             TAKE: "take",
             PASS: "done",
             TRANSFER: "transfer",
+            SHOW: "show",
         }.get(action.kind, "other")
         await self.offered(seat, action, toggle)
         await asyncio.sleep(self.pause())  # reading the hand, which may change meanwhile

@@ -10,6 +10,7 @@ Notation (cards as in R2)::
     pass             done throwing in (R15); "done" is accepted as a synonym
     transfer 7S      pass the attack on with a card of the same rank (V1)
     exchange         swap the lowest trump for the face-up trump (V8)
+    show 7H          pass the attack on by showing the trump of its rank, kept in hand (V18)
 
 >>> a = parse_action("defend 7h 9H")
 >>> a, str(a)
@@ -22,7 +23,8 @@ Traceback (most recent call last):
 durak_core.errors.ActionNotationError: 'beat 7H' is not an action (expected one of: attack CARD, ...
 
 Actions are interned: equal actions are the same object, so the engine's legal-action lists
-allocate nothing.
+allocate nothing. Codes are stored (button ids, snapshots' readers): a new kind's codes go after
+the existing ones, which never move.
 """
 
 from __future__ import annotations
@@ -39,23 +41,28 @@ TAKE: Final = 2
 PASS: Final = 3
 TRANSFER: Final = 4
 EXCHANGE: Final = 5
+SHOW: Final = 6
+#: How many kinds there are (kinds are 0..NUM_KINDS-1, for tables indexed by kind).
+NUM_KINDS: Final = 7
 
 _N: Final = NUM_CARD_IDS
-#: Code layout: attack 0..N-1, transfer N..2N-1, take, pass, exchange, then defend (a * N + d).
+#: Code layout: attack 0..N-1, transfer N..2N-1, take, pass, exchange, then defend (a * N + d),
+#: then show (V18, appended after the others so that their codes stay as stored).
 _TRANSFER_BASE: Final = _N
 TAKE_CODE: Final = 2 * _N
 PASS_CODE: Final = 2 * _N + 1
 EXCHANGE_CODE: Final = 2 * _N + 2
 _DEFEND_BASE: Final = 2 * _N + 3
+_SHOW_BASE: Final = _DEFEND_BASE + _N * _N
 #: Every action code lies in ``range(NUM_ACTION_CODES)``.
-NUM_ACTION_CODES: Final = _DEFEND_BASE + _N * _N
+NUM_ACTION_CODES: Final = _SHOW_BASE + _N
 
 
 class Action:
-    """Base class of the six actions. Use :func:`parse_action` or the interned constructors."""
+    """Base class of the seven actions. Use :func:`parse_action` or the interned constructors."""
 
     __slots__ = ("a", "c", "code", "kind")
-    kind: int  # ATTACK ... EXCHANGE
+    kind: int  # ATTACK ... SHOW
     code: int
     c: int  # for hot paths (engine, AI): the index of the card played, or -1
     a: int  # the index of the attack card a defence beats, or -1
@@ -75,6 +82,8 @@ class Action:
             return PASS_ACTION
         if code == EXCHANGE_CODE:
             return EXCHANGE_ACTION
+        if code >= _SHOW_BASE:
+            return show(Card.from_index(code - _SHOW_BASE))
         a, d = divmod(code - _DEFEND_BASE, _N)
         return defend(Card.from_index(a), Card.from_index(d))
 
@@ -149,6 +158,20 @@ class Transfer(Action):
         return f"Transfer(card={self.card!r})"
 
 
+class Show(Action):
+    """The defender passes the attack on by showing ``card``, the trump of the attack's rank,
+    which stays in the hand (V18)."""
+
+    __slots__ = ("card",)
+    card: Card
+
+    def __str__(self) -> str:
+        return f"show {self.card}"
+
+    def __repr__(self) -> str:
+        return f"Show(card={self.card!r})"
+
+
 class ExchangeTrump(Action):
     """The holder of the lowest trump swaps it for the face-up trump (V8)."""
 
@@ -173,16 +196,19 @@ def _new(cls: type[Action], kind: int, code: int) -> Action:
     return obj
 
 
-def _card_action(cls: type[Attack] | type[Transfer], kind: int, code: int, i: int) -> Action:
+def _card_action(
+    cls: type[Attack] | type[Transfer] | type[Show], kind: int, code: int, i: int
+) -> Action:
     obj = cls()
     obj.card = Card.from_index(i)
     _init(obj, kind, code, i)
     return obj
 
 
-#: Interned attack / transfer actions by card index (the engine indexes them directly).
+#: Interned attack / transfer / show actions by card index (the engine indexes them directly).
 ATTACKS: Final = tuple(_card_action(Attack, ATTACK, i, i) for i in range(_N))
 TRANSFERS: Final = tuple(_card_action(Transfer, TRANSFER, _TRANSFER_BASE + i, i) for i in range(_N))
+SHOWS: Final = tuple(_card_action(Show, SHOW, _SHOW_BASE + i, i) for i in range(_N))
 _DEFENDS: Final[dict[int, Defend]] = {}
 TAKE_ACTION: Final = _new(Take, TAKE, TAKE_CODE)
 PASS_ACTION: Final = _new(Pass, PASS, PASS_CODE)
@@ -195,6 +221,10 @@ def attack(card: Card) -> Attack:
 
 def transfer(card: Card) -> Transfer:
     return TRANSFERS[card.index]  # type: ignore[return-value]
+
+
+def show(card: Card) -> Show:
+    return SHOWS[card.index]  # type: ignore[return-value]
 
 
 def defend(attack_card: Card, card: Card) -> Defend:
@@ -214,7 +244,7 @@ def defend_i(a: int, d: int) -> Defend:
     return obj
 
 
-_USAGE: Final = "attack CARD, defend ATTACK CARD, take, pass, transfer CARD, exchange"
+_USAGE: Final = "attack CARD, defend ATTACK CARD, take, pass, transfer CARD, exchange, show CARD"
 
 
 def parse_action(text: str) -> Action:
@@ -231,6 +261,8 @@ def parse_action(text: str) -> Action:
             return defend(Card.parse(args[0]), Card.parse(args[1]))
         if verb == "transfer" and len(args) == 1:
             return transfer(Card.parse(args[0]))
+        if verb == "show" and len(args) == 1:
+            return show(Card.parse(args[0]))
     except CardNotationError as exc:
         raise ActionNotationError(f"{text!r}: {exc}") from None
     if not args:

@@ -5,7 +5,8 @@
 The engine's kernel (listing, checking, stepping, the bout's end) reads and changes a ``Board``;
 the public type is its subclass :class:`~durak_core.state.GameState`, which adds the copy and
 the public API as methods. Keeping the fields down here, below the kernel, and the methods up
-there, above it, keeps ``durak_core`` free of import cycles.
+there, above it, keeps ``durak_core`` free of import cycles; the copy of the fields
+(:func:`copy_fields`) sits here too, so a new field is one module's edit.
 
 Card sets are bitmasks over card indices (:mod:`durak_core.cards`), seat sets bitmasks over seat
 numbers, so the hot path does integer arithmetic instead of building sets.
@@ -41,7 +42,7 @@ class Board:
     equality, pickling, the copy and the JSON snapshot all follow them. Every field holds an
     immutable value (ints, tuples, the rule set), shared between states, except three working
     lists the engine changes on every card played: ``hands``, ``att`` and ``dfn``. They belong
-    to one state (:meth:`GameState.copy` copies them) and are read-only outside the engine: a
+    to one state (:func:`copy_fields` copies them) and are read-only outside the engine: a
     state handed out is never changed again. (Tuples there measurably slow the compiled fast
     path, which changes them in place.)
     """
@@ -156,6 +157,53 @@ FIELDS: Final = _declared_fields()
 _VALUE_FIELDS: Final = tuple(
     name for name in FIELDS if name not in ("_k", "_legal", "_log_base", "_log_tail", "beat")
 )
+
+
+def copy_fields(s: Board, new: Board) -> None:
+    """Set every field of ``new`` (a bare instance) from ``s``: the three working lists are
+    copied, every other field is immutable and shared; the engine's cache of legal actions
+    starts empty. Written out field by field, here beside the declarations, because it runs once
+    per applied action (a loop over :data:`FIELDS` is several times slower compiled); a test
+    checks it against them."""
+    new.rules = s.rules
+    new.n = s.n
+    new.teams = s.teams
+    new.beat = s.beat
+    new.trump_suit = s.trump_suit
+    new.trump_card = s.trump_card
+    new.hidden_trump = s.hidden_trump
+    new.hands = s.hands[:]
+    new.known = s.known
+    new.talon = s.talon
+    new.discard = s.discard
+    new.att = s.att[:]
+    new.dfn = s.dfn[:]
+    new.table = s.table
+    new.ranks = s.ranks
+    new.unbeaten = s.unbeaten
+    new.attacker = s.attacker
+    new.defender = s.defender
+    new.attackers = s.attackers
+    new.limit = s.limit
+    new.taken = s.taken
+    new.passed = s.passed
+    new.active = s.active
+    new.out = s.out
+    new.emptied = s.emptied
+    new.shown = s.shown
+    new.discarded_once = s.discarded_once
+    new.bout = s.bout
+    new.version = s.version
+    new.dealer = s.dealer
+    new.starter = s.starter
+    new.first_game = s.first_game
+    new.seed = s.seed
+    new.order = s.order
+    new._log_base = s._log_base
+    new._log_tail = s._log_tail
+    new.finished = s.finished
+    new._legal = None
+    new._k = s._k
 
 
 def with_item(values: tuple[int, ...], index: int, value: int) -> tuple[int, ...]:

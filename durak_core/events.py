@@ -109,18 +109,6 @@ class TrumpRevealed(NamedTuple):
         return None
 
 
-class TrumpShown(NamedTuple):
-    """V18: ``seat`` passed the attack on by showing ``card``, the trump of the attack's rank: it
-    stays in that hand, known to all (the transfer's ``ActionTaken`` names the same card)."""
-
-    seat: int
-    card: Card
-
-    @property
-    def to(self) -> int | None:
-        return None
-
-
 class GameOver(NamedTuple):
     """R20: the game ended; ``durak`` is None for a draw."""
 
@@ -141,7 +129,6 @@ Event = (
     | BoutStarted
     | TrumpExchanged
     | TrumpRevealed
-    | TrumpShown
     | GameOver
 )
 

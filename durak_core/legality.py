@@ -2,13 +2,13 @@
 # until the next install (durak_core/compiled_sources.py).
 """What a seat may do now, and which rule says no: each rule of play stated once.
 
-Every check below answers one question about one seat — may it attack, defend, transfer, take,
-pass or exchange now — with :data:`ALLOWED` or the code of the first rule that forbids it. The
-same checks serve both sides, in the spirit of pokerkit's verify / can / do:
+Every check below answers one question about one seat — may it attack, defend, transfer, show
+a trump, take, pass or exchange now — with :data:`ALLOWED` or the code of the first rule that
+forbids it. The same checks serve both sides, in the spirit of pokerkit's verify / can / do:
 
 - the listing (:func:`durak_core.listing.list_legal`) lists exactly what they allow, card by
   card from the card sets below (:func:`attack_cards`, :func:`defence_cards`,
-  :func:`transfer_cards`);
+  :func:`transfer_cards`, :func:`show_cards`);
 - :func:`check` runs them for one action, and :func:`reason` turns its code into the rule id and
   a sentence, for ``verify``'s errors and the bot's refusals.
 
@@ -27,10 +27,10 @@ from __future__ import annotations
 
 from typing import Final
 
-from .actions import ATTACK, DEFEND, EXCHANGE, PASS, TAKE, TRANSFER, Action
+from .actions import ATTACK, DEFEND, EXCHANGE, PASS, SHOW, TAKE, TRANSFER, Action
 from .bits import lowest_bit
 from .board import Board
-from .cards import COPY_STRIDE, Card, card_index
+from .cards import Card, card_index
 from .rules import FIRST_BOUT_CAP, OPTIONS
 
 #: The answer of a check that finds nothing against the action.
@@ -69,6 +69,13 @@ NO_TRUMP: Final = 30
 NOT_LOWEST_TRUMP: Final = 31
 TALON_TOO_SHORT: Final = 32
 MUST_OPEN: Final = 33
+NO_SHOWS: Final = 34
+ONLY_DEFENDER_SHOWS: Final = 35
+SHOW_AFTER_TAKE: Final = 36
+SHOW_AFTER_BEATING: Final = 37
+SHOW_NOT_TRUMP: Final = 38
+SHOWN_ALREADY: Final = 39
+SHOW_TOO_MANY: Final = 40
 
 
 # --- the card sets ---------------------------------------------------------------------------
@@ -92,13 +99,16 @@ def defence_cards(s: Board, attack: int) -> int:
 
 
 def transfer_cards(s: Board) -> int:
-    """V1: the defender's cards of the attack cards' rank that it may transfer with, once
-    :func:`transfer_check` allowed a transfer (the listing's question): all of them, or when the
-    next defender could face no card more, the trumps it would show (V18)."""
-    cards = s.hands[s.defender] & s._k.same_rank[s.att[0]]
-    if not s._k.transfer_by_trump or len(s.att) < _room(s):
-        return cards
-    return _shown_trumps(s, s.defender, cards)
+    """V1: the defender's cards of the attack cards' rank (it may transfer with any of them
+    once :func:`transfer_check` allowed a transfer: the listing's question)."""
+    return s.hands[s.defender] & s._k.same_rank[s.att[0]]
+
+
+def show_cards(s: Board) -> int:
+    """V18: the defender's trumps of the attack cards' rank (it may show any of them once
+    :func:`show_check` allowed a show); none in a game without a trump."""
+    tables = s._k
+    return s.hands[s.defender] & tables.same_rank[s.att[0]] & tables.suit_cards[s.trump_suit]
 
 
 def _room(s: Board) -> int:
@@ -110,26 +120,9 @@ def _room(s: Board) -> int:
     return held if held < cap else cap
 
 
-def shows_trump(s: Board, seat: int, card: int) -> bool:
-    """V18: is ``seat``'s transfer with ``card`` made by showing it: ``card`` a trump (of the
-    attack's rank), and ``seat`` has not shown one this bout?"""
-    if not s._k.transfer_by_trump or s.trump_suit < 0:
-        return False
-    # a suit's 13 indices, in both copies (V16); a joker's index is in no suit
-    trumps = (0x1FFF << 13 * s.trump_suit) * (1 | 1 << COPY_STRIDE)
-    bout, seats = s.shown[0], s.shown[1]
-    return bool(trumps >> card & 1) and not (bout == s.bout and seats >> seat & 1)
-
-
-def _shown_trumps(s: Board, seat: int, cards: int) -> int:
-    """V18: those of ``cards`` that ``seat`` would transfer by showing."""
-    shown = 0
-    while cards:
-        low = cards & -cards
-        if shows_trump(s, seat, low.bit_length() - 1):
-            shown |= low
-        cards ^= low
-    return shown
+def has_shown(s: Board, seat: int) -> bool:
+    """V18: has ``seat`` shown a trump this bout?"""
+    return s.shown[0] == s.bout and bool(s.shown[1] >> seat & 1)
 
 
 def exchange_card(s: Board, seat: int) -> int:
@@ -195,14 +188,30 @@ def transfer_check(s: Board, seat: int, card: int) -> int:
         return TRANSFER_AFTER_BEATING
     if card >= 0 and not s._k.same_rank[s.att[0]] >> card & 1:
         return TRANSFER_OTHER_RANK
-    count = len(s.att)  # one more card to face, unless the trump is shown (V18)
-    room = _room(s)
-    if count < room:
-        return ALLOWED
-    shows = s._k.transfer_by_trump and count == room
-    if shows and (shows_trump(s, seat, card) if card >= 0 else transfer_cards(s) != 0):
-        return ALLOWED
-    return TRANSFER_TOO_MANY
+    if len(s.att) >= _room(s):  # the next defender faces one card more
+        return TRANSFER_TOO_MANY
+    return ALLOWED
+
+
+def show_check(s: Board, seat: int, card: int) -> int:
+    """V18: may the defender pass the attack on by showing ``card``? As a transfer (V1), but
+    with a trump of the attack's rank, kept in the hand, so the next defender faces no card
+    more; once per bout per player."""
+    if not s._k.transfer_by_trump:
+        return NO_SHOWS
+    if seat != s.defender:
+        return ONLY_DEFENDER_SHOWS
+    if s.taken:
+        return SHOW_AFTER_TAKE
+    if s.unbeaten != len(s.att):
+        return SHOW_AFTER_BEATING
+    if card >= 0 and not show_cards(s) >> card & 1:
+        return SHOW_NOT_TRUMP
+    if has_shown(s, seat):
+        return SHOWN_ALREADY
+    if len(s.att) > _room(s):
+        return SHOW_TOO_MANY
+    return ALLOWED
 
 
 def take_check(s: Board, seat: int) -> int:
@@ -275,6 +284,8 @@ def check(s: Board, seat: int, action: Action) -> int:
         return take_check(s, seat)
     if kind == PASS:
         return pass_check(s, seat)
+    if kind == SHOW:
+        return show_check(s, seat, card)
     raise AssertionError(action)  # pragma: no cover - Action has exactly these kinds
 
 
@@ -286,6 +297,7 @@ _NEIGHBOURS: Final = OPTIONS.refusal_id("neighbours_only")
 _EXCHANGE: Final = OPTIONS.refusal_id("trump_exchange")
 _TEAMS: Final = OPTIONS.refusal_id("team_size")
 _FIRST_FIVE: Final = OPTIONS.refusal_id("first_bout_five")
+_SHOW: Final = OPTIONS.refusal_id("transfer_by_trump")
 
 #: For each code: the rule id and the sentence (fields filled by :func:`reason`).
 _REASONS: Final = {
@@ -325,6 +337,13 @@ _REASONS: Final = {
     NO_TRUMP: (_EXCHANGE, "there is no trump this game"),
     NOT_LOWEST_TRUMP: (_EXCHANGE, "only the holder of {lowest_trump} may exchange it"),
     TALON_TOO_SHORT: (_EXCHANGE, "the talon must hold more than one card to exchange"),
+    NO_SHOWS: (_SHOW, "transfer by showing the trump is not part of these rules"),
+    ONLY_DEFENDER_SHOWS: (_SHOW, "only the defender (seat {defender}) may show a trump"),
+    SHOW_AFTER_TAKE: (_SHOW, "no show after a take"),
+    SHOW_AFTER_BEATING: (_SHOW, "no show once an attack card is beaten"),
+    SHOW_NOT_TRUMP: (_SHOW, "{card} is not a trump of the attack cards' rank"),
+    SHOWN_ALREADY: (_SHOW, "{who} has already shown a trump this bout"),
+    SHOW_TOO_MANY: (_SHOW, "the next defender holds too few cards to face the attack (or R12)"),
 }
 
 

@@ -15,7 +15,16 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from .actions import ATTACKS, EXCHANGE_ACTION, PASS_ACTION, TAKE_ACTION, TRANSFERS, Action, defend_i
+from .actions import (
+    ATTACKS,
+    EXCHANGE_ACTION,
+    PASS_ACTION,
+    SHOWS,
+    TAKE_ACTION,
+    TRANSFERS,
+    Action,
+    defend_i,
+)
 from .bits import append_each
 from .board import Board
 from .cards import NUM_CARD_IDS
@@ -27,6 +36,8 @@ from .legality import (
     defend_check,
     exchange_check,
     pass_check,
+    show_cards,
+    show_check,
     take_check,
     transfer_cards,
     transfer_check,
@@ -38,12 +49,13 @@ class Spelling:
     """How the listing writes one seat's actions: the interned actions themselves (for
     ``legal_actions``), or that seat's interned (seat, action) pairs (for ``legal_moves``)."""
 
-    __slots__ = ("_defences", "attacks", "exchange", "pass_", "seat", "take", "transfers")
+    __slots__ = ("_defences", "attacks", "exchange", "pass_", "seat", "shows", "take", "transfers")
 
     def __init__(self, seat: int) -> None:
         self.seat = seat  # -1: bare actions
         self.attacks = tuple(self._spell(action) for action in ATTACKS)  # by card index
         self.transfers = tuple(self._spell(action) for action in TRANSFERS)
+        self.shows = tuple(self._spell(action) for action in SHOWS)
         self.take = self._spell(TAKE_ACTION)
         self.pass_ = self._spell(PASS_ACTION)
         self.exchange = self._spell(EXCHANGE_ACTION)
@@ -125,6 +137,8 @@ def _list_bout_actions(
                             append_each(out, spell.defences(attack), defence_cards(s, attack))
             if transfer_check(s, seat, -1) == ALLOWED:
                 append_each(out, spell.transfers, transfer_cards(s))
+            if s._k.transfer_by_trump and show_check(s, seat, -1) == ALLOWED:  # V18
+                append_each(out, spell.shows, show_cards(s))
             if take_check(s, seat) == ALLOWED:
                 out.append(spell.take)
         else:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from .cards import SAME_RANK, Suit
+from .cards import COPY_STRIDE, SAME_RANK, SUIT_BLOCKS, Suit
 from .rules import MAX_SEATS, MIN_SEATS, RuleSet, lowest_trumps
 
 #: Every mask of active seats is below this (one bit per seat, at most MAX_SEATS of them).
@@ -89,6 +89,8 @@ class Tables:
       under V16);
     - ``same_rank[card]``: ``SAME_RANK`` within this deck (R11; without the second copies of
       V16 every mask fits a machine word, which the compiled engine handles natively);
+    - ``suit_cards[suit]``: the mask of a suit's cards, both copies (V16); ``[-1]``, no trump,
+      is empty (V18 shows a trump);
     - the rule set's switches the step reads (V1, V6, V7, V8, V18), as plain attributes (compiled,
       reading them from the interpreted ``RuleSet`` would cost a dictionary look-up each).
     """
@@ -103,6 +105,7 @@ class Tables:
         "hand_size",
         "lowest_trumps",
         "same_rank",
+        "suit_cards",
         "team_size",
         "throw_in_after_take",
         "transfer",
@@ -138,6 +141,8 @@ class Tables:
             deck |= 1 << card.index
         self.same_rank = tuple(mask & deck for mask in SAME_RANK)
         self.lowest_trumps = tuple(lowest_trumps(rules, suit) for suit in Suit)
+        both = 1 | 1 << COPY_STRIDE
+        self.suit_cards = (*(block * both for block in SUIT_BLOCKS), 0)
         self.transfer = rules.transfer
         self.throw_in_after_take = rules.throw_in_after_take
         self.team_size = rules.team_size

@@ -7,6 +7,11 @@ that differs from that replay, naming the first log entry that fails or the firs
 differs. :func:`replay_json` gives the replay and the difference instead, for a caller that
 would rather restore from the log (the bot).
 
+Logs written before V18's show became its own action (issue #33) spell a show ``transfer
+<trump>``: the first transfer with the trump of the attack's rank in a bout was always a show.
+A V18 snapshot whose log does not replay to it is read again that way (:func:`legacy_move`)
+and loads when that replay matches.
+
 >>> from durak_core import RuleSet, new_game
 >>> g = new_game(RuleSet(), 3, seed=5)
 >>> g, _ = g.apply(g.starter, g.legal_actions(g.starter)[0])
@@ -23,7 +28,7 @@ from typing import Final
 
 from pydantic import ValidationError
 
-from .actions import Action, parse_action
+from .actions import TRANSFER, Action, parse_action, show
 from .board import set_roles, set_trump, throwers_now
 from .cards import Card, parse_cards
 from .errors import DurakError, ReplayError, StateFormatError
@@ -33,6 +38,7 @@ from .state import GameState, apply, new_game
 
 __all__ = [
     "StateModel",
+    "legacy_move",
     "parse_move",
     "position",
     "replay",
@@ -156,7 +162,7 @@ def _parse(text: str | bytes) -> StateModel:
         raise StateFormatError(f"not a valid game state: {exc}") from exc
 
 
-def _replay_model(m: StateModel) -> GameState:
+def _replay_model(m: StateModel, legacy: bool = False) -> GameState:
     """The state the snapshot's deal and log give."""
     try:
         rules = RuleSet.from_options(m.rules)
@@ -171,16 +177,47 @@ def _replay_model(m: StateModel) -> GameState:
         )
     except (DurakError, TypeError) as exc:
         raise StateFormatError(f"the deal cannot be repeated: {exc}") from exc
-    return _apply_log(s, m.log)
+    return _apply_log(s, m.log, legacy)
 
 
 def replay_json(text: str | bytes) -> tuple[GameState, str | None]:
     """A saved state as its log makes it: (the replayed state, the first difference between
     the saved snapshot and that replay, or None). Raises :class:`StateFormatError` when the
-    JSON is no state at all or its log does not replay (:class:`ReplayError` names the entry)."""
+    JSON is no state at all or its log does not replay (:class:`ReplayError` names the entry).
+    A V18 log of before issue #33 is read as it was meant (module doc)."""
     m = _parse(text)
-    s = _replay_model(m)
-    return s, _discrepancy(m, state_to_model(s))
+    try:
+        s = _replay_model(m)
+        problem = _discrepancy(m, state_to_model(s))
+    except StateFormatError:
+        if not _may_be_legacy(m):
+            raise
+        return _replay_legacy(m, None)
+    if problem is None or not _may_be_legacy(m):
+        return s, problem
+    return _replay_legacy(m, (s, problem))
+
+
+def _may_be_legacy(m: StateModel) -> bool:
+    """Could the log be one of before issue #33 that spells a V18 show as a transfer?"""
+    return bool(m.rules.get("transfer_by_trump")) and any(" transfer " in x for x in m.log)
+
+
+def _replay_legacy(
+    m: StateModel, plain: tuple[GameState, str | None] | None
+) -> tuple[GameState, str | None]:
+    """The legacy reading of ``m``'s log when it replays to the snapshot, else ``plain`` (the
+    log read as today's, or, when that failed to replay, the legacy reading's failure)."""
+    try:
+        s = _replay_model(m, legacy=True)
+    except StateFormatError:
+        if plain is None:
+            raise
+        return plain
+    problem = _discrepancy(m, state_to_model(s))
+    if problem is None or plain is None:
+        return s, problem
+    return plain
 
 
 def state_from_json(text: str | bytes) -> GameState:
@@ -192,10 +229,25 @@ def state_from_json(text: str | bytes) -> GameState:
     return s
 
 
-def _apply_log(s: GameState, moves: Iterable[tuple[int, Action | str] | str]) -> GameState:
+def legacy_move(s: GameState, seat: int, action: Action) -> Action:
+    """``action`` as a log of before issue #33 meant it in ``s``: there, under V18, a transfer
+    with the trump of the attack's rank by a player who had not shown this bout was a show (the
+    same condition as today's show being legal); any other action is itself."""
+    if action.kind == TRANSFER and s.rules.transfer_by_trump:
+        shown = show(action.card)  # type: ignore[attr-defined]
+        if s.can(seat, shown):
+            return shown
+    return action
+
+
+def _apply_log(
+    s: GameState, moves: Iterable[tuple[int, Action | str] | str], legacy: bool = False
+) -> GameState:
     for index, item in enumerate(moves):
         try:
             seat, action = parse_move(item) if isinstance(item, str) else item
+            if legacy and isinstance(action, Action):
+                action = legacy_move(s, seat, action)
             s, _ = apply(s, seat, action)
         except DurakError as exc:
             text = item if isinstance(item, str) else f"{item[0]} {item[1]}"

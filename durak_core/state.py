@@ -19,7 +19,7 @@ from typing import cast
 
 from .actions import Action, parse_action
 from .bits import lowest_bit
-from .board import Board, Move, set_roles, set_trump, with_item
+from .board import Board, Move, copy_fields, set_roles, set_trump, with_item
 from .cards import COPY_STRIDE, SUIT_BLOCKS, Card
 from .deck import deal, dealer_from_seed, shuffled_indices
 from .describe import describe_state
@@ -40,51 +40,9 @@ class GameState(Board):
 
     def copy(self) -> GameState:
         """An independent copy (the fast path mutates one in place; :meth:`apply` changes one
-        into the next state): the three working lists are copied, every other field is
-        immutable and shared; the engine's cache of legal actions starts empty. Written out
-        field by field because it runs once per applied action (a loop over
-        :data:`~durak_core.board.FIELDS` is several times slower compiled); a test checks it
-        against them."""
-        new = GameState()  # no __init__: every field is set below
-        new.rules = self.rules
-        new.n = self.n
-        new.teams = self.teams
-        new.beat = self.beat
-        new.trump_suit = self.trump_suit
-        new.trump_card = self.trump_card
-        new.hidden_trump = self.hidden_trump
-        new.hands = self.hands[:]
-        new.known = self.known
-        new.talon = self.talon
-        new.discard = self.discard
-        new.att = self.att[:]
-        new.dfn = self.dfn[:]
-        new.table = self.table
-        new.ranks = self.ranks
-        new.unbeaten = self.unbeaten
-        new.attacker = self.attacker
-        new.defender = self.defender
-        new.attackers = self.attackers
-        new.limit = self.limit
-        new.taken = self.taken
-        new.passed = self.passed
-        new.active = self.active
-        new.out = self.out
-        new.emptied = self.emptied
-        new.shown = self.shown
-        new.discarded_once = self.discarded_once
-        new.bout = self.bout
-        new.version = self.version
-        new.dealer = self.dealer
-        new.starter = self.starter
-        new.first_game = self.first_game
-        new.seed = self.seed
-        new.order = self.order
-        new._log_base = self._log_base
-        new._log_tail = self._log_tail
-        new.finished = self.finished
-        new._legal = None
-        new._k = self._k
+        into the next state): :func:`~durak_core.board.copy_fields`, beside the fields."""
+        new = GameState()  # no __init__: copy_fields sets every field
+        copy_fields(self, new)
         return new
 
     def __repr__(self) -> str:

@@ -11,15 +11,15 @@ from __future__ import annotations
 
 from typing import Final
 
-from .actions import ATTACK, DEFEND, EXCHANGE, PASS, TAKE, TRANSFER, Action
+from .actions import ATTACK, DEFEND, EXCHANGE, NUM_KINDS, PASS, SHOW, TAKE, TRANSFER, Action
 from .after_bout import end_bout
 from .board import Board, set_roles, with_item
 from .cards import Card
-from .events import Event, TrumpExchanged, TrumpShown
-from .legality import exchange_card, shows_trump
+from .events import Event, TrumpExchanged
+from .legality import exchange_card
 
 #: By action kind: does the action move a card from the hand to the table?
-_PLAYS_CARD: Final = tuple(kind in (ATTACK, DEFEND, TRANSFER) for kind in range(6))
+_PLAYS_CARD: Final = tuple(kind in (ATTACK, DEFEND, TRANSFER) for kind in range(NUM_KINDS))
 
 
 def do(s: Board, seat: int, action: Action, events: list[Event] | None = None) -> None:
@@ -28,11 +28,6 @@ def do(s: Board, seat: int, action: Action, events: list[Event] | None = None) -
     version = s.version
     s.version = version + 1
     s._legal = None
-    if kind == TRANSFER and shows_trump(s, seat, action.c):
-        _show_trump(s, seat, action.c)
-        if events is not None:
-            events.append(TrumpShown(seat, Card.from_index(action.c)))
-        return  # the same attack, still unbeaten, faces the next defender
     if _PLAYS_CARD[kind]:
         _play_card(s, seat, action.c, version)
         if kind == DEFEND:
@@ -60,6 +55,9 @@ def do(s: Board, seat: int, action: Action, events: list[Event] | None = None) -
         _exchange_trump(s, seat, events)
         if not s.att:  # otherwise the swapped-out card may have been a last possible throw-in
             return
+    elif kind == SHOW:
+        _show_trump(s, seat, action.c)  # the action itself is the public record of the show
+        return  # the same attack, still unbeaten, faces the next defender
     else:  # pragma: no cover - Action has exactly these kinds
         raise AssertionError(action)
     if _bout_is_over(s):

@@ -36,7 +36,7 @@ from .deck import seed_commitment, shuffled_deck
 from .errors import DurakError
 from .result import GameResult
 from .rules import RuleSet
-from .serialize import parse_move
+from .serialize import legacy_move, parse_move
 from .series import Series
 from .state import GameState, new_game
 
@@ -95,10 +95,11 @@ def _fail(reason: str, **detail: object) -> Verdict:
 
 
 def _replay(
-    log: GameLog, rules: RuleSet, seed: int, series: Series
+    log: GameLog, rules: RuleSet, seed: int, series: Series, legacy: bool = False
 ) -> tuple[GameState | None, Verdict | None]:
     """Deal from the seed with the series' dealer and apply the log; a failure verdict or the
-    final state."""
+    final state. ``legacy``: read V18 shows as logs of before issue #33 spell them
+    (:func:`~durak_core.serialize.legacy_move`)."""
     try:
         state = new_game(
             rules,
@@ -112,6 +113,8 @@ def _replay(
     for i, text in enumerate(log.actions, start=1):
         try:
             seat, action = parse_move(text)
+            if legacy and 0 <= seat < log.seats:
+                action = legacy_move(state, seat, action)
             if not 0 <= seat < log.seats or not state.can(seat, action):
                 return None, _fail("illegal", n=i, move=text)
             state, _ = state.apply(seat, action)
@@ -136,7 +139,27 @@ def _check_log(log: GameLog, rules: RuleSet) -> tuple[int | None, Verdict | None
 
 
 def verify_game(log: GameLog, earlier: Sequence[GameLog] = ()) -> Verdict:
-    """Verify ``log``; ``earlier``: the series' games before it, in order (R22 dealers)."""
+    """Verify ``log``; ``earlier``: the series' games before it, in order (R22 dealers). A V18
+    series recorded before issue #33, whose logs spell a show as a transfer, verifies when read
+    that way."""
+    verdict = _verify(log, earlier, legacy=False)
+    if verdict.ok or not _v18(log):
+        return verdict
+    older = _verify(log, earlier, legacy=True)
+    return older if older.ok else verdict
+
+
+def _v18(log: GameLog) -> bool:
+    return isinstance(log.rules, Mapping) and bool(log.rules.get("transfer_by_trump"))
+
+
+def reads_legacy_shows(log: GameLog, earlier: Sequence[GameLog] = ()) -> bool:
+    """Whether the series verifies only with its V18 shows read as logs of before issue #33
+    spell them (``transfer <trump>``; :func:`~durak_core.serialize.legacy_move`)."""
+    return _v18(log) and not _verify(log, earlier, False).ok and _verify(log, earlier, True).ok
+
+
+def _verify(log: GameLog, earlier: Sequence[GameLog], legacy: bool) -> Verdict:
     try:
         rules = RuleSet.from_options(log.rules)
         series = Series(rules, log.seats)
@@ -146,14 +169,14 @@ def verify_game(log: GameLog, earlier: Sequence[GameLog] = ()) -> Verdict:
         seed, failed = _check_log(past, rules)
         state = None
         if seed is not None:
-            state, failed = _replay(past, rules, seed, series)
+            state, failed = _replay(past, rules, seed, series, legacy)
         if failed is not None or state is None or state.result is None:
             return _fail("earlier", n=number)
         series.record(state.result, state.dealer)
     seed, failed = _check_log(log, rules)
     if failed is not None or seed is None:
         return failed or _fail("bad_record")
-    state, failed = _replay(log, rules, seed, series)
+    state, failed = _replay(log, rules, seed, series, legacy)
     if failed is not None or state is None:
         return failed or _fail("unfinished")
     result: GameResult | None = state.result
@@ -167,4 +190,4 @@ def verify_game(log: GameLog, earlier: Sequence[GameLog] = ()) -> Verdict:
     return Verdict(True, moves=len(log.actions))
 
 
-__all__ = ["REASONS", "GameLog", "Verdict", "verify_game"]
+__all__ = ["REASONS", "GameLog", "Verdict", "reads_legacy_shows", "verify_game"]

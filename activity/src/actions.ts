@@ -10,6 +10,8 @@ export interface Offers {
   defend: Map<string, Map<string, number>>;
   /** card → code: pass the attack on (transfer). */
   transfer: Map<string, number>;
+  /** card → code: pass the attack on by showing that trump, which stays in the hand (V18). */
+  show: Map<string, number>;
   take: number | null;
   pass: number | null;
   exchange: number | null;
@@ -20,6 +22,7 @@ export function readOffers(actions: readonly ActionOffer[]): Offers {
     attack: new Map(),
     defend: new Map(),
     transfer: new Map(),
+    show: new Map(),
     take: null,
     pass: null,
     exchange: null,
@@ -32,6 +35,7 @@ export function readOffers(actions: readonly ActionOffer[]): Offers {
       targets.set(a, code);
       offers.defend.set(b, targets);
     } else if (verb === "transfer" && a) offers.transfer.set(a, code);
+    else if (verb === "show" && a) offers.show.set(a, code);
     else if (verb === "take") offers.take = code;
     else if (verb === "pass") offers.pass = code;
     else if (verb === "exchange") offers.exchange = code;

@@ -14,7 +14,7 @@ export interface Player {
 
 export interface ActionOffer {
   code: number;
-  /** The engine's notation (`attack 10D`, `defend 9S 10S`, `take`, `pass`, `transfer 9D`). */
+  /** The engine's notation (`attack 10D`, `defend 9S 10S`, `take`, `pass`, `transfer 9D`, `show 9H`). */
   text: string;
 }
 

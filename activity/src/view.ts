@@ -252,6 +252,7 @@ function controls(game: Game, offers: Offers, state: ViewState, handlers: ViewHa
     bar.append(b);
   };
   for (const [card, code] of offers.transfer) button(tr("act.transfer", { card: cardLabel(card) }), code, "transfer");
+  for (const [card, code] of offers.show) button(tr("act.show", { card: cardLabel(card) }), code, "show");
   if (offers.exchange !== null) {
     const lowest = (game.hand ?? [])
       .filter((c) => suitOf(c) === game.trump)

@@ -17,6 +17,7 @@ CLIENT_TEXT_KEYS: tuple[str, ...] = (
     "act.take",
     "act.pass",
     "act.transfer",
+    "act.show",
     "act.exchange",
     "act.auto_pass",
     "act.auto_pass_off",

@@ -24,7 +24,7 @@ from bot.pacing.channel_limits import ChannelLimiter
 from bot.storage.preferences import NotifyPrefs
 from bot.tables.table import Table
 from bot.text import t
-from durak_core import Transfer
+from durak_core import Show, Transfer
 from durak_core.events import ActionTaken
 
 log = logging.getLogger(__name__)
@@ -56,10 +56,11 @@ def must_act(table: Table) -> dict[int, Role]:
 
 
 def transferred(table: Table) -> bool:
-    """The last action was a transfer (V1): the defender was just handed the attack."""
+    """The last action was a transfer (V1) or a show (V18): the defender was just handed the
+    attack."""
     for event in reversed(table.events):
         if isinstance(event, ActionTaken):
-            return isinstance(event.action, Transfer)
+            return isinstance(event.action, Transfer | Show)
     return False
 
 

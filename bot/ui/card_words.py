@@ -14,9 +14,9 @@ from collections.abc import Sequence
 
 from bot.text import t
 from durak_core import Action, Card, Suit
-from durak_core.actions import ATTACK, DEFEND, EXCHANGE, PASS, TAKE, TRANSFER
+from durak_core.actions import ATTACK, DEFEND, EXCHANGE, PASS, SHOW, TAKE, TRANSFER
 from durak_core.cards import RANK_NAMES
-from durak_core.events import ActionTaken, BoutEnded, Event, PlayerOut, TrumpRevealed, TrumpShown
+from durak_core.events import ActionTaken, BoutEnded, Event, PlayerOut, TrumpRevealed
 
 _FACES = ("J", "Q", "K", "A")
 
@@ -87,8 +87,6 @@ def event_line(event: Event, names: Sequence[str], loc: str | None = None) -> st
         return t("log.out", loc, name=names[event.seat], place=event.place)
     if isinstance(event, TrumpRevealed):  # V14
         return t("log.trump_revealed", loc, card=card_text(event.card, loc))
-    if isinstance(event, TrumpShown):  # V18
-        return t("log.trump_shown", loc, name=names[event.seat], card=card_text(event.card, loc))
     return None
 
 
@@ -112,5 +110,8 @@ def action_line(seat: int, action: Action, names: Sequence[str], loc: str | None
     if kind == TRANSFER:
         assert card is not None
         return t("log.transfer", loc, name=name, card=card_text(card, loc))
+    if kind == SHOW:  # V18
+        assert card is not None
+        return t("log.show", loc, name=name, card=card_text(card, loc))
     assert kind == EXCHANGE
     return t("log.exchange", loc, name=name)

@@ -28,7 +28,17 @@ from bot.tables.play import may_auto_pass_at
 from bot.tables.table import Table
 from bot.text import t
 from durak_core import Action, Card, PublicView, SeatView
-from durak_core.actions import DEFEND, EXCHANGE, PASS, PASS_ACTION, TAKE, TRANSFER, Attack, Defend
+from durak_core.actions import (
+    DEFEND,
+    EXCHANGE,
+    PASS,
+    PASS_ACTION,
+    SHOW,
+    TAKE,
+    TRANSFER,
+    Attack,
+    Defend,
+)
 
 from .buttons import TableOp
 from .card_words import card_text, cards_text, grouped_hand, hand_sort_key
@@ -185,7 +195,7 @@ def render_hand(
     attacks: list[Action] = [a for a in legal if isinstance(a, Attack)]
     defends = [a for a in legal if isinstance(a, Defend)]
     tail: list[Item] = [
-        _control(a, v, loc) for a in legal if a.kind in (TRANSFER, TAKE, PASS, EXCHANGE)
+        _control(a, v, loc) for a in legal if a.kind in (TRANSFER, SHOW, TAKE, PASS, EXCHANGE)
     ]
     toggle = auto_pass_toggle(v, v.seat, ctx.auto_pass)
     if toggle == AUTO_PASS_OFF:
@@ -302,6 +312,8 @@ def _control_label(a: Action, v: SeatView, loc: str | None) -> str:
         return t("act.pass", loc)
     if a.kind == TRANSFER:
         return t("act.transfer", loc, card=card_text(a.card, loc))  # type: ignore[attr-defined]
+    if a.kind == SHOW:  # V18
+        return t("act.show", loc, card=card_text(a.card, loc))  # type: ignore[attr-defined]
     low = min((c for c in v.hand if c.suit == v.trump), key=lambda c: c.rank)
     return t("act.exchange", loc, card=card_text(low, loc), trump=card_text(v.trump_card, loc))
 
@@ -309,7 +321,7 @@ def _control_label(a: Action, v: SeatView, loc: str | None) -> str:
 def _control_style(a: Action) -> discord.ButtonStyle:
     if a.kind == TAKE:
         return discord.ButtonStyle.danger
-    if a.kind == TRANSFER:
+    if a.kind in (TRANSFER, SHOW):
         return discord.ButtonStyle.primary
     return discord.ButtonStyle.secondary
 
@@ -356,7 +368,8 @@ def _status(v: SeatView, ctx: HandContext, aimed: Card | None) -> str:
     if v.seat == v.defender and v.table:
         open_cards = [a for a, d in v.table if d is None]
         if TAKE in kinds:
-            key = "hand.you_defend_transfer" if TRANSFER in kinds else "hand.you_defend"
+            passes_on = TRANSFER in kinds or SHOW in kinds
+            key = "hand.you_defend_transfer" if passes_on else "hand.you_defend"
             text = t(key, loc, cards=cards_text(open_cards, loc))
             if aimed is not None:
                 text += " " + t("hand.pick_attack", loc)

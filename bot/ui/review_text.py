@@ -11,7 +11,7 @@ import discord
 from bot.render.review_chart import ChartPoint, ChartScene, render_chart
 from bot.text import t
 from durak_core import Action, Card
-from durak_core.actions import ATTACK, DEFEND, EXCHANGE, PASS, TAKE, TRANSFER
+from durak_core.actions import ATTACK, DEFEND, EXCHANGE, PASS, SHOW, TAKE, TRANSFER
 from durak_core.ai.review import ACCURATE_POINTS, DecisionReview
 from durak_core.ai.review_game import GameReview
 
@@ -34,6 +34,8 @@ def action_text(action: Action, loc: str | None) -> str:
         return t("review.act.defend", loc, attack=attack, card=card_text(card, loc))
     if kind == TRANSFER and card is not None:
         return t("review.act.transfer", loc, card=card_text(card, loc))
+    if kind == SHOW and card is not None:
+        return t("review.act.show", loc, card=card_text(card, loc))
     if kind == TAKE:
         return t("review.act.take", loc)
     if kind == PASS:

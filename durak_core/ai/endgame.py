@@ -63,6 +63,7 @@ class EndgameSolver:
         self.tt = {}
 
     def _key(self, s: GameState) -> tuple[object, ...]:
+        shown = s.shown  # V18: who has shown this bout changes what may follow
         return (
             tuple(s.hands),
             tuple(s.att),
@@ -72,6 +73,7 @@ class EndgameSolver:
             s.attacker,
             s.limit,
             s.discarded_once,
+            shown[1] if shown[0] == s.bout else 0,
         )
 
     def _order(self, legal: list[Action], hint: Action | None) -> list[Action]:

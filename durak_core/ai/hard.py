@@ -36,7 +36,7 @@ import math
 import random
 from collections.abc import Callable, Sequence
 
-from ..actions import ATTACK, DEFEND, PASS, TAKE, TRANSFER, Action
+from ..actions import ATTACK, DEFEND, PASS, SHOW, TAKE, TRANSFER, Action
 from ..events import Event
 from ..fast import apply_unchecked, legal_actions
 from ..state import GameState
@@ -369,7 +369,7 @@ def candidates(
     def cost(a: Action) -> tuple[int, int]:
         if a is preferred:
             return (-1, 0)
-        if a.kind in (TAKE, PASS):
+        if a.kind in (TAKE, PASS, SHOW):  # a show spends no card (V18)
             return (0, a.code)
         if a.kind in (ATTACK, DEFEND, TRANSFER):
             return (1 + value[a.c], a.code)

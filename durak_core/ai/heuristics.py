@@ -16,6 +16,7 @@ from ..actions import (
     DEFEND,
     EXCHANGE,
     PASS,
+    SHOW,
     TAKE,
     TRANSFER,
     Action,
@@ -57,12 +58,15 @@ def easy_choice(
     legal: Sequence[Action], hand: int, att: Sequence[int], dfn: Sequence[int], ct: CardTable
 ) -> Action:
     """Easy (seeds/004): attack low, throw in only cheap plain cards, defend with the smallest
-    card that wins, take when that fails."""
+    card that wins, take when that fails; but pass the attack on by showing a trump whenever it
+    may (V18: it costs no card)."""
     value = ct.value
     kinds = {a.kind for a in legal}
     for a in legal:
         if a.kind == EXCHANGE:
             return a
+    if SHOW in kinds:
+        return _first(legal, SHOW)
     if DEFEND in kinds or TAKE in kinds:
         unbeaten = [x for x, d in zip(att, dfn, strict=True) if d < 0]
         for x in unbeaten:  # table order, the smallest winning card each
@@ -179,8 +183,12 @@ def _defend(
     if kinds & (1 << TRANSFER):  # V1: pass the attack on with a cheap card rather than spend cards
         transfers = [a for a in legal if a.kind == TRANSFER]
         t = min(transfers, key=lambda a: value[a.c])
+        if not talon and hand & (hand - 1) == 0:  # the last card: out of the game (R18)
+            return t
         if not ct.strong >> t.c & 1 and (plan is None or talon):
             return t
+    if kinds & (1 << SHOW) and (plan is None or talon):  # V18: pass it on, keeping every card
+        return _first(legal, SHOW)
     if plan is None:
         return _first(legal, TAKE)
     if talon:

@@ -237,7 +237,17 @@ Key = tuple[object, ...]
 
 
 def _key(s: GameState) -> Key:
-    return (tuple(s.hands), tuple(s.att), tuple(s.dfn), s.taken, s.passed, s.attacker, s.limit)
+    shown = s.shown[1] if s.shown[0] == s.bout else 0  # V18: who has shown this bout
+    return (
+        tuple(s.hands),
+        tuple(s.att),
+        tuple(s.dfn),
+        s.taken,
+        s.passed,
+        s.attacker,
+        s.limit,
+        shown,
+    )
 
 
 def resistance(solver: EndgameSolver, s: GameState, memo: dict[Key, int]) -> int:

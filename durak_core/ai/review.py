@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..actions import ATTACK, DEFEND, PASS, TAKE, TRANSFER, Action
+from ..actions import ATTACK, DEFEND, PASS, SHOW, TAKE, TRANSFER, Action
 from ..cards import SAME_RANK, Card
 from ..events import Event
 from ..fast import apply_unchecked
@@ -60,6 +60,7 @@ REASONS = (
     "defend",
     "take",
     "transfer",
+    "show",
     "pass",
     "cheaper",
     "search",
@@ -279,11 +280,17 @@ def _play(
     return totals
 
 
+def _plays(a: Action) -> bool:
+    """Does ``a`` put its card on the table (a show keeps it in the hand, V18)?"""
+    return a.kind in (ATTACK, DEFEND, TRANSFER)
+
+
 def why(view: SeatView, mem: Memory, chosen: Action, best: Action) -> tuple[str, Card | None]:
     """One line of why ``best`` beats ``chosen``, from the heuristics' own reasons (Normal's
     play, :mod:`~durak_core.ai.heuristics`): keep trumps while the talon lasts, lead what the
     defender probably cannot beat, lead a rank you can throw in again, defend rather than take
-    a cheap table, take rather than spend trumps, pass the attack on, spend the cheaper card."""
+    a cheap table, take rather than spend trumps, pass the attack on (or show the trump, V18),
+    spend the cheaper card."""
     ct: CardTable = mem.ct
     strong = ct.strong
     value = ct.value
@@ -291,12 +298,14 @@ def why(view: SeatView, mem: Memory, chosen: Action, best: Action) -> tuple[str,
     def card_of(a: Action) -> Card | None:
         return Card.from_index(a.c) if a.c >= 0 else None
 
-    spends = chosen.c >= 0 and bool(strong >> chosen.c & 1)
-    keeps = best.c < 0 or not strong >> best.c & 1
+    spends = _plays(chosen) and bool(strong >> chosen.c & 1)
+    keeps = not _plays(best) or not strong >> best.c & 1
     if view.talon_size and spends and keeps:
         return "keeps_trump", card_of(chosen)
     if best.kind == TRANSFER:
         return "transfer", card_of(best)
+    if best.kind == SHOW:
+        return "show", card_of(best)
     if best.kind == DEFEND and chosen.kind == TAKE:
         return "defend", card_of(best)
     if best.kind == TAKE and chosen.kind == DEFEND:
@@ -310,6 +319,6 @@ def why(view: SeatView, mem: Memory, chosen: Action, best: Action) -> tuple[str,
         pairs = not view.table and (mem.hand & SAME_RANK[best.c]).bit_count() > 1
         if pairs and (chosen.c < 0 or (mem.hand & SAME_RANK[chosen.c]).bit_count() < 2):
             return "pair", card_of(best)
-    if best.c >= 0 and chosen.c >= 0 and value[best.c] < value[chosen.c]:
+    if _plays(best) and _plays(chosen) and value[best.c] < value[chosen.c]:
         return "cheaper", card_of(best)
     return "search", card_of(best)

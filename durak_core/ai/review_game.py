@@ -26,10 +26,10 @@ from ..actions import Action
 from ..errors import DurakError
 from ..events import Event, visible_to
 from ..rules import RuleSet
-from ..serialize import parse_move
+from ..serialize import legacy_move, parse_move
 from ..series import Series
 from ..state import GameState, new_game
-from ..verify import GameLog
+from ..verify import GameLog, reads_legacy_shows
 from ..views import SeatView
 from .review import ACCURATE_POINTS, DecisionReview, DecisionTask, ReviewBudget
 
@@ -54,13 +54,13 @@ class Decision:
         return DecisionTask(self.number, self.chosen, budget, seed)
 
 
-def _start(log: GameLog, earlier: Sequence[GameLog]) -> GameState:
+def _start(log: GameLog, earlier: Sequence[GameLog], legacy: bool) -> GameState:
     """The game as dealt: the seed's deck, with the dealer the series' earlier games fix."""
     try:
         rules = RuleSet.from_options(log.rules)
         series = Series(rules, log.seats)
         for past in earlier:
-            s = _replay(past, rules, series)
+            s = _replay(past, rules, series, legacy)
             assert s.result is not None
             series.record(s.result, s.dealer)
         return new_game(
@@ -74,7 +74,7 @@ def _start(log: GameLog, earlier: Sequence[GameLog]) -> GameState:
         raise BadRecord(str(exc)) from exc
 
 
-def _replay(log: GameLog, rules: RuleSet, series: Series) -> GameState:
+def _replay(log: GameLog, rules: RuleSet, series: Series, legacy: bool) -> GameState:
     s = new_game(
         rules,
         log.seats,
@@ -84,7 +84,7 @@ def _replay(log: GameLog, rules: RuleSet, series: Series) -> GameState:
     )
     for text in log.actions:
         seat, action = parse_move(text)
-        s, _ = s.apply(seat, action)
+        s, _ = s.apply(seat, legacy_move(s, seat, action) if legacy else action)
     if not s.finished:
         raise BadRecord("the log does not finish the game")
     return s
@@ -96,12 +96,15 @@ def decisions(log: GameLog, earlier: Sequence[GameLog], seat: int) -> list[Decis
     replay."""
     if not 0 <= seat < log.seats:
         raise BadRecord(f"seat {seat} is not in a {log.seats}-seat game")
-    s = _start(log, earlier)
+    legacy = reads_legacy_shows(log, earlier)  # a V18 record of before issue #33
+    s = _start(log, earlier, legacy)
     events: list[Event] = []
     out: list[Decision] = []
     for number, text in enumerate(log.actions, start=1):
         try:
             mover, action = parse_move(text)
+            if legacy:
+                action = legacy_move(s, mover, action)
             if mover == seat:
                 view = s.view(seat)
                 if len(view.legal_actions) > 1:

@@ -8,10 +8,12 @@ import random
 
 import pytest
 
+from bot.text import t
 from bot.ui.card_words import card_text
 from bot.ui.components import Components
 from bot.ui.hand_view import HandContext, render_hand
-from durak_core import PRESETS, Action, Defend, GameState, RuleSet, new_game
+from durak_core import PRESETS, Action, Card, Defend, GameState, RuleSet, new_game, position
+from durak_core.actions import SHOW
 from tests.engine.strategies import TABLES
 
 TABLE = "0123abcd"
@@ -79,27 +81,59 @@ async def test_components_offer_exactly_the_legal_actions(
     checked = 0
     for s in _states(rules, seats, seed=len(preset) * 7 + seats)[::3]:
         for seat in range(seats):
-            v = s.view(seat)
-            if not v.legal_actions:
-                continue
-            names = [f"p{i}" for i in range(seats)]
-            ctx = HandContext(TABLE, v.version, names, practice=practice)
-            msg = render_hand(v, ctx)
-            assert _hints(msg.view) == (practice and len(v.legal_actions) > 1)
-            rows = msg.view.to_components()
-            assert len(rows) <= 5
-            assert rows == msg.view.as_view().to_components()  # the JSON is discord.py's
-            offered = _offered(msg.view)[0]
-            # aiming at another open attack card shows that card's defences
-            targets = {a.attack for a in v.legal_actions if isinstance(a, Defend)}
-            for target in targets:
-                focused = render_hand(v, ctx, focus=target)
-                assert len(focused.view.to_components()) <= 5
-                offered |= _offered(focused.view)[0]
-            assert offered == {a.code for a in v.legal_actions}, (preset, str(v.legal_actions))
-            assert all(Action.from_code(c) in v.legal_actions for c in offered)
-            checked += 1
+            checked += _offers_exactly_the_legal_actions(s, seat, practice)
     assert checked > 10
+
+
+def _offers_exactly_the_legal_actions(s: GameState, seat: int, practice: bool) -> bool:
+    """Check ``seat``'s hand in ``s`` offers exactly its legal actions; False when it has none."""
+    v = s.view(seat)
+    if not v.legal_actions:
+        return False
+    names = [f"p{i}" for i in range(s.n)]
+    ctx = HandContext(TABLE, v.version, names, practice=practice)
+    msg = render_hand(v, ctx)
+    assert _hints(msg.view) == (practice and len(v.legal_actions) > 1)
+    rows = msg.view.to_components()
+    assert len(rows) <= 5
+    assert rows == msg.view.as_view().to_components()  # the JSON is discord.py's
+    offered = _offered(msg.view)[0]
+    # aiming at another open attack card shows that card's defences
+    targets = {a.attack for a in v.legal_actions if isinstance(a, Defend)}
+    for target in targets:
+        focused = render_hand(v, ctx, focus=target)
+        assert len(focused.view.to_components()) <= 5
+        offered |= _offered(focused.view)[0]
+    assert offered == {a.code for a in v.legal_actions}, str(v.legal_actions)
+    assert all(Action.from_code(c) in v.legal_actions for c in offered)
+    return True
+
+
+SHOW_RULES = RuleSet(transfer=True, transfer_by_trump=True)  # V1 + V18 (no preset has V18)
+
+
+@pytest.mark.parametrize("seats", [2, 4])
+async def test_v18_components_offer_exactly_the_legal_actions(seats: int) -> None:
+    """V18: the hand offers a show beside the transfer with the same trump."""
+    shows = 0
+    for seed in range(4):
+        for s in _states(SHOW_RULES, seats, seed=seed)[::2]:
+            for seat in range(seats):
+                _offers_exactly_the_legal_actions(s, seat, practice=False)
+                shows += sum(a.kind == SHOW for a in s.legal_actions(seat))
+    assert shows > 0
+
+
+def test_v18_show_and_transfer_are_buttons_side_by_side() -> None:
+    g = position(SHOW_RULES, ["6S 9D", "6H KS KC", "8D 9C JH"], trump="AH", attacker=0)
+    g, _ = g.apply(0, "attack 6S")
+    v = g.view(1)
+    for lang in ("en", "ru"):
+        msg = render_hand(v, HandContext(TABLE, v.version, ["a", "b", "c"], loc=lang))
+        six = card_text(Card.parse("6H"), lang)
+        labels = [[c.get("label") for c in row["components"]] for row in msg.view.to_components()]
+        wanted = [t("act.transfer", lang, card=six), t("act.show", lang, card=six)]
+        assert any(row[i : i + 2] == wanted for row in labels for i in range(len(row) - 1)), labels
 
 
 @pytest.mark.parametrize("practice", [False, True], ids=["normal", "practice"])

@@ -14,7 +14,7 @@ from durak_core.ai.review import REASONS, DecisionReview
 from durak_core.ai.review_game import GameReview
 from tests.bot.test_i18n import LANGS as LANGUAGES
 
-ACTIONS = ["attack 9S", "defend 9S JS", "take", "pass", "transfer 9H", "exchange"]
+ACTIONS = ["attack 9S", "defend 9S JS", "take", "pass", "transfer 9H", "exchange", "show 9H"]
 
 
 def review(number: int, chosen: Action, best: Action, c: float, b: float, reason: str,
@@ -27,6 +27,8 @@ def test_every_reason_and_action_has_its_words(loc: str) -> None:
     nine = Card.parse("9S")
     for text in ACTIONS:
         assert action_text(parse_action(text), loc)
+    named = {action_text(parse_action(text), loc) for text in ACTIONS}
+    assert len(named) == len(ACTIONS)  # a show is not named as the transfer (V18)
     take, attack = parse_action("take"), parse_action("attack 9S")
     lines = set()
     for reason in REASONS:

@@ -80,6 +80,7 @@ def test_the_rules_text_has_a_line_for_every_option_set(table: tuple[RuleSet, in
 
 
 def test_a_shown_trump_has_its_own_log_line() -> None:
+    """V18: the show is its own action, worded apart from a transfer that plays the trump."""
     g = position(
         RuleSet(transfer=True, transfer_by_trump=True),
         ["6S 9D", "6H KS KC", "8D 9C JH"],
@@ -87,8 +88,11 @@ def test_a_shown_trump_has_its_own_log_line() -> None:
         attacker=0,
     )
     g, _ = g.apply(0, "attack 6S")
-    _, events = g.apply(1, "transfer 6H")
+    _, shown = g.apply(1, "show 6H")
+    _, played = g.apply(1, "transfer 6H")
     for lang in LANGS:
-        lines = [event_line(e, ["Ann", "Bob", "Cid"], lang) for e in events]
         card = card_text(Card.parse("6H"), lang)
-        assert t("log.trump_shown", lang, name="Bob", card=card) in lines, lang
+        lines = [event_line(e, ["Ann", "Bob", "Cid"], lang) for e in shown]
+        assert lines == [t("log.show", lang, name="Bob", card=card)], lang
+        lines = [event_line(e, ["Ann", "Bob", "Cid"], lang) for e in played]
+        assert lines == [t("log.transfer", lang, name="Bob", card=card)], lang

@@ -8,15 +8,17 @@ from __future__ import annotations
 import logging
 import random
 from pathlib import Path
-from typing import Any
+from types import SimpleNamespace
+from typing import Any, cast
 
 import pytest
 
 import bot.tables.lobby as lobby_module
 from bot.app import DurakBot
+from bot.delivery.turn_alerts import transferred
 from bot.tables.table import Table
 from bot.text import t
-from durak_core import Action
+from durak_core import Action, RuleSet, position
 from durak_core.actions import ATTACK, DEFEND
 from tests.bot.helpers import HAND_ID, World, open_table, public_message, running_bot, world
 from tests.bot.test_bot_game import settled
@@ -393,3 +395,20 @@ async def test_timer_move_retires_the_notification(tmp_path: Path) -> None:
         await bot.service.tick()  # the timer leads the lowest card for the player
         assert seat not in must_act(table)
         await fake.wait_for(lambda: fake.message(note.id).deleted, what="the deletion")
+
+
+@pytest.mark.parametrize(
+    ("move", "handed_on"), [("show 6H", True), ("transfer 6H", True), ("take", False)]
+)
+def test_a_show_hands_the_defence_on_as_a_transfer_does(move: str, handed_on: bool) -> None:
+    """V18: after a show the next defender is alerted that the attack was passed to them."""
+    g = position(
+        RuleSet(transfer=True, transfer_by_trump=True),
+        ["6S 9D", "6H KS KC", "8D 9C JH"],
+        trump="AH",
+        attacker=0,
+    )
+    g, opened = g.apply(0, "attack 6S")
+    _, events = g.apply(1, move)
+    table = cast(Table, SimpleNamespace(events=[*opened, *events]))
+    assert transferred(table) == handed_on

@@ -1,6 +1,6 @@
-"""V11–V16 in the bot: offered by `/durak new` (presets and options), explained by
+"""V11–V16 and V18 in the bot: offered by `/durak new` (presets and options), explained by
 `/durak rules` in the reader's language, and shown on the table (no trump, the changing trump,
-jokers, the double deck)."""
+jokers, the double deck, the show of a trump)."""
 
 from __future__ import annotations
 
@@ -81,6 +81,20 @@ async def test_a_whole_jokers_game(tmp_path: Path) -> None:
         await fake.slash(w.alice, w.channel, "durak", "start")
         table = await play_one_game(w, bot, random.Random(11))
         assert table.status == "finished"
+        assert fake.violations == []
+
+
+@pytest.mark.slow
+async def test_a_whole_show_trump_game(tmp_path: Path) -> None:
+    """V18: every hand's buttons are the legal actions (shows beside transfers) to the end."""
+    async with world(tmp_path) as w, running_bot(w) as bot:
+        fake = w.fake
+        options = {"deck": 24, "transfer": True, "show_trump": True, "ai_seats": 1}
+        await fake.slash(w.alice, w.channel, "durak", "new", options=options)
+        await fake.slash(w.bob, w.channel, "durak", "join")
+        await fake.slash(w.alice, w.channel, "durak", "start")
+        table = await play_one_game(w, bot, random.Random(18))
+        assert table.status == "finished" and table.rules.transfer_by_trump
         assert fake.violations == []
 
 

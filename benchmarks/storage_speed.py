@@ -101,7 +101,7 @@ def bulk_load(path: Path, games: int, users: int, seed: int = 1, *, progress: bo
             (gid, GUILD, rnd.randrange(20), gid, f"s-{g}", 1, '{"preset":"classic"}',
              json.dumps(order[:-1]), durak, json.dumps([] if durak is None else [durak]),
              at.isoformat(timespec="microseconds"), ended, "ab" * 32, "cd" * 32,
-             rnd.choice(decks), rnd.choice(logs), ended)
+             rnd.choice(decks), rnd.choice(logs), ended, 0)  # the last: assisted (migration 10)
         )  # fmt: skip
         for seat, u in enumerate(ids):
             place = 1 if draw else (n + 1 if seat == durak else order.index(seat) + 1)
@@ -137,7 +137,7 @@ def bulk_load(path: Path, games: int, users: int, seed: int = 1, *, progress: bo
         conn.execute("PRAGMA synchronous = OFF")
         conn.execute("PRAGMA cache_size = -262144")
         conn.execute("BEGIN")
-        conn.executemany(f"INSERT INTO games VALUES ({', '.join('?' * 17)})", game_rows)
+        conn.executemany(f"INSERT INTO games VALUES ({', '.join('?' * 18)})", game_rows)
         conn.executemany(
             "INSERT INTO game_seats (game_id, seat, guild_id, ended_at, kind, user_id,"
             " ai_level, player_key, display_name, team, place, result, mu_after, sigma_after)"

@@ -406,7 +406,7 @@ class SqlStorage(SettingsStore, PuzzleQueries):
                     key,
                 )
             stats = stats_from_row(r, user_id, guild_id)
-            assisted = await _assisted_games(conn, key, guild_id)
+            assisted = await _assisted_games(conn, user_id, guild_id)
             return stats.model_copy(update={"assisted_games": assisted}) if assisted else stats
 
         return await self._transaction(body, write=False)
@@ -467,12 +467,13 @@ async def _record_assisted_seats(
     await conn.executemany(_INSERT_SEAT, seat_rows)
 
 
-async def _assisted_games(conn: Connection, player_key: str, guild_id: int | None) -> int:
-    """How many assisted (practice) games ``player_key`` played, in the guild or anywhere."""
+async def _assisted_games(conn: Connection, user_id: int, guild_id: int | None) -> int:
+    """How many assisted (practice) games the user played, in the guild or anywhere (by
+    ``user_id``: its index keeps this a look-up; ``player_key`` has none)."""
     where = "" if guild_id is None else " AND s.guild_id = ?"
     row = await conn.fetchrow(
         "SELECT COUNT(*) FROM game_seats s JOIN games g ON g.game_id = s.game_id"
-        f" WHERE s.player_key = ? AND g.assisted = 1{where}",
-        *((player_key,) if guild_id is None else (player_key, guild_id)),
+        f" WHERE s.user_id = ? AND g.assisted = 1{where}",
+        *((user_id,) if guild_id is None else (user_id, guild_id)),
     )
     return 0 if row is None else int(row[0])

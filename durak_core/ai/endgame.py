@@ -36,6 +36,23 @@ def outcome(s: GameState, me: int) -> float:
     return -1.0 if s.teams[remaining[0]] == s.teams[me] else 1.0
 
 
+def position_key(s: GameState) -> tuple[object, ...]:
+    """A position's identity for the solver's tables (and the puzzles' memo): the cards in
+    each place, the bout's state and the roles."""
+    shown = s.shown  # V18: who has shown this bout changes what may follow
+    return (
+        tuple(s.hands),
+        tuple(s.att),
+        tuple(s.dfn),
+        s.taken,
+        s.passed,
+        s.attacker,
+        s.limit,
+        s.discarded_once,
+        shown[1] if shown[0] == s.bout else 0,
+    )
+
+
 @dataclass(eq=False)
 class EndgameSolver:
     """``stop()`` is polled every few hundred nodes; ``node_limit`` caps the work (both raise
@@ -61,20 +78,6 @@ class EndgameSolver:
         self.nodes = self.cuts = 0
         self.best = {}
         self.tt = {}
-
-    def _key(self, s: GameState) -> tuple[object, ...]:
-        shown = s.shown  # V18: who has shown this bout changes what may follow
-        return (
-            tuple(s.hands),
-            tuple(s.att),
-            tuple(s.dfn),
-            s.taken,
-            s.passed,
-            s.attacker,
-            s.limit,
-            s.discarded_once,
-            shown[1] if shown[0] == s.bout else 0,
-        )
 
     def _order(self, legal: list[Action], hint: Action | None) -> list[Action]:
         value = self.ct.value
@@ -129,7 +132,7 @@ class EndgameSolver:
         if depth <= 0:
             self.cuts += 1
             return self._eval(s)
-        key = self._key(s)
+        key = position_key(s)
         entry = self.tt.get(key)
         if entry is not None and (entry[0] >= depth or not entry[3]):
             _, flag, v, cut = entry
@@ -191,7 +194,7 @@ class EndgameSolver:
         seat = next_actor(s)
         assert seat is not None
         legal = legal_actions(s, seat)
-        key = self._key(s)
+        key = position_key(s)
         maximize = s.teams[seat] == s.teams[self.me]
         best_v = -2.0 if maximize else 2.0
         best_a = legal[0]

@@ -40,7 +40,7 @@ from ..serialize import parse_move, position
 from ..state import GameState
 from ..views import SeatView
 from .cardinfo import card_table
-from .endgame import EndgameSolver, OutOfBudget, outcome
+from .endgame import EndgameSolver, OutOfBudget, outcome, position_key
 from .schedule import next_actor
 
 #: The version of the data file's layout; :func:`parse_puzzles` refuses any other.
@@ -231,23 +231,8 @@ def ordered(solver: EndgameSolver, s: GameState, seat: int) -> list[Action]:
     return sorted(s.legal_actions(seat), key=lambda a: (cost(a), a.code))
 
 
-#: A position's identity (what the solver's table is keyed by): the cards in each place, the
-#: bout's state and the roles.
+#: A position's identity (:func:`~durak_core.ai.endgame.position_key`).
 Key = tuple[object, ...]
-
-
-def _key(s: GameState) -> Key:
-    shown = s.shown[1] if s.shown[0] == s.bout else 0  # V18: who has shown this bout
-    return (
-        tuple(s.hands),
-        tuple(s.att),
-        tuple(s.dfn),
-        s.taken,
-        s.passed,
-        s.attacker,
-        s.limit,
-        shown,
-    )
 
 
 def resistance(solver: EndgameSolver, s: GameState, memo: dict[Key, int]) -> int:
@@ -257,7 +242,7 @@ def resistance(solver: EndgameSolver, s: GameState, memo: dict[Key, int]) -> int
     for positions of one puzzle)."""
     if s.finished:
         return 0
-    key = _key(s)
+    key = position_key(s)
     found = memo.get(key)
     if found is not None:
         return found

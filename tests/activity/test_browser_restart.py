@@ -50,13 +50,27 @@ class ActivityBotProcess(BotProcess):
         return env
 
 
+#: What the client shows when a wait fails (the diagnosis of a stuck step).
+CLIENT_STATE = f"""(() => {{
+  const doc = {browser.CLIENT_DOC};
+  const app = doc?.getElementById('app');
+  return app ? {{ ...app.dataset, selected: [...doc.querySelectorAll('.selected, .target')]
+    .map(e => e.dataset.key), line: doc.querySelector('.status')?.textContent ?? '' }} : null;
+}})()"""
+
+
 async def offers(page: Page, newer_than: int = -1) -> dict[str, Any]:
     """The client's offers once it draws a version newer than ``newer_than``."""
-    shown: dict[str, Any] = await page.wait_for(
-        browser.offers_when(f"o.version > {newer_than}"),
-        f"a version newer than {newer_than}",
-        WAIT,
-    )
+    try:
+        shown: dict[str, Any] = await page.wait_for(
+            browser.offers_when(f"o.version > {newer_than}"),
+            f"a version newer than {newer_than}",
+            WAIT,
+        )
+    except TimeoutError as error:
+        raise TimeoutError(
+            f"{error}; the client shows {await page.evaluate(CLIENT_STATE)}"
+        ) from None
     return shown
 
 
@@ -115,6 +129,7 @@ async def test_browsers_carry_on_across_a_bot_kill_and_restart(tmp_path: Path) -
                     await page.wait_for(browser.DRAWN, f"user {user}'s client", WAIT)
                 seen = [await offers(p) for p in pages]
                 version, moves = seen[0]["version"], 0
+                clicks: list[str] = []  # page:key@version, said if a step never arrives
                 while seen[0]["status"] == "running":
                     assert moves < 300, "the game does not end"
                     movers = [
@@ -123,6 +138,7 @@ async def test_browsers_carry_on_across_a_bot_kill_and_restart(tmp_path: Path) -
                     assert movers, seen
                     page = rng.choice(movers)
                     choice = pick(seen[pages.index(page)], rng)
+                    clicks.append(f"{pages.index(page)}:{choice}@{version}")
                     if moves in KILLS_AFTER_MOVES:
                         bot.kill()  # every move so far was drawn by both: acknowledged
                         await asyncio.sleep(0.5)
@@ -132,7 +148,10 @@ async def test_browsers_carry_on_across_a_bot_kill_and_restart(tmp_path: Path) -
                         await click_offer(page, choice)
                     moves += 1
                     # the click (also the one made while down) moved the table on
-                    seen = await settled(pages, version)
+                    try:
+                        seen = await settled(pages, version)
+                    except TimeoutError as error:
+                        raise TimeoutError(f"{error}; the clicks: {' '.join(clicks)}") from None
                     version = seen[0]["version"]
                 assert moves > max(KILLS_AFTER_MOVES)
                 assert all(s["status"] == "finished" and not s["cards"] for s in seen), seen

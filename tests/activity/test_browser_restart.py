@@ -12,6 +12,7 @@ Needs Chromium and the built client, like test_browser_game.py.
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 from pathlib import Path
 from typing import Any
@@ -55,8 +56,40 @@ CLIENT_STATE = f"""(() => {{
   const doc = {browser.CLIENT_DOC};
   const app = doc?.getElementById('app');
   return app ? {{ ...app.dataset, selected: [...doc.querySelectorAll('.selected, .target')]
-    .map(e => e.dataset.key), line: doc.querySelector('.status')?.textContent ?? '' }} : null;
+    .map(e => e.dataset.key), line: doc.querySelector('.status')?.textContent ?? '',
+    toast: doc.querySelector('.toast')?.textContent ?? null,
+    banner: doc.querySelector('.banner')?.textContent ?? null }} : null;
 }})()"""
+
+
+def socket_log(page: Page, last: int = 12) -> str:
+    """The page's last WebSocket frames, both ways, in short (``Network`` is enabled on it)."""
+    said: list[str] = []
+    for event in page.events:
+        method = event.get("method", "")
+        if method in ("Network.webSocketCreated", "Network.webSocketClosed"):
+            said.append("opened" if method.endswith("Created") else "closed")
+            continue
+        if method not in ("Network.webSocketFrameSent", "Network.webSocketFrameReceived"):
+            continue
+        data = str(event["params"]["response"]["payloadData"])
+        try:
+            frame = json.loads(data)
+        except ValueError:
+            frame = {"type": data[:40]}
+        table = frame.get("table") or {}
+        what = {k: frame[k] for k in ("type", "code", "version", "key", "text") if k in frame}
+        if isinstance(table, dict) and "version" in table:
+            what["table_version"] = table["version"]
+        way = "→" if method.endswith("Sent") else "←"
+        what["t"] = round(float(event["params"].get("timestamp", 0)), 3)
+        said.append(way + json.dumps(what, ensure_ascii=False))
+    thrown = [
+        str(e["params"]["exceptionDetails"].get("exception", {}).get("description", e["params"]))
+        for e in page.events
+        if e.get("method") == "Runtime.exceptionThrown"
+    ]
+    return " ".join(said[-last:]) + (f"; it threw: {thrown[-3:]}" if thrown else "")
 
 
 async def offers(page: Page, newer_than: int = -1) -> dict[str, Any]:
@@ -69,7 +102,8 @@ async def offers(page: Page, newer_than: int = -1) -> dict[str, Any]:
         )
     except TimeoutError as error:
         raise TimeoutError(
-            f"{error}; the client shows {await page.evaluate(CLIENT_STATE)}"
+            f"{error}; the client shows {await page.evaluate(CLIENT_STATE)};"
+            f" its socket's last frames: {socket_log(page)}"
         ) from None
     return shown
 
@@ -125,6 +159,8 @@ async def test_browsers_carry_on_across_a_bot_kill_and_restart(tmp_path: Path) -
                 pages = [page_a, page_b]
                 for page, user in zip(pages, (alice, bob), strict=True):
                     await browser.reduce_motion(page)
+                    await page.call("Network.enable")
+                    await page.call("Runtime.enable")
                     await page.call("Page.navigate", url=f"{base}&user={user}")
                     await page.wait_for(browser.DRAWN, f"user {user}'s client", WAIT)
                 seen = [await offers(p) for p in pages]

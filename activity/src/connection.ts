@@ -1,7 +1,9 @@
 // One WebSocket to the table, kept open: a dropped socket reconnects with the welcome's
 // single-use resume token; a refused token (a restarted server, an expired token) signs in
 // again through Discord, silently. A socket the server ended for good (the user left the
-// instance, a newer window replaced this one, the instance is full) is not reopened.
+// instance, a newer window replaced this one, the instance is full) is not reopened. A move
+// is kept until it is answered: one whose socket closed first goes again on the next socket
+// if the table is still where it was chosen (docs/activity.md, "Client").
 
 import { serverUrl } from "./auth";
 import {
@@ -14,6 +16,7 @@ import {
   type LobbyOpName,
   type OpenOptions,
   type ServerFrame,
+  type Table,
 } from "./protocol";
 
 export interface ConnectionEvents {
@@ -35,9 +38,12 @@ export class Connection {
   private token: string | null;
   private retries = 0;
   private refs = 0;
-  /** A move made while the socket was down: sent once it is back, so no click is lost (the
-   * server still checks it against the table's version then). */
+  /** A lobby operation or an opening asked for while the socket was down: sent once it is
+   * back (the server checks it against the table as it is then). */
   private queued: string | null = null;
+  /** The move sent last and not answered yet (by a table frame of another version, or an
+   * error frame), and the socket it went on (null: none yet, the socket was down). */
+  private move: { frame: string; ref: string; table: string; version: number; on: WebSocket | null } | null = null;
   /** The text of the last error frame, shown when the server ends the socket for good. */
   private lastError = "";
 
@@ -60,12 +66,16 @@ export class Connection {
     ws.onmessage = (event: MessageEvent<string>) => {
       const frame = parseServerFrame(event.data);
       if (!frame) return;
-      if (frame.type === "error") this.lastError = frame.text;
+      if (frame.type === "error") {
+        this.lastError = frame.text;
+        if (frame.ref === null || frame.ref === this.move?.ref) this.move = null; // refused
+      }
       if (frame.type === "welcome") {
         this.token = frame.resume;
         this.retries = 0;
         this.events.reconnecting(false);
       }
+      if (frame.type === "table" && ws === this.ws) this.settle(ws, frame.table);
       this.events.frame(frame);
       if (frame.type === "welcome" && this.queued !== null) {
         ws.send(this.queued);
@@ -99,12 +109,36 @@ export class Connection {
     this.open();
   }
 
-  /** Sends an action, or keeps it for the next socket while offline (the latest one only);
+  /** Whether a move is on its way: sent (or to be sent once the socket is back) and not
+   * answered yet. */
+  get waiting(): boolean {
+    return this.move !== null;
+  }
+
+  /** Sends a move chosen at ``version`` of table ``table``, now or once the socket is back;
    * returns its ref (echoed by an error frame). */
-  act(code: number, version: number): string | null {
+  act(code: number, version: number, table: string): string {
     const ref = `a${++this.refs}`;
-    this.send(actFrame(code, version, ref));
+    const frame = actFrame(code, version, ref);
+    const ws = this.ws && this.ws.readyState === WebSocket.OPEN ? this.ws : null;
+    this.move = { frame, ref, table, version, on: ws };
+    ws?.send(frame);
     return ref;
+  }
+
+  /** A table frame on the live socket ``ws``: the move on its way is answered once the table
+   * is at another version (or another table); while it is still at the move's, a move that
+   * did not go on this socket (its socket closed before the answer, or none was open) goes
+   * now. The server checks it against the table's version as always, so it counts once. */
+  private settle(ws: WebSocket, table: Table | null): void {
+    const move = this.move;
+    if (move === null) return;
+    if (table === null || table.id !== move.table || table.version !== move.version) {
+      this.move = null;
+    } else if (move.on !== ws) {
+      move.on = ws;
+      ws.send(move.frame);
+    }
   }
 
   /** A lobby operation (or "done for this bout"), sent or kept like an action. */

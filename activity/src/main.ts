@@ -49,11 +49,10 @@ function draw(): void {
     act(code) {
       const table = state.table;
       if (!table || !connection || state.pending) return;
-      if (connection.act(code, table.version) !== null) {
-        state.pending = true;
-        state.selection = { card: null, target: null };
-        draw();
-      }
+      connection.act(code, table.version, table.id);
+      state.pending = true;
+      state.selection = { card: null, target: null };
+      draw();
     },
     lobby(op, extra) {
       if (!connection || state.pending) return;
@@ -143,10 +142,10 @@ function onFrame(frame: ServerFrame): void {
     updatePresence(sdk, frame.table);
     // The form after a game closes once another table (or this one's rematch) is shown.
     if (frame.table?.id !== before?.id || frame.table?.status !== "finished") state.opening = false;
-    state.pending = false;
+    state.pending = connection?.waiting ?? false; // a move sent again after a reconnect waits on
     if (before?.version !== frame.table?.version) state.selection = { card: null, target: null };
   } else {
-    state.pending = false;
+    state.pending = connection?.waiting ?? false;
     toast(frame.text);
   }
   draw();

@@ -68,7 +68,7 @@ export class Connection {
       if (!frame) return;
       if (frame.type === "error") {
         this.lastError = frame.text;
-        if (frame.ref === null || frame.ref === this.move?.ref) this.move = null; // refused
+        if (!frame.ref || frame.ref === this.move?.ref) this.move = null; // refused
       }
       if (frame.type === "welcome") {
         this.token = frame.resume;

@@ -142,12 +142,12 @@ function onFrame(frame: ServerFrame): void {
     updatePresence(sdk, frame.table);
     // The form after a game closes once another table (or this one's rematch) is shown.
     if (frame.table?.id !== before?.id || frame.table?.status !== "finished") state.opening = false;
-    state.pending = connection?.waiting ?? false; // a move sent again after a reconnect waits on
     if (before?.version !== frame.table?.version) state.selection = { card: null, target: null };
   } else {
-    state.pending = connection?.waiting ?? false;
     toast(frame.text);
   }
+  // Answered, unless a move is still on its way (sent again after a reconnect).
+  if (frame.type !== "welcome") state.pending = connection?.waiting ?? false;
   draw();
 }
 

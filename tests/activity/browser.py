@@ -117,6 +117,37 @@ class Page:
             and e["params"]["response"].get("opcode") == 1
         ]
 
+    def socket_log(self, last: int = 12) -> str:
+        """The diagnosis of a stuck step: the page's last WebSocket events in short (sockets
+        opened and closed, frames both ways with their times; ``Network`` enabled) and the
+        last exceptions it threw (``Runtime`` enabled)."""
+        said: list[str] = []
+        for event in self.events:
+            method = event.get("method", "")
+            if method in ("Network.webSocketCreated", "Network.webSocketClosed"):
+                said.append("opened" if method.endswith("Created") else "closed")
+                continue
+            if method not in ("Network.webSocketFrameSent", "Network.webSocketFrameReceived"):
+                continue
+            data = str(event["params"]["response"]["payloadData"])
+            try:
+                frame = json.loads(data)
+            except ValueError:
+                frame = {"type": data[:40]}
+            table = frame.get("table") or {}
+            what = {k: frame[k] for k in ("type", "code", "version", "key", "text") if k in frame}
+            if isinstance(table, dict) and "version" in table:
+                what["table_version"] = table["version"]
+            what["t"] = round(float(event["params"].get("timestamp", 0)), 3)
+            way = "→" if method.endswith("Sent") else "←"
+            said.append(way + json.dumps(what, ensure_ascii=False))
+        thrown = [
+            str(e["params"]["exceptionDetails"].get("exception", {}).get("description", ""))
+            for e in self.events
+            if e.get("method") == "Runtime.exceptionThrown"
+        ]
+        return " ".join(said[-last:]) + (f"; it threw: {thrown[-3:]}" if thrown else "")
+
     async def call(self, method: str, **params: Any) -> dict[str, Any]:
         mid = next(self.ids)
         await self.ws.send_json({"id": mid, "method": method, "params": params})

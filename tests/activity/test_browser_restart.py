@@ -12,7 +12,6 @@ Needs Chromium and the built client, like test_browser_game.py.
 from __future__ import annotations
 
 import asyncio
-import json
 import random
 from pathlib import Path
 from typing import Any
@@ -62,36 +61,6 @@ CLIENT_STATE = f"""(() => {{
 }})()"""
 
 
-def socket_log(page: Page, last: int = 12) -> str:
-    """The page's last WebSocket frames, both ways, in short (``Network`` is enabled on it)."""
-    said: list[str] = []
-    for event in page.events:
-        method = event.get("method", "")
-        if method in ("Network.webSocketCreated", "Network.webSocketClosed"):
-            said.append("opened" if method.endswith("Created") else "closed")
-            continue
-        if method not in ("Network.webSocketFrameSent", "Network.webSocketFrameReceived"):
-            continue
-        data = str(event["params"]["response"]["payloadData"])
-        try:
-            frame = json.loads(data)
-        except ValueError:
-            frame = {"type": data[:40]}
-        table = frame.get("table") or {}
-        what = {k: frame[k] for k in ("type", "code", "version", "key", "text") if k in frame}
-        if isinstance(table, dict) and "version" in table:
-            what["table_version"] = table["version"]
-        way = "→" if method.endswith("Sent") else "←"
-        what["t"] = round(float(event["params"].get("timestamp", 0)), 3)
-        said.append(way + json.dumps(what, ensure_ascii=False))
-    thrown = [
-        str(e["params"]["exceptionDetails"].get("exception", {}).get("description", e["params"]))
-        for e in page.events
-        if e.get("method") == "Runtime.exceptionThrown"
-    ]
-    return " ".join(said[-last:]) + (f"; it threw: {thrown[-3:]}" if thrown else "")
-
-
 async def offers(page: Page, newer_than: int = -1) -> dict[str, Any]:
     """The client's offers once it draws a version newer than ``newer_than``."""
     try:
@@ -103,7 +72,7 @@ async def offers(page: Page, newer_than: int = -1) -> dict[str, Any]:
     except TimeoutError as error:
         raise TimeoutError(
             f"{error}; the client shows {await page.evaluate(CLIENT_STATE)};"
-            f" its socket's last frames: {socket_log(page)}"
+            f" its socket's last frames: {page.socket_log()}"
         ) from None
     return shown
 

@@ -29,6 +29,7 @@ from collections.abc import Sequence
 
 from durak_core.actions import ATTACK, DEFEND, SHOW, TRANSFER
 from durak_core.ai.normal import normal_choice
+from durak_core.bits import set_bits
 from durak_core.board import set_roles
 from durak_core.cards import Card, mask_of
 from durak_core.events import (
@@ -158,7 +159,7 @@ class HistoryFit:
                     if cards & ~hands[seat]:
                         return None  # the face-up trump was drawn but is not there
                     free = hands[seat] & ~known & ~cards
-                    pool = [c for c in range(free.bit_length()) if free >> c & 1]
+                    pool = set_bits(free)
                     k = number - cards.bit_count()
                     if len(pool) < k:
                         return None
@@ -180,13 +181,13 @@ class HistoryFit:
         view = self.view
         n = view.seats
         order: list[int] = []
-        sorted_hands = [_bits(h) for h in hands]
+        sorted_hands = [set_bits(h) for h in hands]
         for j in range(view.rules.hand_size):
             for k in range(n):
                 order.append(sorted_hands[(view.dealer + 1 + k) % n][j])
         order.append(deal.trump_card)
         for d in draws:
-            order.extend(_bits(d))
+            order.extend(set_bits(d))
         order.extend(reversed(deal.talon[1:]))  # top first, the face-up trump (bottom) is out
         # new_game deals as the engine did: R8's shown lowest trump included.
         s = new_game(view.rules, n, order=[Card.from_index(c) for c in order], dealer=view.dealer)
@@ -214,7 +215,3 @@ class HistoryFit:
             if (s.bout != bout or s.finished) != self.ends[i]:
                 return -1
         return mismatches
-
-
-def _bits(mask: int) -> list[int]:
-    return [c for c in range(mask.bit_length()) if mask >> c & 1]

@@ -35,6 +35,7 @@ from durak_core.ai import Budget, Level, make_player
 from durak_core.ai.hard import HardPlayer
 from durak_core.ai.memory import remember
 from durak_core.ai.schedule import next_actor
+from durak_core.bits import set_bits
 from durak_core.events import Event, visible_to
 
 #: Probabilities are clipped to [CLIP, 1 - CLIP] for the log loss.
@@ -82,7 +83,7 @@ def _game(job: tuple[int, argparse.Namespace]) -> Sums:
                 deals = hard._deals(view, mem, rng, weighted=True)
                 states = [deals.next() for _ in range(args.deals)]
                 hands = [d.hands[1] for d in states]
-                hidden = [c for c in range(mem.hidden.bit_length()) if mem.hidden >> c & 1]
+                hidden = set_bits(mem.hidden)
                 truth = s.hands[1]
                 _score(sums, "deals", hands, [1.0] * len(hands), hidden, truth)
                 uniform = hard._deals(view, mem, rng, weighted=False)

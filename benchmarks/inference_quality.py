@@ -7,9 +7,11 @@ draws ``--deals`` determinizations from Hard's own sampler (``HardPlayer._deals`
 passed-over and ``KEEP`` weights; row ``deals``) and as many uniform ones (row ``uniform``:
 only what the seat knows for certain). For every card Hard cannot place they estimate the
 chance that it is in Normal's hand; against the true hand that gives a Brier score and a log
-loss per card (lower is better; a hand known exactly scores 0). With ``--tries K`` the deals of
-row ``deals`` are also weighted by the history fit (``benchmarks/history_fit.py``, ``K``
-random pasts per deal), once for each factor in ``--mismatch``.
+loss per card (lower is better; a hand known exactly scores 0), and the Brier score of the
+trump-like cards alone (``CardTable.strong``), the cards that decide most games. With
+``--tries K`` the deals of row ``deals`` are also weighted by the history fit
+(``benchmarks/history_fit.py``, ``K`` random pasts per deal), once for each factor in
+``--mismatch``.
 
     python benchmarks/inference_quality.py [--games 20] [--deals 300] [--tries 8]
         [--mismatch 1,0.5,0.3,0.15,0.05] [--every 3] [--iterations 30] [--jobs 2] [--seed 1]
@@ -40,21 +42,25 @@ from durak_core.events import Event, visible_to
 
 #: Probabilities are clipped to [CLIP, 1 - CLIP] for the log loss.
 CLIP = 0.01
-#: Per weighting: [Brier sum, log-loss sum, cards, effective-deal sum, decisions].
+#: Per weighting: [Brier sum, log-loss sum, cards, effective-deal sum, decisions, Brier sum
+#: over the trumps, trumps].
 Sums = dict[str, list[float]]
 
 
 def _score(sums: Sums, key: str, hands: list[int], weights: list[float], hidden: list[int],
-           truth: int) -> None:  # fmt: skip
+           truth: int, trumps: int) -> None:  # fmt: skip
     total = sum(weights)
     if total <= 0.0:  # no deal fits: the unweighted deals
         weights = [1.0] * len(hands)
         total = float(len(hands))
-    row = sums.setdefault(key, [0.0, 0.0, 0.0, 0.0, 0.0])
+    row = sums.setdefault(key, [0.0] * 7)
     for c in hidden:
         p = sum(w for h, w in zip(hands, weights, strict=True) if h >> c & 1) / total
         y = truth >> c & 1
         row[0] += (p - y) ** 2
+        if trumps >> c & 1:
+            row[5] += (p - y) ** 2
+            row[6] += 1
         q = min(max(p, CLIP), 1.0 - CLIP)
         row[1] -= math.log(q if y else 1.0 - q)
     row[2] += len(hidden)
@@ -85,10 +91,10 @@ def _game(job: tuple[int, argparse.Namespace]) -> Sums:
                 hands = [d.hands[1] for d in states]
                 hidden = set_bits(mem.hidden)
                 truth = s.hands[1]
-                _score(sums, "deals", hands, [1.0] * len(hands), hidden, truth)
+                _score(sums, "deals", hands, [1.0] * len(hands), hidden, truth, mem.ct.strong)
                 uniform = hard._deals(view, mem, rng, weighted=False)
                 plain = [uniform.next().hands[1] for _ in range(args.deals)]
-                _score(sums, "uniform", plain, [1.0] * len(plain), hidden, truth)
+                _score(sums, "uniform", plain, [1.0] * len(plain), hidden, truth, mem.ct.strong)
                 if args.tries:
                     fit = HistoryFit(view, history[0], normal=1 << 1)
                     if fit.usable:
@@ -100,7 +106,7 @@ def _game(job: tuple[int, argparse.Namespace]) -> Sums:
                                 )
                                 for i, d in enumerate(states)
                             ]
-                            _score(sums, f"fit {f:g}", hands, ws, hidden, truth)
+                            _score(sums, f"fit {f:g}", hands, ws, hidden, truth, mem.ct.strong)
         action = players[seat].choose(view, tuple(history[seat]))
         s, events = s.apply(seat, action)
         for t in (0, 1):
@@ -131,17 +137,19 @@ def main(argv: list[str] | None = None) -> int:
             for i, x in enumerate(values):
                 acc[i] += x
     rows: list[dict[str, Any]] = []
-    for key, (brier, loss, cards, ess, decisions) in sums.items():
+    for key, (brier, loss, cards, ess, decisions, brier_t, trumps) in sums.items():
         row = {
             "weighting": key,
             "brier": brier / cards,
+            "brier_trumps": brier_t / max(trumps, 1),
             "log_loss": loss / cards,
             "effective_deals": ess / decisions,
             "decisions": int(decisions),
         }
         rows.append(row)
         print(
-            f"{key:10s} Brier {row['brier']:.4f}  log loss {row['log_loss']:.4f}  "
+            f"{key:10s} Brier {row['brier']:.4f} (trumps {row['brier_trumps']:.4f})  "
+            f"log loss {row['log_loss']:.4f}  "
             f"effective deals {row['effective_deals']:.1f} of {args.deals}  "
             f"({row['decisions']} decisions)"
         )

@@ -6,11 +6,13 @@ rules."""
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
 
 from benchmarks.history_fit import MISMATCH, HistoryFit
+from benchmarks.inference_quality import main
 from durak_core import PRESETS, GameState, RuleSet, new_game, parse_action
 from durak_core.ai import Level, make_player
 from durak_core.ai.normal import normal_choice
@@ -106,3 +108,17 @@ def test_the_true_past_replays_every_normal_decision(preset: str) -> None:
             log.extend(events)
             hist.extend(visible_to(events, 0))
     assert checked > 20
+
+
+def test_inference_quality_scores_every_weighting(capsys: pytest.CaptureFixture[str]) -> None:
+    """benchmarks/inference_quality.py: a tiny run scores uniform deals, Hard's deals and the
+    fit on the same decisions, with probabilities (Brier per card within [0, 1])."""
+    assert main(["--games", "1", "--deals", "12", "--tries", "2", "--mismatch", "0.3",
+                 "--jobs", "1", "--every", "4"]) == 0  # fmt: skip
+    out = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    rows = {r["weighting"]: r for r in out["rows"]}
+    assert set(rows) == {"deals", "uniform", "fit 0.3"}
+    assert len({r["decisions"] for r in rows.values()}) == 1
+    for r in rows.values():
+        assert 0.0 < r["brier"] < 1.0 and 0.0 <= r["brier_trumps"] < 1.0
+        assert 0.0 < r["effective_deals"] <= 12.0 + 1e-9

@@ -32,6 +32,7 @@ from durak_core.ai.normal import normal_choice
 from durak_core.bits import set_bits
 from durak_core.board import set_roles
 from durak_core.cards import Card, mask_of
+from durak_core.deck import order_from_hands
 from durak_core.events import (
     ActionTaken,
     BoutEnded,
@@ -153,21 +154,16 @@ class HistoryFit:
             elif kind == _TAKE:
                 hands[seat] &= ~cards
             else:
-                if kind == _DRAWN:
-                    d = cards
-                else:
-                    if cards & ~hands[seat]:
-                        return None  # the face-up trump was drawn but is not there
-                    free = hands[seat] & ~known & ~cards
-                    pool = set_bits(free)
+                d = cards  # _DRAWN: the cards; _DRAW: the face-up trump if it was drawn
+                if kind == _DRAW:
+                    pool = set_bits(hands[seat] & ~known & ~cards)
                     k = number - cards.bit_count()
                     if len(pool) < k:
                         return None
-                    d = cards
                     for c in rng.sample(pool, k):
                         d |= 1 << c
                 if d & ~hands[seat]:
-                    return None
+                    return None  # e.g. the face-up trump was drawn but is not there
                 hands[seat] &= ~d
                 draws.append(d)
         size = self.view.rules.hand_size
@@ -180,17 +176,12 @@ class HistoryFit:
         """Mismatches of Normal's decisions on this past, or -1 if the rules exclude it."""
         view = self.view
         n = view.seats
-        order: list[int] = []
-        sorted_hands = [set_bits(h) for h in hands]
-        for j in range(view.rules.hand_size):
-            for k in range(n):
-                order.append(sorted_hands[(view.dealer + 1 + k) % n][j])
-        order.append(deal.trump_card)
-        for d in draws:
-            order.extend(set_bits(d))
-        order.extend(reversed(deal.talon[1:]))  # top first, the face-up trump (bottom) is out
+        cards = [[Card.from_index(c) for c in set_bits(h)] for h in hands]
+        drawn = [Card.from_index(c) for d in draws for c in set_bits(d)]
+        rest = [Card.from_index(c) for c in reversed(deal.talon[1:])]  # top first, no trump
+        order = order_from_hands(cards, Card.from_index(deal.trump_card), drawn + rest, view.dealer)
         # new_game deals as the engine did: R8's shown lowest trump included.
-        s = new_game(view.rules, n, order=[Card.from_index(c) for c in order], dealer=view.dealer)
+        s = new_game(view.rules, n, order=order, dealer=view.dealer)
         if s.attacker != self.opener:
             # Not R8's starter in this past: a later game of a series (V10), where nothing
             # was shown, or an impossible past of a first game (kept: the seat cannot tell).

@@ -18,6 +18,7 @@ from durak_core.ai import Level, make_player
 from durak_core.ai.normal import normal_choice
 from durak_core.ai.schedule import next_actor
 from durak_core.cards import Card, mask_of, parse_cards
+from durak_core.deck import order_from_hands
 from durak_core.events import CardsDrawn, CardsReceived, Event, visible_to
 
 
@@ -26,12 +27,9 @@ def scripted() -> tuple[GameState, list[Event]]:
     9 or 10 (R15, R16). Each draws one card; seat 1 (the seat that decides) attacks next."""
     rules = RuleSet()
     hands = [parse_cards("AS 6S 9C KD QD JC"), parse_cards("7S 8C 9D 10C JD QC")]
-    order = [c for pair in zip(*hands, strict=True) for c in pair]  # dealer 1: seat 0 first
-    rest = [c for c in rules.deck() if c not in order and c != Card.parse("10H")]
-    rest.remove(Card.parse("7D"))
-    rest.remove(Card.parse("8D"))
-    order += [Card.parse("10H"), Card.parse("7D"), Card.parse("8D"), *rest]
-    s = new_game(rules, 2, order=order, dealer=1)
+    trump, top = Card.parse("10H"), parse_cards("7D 8D")  # seat 0 draws 7D, seat 1 8D
+    rest = [c for c in rules.deck() if c not in (*hands[0], *hands[1], trump, *top)]
+    s = new_game(rules, 2, order=order_from_hands(hands, trump, top + rest, dealer=1), dealer=1)
     history: list[Event] = []
     for seat, text in ((0, "attack 9C"), (1, "defend 9C 10C")):
         s, events = s.apply(seat, parse_action(text))

@@ -61,7 +61,7 @@ NODES_PER_ITERATION = 100
 #: Talon size from which the game counts as early for :func:`lapse` (a 36-card two-seat game
 #: starts with 24).
 EARLY_TALON = 10
-#: Rounds before the first halving of the root candidates (then doubling).
+#: Rounds before the first halving of the root candidates may come (the budget sets when).
 HALVING_ROUNDS = 8
 #: Relative weight of dealing a hidden card to a seat presumed to lack it (it took while a
 #: card it would beat stood unbeaten, or passed while its rank lay on the table), and the
@@ -89,7 +89,10 @@ class HardPlayer:
         #: Statistics of the last decision (for benchmarks and debugging).
         self.last_iterations = 0
         self.last_mode = ""
+        #: Playouts run when each halving of the root candidates came, in the last search.
+        self.last_cuts: tuple[int, ...] = ()
         self._start: float | None = None
+        self._deadline: float | None = None
 
     def __reduce__(self) -> tuple[type[HardPlayer], tuple[int, Budget, tuple[str, ...]]]:
         # The bot sends players to worker processes; a compiled class unpickles through
@@ -117,12 +120,13 @@ class HardPlayer:
         if b.seconds is not None and clock is not None:
             # Stop a little early: the last iteration and the answer still take time.
             self._start = clock()
-            deadline = self._start + b.seconds * 0.93
+            deadline = self._deadline = self._start + b.seconds * 0.93
 
             def stop() -> bool:
                 return clock() >= deadline
 
             return stop, iterations
+        self._start = self._deadline = None
         if iterations is None:
             iterations = DEFAULT_ITERATIONS
         return (lambda: False), iterations
@@ -286,6 +290,16 @@ class HardPlayer:
                 return action
         return None
 
+    def _expected(self, played: int, iterations: int | None) -> float:
+        """How many playouts this decision will run in all, from the ``played`` so far: the
+        iteration limit, or the rate so far extended to the deadline, whichever is less."""
+        clock = self.budget.clock
+        if self._start is None or self._deadline is None or clock is None:
+            return float(iterations if iterations is not None else played)
+        rate = played / max(clock() - self._start, 1e-9)
+        by_time = rate * (self._deadline - self._start)
+        return by_time if iterations is None else min(by_time, float(iterations))
+
     def _monte_carlo(
         self,
         view: SeatView,
@@ -299,8 +313,10 @@ class HardPlayer:
         """Rounds of paired playouts: each round deals one determinization and plays every
         still-competing root action out on it (common random numbers: the luck of the deal
         cancels in the comparison). Statistics are shared across determinizations at the root;
-        every few rounds the weaker half is dropped. The most promising action replaces
-        Normal's choice only when its paired advantage is clearly positive."""
+        the weaker half is dropped at even shares of the budget (sequential halving: each
+        stage gets as many playouts, so the finalists are chosen on as much evidence as they
+        are compared on). The action with the largest paired advantage over Normal's choice
+        replaces it only when that advantage is clearly positive."""
         me = view.seat
         cands = candidates(view.legal_actions, fallback, ct, view.talon_size, not view.table)
         k = len(cands)
@@ -310,7 +326,8 @@ class HardPlayer:
         diff_sq = [0.0] * k
         rounds = [0] * k
         n = 0
-        next_cut = HALVING_ROUNDS
+        cuts = halvings(k)
+        cut_at: list[int] = []
         while iterations is None or n < iterations:
             if n and stop():
                 break
@@ -330,15 +347,21 @@ class HardPlayer:
                     d = r - r0
                     diff_sum[i] += d
                     diff_sq[i] += d * d
-            if rounds[0] >= next_cut and len(alive) > 2:
+            done = cuts - halvings(len(alive))
+            if (
+                done < cuts
+                and rounds[0] >= HALVING_ROUNDS
+                and n >= self._expected(n, iterations) * (done + 1) / (cuts + 1)
+            ):
                 alive.sort(key=lambda i: total[i] / rounds[i], reverse=True)
                 keep = alive[: max(2, len(alive) // 2)]
                 if 0 not in keep:  # Normal's choice stays as the reference of the comparison
                     keep[-1] = 0
                 alive = sorted(keep)
-                next_cut *= 2
+                cut_at.append(n)
         self.last_mode = "exact-deals" if det.exact else "sampled-deals"
         self.last_iterations = n
+        self.last_cuts = tuple(cut_at)
         best = 0
         best_gain = 0.0
         for i in range(1, k):
@@ -351,6 +374,18 @@ class HardPlayer:
             if mean > math.sqrt(var / m) and mean > best_gain:
                 best, best_gain = i, mean
         return cands[best]
+
+
+def halvings(k: int) -> int:
+    """How many halvings take ``k`` root candidates down to the last two.
+
+    >>> [halvings(k) for k in range(1, 7)]
+    [0, 0, 1, 1, 1, 2]
+    """
+    h = 0
+    while k > 2:
+        k, h = max(2, k // 2), h + 1
+    return h
 
 
 def candidates(

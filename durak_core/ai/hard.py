@@ -76,6 +76,8 @@ PASSED_OVER_WEIGHT = 0.4
 #: by which a search for a trap against a seat shown as Normal must have finished.
 PROVE_SHARE = 0.6
 TRAP_SHARE = 0.85
+#: Share of the budget for proving a win at the last draw (:meth:`HardPlayer._last_draw`).
+LAST_DRAW_SHARE = 0.8
 
 
 class HardPlayer:
@@ -146,6 +148,10 @@ class HardPlayer:
         if view.talon_size == 0 and len(view.active) == 2:
             normal = self._shown_as(view, "normal")  # the one other seat left, or none
             return self._endgame(view, mem, rng, fallback, iterations, easy, normal)
+        if len(view.active) == 2:
+            won = self._last_draw(view, mem, rng, iterations, easy)
+            if won is not None:
+                return won
         opening = not view.table
         if lapse(fallback, legal, mem.ct, view.talon_size, opening):
             # Normal's own lead is one of the lapses (a high card led early): Normal's choice
@@ -240,6 +246,43 @@ class HardPlayer:
         self.last_mode = "endgame-exact" if exact else "endgame-deepening"
         self.last_iterations = used + solver.nodes
         return action if action in legal else fallback
+
+    def _last_draw(
+        self,
+        view: SeatView,
+        mem: Memory,
+        rng: random.Random,
+        iterations: int | None,
+        easy: int,
+    ) -> Action | None:
+        """A proven win before the talon is empty, where every card's place is already known
+        (two seats, the last card to draw is the face-up trump), or None. The playouts there
+        replay the one possible deal with the heuristics, the same game every round, and can
+        prefer a proven loss to a proven win (issue #34); a proven win wins against any reply,
+        so it is played at once. A draw or a loss is left to the search, whose practical chances
+        may be better. The search needs few rounds on one deal, so the proof gets
+        :data:`LAST_DRAW_SHARE` of the budget."""
+        if view.talon_size != 1:
+            return None
+        deals = self._deals(view, mem, rng, weighted=False)
+        if not isinstance(deals, Determinizer) or deals.count != 1:
+            return None
+        nodes = None if iterations is None else iterations * NODES_PER_ITERATION
+        prover = EndgameSolver(
+            view.seat,
+            mem.ct,
+            self._stop_after(LAST_DRAW_SHARE),
+            None if nodes is None else int(nodes * LAST_DRAW_SHARE),
+            easy,
+        )
+        try:
+            value, action, exact = prover.prove(deals.next())
+        except OutOfBudget:
+            return None
+        if exact and value == 1.0 and action in view.legal_actions:
+            self.last_mode, self.last_iterations = "last-draw-proven", prover.nodes
+            return action
+        return None
 
     def _trap(
         self,

@@ -159,7 +159,7 @@ def review_decision(
     mem = remember(view, history)
     if len(legal) == 1:
         return DecisionReview(number, chosen, chosen, 0.5, 0.5, False, "", None, 1, 1)
-    if view.talon_size == 0 and len(view.active) == 2:
+    if view.talon_size <= 1 and len(view.active) == 2:  # every card's place may be known
         proven = _prove(view, mem, chosen, number, budget, seed)
         if proven is not None:
             return proven
@@ -174,9 +174,13 @@ def _prove(
     budget: ReviewBudget,
     seed: int,
 ) -> DecisionReview | None:
-    """Every legal action's proven result, or None when a proof does not fit the budget."""
+    """Every legal action's proven result, or None when a card's place is not known (the last
+    card to draw is not the face-up trump) or a proof does not fit the budget."""
     me = view.seat
-    state = Determinizer(view, mem, decision_rng(seed, view)).next()  # the one placement
+    deals = Determinizer(view, mem, decision_rng(seed, view))
+    if deals.count != 1:
+        return None
+    state = deals.next()  # the one placement
     # One solver for every action: its table of proven positions serves them all.
     solver = EndgameSolver(me, mem.ct, None, budget.solver_nodes * len(view.legal_actions))
     values: dict[Action, float] = {}

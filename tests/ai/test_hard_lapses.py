@@ -1,23 +1,34 @@
-"""Hard's mid-game lapses (issue #34, item 4): the ace of trumps on a plain card while a lower
-trump beats it too, a high card or a trump led early, a trump thrown in early. Each position
-below is one where Hard (150 iterations) made the lapse before the fix; Normal made none of
-them there."""
+"""Hard's lapses (issue #34, item 4): the ace of trumps on a plain card while a lower trump
+beats it too, a high card or a trump led early, a trump thrown in early, and a move that is not
+a proven win at the last draw while another is. Each position below is one where Hard made the
+lapse before the fix."""
 
 from __future__ import annotations
 
 import pytest
 
 from durak_core import GameState, RuleSet, SeatView, new_game, parse_action, position
+from durak_core.actions import Action
 from durak_core.ai import Budget, Level, make_player
 from durak_core.ai.cardinfo import card_table
-from durak_core.ai.hard import EARLY_TALON, candidates, lapse
+from durak_core.ai.endgame import EndgameSolver, OutOfBudget
+from durak_core.ai.hard import EARLY_TALON, HardPlayer, candidates, lapse
 from durak_core.ai.schedule import next_actor
 from durak_core.events import Event, visible_to
+from durak_core.fast import apply_unchecked
 
 
 def normal_game_at(seed: int, version: int) -> tuple[SeatView, list[Event]]:
     """Two Normal seats play the deal ``seed`` up to ``version``: the view and history of the
     seat to act."""
+    s, history = normal_state_at(seed, version)
+    seat = next_actor(s)
+    assert seat is not None
+    return s.view(seat), history
+
+
+def normal_state_at(seed: int, version: int) -> tuple[GameState, list[Event]]:
+    """The state of that game at ``version`` and the history of the seat to act."""
     rules = RuleSet()
     s: GameState = new_game(rules, 2, seed=seed)
     players = [make_player(Level.NORMAL, seed), make_player(Level.NORMAL, seed + 1)]
@@ -30,7 +41,7 @@ def normal_game_at(seed: int, version: int) -> tuple[SeatView, list[Event]]:
             hist[t].extend(visible_to(events, t))
     seat = next_actor(s)
     assert seat is not None
-    return s.view(seat), hist[seat]
+    return s, hist[seat]
 
 
 def test_a_dearer_trump_on_a_plain_card_is_a_lapse() -> None:
@@ -89,3 +100,39 @@ def test_hard_no_longer_lapses(deal: int, version: int, lapsed: str) -> None:
             seed,
             str(chosen),
         )
+
+
+#: (deal, version, Hard's move there before the fix): the last draw of two Normal seats, where
+#: the talon holds only the face-up trump, so every card's place is known. Hard's sampled search
+#: (300 iterations) chose a move that is not a proven win (35: a proven draw, 98: a proven loss)
+#: while another move wins against any reply. Deals 0-169 had 6 such decisions in 123; the
+#: proofs of these three take 643, 53,914 and 12,010 nodes, the other three's 85,000-223,000,
+#: more than a 1 s budget allows (docs/ai.md).
+LAST_DRAW = [(35, 49, "attack KD"), (98, 33, "defend 6C QS"), (113, 49, "attack JC")]
+
+
+def proven_win(s: GameState, seat: int, action: Action, nodes: int) -> bool:
+    child = s.copy()
+    apply_unchecked(child, seat, action)
+    solver = EndgameSolver(seat, card_table(s.rules, s.trump), None, nodes)
+    try:
+        value, _, exact = solver.prove(child)
+    except OutOfBudget:
+        return False
+    return exact and value == 1.0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("deal", "version", "before"), LAST_DRAW)
+def test_hard_plays_a_proven_win_at_the_last_draw(deal: int, version: int, before: str) -> None:
+    s, history = normal_state_at(deal, version)
+    seat = next_actor(s)
+    assert seat is not None
+    view = s.view(seat)
+    assert view.talon_size == 1 and len(view.active) == 2
+    assert not proven_win(s, seat, parse_action(before), 20_000)
+    # 1,000 iterations: 80,000 proof nodes at LAST_DRAW_SHARE
+    hard = HardPlayer(deal, Budget(None, iterations=1000), ("normal", "normal"))
+    chosen = hard.choose(view, history)
+    assert proven_win(s, seat, chosen, 200_000), str(chosen)
+    assert hard.last_mode == "last-draw-proven"

@@ -21,6 +21,7 @@ from tests.engine.helpers import finished_game
 
 from .helpers import hidden_reshuffled
 from .test_endgame import endgame_position, small_positions
+from .test_hard_lapses import normal_state_at
 
 SMALL = ReviewBudget(deals=8, solver_nodes=20_000)
 
@@ -201,3 +202,21 @@ def test_a_game_review_is_deterministic() -> None:
     b = review_game(found[:6], 0, SMALL, seed=7)
     assert a == b
     assert seen == [(i, min(6, len(found))) for i in range(1, min(6, len(found)) + 1)]
+
+
+def test_the_last_draw_is_proven() -> None:
+    """Only the face-up trump left to draw: every card's place is known, so each action is
+    proven, not replayed on the one deal with the heuristics (deal 98 of two Normal seats:
+    beating the 6 of clubs with the queen of trumps loses against the best replies, with the
+    ace it wins; the heuristic replay of that one deal loses with both)."""
+    s, history = normal_state_at(98, 33)
+    seat = next_actor(s)
+    assert seat is not None
+    view = s.view(seat)
+    assert view.talon_size == 1
+    budget = ReviewBudget(deals=8, solver_nodes=60_000)
+    review = review_decision(view, history, parse_action("defend 6C QS"), budget=budget)
+    assert review.exact
+    assert (review.chosen_chance, review.best_chance) == (0.0, 1.0)
+    assert review.best == parse_action("defend 6C AS")
+    assert review.grade == "blunder"

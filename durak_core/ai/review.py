@@ -12,9 +12,10 @@ from. Two ways to score an action:
   end as the Durak (a draw counts half). Half the deals pick the best candidate; fresh deals
   then measure the chosen action against it alone, so the loss is not the luck of the best of
   several noisy estimates.
-* **Proof** (two seats, talon empty): every card's place is known, so the endgame solver proves
-  each legal action's result exactly: 100 (a forced win), 50 (a forced draw) or 0 (a forced
-  loss). If the proof does not fit the node budget the estimate is used, and says so.
+* **Proof** (two seats, the talon empty or holding only the face-up trump): every card's place
+  is known, so the endgame solver proves each legal action's result exactly: 100 (a forced
+  win), 50 (a forced draw) or 0 (a forced loss). If the proof does not fit the node budget the
+  estimate is used, and says so.
 
 A review is deterministic: the deals come from a generator seeded by the review's seed and the
 position (:func:`~durak_core.ai.base_impl.decision_rng`), and the budget counts deals and

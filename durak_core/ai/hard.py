@@ -115,6 +115,13 @@ class HardPlayer:
 
         return stop
 
+    def _prover(
+        self, seat: int, ct: CardTable, share: float, nodes: int | None, easy: int
+    ) -> EndgameSolver:
+        """A solver for ``seat`` limited to ``share`` of the time budget and of ``nodes``."""
+        limit = None if nodes is None else int(nodes * share)
+        return EndgameSolver(seat, ct, self._stop_after(share), limit, easy)
+
     def _limits(self) -> tuple[Callable[[], bool], int | None]:
         b = self.budget
         iterations = b.iterations
@@ -209,13 +216,7 @@ class HardPlayer:
         legal = view.legal_actions
         state = self._deals(view, mem, rng, weighted=False).next()  # exactly one placement
         nodes = None if iterations is None else iterations * NODES_PER_ITERATION
-        prover = EndgameSolver(
-            view.seat,
-            mem.ct,
-            self._stop_after(PROVE_SHARE),
-            None if nodes is None else int(nodes * PROVE_SHARE),
-            easy,
-        )
+        prover = self._prover(view.seat, mem.ct, PROVE_SHARE, nodes, easy)
         used = 0
         try:
             value, action, exact = prover.prove(state.copy())
@@ -268,13 +269,7 @@ class HardPlayer:
         if not isinstance(deals, Determinizer) or deals.count != 1:
             return None
         nodes = None if iterations is None else iterations * NODES_PER_ITERATION
-        prover = EndgameSolver(
-            view.seat,
-            mem.ct,
-            self._stop_after(LAST_DRAW_SHARE),
-            None if nodes is None else int(nodes * LAST_DRAW_SHARE),
-            easy,
-        )
+        prover = self._prover(view.seat, mem.ct, LAST_DRAW_SHARE, nodes, easy)
         try:
             value, action, exact = prover.prove(deals.next())
         except OutOfBudget:

@@ -47,6 +47,7 @@ COMPILED = [
     "durak_core/views.py",
     "durak_core/ai/cardinfo.py",
     "durak_core/ai/endgame.py",
+    "durak_core/ai/endgame_value.py",
     "durak_core/ai/hard.py",
     "durak_core/ai/heuristics.py",
     "durak_core/ai/memory.py",

@@ -16,8 +16,11 @@ One decision:
    every possible placement when there are few, e.g. near the end of the talon), weighting
    against cards a seat is inferred to lack (it took or passed, :mod:`~durak_core.ai.memory`), and
    plays every competing root action out on that deal with the Normal heuristics for every
-   seat (paired comparison); weak actions are dropped by successive halving, and Normal's
-   choice is replaced only by an action with a clear paired advantage.
+   seat (paired comparison); in a two-seat game a playout stops where the endgame starts and
+   scores a model fitted to the exact solver (:mod:`~durak_core.ai.endgame_value`; the
+   heuristics' own end of the game matches the exact result in only ~78%); weak actions
+   are dropped by successive halving, and Normal's choice is replaced only by an action with
+   a clear paired advantage.
 4. A seat the table shows as Easy (``seats``, public) is played by Easy's published,
    deterministic rules inside the search: in the playouts, and in the endgame solver, which
    then follows Easy's one reply instead of assuming the best one. Against a seat shown as
@@ -46,10 +49,11 @@ from .base_impl import decision_rng
 from .cardinfo import CardTable
 from .determinize import Deals, Determinizer
 from .endgame import EndgameSolver, OutOfBudget, outcome
+from .endgame_value import EndgameModel, endgame_model
 from .keep import keep_weights
 from .memory import Memory, remember
 from .normal import endgame_reply, normal_choice
-from .playout import playout, reward
+from .playout import playout_value
 from .schedule import next_actor
 
 #: Iterations per decision when the budget has seconds but no clock to measure them.
@@ -167,7 +171,9 @@ class HardPlayer:
             if kept:
                 fallback = normal_choice(view, history, lookahead=False, legal=kept)
         det = self._deals(view, mem, rng, weighted=True)
-        return self._monte_carlo(view, mem.ct, det, fallback, stop, iterations, easy)
+        # The learned endgame value assumes best play, which a seat shown as Easy does not.
+        model = None if easy or view.seats != 2 else endgame_model(view.rules)
+        return self._monte_carlo(view, mem.ct, det, fallback, stop, iterations, easy, model)
 
     def _shown_as(self, view: SeatView, level: str) -> int:
         """The other seats still in the game that the table shows as ``level`` (a bit mask).
@@ -347,6 +353,7 @@ class HardPlayer:
         stop: Callable[[], bool],
         iterations: int | None,
         easy: int,
+        model: EndgameModel | None,
     ) -> Action:
         """Rounds of paired playouts: each round deals one determinization and plays every
         still-competing root action out on it (common random numbers: the luck of the deal
@@ -374,8 +381,7 @@ class HardPlayer:
             for i in alive:
                 s = base.copy()
                 apply_unchecked(s, me, cands[i])
-                playout(s, ct, easy)
-                results[i] = reward(s, me)
+                results[i] = playout_value(s, ct, me, easy, model)
                 n += 1
             r0 = results.get(0)
             for i, r in results.items():

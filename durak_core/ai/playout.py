@@ -1,7 +1,8 @@
 # Compiled with mypyc at install (.build/backend.py): after an edit its group runs as Python
 # until the next install (durak_core/compiled_sources.py).
-"""Playouts for Hard's search: a determinized game played to its end with the Normal
-heuristics (not random moves), on the engine's unchecked fast path."""
+"""Playouts for Hard's search: a determinized game played with the Normal heuristics (not random
+moves), on the engine's unchecked fast path, to its end or to the start of a two-seat endgame,
+which a model fitted to the exact solver scores (:mod:`.endgame_value`)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from ..cards import Suit
 from ..fast import apply_unchecked
 from ..state import GameState
 from .cardinfo import CardTable, card_table
+from .endgame_value import EndgameModel
 from .heuristics import easy_choice, smart_choice
 from .schedule import next_turn
 
@@ -27,9 +29,16 @@ class ExactBeat:
         return 1.0 if self.hand & self.beaters[c] else 0.0
 
 
-def playout(s: GameState, ct: CardTable, easy_seats: int = 0, max_actions: int = 600) -> GameState:
+def playout(
+    s: GameState,
+    ct: CardTable,
+    easy_seats: int = 0,
+    max_actions: int = 600,
+    until_endgame: bool = False,
+) -> GameState:
     """Play ``s`` (mutated in place) to the end with the heuristic policy; the seats in the
-    bit mask ``easy_seats`` play Easy's rules instead (a seat known to be an Easy AI)."""
+    bit mask ``easy_seats`` play Easy's rules instead (a seat known to be an Easy AI). With
+    ``until_endgame``, stop where a two-seat endgame starts (:func:`endgame_start`)."""
     trump = s.trump_suit
     p_beat = ExactBeat(0, ct.beaters)  # one object, its hand updated per decision
     teams = s.teams if s.rules.team_size else None
@@ -38,6 +47,8 @@ def playout(s: GameState, ct: CardTable, easy_seats: int = 0, max_actions: int =
             trump = s.trump_suit
             ct = card_table(s.rules, None if trump < 0 else Suit(trump))
             p_beat.beaters = ct.beaters
+        if until_endgame and endgame_start(s):
+            break
         turn = next_turn(s)
         if turn is None:
             break
@@ -67,6 +78,24 @@ def playout(s: GameState, ct: CardTable, easy_seats: int = 0, max_actions: int =
             )
         apply_unchecked(s, seat, action)
     return s
+
+
+def endgame_start(s: GameState) -> bool:
+    """The talon is empty, two seats are left, and the next bout has not begun."""
+    return not s.talon and not s.att and s.active.bit_count() == 2
+
+
+def playout_value(
+    s: GameState, ct: CardTable, me: int, easy_seats: int = 0, model: EndgameModel | None = None
+) -> float:
+    """``me``'s score (:func:`reward`) of a playout of ``s`` (mutated in place); with a
+    ``model``, a playout that reaches the start of a two-seat endgame stops there and scores
+    the model's value instead."""
+    if model is None:
+        playout(s, ct, easy_seats)
+        return reward(s, me)
+    playout(s, ct, easy_seats, until_endgame=True)
+    return model.value(s, me, ct) if endgame_start(s) else reward(s, me)
 
 
 def reward(s: GameState, me: int) -> float:

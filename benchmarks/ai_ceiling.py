@@ -16,7 +16,8 @@ depend on how busy the machine is. For every game it also records the exact valu
 measured player's side, of the position at the moment the talon empties with two players left
 (the endgame solver's proof: +1 won, 0 drawn, -1 lost with best play from there, or "?" when
 the proof needs more than 200,000 nodes): that separates the mid-game (who enters the endgame
-ahead) from the endgame (who converts it).
+ahead) from the endgame (who converts it). It counts as well the games in which the measured
+player enters that endgame with fewer trumps than the other (one of the lapses of issue #34).
 
     python benchmarks/ai_ceiling.py [--deals 30] [--iterations 150] [--jobs 2] [--seed 1]
         [--only normal-normal,hard-normal,oracle-normal,hard-easy]
@@ -122,8 +123,16 @@ def _entry_value(s: GameState, me: int) -> str:
     return {1.0: "+1", 0.0: "0", -1.0: "-1"}[value] if exact else "?"
 
 
-def _deal(args: tuple[str, int, int, int]) -> list[tuple[str, str]]:
-    """Both seatings of one deal: per game (outcome, endgame-entry value) of the first player."""
+def _trumps(s: GameState, me: int) -> str:
+    """Whether ``me`` holds fewer, as many or more trumps than the other seat."""
+    strong = card_table(s.rules, None if s.trump_suit < 0 else Suit(s.trump_suit)).strong
+    mine, theirs = ((s.hands[t] & strong).bit_count() for t in (me, 1 - me))
+    return "fewer" if mine < theirs else "more" if mine > theirs else "equal"
+
+
+def _deal(args: tuple[str, int, int, int]) -> list[tuple[str, str, str]]:
+    """Both seatings of one deal: per game (outcome, endgame-entry value, trumps at the entry
+    against the other's) of the first player."""
     matchup, deal, seed, iterations = args
     first, second = matchup.split("-")
     out = []
@@ -134,10 +143,11 @@ def _deal(args: tuple[str, int, int, int]) -> list[tuple[str, str]]:
         players = [measured, opponent] if seat_of_first == 0 else [opponent, measured]
         s = new_game(RuleSet(), 2, seed=seed * 1_000_003 + deal)
         histories: list[list[Event]] = [[], []]
-        entry = "none"  # the game ended before the talon did
+        entry = trumps = "none"  # the game ended before the talon did
         while not s.finished:
             if entry == "none" and not s.talon:
                 entry = _entry_value(s, seat_of_first)
+                trumps = _trumps(s, seat_of_first)
             seat = next_actor(s)
             assert seat is not None
             player = players[seat]
@@ -150,7 +160,7 @@ def _deal(args: tuple[str, int, int, int]) -> list[tuple[str, str]]:
         r = s.result
         assert r is not None
         outcome = "draw" if r.is_draw else "durak" if seat_of_first in r.losers else "win"
-        out.append((outcome, entry))
+        out.append((outcome, entry, trumps))
     return out
 
 
@@ -187,9 +197,10 @@ def main(argv: list[str]) -> int:
     for name in names:
         games = [g for (m, *_), deal in zip(tasks, results, strict=True) if m == name for g in deal]
         n = len(games)
-        outcomes = Counter(o for o, _ in games)
-        entries = Counter(e for _, e in games)
-        by_entry = Counter(f"{e} {o}" for o, e in games)
+        outcomes = Counter(o for o, _, _ in games)
+        entries = Counter(e for _, e, _ in games)
+        by_entry = Counter(f"{e} {o}" for o, e, _ in games)
+        trumps = Counter(t for _, _, t in games)
         lo, hi = wilson(outcomes["win"], n)
         rep: dict[str, Any] = {
             "games": n,
@@ -199,12 +210,13 @@ def main(argv: list[str]) -> int:
             "draw_rate": outcomes["draw"] / n,
             "endgame_entry": dict(sorted(entries.items())),
             "entry_then_outcome": dict(sorted(by_entry.items())),
+            "entry_trumps": dict(sorted(trumps.items())),
         }
         out["matchups"][name] = rep
         print(
             f"{name:<14} {n} games  win {100 * rep['win_rate']:.1f}% [{100 * lo:.1f}, "
             f"{100 * hi:.1f}]  durak {100 * rep['durak_rate']:.1f}%  "
-            f"enters the endgame: {rep['endgame_entry']}",
+            f"enters the endgame: {rep['endgame_entry']}, with trumps: {rep['entry_trumps']}",
             flush=True,
         )
     print(json.dumps(out))

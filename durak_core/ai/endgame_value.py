@@ -23,7 +23,7 @@ play on as before.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..cards import SAME_RANK
 from ..rules import RuleSet
@@ -61,6 +61,8 @@ class EndgameModel:
         return p if me == s.attacker else 1.0 - p
 
 
+_CLASSIC_RULES = RuleSet()
+
 #: ``python benchmarks/endgame_value.py --seed 0 --games 6000`` (5,602 proven positions).
 CLASSIC = EndgameModel(
     weights=(
@@ -72,9 +74,16 @@ CLASSIC = EndgameModel(
 )  # fmt: skip
 
 
+#: Options that do not change a two-seat endgame: V5 (who throws in with three or more
+#: seats), V10 and V17 (who starts a later game of a series, when a series ends).
+UNUSED_OPTIONS = ("neighbours_only", "under_the_fool", "series_losses")
+
+
 def endgame_model(rules: RuleSet) -> EndgameModel | None:
-    """The model fitted for ``rules``, or None (only the classic rules have one)."""
-    return CLASSIC if rules == RuleSet() else None
+    """The model fitted for ``rules``, or None: only the classic rules have one (with any
+    setting of :data:`UNUSED_OPTIONS`)."""
+    unused = {name: getattr(_CLASSIC_RULES, name) for name in UNUSED_OPTIONS}
+    return CLASSIC if replace(rules, **unused) == _CLASSIC_RULES else None
 
 
 def features(s: GameState, ct: CardTable) -> list[float]:

@@ -18,7 +18,7 @@ One decision:
    plays every competing root action out on that deal with the Normal heuristics for every
    seat (paired comparison); in a two-seat game a playout stops where the endgame starts and
    scores a model fitted to the exact solver (:mod:`~durak_core.ai.endgame_value`; the
-   heuristics' own end of the game matches the exact result in only ~78%); weak actions
+   heuristics' own end of the game matches the exact result in only ~81%); weak actions
    are dropped by successive halving, and Normal's choice is replaced only by an action with
    a clear paired advantage.
 4. A seat the table shows as Easy (``seats``, public) is played by Easy's published,

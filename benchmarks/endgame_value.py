@@ -118,11 +118,6 @@ def _solve(a: list[list[float]], b: list[float]) -> list[float]:
     return x
 
 
-def predict(model: EndgameModel, x: list[float]) -> float:
-    z = model.intercept + sum(w * f for w, f in zip(model.weights, x, strict=True))
-    return 1.0 / (1.0 + math.exp(-z))
-
-
 def quality(estimates: Sequence[float], exact: Sequence[float]) -> dict[str, float]:
     """Mean squared error against the exact score, and the share on the right side of ½
     (a draw: within 0.25 of it)."""
@@ -164,7 +159,7 @@ def main(argv: list[str]) -> int:
         "held_out": len(held),
         "heuristic_playout": quality([h for _, _, h, _ in held], exact),
         "shipped_model": quality([v for _, _, _, v in held], exact),
-        "new_fit": quality([predict(new, x) for x, _, _, _ in held], exact),
+        "new_fit": quality([new.attacker_score(x) for x, _, _, _ in held], exact),
     }
     for name in ("heuristic_playout", "shipped_model", "new_fit"):
         print(f"{name:18} {report[name]}", file=sys.stderr)

@@ -23,6 +23,7 @@ play on as before.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from ..cards import SAME_RANK
@@ -54,11 +55,15 @@ class EndgameModel:
 
     def value(self, s: GameState, me: int, ct: CardTable) -> float:
         """``me``'s expected score in ``s``: two seats, an empty talon, a bout not yet begun."""
-        z = self.intercept
-        for w, f in zip(self.weights, features(s, ct), strict=True):
-            z += w * f
-        p = 1.0 / (1.0 + math.exp(-z))
+        p = self.attacker_score(features(s, ct))
         return p if me == s.attacker else 1.0 - p
+
+    def attacker_score(self, x: Sequence[float]) -> float:
+        """The attacker's expected score for the features ``x``."""
+        z = self.intercept
+        for w, f in zip(self.weights, x, strict=True):
+            z += w * f
+        return 1.0 / (1.0 + math.exp(-z))
 
 
 _CLASSIC_RULES = RuleSet()

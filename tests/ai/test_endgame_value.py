@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from benchmarks.endgame_value import fit, position, predict, quality
+from benchmarks.endgame_value import fit, position, quality
 from durak_core import RuleSet, new_game
 from durak_core import position as setup
 from durak_core.ai.cardinfo import card_table
@@ -89,4 +89,4 @@ def test_the_fit_recovers_known_weights() -> None:
     model = fit(xs, ys)
     assert model.weights == pytest.approx((1.5, -2.0), abs=0.05)
     assert model.intercept == pytest.approx(0.5, abs=0.05)
-    assert predict(model, [1.0, 1.0]) == pytest.approx(1 / (1 + math.exp(0.0)), abs=0.02)
+    assert model.attacker_score([1.0, 1.0]) == pytest.approx(1 / (1 + math.exp(0.0)), abs=0.02)

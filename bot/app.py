@@ -222,6 +222,8 @@ class DurakBot(commands.Bot):
         self.add_dynamic_items(*DYNAMIC_ITEMS, *TOURNAMENT_ITEMS, *PUZZLE_ITEMS)
         cog = DurakCog(self)
         await self.add_cog(cog)
+        for command in cog.own_commands():
+            self.tree.add_command(command)
         self.clicks = cog
         if self.activity_server is not None:  # a browser opens a table as /durak new does
             self.activity_server.opener = ActivityTables(self)

@@ -46,6 +46,6 @@ async def test_a_name_with_markdown_and_mentions_is_shown_as_typed(tmp_path: Pat
         await fake.wait_for(lambda: fake.channel_messages(thread), 10)
         ping = fake.channel_messages(thread)[0].content
         assert shown in ping and NAME not in ping
-        history = await fake.slash(w.bob, w.channel, "durak", "tournament", "history")
+        history = await fake.slash(w.bob, w.channel, "durak-tournament", "history")
         assert shown in str(history.embeds[0]["description"])
         assert await say(w, w.alice, "cancel") == t("tournament.ok.cancelled", name=shown)

@@ -24,6 +24,11 @@ DISCORD_COMMAND_SIZE = 8000
 #: Discord's limit on options (subcommands included) at one level, and on choices.
 DISCORD_OPTIONS_PER_LEVEL = 25
 
+#: Ours, with room: 10 % under Discord's size for longer translations, 5 options per level for
+#: new features (docs/bot.md, "What Discord accepts").
+COMMAND_SIZE_BOUND = 7200
+OPTIONS_PER_LEVEL_BOUND = 20
+
 JSON = Mapping[str, Any]
 
 
@@ -54,3 +59,17 @@ def levels(command: JSON, path: str = "") -> Iterator[tuple[str, int]]:
     for option in options:
         if option.get("type") in (1, 2):  # SUB_COMMAND, SUB_COMMAND_GROUP
             yield from levels(option, here)
+
+
+def size_problems(command: JSON, path: str) -> list[tuple[str, str]]:
+    """What Discord answers a command over its size (the whole bulk overwrite is refused)."""
+    size = command_size(command)
+    if size <= DISCORD_COMMAND_SIZE:
+        return []
+    return [
+        (
+            path,
+            f"APPLICATION_COMMAND_TOO_LARGE: Command exceeds maximum size "
+            f"({DISCORD_COMMAND_SIZE}); got {size}.",
+        )
+    ]

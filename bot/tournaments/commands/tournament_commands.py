@@ -1,4 +1,4 @@
-"""``/durak tournament``: new, start, cancel, remove, standings, history, and the sign-up
+"""``/durak-tournament``: new, start, cancel, remove, standings, history, and the sign-up
 message's Join / Leave buttons. The runner (``bot.tournaments.runner``) plays the rounds; this
 part parses, checks who may, and answers."""
 

@@ -1,4 +1,4 @@
-"""``/durak tournament history``: the server's tournaments, newest first, one line each."""
+"""``/durak-tournament history``: the server's tournaments, newest first, one line each."""
 
 from __future__ import annotations
 

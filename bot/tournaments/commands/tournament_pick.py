@@ -91,7 +91,7 @@ def choices(
 def table_choices(
     rounds: Sequence[StoredRound], names: Mapping[int, str], typed: str, loc: str
 ) -> list[app_commands.Choice[str]]:
-    """The suggestions for ``/durak tournament override``'s table: the round being played's
+    """The suggestions for ``/durak-tournament override``'s table: the round being played's
     tables without a recorded result, each named as its thread is, with who sits there."""
     if not rounds or rounds[-1].status is not RoundStatus.RUNNING:
         return []

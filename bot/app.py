@@ -139,6 +139,9 @@ class DurakBot(commands.Bot):
             command_prefix=commands.when_mentioned,
             intents=intents,
             help_command=None,
+            # Every send and edit states it: no ping unless the call names its users (turn
+            # alerts, tournament calls, the organiser in a notice); never everyone or roles.
+            allowed_mentions=discord.AllowedMentions.none(),
             **options,
         )
         self.settings = settings

@@ -11,7 +11,7 @@ counted towards the size limit." A bulk overwrite with one command over it is re
 ...               "description_localizations": {"ru": "длинное"},
 ...               "options": [{"name": "n", "description": "d",
 ...                            "choices": [{"name": "one", "value": 1}]}]})
-17
+15
 """
 
 from __future__ import annotations

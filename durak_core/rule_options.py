@@ -53,6 +53,8 @@ class RuleOption:
     conflicts: tuple[str, ...] = ()
     #: Rule ids it needs.
     needs: tuple[str, ...] = ()
+    #: The deck size it is played with (0: any); asked for without a deck, it brings its own.
+    deck: int = 0
     #: Its name in ``/durak new`` ("": offered by the presets only). A yes/no option (a switch)
     #: is named in the command's ``variants`` list and sets the field to ``on`` (named) or
     #: ``off`` (``-name``); one with ``choices`` is an option of the command and takes the value.
@@ -136,6 +138,8 @@ class Registry(Sequence[RuleOption]):
         self.by_field: Mapping[str, RuleOption] = {o.field: o for o in self.options}
         #: The options ``/durak new`` offers, in their order.
         self.commands = tuple(o for o in self.options if o.command)
+        #: The options played with one deck size only (``RuleOption.deck``).
+        self.with_deck = tuple(o for o in self.options if o.deck)
         self._check()
 
     def __iter__(self) -> Iterator[RuleOption]:

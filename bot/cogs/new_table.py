@@ -80,9 +80,10 @@ class NewTable:
             for option in OPTIONS.commands
             if (value := self.option(option.command)) is not None
         }
-        # V15 needs the 52-card deck: asking for jokers without a deck implies it
-        if self.option("jokers") and self.option("deck") is None:
-            changes["deck_size"] = 52
+        if self.option("deck") is None:  # an option played with one deck brings it (V15, V16)
+            for needs in OPTIONS.with_deck:
+                if needs.command and self.option(needs.command):
+                    changes["deck_size"] = needs.deck
         return preset_rules(self.preset, changes)
 
     def public_language(self, guild_locale: object | None) -> str:

@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from bot.cogs.new_table import NEW_OPTIONS
+from bot.cogs.new_table import NEW_OPTIONS, NewTable
 from bot.text import CATALOGUES, t
 from bot.ui.card_words import card_text, event_line
 from bot.ui.rules_text import rule_names, rules_text
-from durak_core import Card, RuleSet, position
+from durak_core import Card, RulesError, RuleSet, position
 from durak_core.rule_options import RuleOption
 from durak_core.rules import OPTIONS
 from tests.bot.helpers import running_bot, table_of, world
@@ -111,3 +111,15 @@ def test_a_shown_trump_has_its_own_log_line() -> None:
         assert lines == [t("log.show", lang, name="Bob", card=card)], lang
         lines = [event_line(e, ["Ann", "Bob", "Cid"], lang) for e in played]
         assert lines == [t("log.transfer", lang, name="Bob", card=card)], lang
+
+
+def test_an_option_played_with_one_deck_says_so_once() -> None:
+    """V15, V16 (#49: the deck an option needs is declared once, ``RuleOption.deck``): the rule
+    set refuses it with another deck, naming its rule; the bot's /durak new brings it."""
+    assert {o.rule for o in OPTIONS.with_deck} == {"V15", "V16"}
+    for needs in OPTIONS.with_deck:
+        wrong = next(size for size in (24, 36, 52) if size != needs.deck)
+        with pytest.raises(RulesError, match=needs.rule):
+            RuleSet.from_options({"deck_size": wrong, needs.field: needs.on})
+        asked = NewTable.asked(preset="quick", variants=needs.command)  # quick: 24 cards
+        assert asked.rules().deck_size == needs.deck

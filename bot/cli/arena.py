@@ -131,14 +131,38 @@ def run(
     deals = max(1, math.ceil(games / n))
     think = None if think_ms is None else think_ms / 1000
     tasks = [(levels, rules.options(), d, seed, think, clock) for d in range(deals)]
+    t0 = time.perf_counter()
+    results = _play(tasks, jobs, n, progress=progress, label=label)
+    tallies = _tally(_labels(levels), results)
+    return {
+        "players": [_player(t, n) for t in tallies],
+        "seats": n,
+        "rules": rules.name,
+        "games": deals * n,
+        "deals": deals,
+        "seed": seed,
+        "think_ms": think_ms,
+        "clock": clock,
+        "jobs": jobs,
+        "seconds": time.perf_counter() - t0,
+    }
+
+
+def _labels(levels: list[str]) -> list[str]:
+    """Each seat's level, numbered where a level plays more than one seat ("normal#2")."""
     labels = []
     for p, lv in enumerate(levels):
         dup = levels.count(lv) > 1
         labels.append(f"{lv}#{levels[:p].count(lv) + 1}" if dup else lv)
-    tallies = [Tally(lb) for lb in labels]
-    t0 = time.perf_counter()
+    return labels
+
+
+def _play(
+    tasks: list[Any], jobs: int, seats: int, *, progress: bool, label: str
+) -> list[list[Any]]:
+    """Every deal's games, in worker processes when ``jobs`` > 1."""
     results: list[list[Any]] = []
-    with progress_bar(deals * n, desc=label, unit="game", enabled=progress) as bar:
+    with progress_bar(len(tasks) * seats, desc=label, unit="game", enabled=progress) as bar:
         if jobs > 1:
             ctx = multiprocessing.get_context("spawn")
             with ctx.Pool(jobs) as pool:
@@ -148,7 +172,12 @@ def run(
         else:
             for task in tasks:
                 results.append(_task(task))
-                bar.update(n)
+                bar.update(seats)
+    return results
+
+
+def _tally(labels: list[str], results: list[list[Any]]) -> list[Tally]:
+    tallies = [Tally(lb) for lb in labels]
     for deal in results:
         for game in deal:
             for p, (outcome, lat) in enumerate(game):
@@ -158,47 +187,35 @@ def run(
                 t.duraks += outcome == "durak"
                 t.draws += outcome == "draw"
                 t.latencies.extend(lat)
-    elapsed = time.perf_counter() - t0
-    players = []
-    for t in tallies:
-        g = t.games
-        score = (g - t.duraks - t.draws / 2) / g
-        baseline = 0.5 if n == 2 else (n - 1) / n
-        players.append(
-            {
-                "player": t.label,
-                "games": g,
-                "wins": t.wins,
-                "duraks": t.duraks,
-                "draws": t.draws,
-                "win_rate": t.wins / g,
-                "win_ci95": list(wilson(t.wins, g)),
-                "durak_rate": t.duraks / g,
-                "durak_ci95": list(wilson(t.duraks, g)),
-                "draw_rate": t.draws / g,
-                "draw_ci95": list(wilson(t.draws, g)),
-                "elo": elo(score, baseline, g),
-                "decisions": len(t.latencies),
-                "latency_ms": {
-                    "p50": 1000 * percentile(t.latencies, 0.50),
-                    "p95": 1000 * percentile(t.latencies, 0.95),
-                    "p99": 1000 * percentile(t.latencies, 0.99),
-                    "max": 1000 * max(t.latencies, default=0.0),
-                    "mean": 1000 * (statistics.fmean(t.latencies) if t.latencies else 0.0),
-                },
-            }
-        )
+    return tallies
+
+
+def _player(t: Tally, seats: int) -> dict[str, Any]:
+    """One seat's figures: rates with their 95 % intervals, Elo, decision latencies."""
+    g = t.games
+    score = (g - t.duraks - t.draws / 2) / g
+    baseline = 0.5 if seats == 2 else (seats - 1) / seats
     return {
-        "players": players,
-        "seats": n,
-        "rules": rules.name,
-        "games": deals * n,
-        "deals": deals,
-        "seed": seed,
-        "think_ms": think_ms,
-        "clock": clock,
-        "jobs": jobs,
-        "seconds": elapsed,
+        "player": t.label,
+        "games": g,
+        "wins": t.wins,
+        "duraks": t.duraks,
+        "draws": t.draws,
+        "win_rate": t.wins / g,
+        "win_ci95": list(wilson(t.wins, g)),
+        "durak_rate": t.duraks / g,
+        "durak_ci95": list(wilson(t.duraks, g)),
+        "draw_rate": t.draws / g,
+        "draw_ci95": list(wilson(t.draws, g)),
+        "elo": elo(score, baseline, g),
+        "decisions": len(t.latencies),
+        "latency_ms": {
+            "p50": 1000 * percentile(t.latencies, 0.50),
+            "p95": 1000 * percentile(t.latencies, 0.95),
+            "p99": 1000 * percentile(t.latencies, 0.99),
+            "max": 1000 * max(t.latencies, default=0.0),
+            "mean": 1000 * (statistics.fmean(t.latencies) if t.latencies else 0.0),
+        },
     }
 
 

@@ -161,6 +161,35 @@ class DurakBot(commands.Bot):
         self.metrics: Metrics | None = None
 
     async def setup_hook(self) -> None:
+        self._log_build()
+        await asyncio.to_thread(warm_pictures)  # before the gateway: no one waits for it
+        # DATABASE_URL picks the backend; with shards, only this process's guilds' tables
+        # come back from load_tables, so two processes never resume the same table.
+        storage = self._storage or await open_storage(
+            self.settings.storage_url, shards=self.settings.shard_scope
+        )
+        self._storage = storage
+        notifier = self._notifiers(storage)
+        if self._clock is None:
+            self.service = TableService(storage, self.settings, notifier)
+        else:
+            self.service = TableService(storage, self.settings, notifier, self._clock)
+        self.notifier.save_ids = self.service.save_locked
+        self.health.watch(ai=self.service.ai, saves=self.service.saves, storage=storage)
+        if self.settings.metrics_port is not None:
+            self._serve_metrics(self.settings.metrics_host, self.settings.metrics_port)
+        self.event_host = DiscordEventHost(self, self.notifier.limits, storage)
+        self.event_host.prefs = self.notifier.alerts.prefs  # reminders follow notify:
+        self.tournaments = TournamentRunner(self.service, self.event_host)
+        await self._add_commands()
+        for table in await self.service.restore():
+            log.info("restored table %s (%s)", table.table_id, table.status)
+            self.notifier.table_changed(table, actor=None)
+        await self.tournaments.resume()  # after the tables: a round goes on with its tables
+        if self.activity_server is not None:
+            await self.activity_server.start(self.service)
+
+    def _log_build(self) -> None:
         # The AI thinks with ~4x the playouts when the engine is compiled (docs/performance.md).
         log.info("durak_core compiled: %s", "yes" if durak_core.COMPILED else "no")
         edited = durak_core.EDITED_SINCE_BUILD + bot.EDITED_SINCE_BUILD
@@ -172,13 +201,9 @@ class DurakBot(commands.Bot):
                 REBUILD,
             )
 
-        await asyncio.to_thread(warm_pictures)  # before the gateway: no one waits for it
-        # DATABASE_URL picks the backend; with shards, only this process's guilds' tables
-        # come back from load_tables, so two processes never resume the same table.
-        storage = self._storage or await open_storage(
-            self.settings.storage_url, shards=self.settings.shard_scope
-        )
-        self._storage = storage
+    def _notifiers(self, storage: Storage) -> Notifier:
+        """Discord's notifier (``self.notifier``) and, with the Activity on, the browsers'
+        beside it: what the table service tells of every change."""
         self.notifier = DiscordNotifier(
             self,
             self.settings.table_edit_interval_seconds,
@@ -191,36 +216,29 @@ class DurakBot(commands.Bot):
         self.notifier.alerts.prefs.storage = storage
         self._limit_watch = GlobalLimitWatch.install(self.notifier.limits.budget)
         sweep_buckets_rarely(self.http)
-        notifier: Notifier = self.notifier
-        if self.settings.activity_enabled:  # browsers hear of every change the chat does
-            from bot.activity.listeners import TableListeners
-            from bot.activity.server import ActivityServer
+        if not self.settings.activity_enabled:
+            return self.notifier
+        # browsers hear of every change the chat does
+        from bot.activity.listeners import TableListeners
+        from bot.activity.server import ActivityServer
 
-            self.activity_server = ActivityServer(
-                self.settings, pace=self.notifier.limits.budget.acquire
+        self.activity_server = ActivityServer(
+            self.settings, pace=self.notifier.limits.budget.acquire
+        )
+        self.activity_built = self.activity_server.client_built
+        # the table message offers "Play at the table" only where there is a table to open
+        self.notifier.activity_launch = self.activity_built
+        if not self.activity_built:
+            log.warning(
+                "the Activity is enabled but its client is not built (%s has no index.html): "
+                "tables are played with the buttons; to build it: %s, then restart",
+                self.activity_server.client_dir,
+                BUILD_COMMAND,
             )
-            notifier = TableListeners(self.notifier, self.activity_server.hub)
-            self.activity_built = self.activity_server.client_built
-            # the table message offers "Play at the table" only where there is a table to open
-            self.notifier.activity_launch = self.activity_built
-            if not self.activity_built:
-                log.warning(
-                    "the Activity is enabled but its client is not built (%s has no index.html): "
-                    "tables are played with the buttons; to build it: %s, then restart",
-                    self.activity_server.client_dir,
-                    BUILD_COMMAND,
-                )
-        if self._clock is None:
-            self.service = TableService(storage, self.settings, notifier)
-        else:
-            self.service = TableService(storage, self.settings, notifier, self._clock)
-        self.notifier.save_ids = self.service.save_locked
-        self.health.watch(ai=self.service.ai, saves=self.service.saves, storage=storage)
-        if self.settings.metrics_port is not None:
-            self._serve_metrics(self.settings.metrics_host, self.settings.metrics_port)
-        self.event_host = DiscordEventHost(self, self.notifier.limits, storage)
-        self.event_host.prefs = self.notifier.alerts.prefs  # reminders follow notify:
-        self.tournaments = TournamentRunner(self.service, self.event_host)
+        return TableListeners(self.notifier, self.activity_server.hub)
+
+    async def _add_commands(self) -> None:
+        """The cog, its clicks and commands (synced when asked), and the Activity's opener."""
         install_click_store(self)  # our clicks skip discord.py's view of the clicked message
         self.add_dynamic_items(*DYNAMIC_ITEMS, *TOURNAMENT_ITEMS, *PUZZLE_ITEMS)
         cog = DurakCog(self)
@@ -233,12 +251,6 @@ class DurakBot(commands.Bot):
         if self.sync_on_setup:
             n = await self.sync_commands(self.sync_guild)
             log.info("synced %d command(s) to %s", n, self.sync_guild or "all guilds")
-        for table in await self.service.restore():
-            log.info("restored table %s (%s)", table.table_id, table.status)
-            self.notifier.table_changed(table, actor=None)
-        await self.tournaments.resume()  # after the tables: a round goes on with its tables
-        if self.activity_server is not None:
-            await self.activity_server.start(self.service)
 
     def _serve_metrics(self, host: str, port: int) -> None:
         """The Prometheus endpoint (METRICS_PORT); prometheus-client is imported only then."""

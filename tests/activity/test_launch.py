@@ -99,8 +99,8 @@ async def test_a_global_sync_keeps_the_launch_entry_point(tmp_path: Path) -> Non
 
         synced = await bot.sync_commands(None)
         commands = w.fake.commands(None)
-        assert set(commands) == {"durak", "Launch"}
-        assert synced == 1
+        assert set(commands) == {"durak", "durak-tournament", "Launch"}
+        assert synced == 2
         assert commands["Launch"]["id"] == launch["id"] and commands["Launch"]["handler"] == 2
         assert commands["durak"]["name_localizations"]["ru"] == "дурак"
         assert w.fake.violations == []
@@ -108,5 +108,5 @@ async def test_a_global_sync_keeps_the_launch_entry_point(tmp_path: Path) -> Non
 
 async def test_a_global_sync_without_activities_is_discord_pys_own(tmp_path: Path) -> None:
     async with world(tmp_path) as w, running_bot(w) as bot:
-        assert await bot.sync_commands(None) == 1
-        assert set(w.fake.commands(None)) == {"durak"}
+        assert await bot.sync_commands(None) == 2
+        assert set(w.fake.commands(None)) == {"durak", "durak-tournament"}

@@ -193,8 +193,35 @@ def render_hand(
     Discord's 5×5 components does the player aim first (``focus``) and then pick the card."""
     loc = ctx.loc
     legal = v.legal_actions
-    attacks: list[Action] = [a for a in legal if isinstance(a, Attack)]
+    tail, toggle = _tail(v, ctx)
+    free = ROWS - rows_for(len(tail), PER_ROW)
+    layout = Layout()
+    aimed: Card | None = None
     defends = [a for a in legal if isinstance(a, Defend)]
+    attacks = [a for a in legal if isinstance(a, Attack)]
+    if defends:
+        aimed = _lay_defences(layout, v, defends, free, focus, loc)
+    elif attacks:
+        _lay_attacks(layout, v, attacks, free, loc)
+    layout.buttons(tail, new_row=True)
+    view = layout.components(ctx.table_id, v.seat, ctx.version)
+    draw = None
+    picture: Hashable | None = None
+    if ctx.images and v.hand:
+        shown = sorted(v.hand, key=lambda c: hand_sort_key(c, v.trump))
+        labels = rank_labels(loc)
+        draw = functools.partial(render_hand_png, v, shown, labels=labels)
+        picture = (tuple(shown), v.trump, _label_items(loc))
+    return HandMessage(
+        _content(v, ctx, aimed, notice), view, ctx.version, draw, picture, (legal, toggle)
+    )
+
+
+def _tail(v: SeatView, ctx: HandContext) -> tuple[list[Item], str | None]:
+    """The last row's items (the moves that play no card of the hand, "done for this bout",
+    the hint, the rematch) and the "done" toggle shown."""
+    loc = ctx.loc
+    legal = v.legal_actions
     tail: list[Item] = [
         _control(a, v, loc) for a in legal if a.kind in (TRANSFER, SHOW, TAKE, PASS, EXCHANGE)
     ]
@@ -207,66 +234,67 @@ def render_hand(
     if ctx.practice and len(legal) > 1:  # a hint only where there is something to choose
         tail.append(Item(HINT, t("act.hint", loc), _GREY))
     if ctx.rematch and v.finished:
-        rematch = Item("", t("btn.rematch", loc), _GREEN, table_op=TableOp.REMATCH)
-        tail.append(rematch)
-    free = ROWS - rows_for(len(tail), PER_ROW)
+        tail.append(Item("", t("btn.rematch", loc), _GREEN, table_op=TableOp.REMATCH))
+    return tail, toggle
 
-    layout = Layout()
-    aimed: Card | None = None
-    if defends:
-        targets = _targets(v, defends)
-        groups = [[d for d in defends if d.attack == target] for target in targets]
+
+def _lay_defences(
+    layout: Layout,
+    v: SeatView,
+    defends: list[Defend],
+    free: int,
+    focus: Card | None,
+    loc: str | None,
+) -> Card | None:
+    """Each defence in ``free`` rows: buttons per open card, then all buttons together, then a
+    select per open card, else the two steps (aim, then pick); returns the card aimed at."""
+    targets = _targets(v, defends)
+    groups = [[d for d in defends if d.attack == target] for target in targets]
+    for group in groups:
+        group.sort(key=lambda a: hand_sort_key(_card(a), v.trump))
+    paired = len(groups) > 1  # with one open card the card alone is unambiguous
+    if sum(rows_for(len(g), PER_ROW) for g in groups) <= free:
         for group in groups:
-            group.sort(key=lambda a: hand_sort_key(_card(a), v.trump))
-        paired = len(groups) > 1  # with one open card the card alone is unambiguous
-        if sum(rows_for(len(g), PER_ROW) for g in groups) <= free:
-            for group in groups:
-                layout.buttons([_card_item(a, loc, paired) for a in group], new_row=True)
-        elif rows_for(len(defends), PER_ROW) <= free:
-            layout.buttons([_card_item(a, loc, paired) for g in groups for a in g])
-        elif sum(rows_for(len(g), PER_SELECT) for g in groups) <= free:
-            for target, group in zip(targets, groups, strict=True):
-                placeholder = t("act.beat", loc, card=card_text(target, loc))
-                layout.selects(group, loc, placeholder)
-        else:  # the two-step fallback: aim at an open card, then pick the card
-            aimed = focus if focus in targets else targets[0]
-            layout.buttons(
-                [
-                    Item(
-                        f"a{target.index}",
-                        t("act.beat", loc, card=card_text(target, loc)),
-                        discord.ButtonStyle.primary if target == aimed else _GREY,
-                        disabled=target == aimed,
-                    )
-                    for target in targets
-                ]
-            )
-            group = groups[targets.index(aimed)]
-            if layout.rows_used + rows_for(len(group), PER_ROW) <= free:
-                layout.buttons([_card_item(a, loc, False) for a in group], new_row=True)
-            else:
-                layout.selects(group, loc, t("hand.select_placeholder", loc, n=len(group)))
-    elif attacks:
-        attacks.sort(key=lambda a: hand_sort_key(_card(a), v.trump))
-        if rows_for(len(attacks), PER_ROW) <= free:
-            layout.buttons([_card_item(a, loc, False) for a in attacks])
+            layout.buttons([_card_item(a, loc, paired) for a in group], new_row=True)
+    elif rows_for(len(defends), PER_ROW) <= free:
+        layout.buttons([_card_item(a, loc, paired) for g in groups for a in g])
+    elif sum(rows_for(len(g), PER_SELECT) for g in groups) <= free:
+        for target, group in zip(targets, groups, strict=True):
+            placeholder = t("act.beat", loc, card=card_text(target, loc))
+            layout.selects(group, loc, placeholder)
+    else:  # the two-step fallback: aim at an open card, then pick the card
+        aimed = focus if focus in targets else targets[0]
+        layout.buttons(
+            [
+                Item(
+                    f"a{target.index}",
+                    t("act.beat", loc, card=card_text(target, loc)),
+                    discord.ButtonStyle.primary if target == aimed else _GREY,
+                    disabled=target == aimed,
+                )
+                for target in targets
+            ]
+        )
+        group = groups[targets.index(aimed)]
+        if layout.rows_used + rows_for(len(group), PER_ROW) <= free:
+            layout.buttons([_card_item(a, loc, False) for a in group], new_row=True)
         else:
-            for n in range(rows_for(len(attacks), PER_SELECT)):
-                chunk = attacks[n * PER_SELECT : (n + 1) * PER_SELECT]
-                layout.selects(chunk, loc, t("hand.select_placeholder", loc, n=len(chunk)))
-    layout.buttons(tail, new_row=True)
-    view = layout.components(ctx.table_id, v.seat, ctx.version)
+            layout.selects(group, loc, t("hand.select_placeholder", loc, n=len(group)))
+        return aimed
+    return None
 
-    draw = None
-    picture: Hashable | None = None
-    if ctx.images and v.hand:
-        shown = sorted(v.hand, key=lambda c: hand_sort_key(c, v.trump))
-        labels = rank_labels(loc)
-        draw = functools.partial(render_hand_png, v, shown, labels=labels)
-        picture = (tuple(shown), v.trump, _label_items(loc))
-    return HandMessage(
-        _content(v, ctx, aimed, notice), view, ctx.version, draw, picture, (legal, toggle)
-    )
+
+def _lay_attacks(
+    layout: Layout, v: SeatView, attacks: list[Attack], free: int, loc: str | None
+) -> None:
+    """The cards to lead or throw in: buttons where they fit, else selects of up to 25."""
+    attacks.sort(key=lambda a: hand_sort_key(_card(a), v.trump))
+    if rows_for(len(attacks), PER_ROW) <= free:
+        layout.buttons([_card_item(a, loc, False) for a in attacks])
+        return
+    for n in range(rows_for(len(attacks), PER_SELECT)):
+        chunk = attacks[n * PER_SELECT : (n + 1) * PER_SELECT]
+        layout.selects(chunk, loc, t("hand.select_placeholder", loc, n=len(chunk)))
 
 
 @functools.lru_cache(maxsize=64)

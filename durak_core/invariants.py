@@ -5,6 +5,8 @@ An empty tuple means the state is consistent. The property tests run it after ev
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from .after_bout import game_over
 from .board import Board
 from .cards import cards_of
@@ -12,10 +14,15 @@ from .cards import cards_of
 
 def check(s: Board) -> tuple[str, ...]:
     problems: list[str] = []
-    bad = problems.append
-    deck = s.rules.deck_mask()
+    _check_cards(s, problems.append)
+    _check_table(s, problems.append)
+    _check_roles(s, problems.append)
+    return tuple(problems)
 
-    # Every card accounted for exactly once: hands, table, talon, discard.
+
+def _check_cards(s: Board, bad: Callable[[str], None]) -> None:
+    """Every card accounted for exactly once: hands, table, talon, discard."""
+    deck = s.rules.deck_mask()
     places = [*s.hands, s.table, s.discard, sum(1 << c for c in s.talon)]
     seen = 0
     for m in places:
@@ -35,7 +42,8 @@ def check(s: Board) -> tuple[str, ...]:
     if s.hidden_trump >= 0 and (len(s.talon) < 2 or s.talon[0] != s.hidden_trump):
         bad("V14: the face-down card is not under the face-up trump")
 
-    # The table.
+
+def _check_table(s: Board, bad: Callable[[str], None]) -> None:
     if len(s.att) != len(s.dfn):
         bad("attack and defence columns differ in length")
     table = 0
@@ -57,7 +65,9 @@ def check(s: Board) -> tuple[str, ...]:
     if s.taken and not s.att:
         bad("R13: take declared with nothing on the table")
 
-    # Roles and players.
+
+def _check_roles(s: Board, bad: Callable[[str], None]) -> None:
+    """Roles and players."""
     for t in range(s.n):
         if s.known[t] & ~s.hands[t]:
             bad(f"seat {t}: publicly known cards not in its hand")
@@ -84,4 +94,3 @@ def check(s: Board) -> tuple[str, ...]:
             bad("V7: teammates attack each other")
         if s.attackers >> s.defender & 1:
             bad("R9: the defender may throw in")
-    return tuple(problems)

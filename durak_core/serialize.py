@@ -294,22 +294,41 @@ def position(
     >>> [str(a) for a in g.legal_actions(0)], g.limit
     (['attack 6S', 'attack 7S'], 1)
     """
-
-    def cards(x: str | Sequence[Card | str]) -> list[Card]:
-        if isinstance(x, str):
-            return parse_cards(x)
-        return [c if isinstance(c, Card) else Card.parse(c) for c in x]
-
-    hand_cards = [cards(h) for h in hands]
-    talon_cards = cards(talon)
+    hand_cards = [_cards(h) for h in hands]
+    talon_cards = _cards(talon)
     trump_card = trump if isinstance(trump, Card) else Card.parse(trump)
-    n = len(hand_cards)
     held = {c for h in hand_cards for c in h}
     if talon_cards and trump_card not in held:
         talon_cards.append(trump_card)
-    used = held | set(talon_cards)
+    model = _bout_start(rules, hand_cards, talon_cards, trump_card, attacker, out, discarded_once)
+    s = state_from_model(model, check=False)
+    set_roles(s, attacker)
+    problems = s.status()
+    if problems:
+        raise StateFormatError("impossible position: " + "; ".join(problems))
+    return s
+
+
+def _cards(x: str | Sequence[Card | str]) -> list[Card]:
+    if isinstance(x, str):
+        return parse_cards(x)
+    return [c if isinstance(c, Card) else Card.parse(c) for c in x]
+
+
+def _bout_start(
+    rules: RuleSet,
+    hand_cards: list[list[Card]],
+    talon_cards: list[Card],
+    trump_card: Card,
+    attacker: int,
+    out: Sequence[int],
+    discarded_once: bool,
+) -> StateModel:
+    """The snapshot of :func:`position`: every card not in a hand or the talon discarded."""
+    n = len(hand_cards)
+    used = {c for h in hand_cards for c in h} | set(talon_cards)
     discard = [c for c in rules.deck() if c not in used]
-    model = StateModel(
+    return StateModel(
         rules=rules.options(),
         seats=n,
         dealer=(attacker - 1) % n,
@@ -324,7 +343,7 @@ def position(
         discard=[str(c) for c in discard],
         table=[],
         attacker=attacker,
-        defender=attacker,
+        defender=(attacker + 1) % n,
         limit=0,
         taken=False,
         passed=[],
@@ -337,9 +356,3 @@ def position(
         finished=False,
         log=[],
     )
-    s = state_from_model(model.model_copy(update={"defender": (attacker + 1) % n}), check=False)
-    set_roles(s, attacker)
-    problems = s.status()
-    if problems:
-        raise StateFormatError("impossible position: " + "; ".join(problems))
-    return s

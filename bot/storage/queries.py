@@ -22,7 +22,7 @@ from collections.abc import Awaitable, Callable, Iterable, Sequence
 from datetime import UTC, datetime
 from functools import lru_cache
 from types import TracebackType
-from typing import Self, TypeVar
+from typing import Any, Self, TypeVar
 
 from .connection import Connection, Row
 from .errors import GameNotFound, InvalidQuery, UnknownPlayer
@@ -216,37 +216,10 @@ class SqlStorage(SettingsStore, PuzzleQueries):
             if rec.assisted:  # a practice game: its seats, and no rating or tally changes
                 await _record_assisted_seats(conn, rec, outcomes)
                 return RecordedGame(rec.game_id)
-            await conn.executemany(_NEW_GUILD_ROW, [(rec.guild_id, *w) for w in who])
-            rows = await conn.fetch(
-                "SELECT player_key, mu, sigma FROM guild_stats WHERE guild_id = ?"
-                f" AND player_key IN ({marks(len(keys))})"
-                f" ORDER BY player_key{conn.dialect.for_update}",
-                rec.guild_id,
-                *keys,
-            )
-            prior = {r["player_key"]: Rating(r["mu"], r["sigma"]) for r in rows}
+            prior = await _lock_ratings(conn, rec, keys, who)
             new = rate_game(rec, {k: prior.get(k, DEFAULT_RATING) for k in keys})
-            await conn.executemany(_NEW_GLOBAL_ROW, who)
-            if conn.dialect.row_locks:
-                await conn.fetch(
-                    f"SELECT 1 FROM global_stats WHERE player_key IN ({marks(len(keys))})"
-                    " ORDER BY player_key FOR UPDATE",
-                    *keys,
-                )
             ended = t(rec.ended_at)
-            seat_rows = []
-            guild_rows = []
-            global_rows = []
-            for o in outcomes:
-                s = by_num[o.seat]
-                r = new[o.player_key]
-                seat_rows.append(
-                    (rec.game_id, o.seat, rec.guild_id, ended, s.kind, s.user_id, s.ai_level,
-                     o.player_key, s.display_name, s.team, o.place, o.result, r.mu, r.sigma)
-                )  # fmt: skip
-                tally = (s.display_name, o.win, o.loss, o.draw, o.win, o.win)
-                guild_rows.append((*tally, r.mu, r.sigma, r.ordinal, rec.guild_id, o.player_key))
-                global_rows.append((*tally, o.player_key))
+            seat_rows, guild_rows, global_rows = _tally_rows(rec, outcomes, new, ended)
             await conn.executemany(_INSERT_SEAT, seat_rows)
             await conn.executemany(_ADD_TO_GUILD_ROW, guild_rows)
             await conn.executemany(_ADD_TO_GLOBAL_ROW, global_rows)
@@ -477,3 +450,48 @@ async def _assisted_games(conn: Connection, user_id: int, guild_id: int | None) 
         *((user_id,) if guild_id is None else (user_id, guild_id)),
     )
     return 0 if row is None else int(row[0])
+
+
+async def _lock_ratings(
+    conn: Connection, rec: GameRecord, keys: list[str], who: list[tuple[Any, ...]]
+) -> dict[str, Rating]:
+    """The players' rows made where missing and locked in key order (no deadlock between two
+    games' writes); their ratings before this game."""
+    await conn.executemany(_NEW_GUILD_ROW, [(rec.guild_id, *w) for w in who])
+    rows = await conn.fetch(
+        "SELECT player_key, mu, sigma FROM guild_stats WHERE guild_id = ?"
+        f" AND player_key IN ({marks(len(keys))})"
+        f" ORDER BY player_key{conn.dialect.for_update}",
+        rec.guild_id,
+        *keys,
+    )
+    await conn.executemany(_NEW_GLOBAL_ROW, who)
+    if conn.dialect.row_locks:
+        await conn.fetch(
+            f"SELECT 1 FROM global_stats WHERE player_key IN ({marks(len(keys))})"
+            " ORDER BY player_key FOR UPDATE",
+            *keys,
+        )
+    return {r["player_key"]: Rating(r["mu"], r["sigma"]) for r in rows}
+
+
+def _tally_rows(
+    rec: GameRecord, outcomes: Sequence[SeatOutcome], new: dict[str, Rating], ended: object
+) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]], list[tuple[Any, ...]]]:
+    """The game's seat rows and what each player's guild and global tallies add (``ended``:
+    the game's end as the dialect stores a time)."""
+    by_num = rec.seats_by_number
+    seat_rows: list[tuple[Any, ...]] = []
+    guild_rows: list[tuple[Any, ...]] = []
+    global_rows: list[tuple[Any, ...]] = []
+    for o in outcomes:
+        s = by_num[o.seat]
+        r = new[o.player_key]
+        seat_rows.append(
+            (rec.game_id, o.seat, rec.guild_id, ended, s.kind, s.user_id, s.ai_level,
+             o.player_key, s.display_name, s.team, o.place, o.result, r.mu, r.sigma)
+        )  # fmt: skip
+        tally = (s.display_name, o.win, o.loss, o.draw, o.win, o.win)
+        guild_rows.append((*tally, r.mu, r.sigma, r.ordinal, rec.guild_id, o.player_key))
+        global_rows.append((*tally, o.player_key))
+    return seat_rows, guild_rows, global_rows

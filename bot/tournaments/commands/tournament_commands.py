@@ -22,9 +22,6 @@ from bot.text import t
 from bot.text.translator import ls
 from bot.tournaments.logic import (
     Format,
-    Override,
-    OverrideKind,
-    ResultError,
     SettingsError,
     Signup,
     SignupError,
@@ -33,7 +30,6 @@ from bot.tournaments.logic import (
     seating_fit,
 )
 from bot.tournaments.messages.tournament_export import export_data, export_files
-from bot.tournaments.messages.tournament_host import override_line
 from bot.tournaments.messages.tournament_signup import signup_message
 from bot.tournaments.messages.tournament_text import safe_name
 from bot.tournaments.runner.check_in import MINUTES as CHECK_IN_MINUTES
@@ -62,7 +58,8 @@ from .tournament_options import (
     parse_deadline,
     table_options,
 )
-from .tournament_pick import choices, named, pick, table_choices, table_number, tournament_option
+from .tournament_pick import choices, named, pick, tournament_option
+from .tournament_results import record_result, suggest_tables, take_back
 
 
 class TournamentCommands(CogBase):
@@ -178,6 +175,9 @@ class TournamentCommands(CogBase):
             await store.add_entrant(tournament, user.id, stats.rating or 0.0)
             self.bot.event_host.known[user.id] = user.display_name
             key = "tournament.ok.joined"
+            if check_in_announced(tr):  # joining in the check-in window is checking in
+                await store.check_in_entrant(tournament, user.id)
+                key = "tournament.ok.joined_checked_in"
         else:
             await self._take_off(tr, user.id)
             key = left_key(tr)
@@ -330,16 +330,12 @@ class TournamentCommands(CogBase):
     async def _table_choices(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        """The tables of the round being played of the tournament the command names."""
-        try:
-            tr = await self._current(interaction, interaction.namespace.tournament)
-        except Rejected:
-            return []
-        store = self.bot.tournaments.store
-        rounds = await store.tournament_rounds(tr.tournament_id)
-        entrants = await store.tournament_entrants(tr.tournament_id)
-        names = await self.bot.event_host.names(tr.guild_id, [e.user_id for e in entrants])
-        return table_choices(rounds, names, current, loc_of(interaction))
+        return await suggest_tables(self, interaction, current, recorded=False)
+
+    async def _recorded_choices(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await suggest_tables(self, interaction, current, recorded=True)
 
     @tournament.command(name=ls("name.t_override"), description=ls("cmd.t_override"))
     @app_commands.rename(
@@ -358,23 +354,17 @@ class TournamentCommands(CogBase):
         forfeit: discord.User | None = None,
         tournament: str | None = None,
     ) -> None:
-        """Issue #30 control 4: the organiser decides a table that went wrong."""
-        tr = await self._organised(interaction, tournament)
-        if (winner is None) == (forfeit is None):
-            raise ResultError("override_who", "name the winner or the one who forfeits")
-        number = table_number(table)
-        kind = OverrideKind.WINNER if winner is not None else OverrideKind.FORFEIT
-        player = winner or forfeit
-        assert player is not None
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        tr = await self.bot.tournaments.override(
-            tr.tournament_id, number, kind, player.id, interaction.user.id
-        )
-        rnd = (await self.bot.tournaments.store.tournament_rounds(tr.tournament_id))[-1]
-        label = next(i for i, p in enumerate(rnd.tables, 1) if p.number == number)
-        o = Override(rnd.number, number, kind, player.id)
-        text = override_line("tournament.ok.overridden", loc_of(interaction), tr, o, label)
-        await interaction.followup.send(text, ephemeral=True)
+        await record_result(self, interaction, table, winner, forfeit, tournament)
+
+    @tournament.command(name=ls("name.t_undo"), description=ls("cmd.t_undo"))
+    @app_commands.rename(table=ls("pname.t_table"))
+    @app_commands.describe(table=ls("opt.t_recorded"))
+    @app_commands.autocomplete(table=_recorded_choices)
+    @tournament_option(_open_choices)
+    async def t_undo(
+        self, interaction: discord.Interaction, table: str, tournament: str | None = None
+    ) -> None:
+        await take_back(self, interaction, table, tournament)
 
     @tournament.command(name=ls("name.remove"), description=ls("cmd.t_remove"))
     @app_commands.rename(user=ls("pname.user"))

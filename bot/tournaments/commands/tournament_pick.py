@@ -89,31 +89,43 @@ def choices(
 
 
 def table_choices(
-    rounds: Sequence[StoredRound], names: Mapping[int, str], typed: str, loc: str
+    rounds: Sequence[StoredRound],
+    names: Mapping[int, str],
+    typed: str,
+    loc: str,
+    *,
+    recorded: bool = False,
 ) -> list[app_commands.Choice[str]]:
-    """The suggestions for ``/durak tournament override``'s table: the round being played's
-    tables without a recorded result, each named as its thread is, with who sits there."""
-    if not rounds or rounds[-1].status is not RoundStatus.RUNNING:
+    """The suggestions for ``override``'s table: the last round's tables while it is played
+    (one with a recorded result may be replaced), then only those with one until the next
+    round is paired; ``recorded`` (``undo``): only those. Each is named as its thread is,
+    with who sits there, and carries its round: a choice made before the round ended is
+    refused, not applied to the next round's table of that number (issue #47 item 2)."""
+    if not rounds:
         return []
     rnd = rounds[-1]
+    only_recorded = recorded or rnd.status is not RoundStatus.RUNNING
     typed = typed.strip().casefold()
     out: list[app_commands.Choice[str]] = []
     for label, paired in enumerate(rnd.tables, 1):
-        if paired.override is not None:
+        if only_recorded and paired.override is None:
             continue
         ai = t("tstand.ai", loc)
         players = ", ".join(ai if p is None else names.get(p, str(p)) for p in paired.seats)
         text = t("tournament.override.choice", loc, round=rnd.number, table=label, players=players)
         if typed and typed not in text.casefold():
             continue
-        out.append(app_commands.Choice(name=text[:MAX_CHOICE_NAME], value=str(paired.number)))
+        value = f"{rnd.number}:{paired.number}"
+        out.append(app_commands.Choice(name=text[:MAX_CHOICE_NAME], value=value))
     return out[:MAX_CHOICES]
 
 
-def table_number(value: str) -> int:
-    """The table the ``table`` option names (its stored number, as autocomplete gives it)."""
+def table_number(value: str) -> tuple[int | None, int]:
+    """The round and table the ``table`` option names: "round:table" as autocomplete gives
+    it, or a table number typed by hand (the last round's: round None)."""
+    round_text, _, table_text = value.strip().rpartition(":")
     try:
-        return int(value.strip())
+        return (int(round_text) if round_text else None), int(table_text)
     except ValueError:
         raise ResultError("override_table", f"no table {value!r}") from None
 

@@ -129,17 +129,30 @@ class DiscordEventHost:
         self._say(tr, thread_id, t(key, lang, player=discord.utils.escape_markdown(player)))
 
     def overridden(
-        self, tr: TournamentRecord, thread_id: int | None, label: int, o: Override, by: int
+        self,
+        tr: TournamentRecord,
+        thread_id: int | None,
+        label: int,
+        o: Override,
+        by: int,
+        *,
+        replaced: bool = False,
     ) -> None:
         lang = TableOptions.of(tr.options).language
-        at = f"<t:{int(datetime.now(UTC).timestamp())}:f>"
-        log_line = override_line(
-            "tournament.override.log", lang, tr, o, label, by=mention(by), at=at
-        )
+        key = "tournament.override.replaced_log" if replaced else "tournament.override.log"
+        log_line = override_line(key, lang, tr, o, label, by=mention(by), at=now_stamp())
         self._say(tr, tr.channel_id, log_line)
         if thread_id is not None:
             result = override_result(o, lang)
             self._say(tr, thread_id, t("tournament.override.table", lang, result=result))
+
+    def undone(self, tr: TournamentRecord, round: int, label: int, by: int) -> None:
+        lang = TableOptions.of(tr.options).language
+        text = t(
+            "tournament.override.undo_log", lang, name=safe_name(tr.name), round=round,
+            table=label, by=mention(by), at=now_stamp(),
+        )  # fmt: skip
+        self._say(tr, tr.channel_id, text)
 
     def check_in_opened(self, tr: TournamentRecord) -> None:
         self._spawn(self._remind(tr, "tournament.check_in.dm"))
@@ -335,6 +348,11 @@ class DiscordEventHost:
         await self._refreshes.close()
         for task in list(self._notices):
             task.cancel()
+
+
+def now_stamp() -> str:
+    """Now, as a Discord timestamp (each reader sees it in their own time zone)."""
+    return f"<t:{int(datetime.now(UTC).timestamp())}:f>"
 
 
 def with_notes(embed: discord.Embed, notes: Sequence[str]) -> None:

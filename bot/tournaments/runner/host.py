@@ -50,12 +50,24 @@ class EventHost(Protocol):
         ...
 
     def overridden(
-        self, t: TournamentRecord, thread_id: int | None, label: int, o: Override, by: int
+        self,
+        t: TournamentRecord,
+        thread_id: int | None,
+        label: int,
+        o: Override,
+        by: int,
+        *,
+        replaced: bool = False,
     ) -> None:
         """The organiser recorded the result ``o`` of a table (``label``: its place among the
-        round's tables, as its thread is named): say so in the tournament's channel (its log:
-        what, for whom, by whom, when) and, if its table was closed, in that table's thread.
-        Must not block: schedule, return."""
+        round's tables, as its thread is named), or ``replaced`` the one recorded: say so in
+        the tournament's channel (its log: what, for whom, by whom, when) and, if its table
+        was closed, in that table's thread. Must not block: schedule, return."""
+        ...
+
+    def undone(self, t: TournamentRecord, round: int, label: int, by: int) -> None:
+        """The organiser took back a table's recorded result: say so in the tournament's
+        channel (what, by whom, when). Must not block: schedule, return."""
         ...
 
     def check_in_opened(self, t: TournamentRecord) -> None:

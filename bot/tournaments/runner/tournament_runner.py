@@ -29,6 +29,7 @@ from bot.tournaments.logic import (
 )
 from bot.tournaments.storage import (
     EntrantRecord,
+    PairedTable,
     RoundStatus,
     StoredRound,
     TournamentRecord,
@@ -101,24 +102,30 @@ class TournamentRunner:
     # -- commands ---------------------------------------------------------------------------
 
     async def start(self, tournament_id: str) -> TournamentRecord:
-        """Close the sign-up and play the first round. Entrants who left the server are taken
-        off first; a ``SignupError`` (too few, too many rounds) changes nothing else."""
+        """Close the sign-up and play the first round. Entrants who left the server, and in a
+        check-in window those who did not check in, are taken off once the start is sure; a
+        ``SignupError`` (too few, too few checked in, too many rounds) changes nothing."""
         async with self._lock(tournament_id):
             t = await self.store.get_tournament(tournament_id)
             if t.status is not TournamentStatus.SIGNUP:
                 raise SignupError("started", "the tournament has already started")
             entrants = await self.store.tournament_entrants(tournament_id)
             present = await self.host.present(t.guild_id, [e.user_id for e in entrants])
-            for e in entrants:
-                if e.user_id not in present:
-                    await self.store.remove_entrant(tournament_id, e.user_id)
             kept = [e for e in entrants if e.user_id in present]
             if window_open(t, datetime.fromtimestamp(self.clock(), UTC)):
-                for e in kept:  # not confirmed in the check-in window: dropped
-                    if not e.checked_in:
-                        await self.store.remove_entrant(tournament_id, e.user_id)
-                kept = [e for e in kept if e.checked_in]
+                confirmed = [e for e in kept if e.checked_in]
+                if len(confirmed) < t.settings.min_entrants():  # a refused start drops nobody
+                    raise SignupError(
+                        "too_few_checked_in",
+                        "too few have checked in",
+                        need=t.settings.min_entrants(),
+                        count=len(confirmed),
+                    )
+                kept = confirmed  # not confirmed in the check-in window: dropped
             check_start(Signup(t.settings, tuple(e.entrant for e in kept)))
+            for e in entrants:  # only now: a refused start changes nothing (issue #47 item 3)
+                if e not in kept:
+                    await self.store.remove_entrant(tournament_id, e.user_id)
             t = await self.store.set_tournament_status(tournament_id, TournamentStatus.RUNNING)
         self.host.changed(tournament_id)
         self.nudge(tournament_id)
@@ -161,45 +168,100 @@ class TournamentRunner:
         return t
 
     async def override(
-        self, tournament_id: str, table: int, kind: OverrideKind, player: int, by: int
-    ) -> TournamentRecord:
-        """The organiser's result of table ``table`` of the round being played (issue #30
-        control 4): ``player`` wins it (a walkover) or forfeits it. The table's live game, if
-        any, is closed unrecorded (no rating changes; the match's finished games stay as
-        played) and told why; the standings use the override instead of the table's games.
-        Refusals (``TournamentError``): not running, no such table, the player not seated
-        there, its match already over or overridden."""
+        self,
+        tournament_id: str,
+        table: int,
+        kind: OverrideKind,
+        player: int,
+        by: int,
+        round: int | None = None,
+    ) -> tuple[TournamentRecord, Override, int, bool]:
+        """The organiser's result of table ``table`` of round ``round`` (None: the last one
+        paired) (issue #30 control 4): ``player`` wins it (a walkover) or forfeits it. The
+        table's live game, if any, is closed unrecorded (no rating changes; the match's
+        finished games stay as played) and told why; the standings use the override instead
+        of the table's games. A recorded result may be replaced until the next round is
+        paired. Returns the tournament, the result, the table's label and whether it replaced
+        one. Refusals (``TournamentError``): not running, a choice of an earlier round, no
+        such table, the player not seated there, its match already over."""
         async with self._lock(tournament_id):
-            t = await self.store.get_tournament(tournament_id)
-            if t.status is not TournamentStatus.RUNNING:
-                raise SignupError("override_not_running", "the tournament is not running")
-            rounds = await self.store.tournament_rounds(tournament_id)
-            current = rounds[-1] if rounds else None
-            paired = None if current is None else next(
-                (p for p in current.tables if p.number == table), None
-            )  # fmt: skip
-            if current is None or paired is None or current.status is not RoundStatus.RUNNING:
-                raise ResultError("override_table", "no such table in the round being played")
+            t, current, paired = await self._last_table(tournament_id, table, round)
             if player not in paired.seats:
                 raise ResultError("override_seat", "the player does not sit there")
-            if paired.override is not None:
-                raise ResultError("override_twice", "this table has a recorded result")
-            closed = await close_match(self.service, t, current.number, table)
-            entrants = await self.store.tournament_entrants(tournament_id)
-            games = await self.store.tournament_games(tournament_id)
-            if match_decided(t.settings, entrants, rounds, games, table, decider_round(t)):
+            replacing = paired.override is not None
+            if not replacing and current.status is not RoundStatus.RUNNING:
                 raise ResultError("override_done", "the match is over: its result stands")
+            closed = await close_match(self.service, t, current.number, table)
+            if not replacing:
+                rounds = await self.store.tournament_rounds(tournament_id)
+                entrants = await self.store.tournament_entrants(tournament_id)
+                games = await self.store.tournament_games(tournament_id)
+                if match_decided(t.settings, entrants, rounds, games, table, decider_round(t)):
+                    raise ResultError("override_done", "the match is over: its result stands")
             decided = Override(current.number, table, kind, player)
-            await self.store.override_tournament_table(tournament_id, decided, by)
+            await self.store.override_tournament_table(
+                tournament_id, decided, by, replace=replacing
+            )
             log.info(
                 "tournament %s round %d table %d: %s %s, recorded by %s",
                 tournament_id, current.number, table, kind, player, by,
             )  # fmt: skip
         label = current.tables.index(paired) + 1
-        self.host.overridden(t, closed, label, decided, by)
+        self.host.overridden(t, closed, label, decided, by, replaced=replacing)
         self.host.changed(tournament_id)
         self.nudge(tournament_id)
-        return t
+        return t, decided, label, replacing
+
+    async def undo_override(
+        self, tournament_id: str, table: int, by: int, round: int | None = None
+    ) -> tuple[TournamentRecord, int, int]:
+        """Take back the organiser's result of a table of the last round paired: its match
+        counts by its games again (a closed table opens again for the rest of the match).
+        Refused (``TournamentError``) once the next round is paired: its pairing used the
+        result. Returns the tournament, the round and the table's label."""
+        async with self._lock(tournament_id):
+            t, current, paired = await self._last_table(tournament_id, table, round, "undo_paired")
+            if paired.override is None:
+                raise ResultError("undo_none", "that table has no recorded result")
+            bot_table = paired.bot_table_id
+            live = bot_table is not None and self.service.registry.get(bot_table) is not None
+            await self.store.undo_tournament_override(
+                tournament_id, current.number, table, reopen=not live
+            )
+            log.info(
+                "tournament %s round %d table %d: result taken back by %s",
+                tournament_id, current.number, table, by,
+            )  # fmt: skip
+        label = current.tables.index(paired) + 1
+        self.host.undone(t, current.number, label, by)
+        self.host.changed(tournament_id)
+        self.nudge(tournament_id)
+        return t, current.number, label
+
+    async def _last_table(
+        self, tournament_id: str, table: int, round: int | None, stale: str = "override_stale"
+    ) -> tuple[TournamentRecord, StoredRound, PairedTable]:
+        """The running tournament, its last round paired and that round's table ``table``.
+        A ``round`` before the last (a choice made earlier) is refused, saying which round
+        its results belong to now."""
+        t = await self.store.get_tournament(tournament_id)
+        if t.status is not TournamentStatus.RUNNING:
+            raise SignupError("override_not_running", "the tournament is not running")
+        rounds = await self.store.tournament_rounds(tournament_id)
+        if not rounds:
+            raise ResultError("override_table", "no such table in the round being played")
+        current = rounds[-1]
+        if round is not None and round != current.number:
+            raise ResultError(
+                stale,
+                f"round {round} is over and round {current.number} is paired",
+                round=round,
+                current=current.number,
+            )
+        paired = next((p for p in current.tables if p.number == table), None)
+        if paired is None:
+            raise ResultError("override_table", "no such table in the round being played")
+        return t, current, paired
 
     async def pause(self, tournament_id: str, paused: bool) -> TournamentRecord:
         """Pause (``paused``) or resume a running tournament: paused, the round being played

@@ -1,0 +1,64 @@
+"""Issue #47's table: what an organiser or a player met that broke their trust, each through
+the fake Discord (items 1-12; the late join, undo, break, bye, seeding and export have their
+own files)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.tables.refusals import Refusal, Rejected
+from bot.tables.table import Table
+from bot.text import t
+from tests.bot.helpers import running_bot, world
+from tests.bot.test_tournament_signup import say, signed_up, signup, started
+
+
+async def test_a_withdrawn_player_cannot_take_the_seat_back(tmp_path: Path) -> None:
+    """Item 1: after ``leave`` the thread says an AI plays the seat to the end; ``/durak
+    back`` and a move from the hand opened before are refused, saying why."""
+    async with world(tmp_path) as w, running_bot(w) as bot:
+        fake = w.fake
+        tr = await signed_up(w, bot, (w.bob, w.carol), name="Duel", rounds=1, timer=600)
+        table = bot.service.registry.get(await started(w, bot.tournaments.store, tr.tournament_id))
+        assert isinstance(table, Table) and table.thread_id is not None
+        assert await say(w, w.carol, "leave") == t("tournament.ok.withdrew", name="Duel")
+        back = await fake.slash(w.carol, table.thread_id, "durak", "back")
+        assert back.content == t("err.withdrawn")
+        seat = table.seat_of(w.carol)
+        assert seat is not None and seat in table.forfeit and table.ai_controlled(seat)
+        # a move of hers (from a hand opened before, say) is refused before it is judged
+        action = next(a for s in range(len(table.seats)) for a in table.legal_actions(s))
+        with pytest.raises(Rejected) as refused:
+            await bot.service.play.act(table, seat, action, version=None, user_id=w.carol)
+        assert refused.value.kind is Refusal.WITHDRAWN
+
+
+async def test_a_refused_start_drops_nobody_and_joining_in_check_in_checks_in(
+    tmp_path: Path,
+) -> None:
+    """Items 3 and 7: in an open check-in window a start with too few checked in is refused
+    and every entrant stays; whoever joins then is checked in, and told so."""
+    async with world(tmp_path) as w, running_bot(w) as bot:
+        fake = w.fake
+        store = bot.tournaments.store
+        dave, erin = fake.add_user("dave"), fake.add_user("erin")
+        tr = await signed_up(
+            w, bot, (w.bob, w.carol, dave), name="Cup", deadline="in 3m", check_in=10, timer=600
+        )
+        tid = tr.tournament_id
+        check_in = f"dkq:{tid}:checkin"
+        await fake.wait_for(lambda: any(b.custom_id == check_in for b in signup(w, tr).buttons), 10)
+        assert await say(w, w.bob, "checkin") == t("tournament.ok.checked_in", name="Cup")
+        assert await say(w, w.alice, "start") == t(
+            "tournament.error.too_few_checked_in", need=2, count=1
+        )
+        assert [e.user_id for e in await store.tournament_entrants(tid)] == [
+            w.bob, w.carol, dave
+        ]  # fmt: skip
+        joined = await fake.click(erin, signup(w, tr), f"dkr:{tid}:join")
+        assert joined.content == t("tournament.ok.joined_checked_in", name="Cup")
+        assert await say(w, w.alice, "start") == t("tournament.ok.started", name="Cup")
+        assert [e.user_id for e in await store.tournament_entrants(tid)] == [w.bob, erin]
+        await say(w, w.alice, "cancel")

@@ -11,6 +11,8 @@ import pytest
 from bot.tables.refusals import Refusal, Rejected
 from bot.tables.table import Table
 from bot.text import t
+from bot.tournaments.logic import Format, TournamentSettings
+from bot.tournaments.storage import NewTournament, TournamentStatus
 from tests.bot.helpers import running_bot, world
 from tests.bot.test_tournament_signup import say, signed_up, signup, started
 
@@ -62,3 +64,38 @@ async def test_a_refused_start_drops_nobody_and_joining_in_check_in_checks_in(
         assert await say(w, w.alice, "start") == t("tournament.ok.started", name="Cup")
         assert [e.user_id for e in await store.tournament_entrants(tid)] == [w.bob, erin]
         await say(w, w.alice, "cancel")
+
+
+async def test_an_open_event_stays_reachable_behind_fifty_newer_ones(tmp_path: Path) -> None:
+    """Item 5: an open tournament and 50 newer ones that ended: start, standings and the
+    autocomplete still find it by name and by id."""
+    async with world(tmp_path) as w, running_bot(w) as bot:
+        store = bot.tournaments.store
+        old = await signed_up(w, bot, (w.bob, w.carol), name="Old cup", timer=600)
+        for i in range(50):
+            settings = TournamentSettings(f"Newer {i}", Format.SWISS)
+            newer = await store.create_tournament(
+                NewTournament(
+                    tournament_id=f"n{i}",
+                    guild_id=w.guild,
+                    channel_id=w.channel,
+                    organiser_id=w.alice,
+                    settings=settings,
+                )
+            )
+            await store.set_tournament_status(newer.tournament_id, TournamentStatus.CANCELLED)
+        suggested = await w.fake.autocomplete(
+            w.alice, w.channel, "durak", "tournament", "start",
+            focused="tournament", options={"tournament": "old"},
+        )  # fmt: skip
+        assert [c["value"] for c in suggested] == [old.tournament_id]
+        standings = await w.fake.slash(
+            w.bob, w.channel, "durak", "tournament", "standings", options={"name": "Old cup"}
+        )
+        assert standings.embeds and "Old cup" in str(standings.embeds[0]["title"])
+        assert await say(w, w.alice, "start", tournament=old.tournament_id) == t(
+            "tournament.ok.started", name="Old cup"
+        )
+        assert await say(w, w.alice, "cancel", tournament="Old cup") == t(
+            "tournament.ok.cancelled", name="Old cup"
+        )

@@ -210,8 +210,20 @@ class TournamentCommands(CogBase):
         else the only open one of this channel or of the server (``tournament_pick``)."""
         if interaction.guild_id is None:
             raise Rejected(Refusal.NO_TOURNAMENT)
-        found = await self.bot.tournaments.store.guild_tournaments(interaction.guild_id, 50)
+        found = await self._known(interaction.guild_id)
         return pick(found, interaction.channel_id, wanted)
+
+    async def _known(self, guild_id: int) -> list[TournamentRecord]:
+        """The server's open tournaments (all of them), then its newest ones, newest first."""
+        store = self.bot.tournaments.store
+        found = await store.guild_open_tournaments(guild_id)
+        ids = {tr.tournament_id for tr in found}
+        newest = await store.guild_tournaments(guild_id, 50)
+        return sorted(
+            [*found, *(tr for tr in newest if tr.tournament_id not in ids)],
+            key=lambda tr: tr.created_at,
+            reverse=True,
+        )
 
     async def _open_choices(
         self, interaction: discord.Interaction, current: str
@@ -228,7 +240,7 @@ class TournamentCommands(CogBase):
     ) -> list[app_commands.Choice[str]]:
         if interaction.guild_id is None:
             return []
-        found = await self.bot.tournaments.store.guild_tournaments(interaction.guild_id, 50)
+        found = await self._known(interaction.guild_id)
         return choices(found, current, loc_of(interaction), open_only=open_only)
 
     async def _organised(
@@ -434,7 +446,7 @@ class TournamentCommands(CogBase):
         """The tournament ``name`` names, for looking at (``tournament_pick.named``)."""
         if interaction.guild_id is None:
             raise Rejected(Refusal.NO_TOURNAMENT)
-        found = await self.bot.tournaments.store.guild_tournaments(interaction.guild_id, 50)
+        found = await self._known(interaction.guild_id)
         return named(found, interaction.channel_id, name)
 
     @tournament.command(name=ls("name.t_export"), description=ls("cmd.t_export"))
@@ -447,7 +459,8 @@ class TournamentCommands(CogBase):
         store = self.bot.tournaments.store
         tid = tr.tournament_id
         entrants = await store.tournament_entrants(tid)
-        names = await self.bot.event_host.names(tr.guild_id, [e.user_id for e in entrants])
+        users = [tr.organiser_id, *(e.user_id for e in entrants)]
+        names = await self.bot.event_host.names(tr.guild_id, users)
         data = export_data(
             tr,
             entrants,

@@ -34,7 +34,7 @@ from bot.tournaments.storage import (
 
 from .tournament_signup import mention, signup_message, when_text
 from .tournament_standings import standings_message
-from .tournament_text import safe_name
+from .tournament_text import neutral_name, safe_name
 
 log = logging.getLogger(__name__)
 
@@ -126,7 +126,8 @@ class DiscordEventHost:
         lang = TableOptions.of(tr.options).language
         key = "tournament.withdrew.walkover" if closed else "tournament.withdrew.ai"
         player = self.known.get(user_id) or mention(user_id)
-        self._say(tr, thread_id, t(key, lang, player=discord.utils.escape_markdown(player)))
+        shown = mention(user_id) if user_id not in self.known else neutral_name(player)
+        self._say(tr, thread_id, t(key, lang, player=shown))
 
     def overridden(
         self,

@@ -3,6 +3,7 @@ numbers, the status line, and fitting text into Discord's embed limits."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -72,6 +73,19 @@ def safe_name(name: str) -> str:
     return discord.utils.escape_markdown(name).replace("@", "@\u200b")
 
 
+#: A mention's opening that discord.py's escape_mentions leaves (a short id: <@123>, <@&1>,
+#: <#5>): Discord still draws it as a pill.
+SHORT_MENTION: Final = re.compile(r"<([@#])")
+
+
+def neutral_name(name: str) -> str:
+    """A player's display name as text in a message: shown as typed, never a mention pill nor
+    a ping, its markdown not formatting (issue #47 item 9). The one place the tournament code
+    neutralises names (the lead's shared helper in ``bot.text`` is to replace it)."""
+    plain = SHORT_MENTION.sub("<\u200b\\1", discord.utils.escape_mentions(name))
+    return discord.utils.escape_markdown(plain)
+
+
 def num(value: Fraction) -> str:
     """Points are whole or halves (docs/tournaments.md): 4, ½, 3½."""
     whole, half = divmod(value * 2, 2)
@@ -118,8 +132,8 @@ class Names:
         return name if len(name) <= NAME_CHARS else name[: NAME_CHARS - 1] + "…"
 
     def md(self, player: int | None) -> str:
-        """The name for the embed's text (markdown characters escaped)."""
-        return discord.utils.escape_markdown(self.plain(player))
+        """The name for the embed's text (markdown and mentions shown as typed)."""
+        return neutral_name(self.plain(player))
 
     def listed(self, player: int) -> str:
         """The name in the players' list: that they withdrew, too."""

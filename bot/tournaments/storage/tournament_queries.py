@@ -106,6 +106,23 @@ class TournamentQueries(OnStorage):
         )
         return [tournament_from_row(r) for r in rows]
 
+    async def guild_open_tournaments(
+        self, guild_id: int, limit: int = 50
+    ) -> list[TournamentRecord]:
+        """A guild's tournaments in sign-up or running, newest first, however many newer ones
+        have ended (issue #47 item 5: each open one stays reachable by name or id)."""
+        check_limit(limit)
+        rows = await fetch_rows(
+            self._transaction,
+            "SELECT * FROM tournaments WHERE guild_id = ? AND status IN (?, ?)"
+            " ORDER BY created_at DESC, tournament_id DESC LIMIT ?",
+            guild_id,
+            Status.SIGNUP,
+            Status.RUNNING,
+            limit,
+        )
+        return [tournament_from_row(r) for r in rows]
+
     async def active_tournaments(self) -> list[TournamentRecord]:
         """The tournaments in sign-up or running, oldest first, for a restarted bot to resume
         (only its shards' guilds, as ``load_tables``)."""

@@ -22,10 +22,11 @@ async def test_a_withdrawn_player_cannot_take_the_seat_back(tmp_path: Path) -> N
     back`` and a move from the hand opened before are refused, saying why."""
     async with world(tmp_path) as w, running_bot(w) as bot:
         fake = w.fake
-        tr = await signed_up(w, bot, (w.bob, w.carol), name="Duel", rounds=1, timer=600)
+        field = (w.bob, w.carol, fake.add_user("dave"))
+        tr = await signed_up(w, bot, field, name="Trio", table_size=3, rounds=1, timer=600)
         table = bot.service.registry.get(await started(w, bot.tournaments.store, tr.tournament_id))
         assert isinstance(table, Table) and table.thread_id is not None
-        assert await say(w, w.carol, "leave") == t("tournament.ok.withdrew", name="Duel")
+        assert await say(w, w.carol, "leave") == t("tournament.ok.withdrew_ai", name="Trio")
         back = await fake.slash(w.carol, table.thread_id, "durak", "back")
         assert back.content == t("err.withdrawn")
         seat = table.seat_of(w.carol)

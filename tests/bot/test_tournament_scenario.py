@@ -107,9 +107,10 @@ async def test_sixteen_entrants_with_every_control_and_a_sigkill(tmp_path: Path)
             lambda: live_tables(storage, tid, 2), 120, "round 2 under way",
             progress=games_played,
         )  # fmt: skip
-        assert await command(fake, quitter, channel, "leave") == t(
-            "tournament.ok.withdrew", name="Trust Cup"
-        )
+        assert await command(fake, quitter, channel, "leave") in {
+            t(key, name="Trust Cup")
+            for key in ("tournament.ok.withdrew", "tournament.ok.withdrew_walkover")
+        }  # his match at a 2-seat table is a forfeit if it is being played
         left_at = datetime.now(UTC)  # every game that ends later is an AI's, not his
         assert await command(fake, organiser, channel, "pause") == t(
             "tournament.ok.paused", name="Trust Cup"

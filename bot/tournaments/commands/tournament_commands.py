@@ -179,8 +179,7 @@ class TournamentCommands(CogBase):
                 await store.check_in_entrant(tournament, user.id)
                 key = "tournament.ok.joined_checked_in"
         else:
-            await self._take_off(tr, user.id)
-            key = left_key(tr)
+            key = await self._take_off(tr, user.id)
         await self._say(interaction, key, name=safe_name(tr.name))
         self.bot.event_host.changed(tournament)
 
@@ -403,18 +402,18 @@ class TournamentCommands(CogBase):
         self, interaction: discord.Interaction, tournament: str | None = None
     ) -> None:
         tr = await self._current(interaction, tournament)
-        await self._take_off(tr, interaction.user.id)
-        await self._say(interaction, left_key(tr), name=safe_name(tr.name))
+        key = await self._take_off(tr, interaction.user.id)
+        await self._say(interaction, key, name=safe_name(tr.name))
 
-    async def _take_off(self, tr: TournamentRecord, user_id: int) -> None:
+    async def _take_off(self, tr: TournamentRecord, user_id: int) -> str:
         """Off the list during the sign-up; withdrawn once it runs (``TournamentRunner.withdraw``:
-        the match being played is a walkover)."""
+        what became of the match being played). The answer's catalogue key."""
         if tr.status is TournamentStatus.SIGNUP:
             if not await self.bot.tournaments.store.remove_entrant(tr.tournament_id, user_id):
                 raise_not_joined()
             self.bot.event_host.changed(tr.tournament_id)
-            return
-        await self.bot.tournaments.withdraw(tr.tournament_id, user_id)
+            return "tournament.ok.left"
+        return str(await self.bot.tournaments.withdraw(tr.tournament_id, user_id))
 
     @commands.Cog.listener()
     async def on_guild_channel_update(
@@ -481,13 +480,6 @@ class TournamentCommands(CogBase):
         await interaction.response.send_message(
             embed=history_embed(past, loc_of(interaction)), ephemeral=True
         )
-
-
-def left_key(tr: TournamentRecord) -> str:
-    """The answer to leaving: off the list during the sign-up, withdrawn once it runs."""
-    return (
-        "tournament.ok.left" if tr.status is TournamentStatus.SIGNUP else "tournament.ok.withdrew"
-    )
 
 
 def raise_not_joined() -> None:

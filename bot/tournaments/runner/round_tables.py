@@ -8,6 +8,7 @@ missing."""
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 
 from bot.domain import TableStatus
 from bot.tables.matches import next_game, open_match
@@ -73,14 +74,23 @@ async def close_match(
     return table.thread_id or table.channel_id
 
 
+@dataclass(frozen=True, slots=True)
+class Forfeited:
+    """A withdrawn player's live table: its thread, whether it closed, the match it plays."""
+
+    thread: int
+    closed: bool
+    match: MatchOf
+
+
 async def forfeit_seat(
     service: TableService, t: TournamentRecord, user_id: int
-) -> tuple[int, bool] | None:
-    """A withdrawn player's live table, if their match there is not over: in a bracket the
-    table closes (the match is a walkover: the game being played is not recorded); in a Swiss
-    the other seats need their result, so an AI plays the player's seat to the end of the
-    match, and those games count for nobody (``Table.forfeit``). Returns (the table's thread,
-    whether it closed), or None when the player sits at no live table."""
+) -> Forfeited | None:
+    """A withdrawn player's live table, if their match there is not over: at two seats (a
+    bracket's, a Swiss's, a round robin's) the table closes, the match a walkover (the game
+    being played is not recorded); at a larger table the other seats need their result, so an
+    AI plays the player's seat to the end of the match, and those games count for nobody
+    (``Table.forfeit``). None when the player sits at no live table."""
     for table in list(service.registry):
         match = table.match
         if match is None or match.tournament_id != t.tournament_id:
@@ -92,14 +102,14 @@ async def forfeit_seat(
             if service.registry.get(table.table_id) is not table or match.over(table.series):
                 continue
             thread = table.thread_id or table.channel_id
-            if match.decisive:
+            if match.decisive or len(table.seats) == 2:
                 await service.core.close_table(table)
-                return thread, True
+                return Forfeited(thread, True, match)
             table.forfeit.add(seat)
             table.left.add(seat)
             table.ai_players.pop(seat, None)
             await service.core.changed(table, actor=None)
-        return thread, False
+        return Forfeited(thread, False, match)
     return None
 
 

@@ -14,6 +14,7 @@ import logging
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
+from enum import StrEnum
 
 from bot.tables.service import TableService
 from bot.tables.table import Table
@@ -52,6 +53,14 @@ TICK_SECONDS = 2.0
 #: A tournament whose tables Discord refuses (a permission the organiser must grant) tries
 #: again this rarely by itself; a change to its channel makes it try at once.
 BLOCKED_RETRY_SECONDS = 60.0
+
+
+class Withdrawn(StrEnum):
+    """What a withdrawal did to the match being played (the answer's catalogue key)."""
+
+    PAIRED_NO_MORE = "tournament.ok.withdrew"  # no match being played
+    WALKOVER = "tournament.ok.withdrew_walkover"  # its table closed: the others win
+    AI_FINISHES = "tournament.ok.withdrew_ai"  # an AI plays the seat to the match's end
 
 
 #: The tournament option that holds it between rounds (``TournamentRunner.pause``).
@@ -144,10 +153,13 @@ class TournamentRunner:
         self.host.changed(tournament_id)
         return t
 
-    async def withdraw(self, tournament_id: str, user_id: int) -> TournamentRecord:
+    async def withdraw(self, tournament_id: str, user_id: int) -> Withdrawn:
         """A player leaves a running tournament (or the organiser takes them off): paired no
-        more; their match being played is a walkover (``forfeit_seat``), and its table is
-        told. Refusals (``SignupError``): not an entrant, already withdrawn."""
+        more. Their match being played (``forfeit_seat``): at two seats a walkover, its table
+        closed (in a Swiss or a round robin recorded as their forfeit); at a larger table an
+        AI plays their seat to its end, for nobody. Its table is told; the answer says which
+        (issue #47 item 6: one truth). Refusals (``SignupError``): not an entrant, already
+        withdrawn."""
         async with self._lock(tournament_id):
             t = await self.store.get_tournament(tournament_id)
             entrants = await self.store.tournament_entrants(tournament_id)
@@ -160,12 +172,18 @@ class TournamentRunner:
             live = None
             if t.status is TournamentStatus.RUNNING:
                 live = await forfeit_seat(self.service, t, user_id)
+            if live is not None and live.closed and not live.match.decisive:
+                forfeit = Override(
+                    live.match.round, live.match.table, OverrideKind.FORFEIT, user_id
+                )
+                await self.store.override_tournament_table(tournament_id, forfeit, user_id)
+        outcome = Withdrawn.PAIRED_NO_MORE
         if live is not None:
-            thread, closed = live
-            self.host.withdrew(t, thread, user_id, closed=closed)
+            self.host.withdrew(t, live.thread, user_id, closed=live.closed)
+            outcome = Withdrawn.WALKOVER if live.closed else Withdrawn.AI_FINISHES
         self.host.changed(tournament_id)
         self.nudge(tournament_id)
-        return t
+        return outcome
 
     async def override(
         self,

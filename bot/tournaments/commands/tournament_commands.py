@@ -334,8 +334,10 @@ class TournamentCommands(CogBase):
         self, interaction: discord.Interaction, tournament: str | None, paused: bool
     ) -> None:
         tr = await self._organised(interaction, tournament)
-        tr = await self.bot.tournaments.pause(tr.tournament_id, paused)
-        key = "tournament.ok.paused" if paused else "tournament.ok.resumed"
+        tr, last = await self.bot.tournaments.pause(tr.tournament_id, paused)
+        key = "tournament.ok.resumed"
+        if paused:
+            key = "tournament.ok.paused_last" if last else "tournament.ok.paused"
         await self._say(interaction, key, name=safe_name(tr.name))
 
     async def _table_choices(

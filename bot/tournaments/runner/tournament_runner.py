@@ -22,6 +22,8 @@ from bot.tables.ticker import Ticker
 from bot.tournaments.logic import (
     Override,
     OverrideKind,
+    Pairing,
+    PlayedGame,
     ResultError,
     Signup,
     SignupError,
@@ -69,6 +71,22 @@ PAUSED = "paused"
 
 def is_paused(t: TournamentRecord) -> bool:
     return bool(t.options.get(PAUSED))
+
+
+def next_round(
+    t: TournamentRecord,
+    entrants: list[EntrantRecord],
+    rounds: list[StoredRound],
+    games: list[PlayedGame],
+) -> tuple[Pairing | None, bool]:
+    """The round to pair next (None: the tournament is over), and whether it is a new
+    deciding game of the joint leaders (first place still shared after every tie-break)."""
+    decider = decider_round(t)
+    pairing = next_pairing(t.settings, entrants, rounds, games, decider)
+    if pairing is None and decider is None and wants_decider(t.options, t.settings):
+        pairing = deciding_pairing(t.settings, entrants, rounds, games)
+        return pairing, pairing is not None
+    return pairing, False
 
 
 class TournamentRunner:
@@ -281,10 +299,12 @@ class TournamentRunner:
             raise ResultError("override_table", "no such table in the round being played")
         return t, current, paired
 
-    async def pause(self, tournament_id: str, paused: bool) -> TournamentRecord:
+    async def pause(self, tournament_id: str, paused: bool) -> tuple[TournamentRecord, bool]:
         """Pause (``paused``) or resume a running tournament: paused, the round being played
-        goes on to its end and the next is not paired until it is resumed. Stored with the
-        tournament (a restart keeps it). Refusals (``SignupError``): not running, already so."""
+        goes on to its end and the next is not paired until it is resumed; after the last
+        round it finishes all the same. Stored with the tournament (a restart keeps it).
+        Returns it, and whether the round being played is its last planned one. Refusals
+        (``SignupError``): not running, already so."""
         async with self._lock(tournament_id):
             t = await self.store.get_tournament(tournament_id)
             if t.status is not TournamentStatus.RUNNING:
@@ -293,9 +313,11 @@ class TournamentRunner:
                 code = "already_paused" if paused else "not_paused"
                 raise SignupError(code, "paused already" if paused else "not paused")
             t = await self.store.set_tournament_options(tournament_id, {PAUSED: paused})
+            entrants = await self.store.tournament_entrants(tournament_id)
+            played = max(t.current_round, 1)  # round 1 is paired right after the start
         self.host.changed(tournament_id)
         self.nudge(tournament_id)
-        return t
+        return t, played >= t.settings.rounds_for(len(entrants))
 
     # -- running ----------------------------------------------------------------------------
 
@@ -329,18 +351,15 @@ class TournamentRunner:
                 await store.finish_round(tournament_id, current.number)
                 changed = True
                 continue
-            if is_paused(t):  # the organiser resumes it: the next round waits
-                return changed
-            if await self._withdraw_absent(t, entrants):
+            if is_paused(t):  # the organiser resumes it: the next round waits; after the
+                # last round nothing waits (issue #47 item 11): the tournament finishes
+                if next_round(t, entrants, rounds, games)[0] is not None:
+                    return changed
+            elif await self._withdraw_absent(t, entrants):
                 entrants = await store.tournament_entrants(tournament_id)
-            pairing = next_pairing(t.settings, entrants, rounds, games, decider)
-            if pairing is None and decider is None and wants_decider(t.options, t.settings):
-                # first place still shared after every tie-break: the joint leaders play on
-                pairing = deciding_pairing(t.settings, entrants, rounds, games)
-                if pairing is not None:
-                    await store.set_tournament_options(
-                        tournament_id, {DECIDER_ROUND: pairing.round}
-                    )
+            pairing, deciding = next_round(t, entrants, rounds, games)
+            if pairing is not None and deciding:  # first place shared: the leaders play on
+                await store.set_tournament_options(tournament_id, {DECIDER_ROUND: pairing.round})
             if pairing is None:  # every round played, a champion, or too few players left
                 log.info("tournament %s is over", tournament_id)
                 await store.set_tournament_status(tournament_id, TournamentStatus.FINISHED)

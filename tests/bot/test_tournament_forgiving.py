@@ -8,13 +8,14 @@ from pathlib import Path
 
 import pytest
 
+from bot.app import DurakBot
 from bot.tables.refusals import Refusal, Rejected
 from bot.tables.table import Table
 from bot.text import t
 from bot.tournaments.logic import Format, TournamentSettings
 from bot.tournaments.storage import NewTournament, TournamentStatus
-from tests.bot.helpers import running_bot, world
-from tests.bot.test_tournament_signup import say, signed_up, signup, started
+from tests.bot.helpers import World, running_bot, world
+from tests.bot.test_tournament_signup import MANAGE_EVENTS, say, signed_up, signup, started, until
 
 
 async def test_a_withdrawn_player_cannot_take_the_seat_back(tmp_path: Path) -> None:
@@ -100,3 +101,53 @@ async def test_an_open_event_stays_reachable_behind_fifty_newer_ones(tmp_path: P
         assert await say(w, w.alice, "cancel", tournament="Old cup") == t(
             "tournament.ok.cancelled", name="Old cup"
         )
+
+
+async def test_the_words_name_what_the_user_meets(tmp_path: Path) -> None:
+    """Item 12: the ambiguity refusal names the option the command has (``name`` for the
+    standings, ``tournament`` for start); "in 59s" is a time (too soon), not a parse error;
+    ``format``'s help names round robin; an overridden table's message says closed, not
+    cancelled."""
+    async with world(tmp_path) as w, running_bot(w) as bot:
+        fake = w.fake
+        fake.grant(w.alice, MANAGE_EVENTS)
+        assert await say(w, w.alice, "new", name="Soon", deadline="in 59s") == t(
+            "tournament.error.deadline_soon"
+        )
+        first = await signed_up(w, bot, (w.bob, w.carol), name="One", timer=600)
+        await say(w, w.alice, "new", name="Two", timer=600)
+        names = "“Two”, “One”"
+        standings = await fake.slash(w.bob, w.channel, "durak", "tournament", "standings")
+        assert standings.content == t("err.tournament_ambiguous", names=names, option="name")
+        assert await say(w, w.alice, "start") == t(
+            "err.tournament_ambiguous", names=names, option="tournament"
+        )
+        for lang in ("en", "de", "es", "ru", "uk"):
+            assert t("tformat.round_robin", lang).casefold() in t("opt.t_format", lang).casefold()
+
+        table_id = await started_named(w, bot, first.tournament_id)
+        table = bot.service.registry.get(table_id)
+        assert isinstance(table, Table) and table.table_message_id is not None
+        message = table.table_message_id
+        winner = w.bob
+        assert await say(w, w.alice, "override", table="1", winner=winner, tournament="One")
+        closed = t("table.closed_tournament")
+        await fake.wait_for(lambda: fake.message(message).embeds[0].get("title") == closed, 10)
+        await say(w, w.alice, "cancel", tournament="Two")
+
+
+async def started_named(w: World, bot: DurakBot, tournament_id: str) -> str:
+    """alice starts the tournament by id; once its first table's message is posted, its id."""
+    store = bot.tournaments.store
+    await say(w, w.alice, "start", tournament=tournament_id)
+
+    async def opened() -> bool:
+        rounds = await store.tournament_rounds(tournament_id)
+        table_id = rounds[0].tables[0].bot_table_id if rounds else None
+        table = bot.service.registry.get(table_id or "")
+        return table is not None and table.table_message_id is not None
+
+    await until(opened)
+    table_id = (await store.tournament_rounds(tournament_id))[0].tables[0].bot_table_id
+    assert table_id is not None
+    return table_id

@@ -72,7 +72,10 @@ class TournamentCommands(CogBase):
     ) -> None:
         """A tournament's refusal (the core's or the stored tournament's) by its code; any
         other failure as every part of the cog answers it."""
-        if isinstance(cause, TournamentNotFound):
+        if isinstance(cause, Rejected) and cause.kind is Refusal.TOURNAMENT_AMBIGUOUS:
+            option = t(str(cause.params.get("option")), loc_of(interaction))  # its own name
+            await self._say(interaction, cause.key, **{**cause.params, "option": option})
+        elif isinstance(cause, TournamentNotFound):
             await self._say(interaction, Refusal.NO_TOURNAMENT.key)
         elif isinstance(cause, TournamentError | SignupRefused):
             params = cause.params if isinstance(cause, TournamentError) else {}

@@ -27,9 +27,10 @@ FORMAT_CHOICES = [app_commands.Choice(name=ls(f"tformat.{f}"), value=f.value) fo
 TIMESTAMP = re.compile(r"^<t:(?P<seconds>-?\d{1,12})(?::[tTdDfFR])?>$")
 #: Unix seconds (9 to 11 digits: 1973 to 5138; the range check refuses the absurd).
 UNIX = re.compile(r"^\d{9,11}$")
-#: A delay: "in 2h", "90m", "1d 6h", "2h30m".
+#: A delay: "in 2h", "90m", "1d 6h", "2h30m", "in 59s" (too soon: refused as such).
 DELAY = re.compile(
-    r"^(?:in\s+)?(?:(\d{1,3})\s*d)?\s*(?:(\d{1,4})\s*h)?\s*(?:(\d{1,5})\s*(?:m|min))?$",
+    r"^(?:in\s+)?(?:(\d{1,3})\s*d)?\s*(?:(\d{1,4})\s*h)?\s*(?:(\d{1,5})\s*(?:m|min))?"
+    r"\s*(?:(\d{1,7})\s*(?:s|sec))?$",
     re.IGNORECASE,
 )
 #: A time of day, in UTC: "20:00", "8:30".
@@ -81,8 +82,8 @@ def _read_deadline(raw: str, now: datetime) -> datetime | None:
         if UNIX.match(raw):
             return datetime.fromtimestamp(int(raw), UTC)
         if (found := DELAY.match(raw)) is not None and any(found.groups()):
-            days, hours, minutes = (int(x or 0) for x in found.groups())
-            return now + timedelta(days=days, hours=hours, minutes=minutes)
+            days, hours, minutes, seconds = (int(x or 0) for x in found.groups())
+            return now + timedelta(days=days, hours=hours, minutes=minutes, seconds=seconds)
         if (found := TIME_OF_DAY.match(raw)) is not None:
             at = now.astimezone(UTC).replace(
                 hour=int(found["h"]), minute=int(found["m"]), second=0, microsecond=0

@@ -24,10 +24,14 @@ MAX_CHOICES, MAX_CHOICE_NAME = 25, 100
 
 
 def pick(
-    found: Sequence[TournamentRecord], channel_id: int | None, wanted: str | None
+    found: Sequence[TournamentRecord],
+    channel_id: int | None,
+    wanted: str | None,
+    option: str = "pname.t_event",
 ) -> TournamentRecord:
     """``found``: the server's tournaments, newest first. Raises ``Rejected``: none such, or
-    several open and none named."""
+    several open and none named (``option``: the catalogue key of the option that names one,
+    which the refusal names)."""
     open_ones = [tr for tr in found if tr.status in OPEN]
     if wanted is not None and wanted.strip():
         key = wanted.strip()
@@ -48,7 +52,7 @@ def pick(
     if not open_ones:
         raise Rejected(Refusal.NO_TOURNAMENT)
     names = ", ".join(f"“{safe_name(tr.name)}”" for tr in open_ones)
-    raise Rejected(Refusal.TOURNAMENT_AMBIGUOUS, {"names": names})
+    raise Rejected(Refusal.TOURNAMENT_AMBIGUOUS, {"names": names, "option": option})
 
 
 def named(
@@ -59,7 +63,7 @@ def named(
     is still looked at). ``found``: the server's tournaments, newest first."""
     if name is None:
         try:
-            return pick(found, channel_id, None)
+            return pick(found, channel_id, None, "pname.t_name")
         except Rejected as exc:
             here = [tr for tr in found if tr.channel_id == channel_id]
             if exc.kind is not Refusal.NO_TOURNAMENT or not here:

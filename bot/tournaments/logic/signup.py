@@ -109,6 +109,18 @@ def check_start(s: Signup) -> None:
             count=count,
             size=settings.table_size,
         )
+    if settings.format is Format.SWISS and rounds is not None:
+        fresh = settings.fresh_rounds(count, rounds)
+        if fresh < rounds:  # issue #47 item 4: new opponents each round cannot hold
+            raise SignupError(
+                "rematch_rounds",
+                f"{count} players at {settings.table_size}-seat tables meet new opponents for "
+                f"{fresh} rounds, not {rounds}",
+                rounds=rounds,
+                fresh=fresh,
+                count=count,
+                size=settings.table_size,
+            )
 
 
 def start(s: Signup) -> Signup:

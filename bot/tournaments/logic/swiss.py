@@ -22,19 +22,11 @@ from fractions import Fraction
 
 from .configuration import Format, TournamentSettings
 from .errors import PairingError
+from .fresh import table_sizes
 from .rounds import Pairing, RoundRecord, SeatedTable
 from .seating import seat
 from .signup import Entrant
 from .standings import standings
-
-
-def table_sizes(players: int, table_size: int, ai_fill: bool) -> tuple[list[int], int]:
-    """The players seated per table (larger first), and how many get a bye."""
-    if not ai_fill:
-        return [table_size] * (players // table_size), players % table_size
-    tables = -(-players // table_size)
-    base, extra = divmod(players, tables)
-    return [base + 1] * extra + [base] * (tables - extra), 0
 
 
 def met_masks(order: Sequence[int], history: Sequence[RoundRecord]) -> list[int]:

@@ -149,6 +149,8 @@ class TournamentRunner:
                         count=len(confirmed),
                     )
                 kept = confirmed  # not confirmed in the check-in window: dropped
+            if t.settings.rounds is not None:  # the rematch check's search, off the loop
+                await asyncio.to_thread(t.settings.fresh_rounds, len(kept), t.settings.rounds)
             check_start(Signup(t.settings, tuple(e.entrant for e in kept)))
             for e in entrants:  # only now: a refused start changes nothing (issue #47 item 3)
                 if e not in kept:

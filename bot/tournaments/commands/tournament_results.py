@@ -4,7 +4,7 @@ round is paired; after that the refusal says why (issue #47, "undo a result").""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import discord
 from discord import app_commands
@@ -15,15 +15,29 @@ from bot.text import t
 from bot.tournaments.logic import OverrideKind, ResultError
 from bot.tournaments.messages.tournament_host import override_line
 from bot.tournaments.messages.tournament_text import safe_name
+from bot.tournaments.storage import TournamentRecord
 
+from .tournament_client import TournamentClient
 from .tournament_pick import table_choices, table_number
 
-if TYPE_CHECKING:
-    from .tournament_commands import TournamentCommands
+
+class Organising(Protocol):
+    """What these commands ask of the cog (``TournamentCommands``): the bot, and the
+    tournament a command names (any open one, or one its user organises)."""
+
+    bot: TournamentClient
+
+    async def _current(
+        self, interaction: discord.Interaction, wanted: str | None = None
+    ) -> TournamentRecord: ...
+
+    async def _organised(
+        self, interaction: discord.Interaction, wanted: str | None = None
+    ) -> TournamentRecord: ...
 
 
 async def suggest_tables(
-    cog: TournamentCommands, interaction: discord.Interaction, typed: str, *, recorded: bool
+    cog: Organising, interaction: discord.Interaction, typed: str, *, recorded: bool
 ) -> list[app_commands.Choice[str]]:
     """The tables of the last round of the tournament the command names (``recorded``: only
     those with a result the organiser recorded)."""
@@ -39,7 +53,7 @@ async def suggest_tables(
 
 
 async def record_result(
-    cog: TournamentCommands,
+    cog: Organising,
     interaction: discord.Interaction,
     table: str,
     winner: discord.User | None,
@@ -65,7 +79,7 @@ async def record_result(
 
 
 async def take_back(
-    cog: TournamentCommands, interaction: discord.Interaction, table: str, tournament: str | None
+    cog: Organising, interaction: discord.Interaction, table: str, tournament: str | None
 ) -> None:
     """The organiser takes back a table's recorded result (refused once the next round is
     paired)."""

@@ -22,7 +22,7 @@ from bot.tournaments.logic import Override, PlayedGame, TournamentError
 from bot.tournaments.runner.coalesce import Coalesced
 from bot.tournaments.runner.host import ThreadsRefused
 from bot.tournaments.runner.options import TableOptions
-from bot.tournaments.runner.tournament_runner import is_paused
+from bot.tournaments.runner.tournament_runner import CLOSING, is_paused
 from bot.tournaments.storage import (
     EntrantRecord,
     PairedTable,
@@ -31,6 +31,7 @@ from bot.tournaments.storage import (
     TournamentStatus,
     TournamentStore,
 )
+from bot.ui.table_embed import render_closed
 
 from .tournament_signup import mention, signup_message, when_text
 from .tournament_standings import standings_message
@@ -79,7 +80,7 @@ class DiscordEventHost:
         self.prefs = NotifyPrefs()
         #: Tournaments whose tables cannot open, and why (``ThreadsRefused.missing``).
         self.problems: dict[str, str] = {}
-        self._notices: set[asyncio.Task[None]] = set()
+        self._notices: set[asyncio.Task[object]] = set()
 
     # -- threads and pings ------------------------------------------------------------------
 
@@ -118,9 +119,35 @@ class DiscordEventHost:
         self._say(tr, tr.channel_id, blocked_text(tr, missing, lang, ping=True))
         self.changed(tr.tournament_id)
 
-    def table_cancelled(self, tr: TournamentRecord, thread_id: int) -> None:
+    def tables_cancelled(
+        self, tr: TournamentRecord, notices: Sequence[tuple[int, int | None]]
+    ) -> None:
+        self._spawn(self._tables_cancelled(tr, notices))
+
+    async def _tables_cancelled(
+        self, tr: TournamentRecord, notices: Sequence[tuple[int, int | None]]
+    ) -> None:
         lang = TableOptions.of(tr.options).language
-        self._say(tr, thread_id, t("tournament.table_cancelled", lang, name=safe_name(tr.name)))
+        text = t("tournament.table_cancelled", lang, name=safe_name(tr.name))
+        embed, view = render_closed(lang, tournament=True)
+        told = True
+        for thread, message in notices:
+            told = await self._post(tr, thread, text) and told
+            if message is None:
+                continue
+            try:  # the table's message says closed (its "My hand" gone), also after a restart
+                async with self.limits.write(thread, "edit"):
+                    await (
+                        self.client.get_partial_messageable(thread)
+                        .get_partial_message(message)
+                        .edit(embed=embed, view=view, attachments=[])
+                    )
+            except discord.NotFound:
+                pass  # deleted: nothing shows a live game
+            except discord.HTTPException:
+                told = False
+        if told:
+            await self.store.set_tournament_options(tr.tournament_id, {CLOSING: []})
 
     def withdrew(self, tr: TournamentRecord, thread_id: int, user_id: int, *, closed: bool) -> None:
         lang = TableOptions.of(tr.options).language
@@ -162,7 +189,7 @@ class DiscordEventHost:
     def check_in_closing(self, tr: TournamentRecord) -> None:
         self._spawn(self._remind(tr, "tournament.check_in.hour"))
 
-    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+    def _spawn(self, work: Coroutine[Any, Any, object]) -> None:
         task = asyncio.create_task(work, name="durak-tournament-notice")
         self._notices.add(task)
         task.add_done_callback(self._notices.discard)
@@ -215,8 +242,9 @@ class DiscordEventHost:
 
     async def _post(
         self, tr: TournamentRecord, channel_id: int, text: str, ping: Sequence[int] = ()
-    ) -> None:
-        """Post ``text``; it pings the organiser (named in notices) and ``ping``, nobody else."""
+    ) -> bool:
+        """Post ``text``; it pings the organiser (named in notices) and ``ping``, nobody else.
+        False if Discord refused it (logged)."""
         channel = self.client.get_partial_messageable(channel_id)
         users = [discord.Object(u) for u in dict.fromkeys([tr.organiser_id, *ping])]
         try:
@@ -226,6 +254,8 @@ class DiscordEventHost:
                 )
         except discord.HTTPException:  # the bot cannot write there: the log says it
             log.warning("tournament %s: cannot post in %s: %s", tr.tournament_id, channel_id, text)
+            return False
+        return True
 
     async def welcome(
         self, tr: TournamentRecord, thread_id: int, round: int, table: PairedTable

@@ -39,9 +39,13 @@ class EventHost(Protocol):
         """Ping the table's players, once, in its thread."""
         ...
 
-    def table_cancelled(self, t: TournamentRecord, thread_id: int) -> None:
-        """Tell a table's thread that the tournament was cancelled and the table closed. Must
-        not block: schedule, return."""
+    def tables_cancelled(
+        self, t: TournamentRecord, notices: Sequence[tuple[int, int | None]]
+    ) -> None:
+        """Tell each table's thread (and its table message, when known: ``notices`` holds
+        (thread, message) pairs) that the tournament was cancelled and the table closed; once
+        every one is told, clear the tournament's ``closing_notices``. Must not block:
+        schedule, return."""
         ...
 
     def withdrew(self, t: TournamentRecord, thread_id: int, user_id: int, *, closed: bool) -> None:

@@ -37,22 +37,38 @@ def find_table(service: TableService, match: MatchOf) -> Table | None:
     return None
 
 
-async def close_tables(service: TableService, tournament_id: str) -> list[int]:
-    """Close the tournament's tables whose match is not over (a cancelled tournament): the
-    game being played is not recorded, so it changes no rating. Returns their threads."""
-    closed = []
-    for table in list(service.registry):
+def live_tables(service: TableService, tournament_id: str) -> list[Table]:
+    """The tournament's tables whose match is not over."""
+    out = []
+    for table in service.registry:
         match = table.match
         if match is None or match.tournament_id != tournament_id:
             continue
+        if table.status == TableStatus.FINISHED and match.over(table.series):
+            continue
+        out.append(table)
+    return out
+
+
+def closing_notices(tables: list[Table]) -> list[tuple[int, int | None]]:
+    """What each table's thread must be told when it closes: its thread, and its table
+    message (edited to say closed)."""
+    return [(t.thread_id or t.channel_id, t.table_message_id) for t in tables]
+
+
+async def close_tables(service: TableService, tables: list[Table]) -> None:
+    """Close these tables of a cancelled tournament (:func:`live_tables`): the game being
+    played is not recorded, so it changes no rating."""
+    for table in tables:
+        match = table.match
         async with table.lock:
             if service.registry.get(table.table_id) is not table or (
-                table.status == TableStatus.FINISHED and match.over(table.series)
+                table.status == TableStatus.FINISHED
+                and match is not None
+                and match.over(table.series)
             ):
                 continue
             await service.core.close_table(table)
-        closed.append(table.thread_id or table.channel_id)
-    return closed
 
 
 async def close_match(

@@ -13,7 +13,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 
 from bot.tables.service import TableService
@@ -45,7 +45,14 @@ from .coalesce import Coalesced
 from .deciding import DECIDER_ROUND, decider_round, deciding_pairing, wants_decider
 from .formats import match_decided, next_pairing, round_over
 from .host import EventHost, ThreadsRefused
-from .round_tables import close_match, close_tables, forfeit_seat, run_round
+from .round_tables import (
+    close_match,
+    close_tables,
+    closing_notices,
+    forfeit_seat,
+    live_tables,
+    run_round,
+)
 
 log = logging.getLogger(__name__)
 
@@ -65,8 +72,20 @@ class Withdrawn(StrEnum):
     AI_FINISHES = "tournament.ok.withdrew_ai"  # an AI plays the seat to the match's end
 
 
+#: The tournament option listing the tables a cancel closes and must tell (their thread and
+#: table message), until they are told; a restart within CLOSING_KEPT tells them again.
+CLOSING = "closing_notices"
+CLOSING_KEPT = timedelta(days=2)
+
 #: The tournament option that holds it between rounds (``TournamentRunner.pause``).
 PAUSED = "paused"
+
+
+def stored_notices(t: TournamentRecord) -> list[tuple[int, int | None]]:
+    """The tables a cancel closed and has not told yet (``CLOSING``)."""
+    raw = t.options.get(CLOSING)
+    pairs = raw if isinstance(raw, list) else []
+    return [(int(a), None if b is None else int(b)) for a, b in pairs]
 
 
 def is_paused(t: TournamentRecord) -> bool:
@@ -163,13 +182,16 @@ class TournamentRunner:
     async def cancel(self, tournament_id: str) -> TournamentRecord:
         """Stop the tournament and close its tables whose match is not over, each told why:
         the games being played are not recorded (no rating changes); the games already
-        finished count as any game."""
+        finished count as any game. What each table must be told is stored first, so a bot
+        killed meanwhile tells it after its restart (issue #47 item 10)."""
         async with self._lock(tournament_id):
+            tables = live_tables(self.service, tournament_id)
+            notices = closing_notices(tables)
+            await self.store.set_tournament_options(tournament_id, {CLOSING: notices})
             t = await self.store.set_tournament_status(tournament_id, TournamentStatus.CANCELLED)
-            closed = await close_tables(self.service, tournament_id)
+            await close_tables(self.service, tables)
         self._blocked.pop(tournament_id, None)
-        for thread in closed:
-            self.host.table_cancelled(t, thread)
+        self.host.tables_cancelled(t, notices)
         self.host.changed(tournament_id)
         return t
 
@@ -410,10 +432,20 @@ class TournamentRunner:
     # -- deadlines and restarts -------------------------------------------------------------
 
     async def resume(self) -> None:
-        """After a restart: every running tournament goes on; deadlines are watched again."""
+        """After a restart: every running tournament goes on; deadlines are watched again. A
+        tournament cancelled just before the bot stopped finishes closing its tables and
+        telling them (issue #47 item 10)."""
         for t in await self.store.active_tournaments():
             if t.status is TournamentStatus.RUNNING:
                 self.nudge(t.tournament_id)
+        since = datetime.fromtimestamp(self.clock(), UTC) - CLOSING_KEPT
+        for t in await self.store.cancelled_since(since):
+            tables = live_tables(self.service, t.tournament_id)  # restored: not closed yet
+            await close_tables(self.service, tables)
+            told = stored_notices(t)
+            notices = [*told, *(n for n in closing_notices(tables) if n not in told)]
+            if notices:
+                self.host.tables_cancelled(t, notices)
         self.ensure_ticker()
 
     def ensure_ticker(self) -> None:

@@ -136,6 +136,19 @@ class TournamentQueries(OnStorage):
 
         return await self._transaction(body, write=False)
 
+    async def cancelled_since(self, since: datetime) -> list[TournamentRecord]:
+        """The tournaments cancelled since ``since``, oldest first (only this process's
+        shards' guilds): a restarted bot finishes telling their tables (issue #47 item 10)."""
+
+        async def body(conn: Connection) -> list[TournamentRecord]:
+            where = "status = ? AND finished_at >= ?"
+            params = [Status.CANCELLED, conn.dialect.time(since)]
+            order = "finished_at, tournament_id"
+            rows = await fetch_owned(conn, self.shards, "tournaments", where, params, order)
+            return [tournament_from_row(r) for r in rows]
+
+        return await self._transaction(body, write=False)
+
     async def edit_tournament(
         self,
         tournament_id: str,

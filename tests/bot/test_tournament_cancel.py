@@ -102,6 +102,7 @@ async def test_a_cancel_whose_notices_were_lost_tells_its_tables_after_a_restart
             assert table is not None and table.thread_id is not None
             await fake.wait_for(lambda: table.table_message_id is not None, 10)
             thread, message = table.thread_id, table.table_message_id
+            assert message is not None
             fake.fail_next("POST", f"/channels/{thread}/messages", status=403)
             fake.fail_next("PATCH", f"/channels/{thread}/messages/{message}", status=403, times=2)
             assert await say(w, w.alice, "cancel") == t("tournament.ok.cancelled", name="Cup")

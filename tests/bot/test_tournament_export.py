@@ -1,4 +1,4 @@
-"""The export of issue #30: ``/durak tournament export`` attaches the standings as CSV (every
+"""The export of issue #30: ``/durak-tournament export`` attaches the standings as CSV (every
 tie-break) and the whole tournament as JSON, its games with the seed commitments stored for
 them; what it says equals a recomputation from the stored games."""
 
@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from bot.text import t
+from bot.text.names import shown_name
 from bot.tournaments.logic import rounds_from_games, standings
 from bot.tournaments.storage import TournamentStatus
 from tests.bot.helpers import running_bot, world
@@ -29,7 +30,7 @@ async def test_the_export_holds_the_stored_tournament(tmp_path: Path) -> None:
         await say(w, w.alice, "start")
         await reaches(store, tid, TournamentStatus.FINISHED, 90)
 
-        res = await fake.slash(w.bob, w.channel, "durak", "tournament", "export")
+        res = await fake.slash(w.bob, w.channel, "durak-tournament", "export")
         assert res.ephemeral and res.content == t("tournament.ok.exported", name="Cup")
         message = res.message
         assert message is not None
@@ -77,7 +78,7 @@ async def test_the_export_is_spreadsheet_safe_and_carries_settings_and_every_gam
         await say(w, w.alice, "start")
         await reaches(store, tid, TournamentStatus.FINISHED, 90)
 
-        res = await fake.slash(w.bob, w.channel, "durak", "tournament", "export")
+        res = await fake.slash(w.bob, w.channel, "durak-tournament", "export")
         assert res.message is not None
         files = {a.filename: a.data.decode() for a in res.message.attachments}
         assert set(files) == {"settings.csv", "standings.csv", "games.csv", "tournament.json"}
@@ -101,4 +102,4 @@ async def test_the_export_is_spreadsheet_safe_and_carries_settings_and_every_gam
         await fake.wait_for(lambda: fake.message(board).embeds, 10)
         embed = fake.message(board).embeds[0]
         shown = str(embed["description"]) + "".join(str(f["value"]) for f in embed["fields"])
-        assert pill not in shown and "<\u200b@123>" in shown
+        assert pill not in shown and shown_name(pill) in shown

@@ -87,12 +87,12 @@ async def test_an_open_event_stays_reachable_behind_fifty_newer_ones(tmp_path: P
             )
             await store.set_tournament_status(newer.tournament_id, TournamentStatus.CANCELLED)
         suggested = await w.fake.autocomplete(
-            w.alice, w.channel, "durak", "tournament", "start",
+            w.alice, w.channel, "durak-tournament", "start",
             focused="tournament", options={"tournament": "old"},
         )  # fmt: skip
         assert [c["value"] for c in suggested] == [old.tournament_id]
         standings = await w.fake.slash(
-            w.bob, w.channel, "durak", "tournament", "standings", options={"name": "Old cup"}
+            w.bob, w.channel, "durak-tournament", "standings", options={"name": "Old cup"}
         )
         assert standings.embeds and "Old cup" in str(standings.embeds[0]["title"])
         assert await say(w, w.alice, "start", tournament=old.tournament_id) == t(
@@ -117,7 +117,7 @@ async def test_the_words_name_what_the_user_meets(tmp_path: Path) -> None:
         first = await signed_up(w, bot, (w.bob, w.carol), name="One", timer=600)
         await say(w, w.alice, "new", name="Two", timer=600)
         names = "“Two”, “One”"
-        standings = await fake.slash(w.bob, w.channel, "durak", "tournament", "standings")
+        standings = await fake.slash(w.bob, w.channel, "durak-tournament", "standings")
         assert standings.content == t("err.tournament_ambiguous", names=names, option="name")
         assert await say(w, w.alice, "start") == t(
             "err.tournament_ambiguous", names=names, option="tournament"

@@ -32,7 +32,7 @@ async def test_a_stale_choice_is_refused_and_a_result_is_undone_until_the_next_r
 
         await until(lambda: opened(1))
         choices = await fake.autocomplete(
-            w.alice, w.channel, "durak", "tournament", "override",
+            w.alice, w.channel, "durak-tournament", "override",
             focused="table", options={"table": ""},
         )  # fmt: skip
         assert [c["value"] for c in choices] == ["1:1", "1:2"]  # each carries its round
@@ -51,7 +51,7 @@ async def test_a_stale_choice_is_refused_and_a_result_is_undone_until_the_next_r
             result=t("tournament.override.winner", player=f"<@{b}>"),
         )  # fmt: skip
         undo_choices = await fake.autocomplete(
-            w.alice, w.channel, "durak", "tournament", "undo",
+            w.alice, w.channel, "durak-tournament", "undo",
             focused="table", options={"table": ""},
         )  # fmt: skip
         assert [c["value"] for c in undo_choices] == ["1:1"]

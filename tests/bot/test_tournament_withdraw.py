@@ -1,4 +1,4 @@
-"""Issue #30, bug 7 and the "withdraw" control: ``/durak tournament leave`` works after the
+"""Issue #30, bug 7 and the "withdraw" control: ``/durak-tournament leave`` works after the
 start. At a 2-seat table (a bracket's, a Swiss's) the match being played is lost by forfeit:
 its table closes, the game being played is not recorded, and the standings show it so (issue
 #47 item 6); at a larger table an AI plays the seat to the end of the match, its games

@@ -1,4 +1,4 @@
-"""``/durak tournament``: new, start, cancel, remove, standings, history, and the sign-up
+"""``/durak-tournament``: new, start, cancel, remove, standings, history, and the sign-up
 message's Join / Leave buttons. The runner (``bot.tournaments.runner``) plays the rounds; this
 part parses, checks who may, and answers."""
 
@@ -19,6 +19,7 @@ from bot.domain import MAX_TURN_TIMER
 from bot.settings import DEFAULT_TURN_TIMER
 from bot.tables.refusals import Refusal, Rejected
 from bot.text import t
+from bot.text.names import shown_name
 from bot.text.translator import ls
 from bot.tournaments.logic import (
     Format,
@@ -31,7 +32,6 @@ from bot.tournaments.logic import (
 )
 from bot.tournaments.messages.tournament_export import export_data, export_files
 from bot.tournaments.messages.tournament_signup import signup_message
-from bot.tournaments.messages.tournament_text import safe_name
 from bot.tournaments.runner.check_in import MINUTES as CHECK_IN_MINUTES
 from bot.tournaments.runner.check_in import announced as check_in_announced
 from bot.tournaments.runner.deciding import DECIDER
@@ -183,7 +183,7 @@ class TournamentCommands(CogBase):
                 key = "tournament.ok.joined_checked_in"
         else:
             key = await self._take_off(tr, user.id)
-        await self._say(interaction, key, name=safe_name(tr.name))
+        await self._say(interaction, key, name=shown_name(tr.name))
         self.bot.event_host.changed(tournament)
 
     @click
@@ -200,7 +200,7 @@ class TournamentCommands(CogBase):
             tr.tournament_id, interaction.user.id
         ):
             raise_not_joined()
-        await self._say(interaction, "tournament.ok.checked_in", name=safe_name(tr.name))
+        await self._say(interaction, "tournament.ok.checked_in", name=shown_name(tr.name))
         self.bot.event_host.changed(tr.tournament_id)
 
     # -- the organiser's commands -------------------------------------------------------------
@@ -271,7 +271,7 @@ class TournamentCommands(CogBase):
         await interaction.response.defer(ephemeral=True, thinking=True)
         tr = await self.bot.tournaments.start(tr.tournament_id)
         loc = loc_of(interaction)
-        lines = [t("tournament.ok.started", loc, name=safe_name(tr.name))]
+        lines = [t("tournament.ok.started", loc, name=shown_name(tr.name))]
         entrants = await self.bot.tournaments.store.tournament_entrants(tr.tournament_id)
         playing = sum(not e.withdrawn for e in entrants)
         fit = seating_fit(tr.settings, playing)
@@ -286,7 +286,7 @@ class TournamentCommands(CogBase):
     ) -> None:
         tr = await self._organised(interaction, tournament)
         tr = await self.bot.tournaments.cancel(tr.tournament_id)
-        await self._say(interaction, "tournament.ok.cancelled", name=safe_name(tr.name))
+        await self._say(interaction, "tournament.ok.cancelled", name=shown_name(tr.name))
 
     @tournament.command(name=ls("name.t_edit"), description=ls("cmd.t_edit"))
     @app_commands.rename(**{n: ls(option_key("pname", n)) for n in EDITABLE})
@@ -317,7 +317,7 @@ class TournamentCommands(CogBase):
         )
         self.bot.event_host.changed(tr.tournament_id)
         self.bot.tournaments.ensure_ticker()
-        await self._say(interaction, "tournament.ok.edited", name=safe_name(tr.name))
+        await self._say(interaction, "tournament.ok.edited", name=shown_name(tr.name))
 
     @tournament.command(name=ls("name.t_pause"), description=ls("cmd.t_pause"))
     @tournament_option(_open_choices)
@@ -341,7 +341,7 @@ class TournamentCommands(CogBase):
         key = "tournament.ok.resumed"
         if paused:
             key = "tournament.ok.paused_last" if last else "tournament.ok.paused"
-        await self._say(interaction, key, name=safe_name(tr.name))
+        await self._say(interaction, key, name=shown_name(tr.name))
 
     async def _table_choices(
         self, interaction: discord.Interaction, current: str
@@ -398,7 +398,7 @@ class TournamentCommands(CogBase):
         except SignupError as exc:  # said of that player, not of "you"
             raise SignupError(f"player_{exc.code}", str(exc)) from None
         await self._say(
-            interaction, "tournament.ok.removed", user=f"<@{user.id}>", name=safe_name(tr.name)
+            interaction, "tournament.ok.removed", user=f"<@{user.id}>", name=shown_name(tr.name)
         )
 
     @tournament.command(name=ls("name.t_leave"), description=ls("cmd.t_leave"))
@@ -408,7 +408,7 @@ class TournamentCommands(CogBase):
     ) -> None:
         tr = await self._current(interaction, tournament)
         key = await self._take_off(tr, interaction.user.id)
-        await self._say(interaction, key, name=safe_name(tr.name))
+        await self._say(interaction, key, name=shown_name(tr.name))
 
     async def _take_off(self, tr: TournamentRecord, user_id: int) -> str:
         """Off the list during the sign-up; withdrawn once it runs (``TournamentRunner.withdraw``:
@@ -474,7 +474,7 @@ class TournamentCommands(CogBase):
             names,
         )
         files = export_files(data, tr.settings.format is not Format.SINGLE_ELIMINATION)
-        text = t("tournament.ok.exported", loc_of(interaction), name=safe_name(tr.name))
+        text = t("tournament.ok.exported", loc_of(interaction), name=shown_name(tr.name))
         await interaction.response.send_message(text, files=files, ephemeral=True)
 
     @tournament.command(name=ls("name.history"), description=ls("cmd.t_history"))

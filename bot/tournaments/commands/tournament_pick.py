@@ -12,9 +12,9 @@ from discord import app_commands
 
 from bot.tables.refusals import Refusal, Rejected
 from bot.text import t
+from bot.text.names import shown_name
 from bot.text.translator import ls
 from bot.tournaments.logic import ResultError
-from bot.tournaments.messages.tournament_text import safe_name
 from bot.tournaments.storage import RoundStatus, StoredRound, TournamentRecord, TournamentStatus
 
 OPEN = (TournamentStatus.SIGNUP, TournamentStatus.RUNNING)
@@ -51,7 +51,7 @@ def pick(
         return open_ones[0]
     if not open_ones:
         raise Rejected(Refusal.NO_TOURNAMENT)
-    names = ", ".join(f"“{safe_name(tr.name)}”" for tr in open_ones)
+    names = ", ".join(f"“{shown_name(tr.name)}”" for tr in open_ones)
     raise Rejected(Refusal.TOURNAMENT_AMBIGUOUS, {"names": names, "option": option})
 
 

@@ -12,9 +12,9 @@ from discord import app_commands
 from bot.cogs.base import loc_of
 from bot.tables.refusals import Rejected
 from bot.text import t
+from bot.text.names import shown_name
 from bot.tournaments.logic import OverrideKind, ResultError
 from bot.tournaments.messages.tournament_host import override_line
-from bot.tournaments.messages.tournament_text import safe_name
 from bot.tournaments.storage import TournamentRecord
 
 from .tournament_client import TournamentClient
@@ -90,7 +90,7 @@ async def take_back(
         tr.tournament_id, number, interaction.user.id, round_number
     )
     text = t(
-        "tournament.ok.undone", loc_of(interaction), name=safe_name(tr.name), round=rnd,
+        "tournament.ok.undone", loc_of(interaction), name=shown_name(tr.name), round=rnd,
         table=label,
     )  # fmt: skip
     await interaction.followup.send(text, ephemeral=True)

@@ -1,4 +1,4 @@
-"""``/… tournament export``: a tournament's results as files (issue #30, "export"; issue #47
+"""``/durak-tournament export``: a tournament's results as files (issue #30, "export"; issue #47
 item 6: its settings and every round).
 
 ``settings.csv``: the event's settings, one per row (format, rounds, seats, match, rules,

@@ -18,6 +18,7 @@ from bot.pacing.channel_limits import ChannelLimiter
 from bot.storage import Storage
 from bot.storage.preferences import NotifyPrefs
 from bot.text import t
+from bot.text.names import shown_name
 from bot.tournaments.logic import Override, PlayedGame, TournamentError
 from bot.tournaments.runner.coalesce import Coalesced
 from bot.tournaments.runner.host import ThreadsRefused
@@ -35,7 +36,6 @@ from bot.ui.table_embed import render_closed
 
 from .tournament_signup import mention, signup_message, when_text
 from .tournament_standings import standings_message
-from .tournament_text import neutral_name, safe_name
 
 log = logging.getLogger(__name__)
 
@@ -61,7 +61,7 @@ def override_line(
     round's tables, as its thread is named): the organiser's confirmation, or the tournament's
     log line (``more``: by whom, when)."""
     result = override_result(o, loc)
-    return t(key, loc, name=safe_name(tr.name), round=o.round, table=label, result=result, **more)
+    return t(key, loc, name=shown_name(tr.name), round=o.round, table=label, result=result, **more)
 
 
 class DiscordEventHost:
@@ -128,7 +128,7 @@ class DiscordEventHost:
         self, tr: TournamentRecord, notices: Sequence[tuple[int, int | None]]
     ) -> None:
         lang = TableOptions.of(tr.options).language
-        text = t("tournament.table_cancelled", lang, name=safe_name(tr.name))
+        text = t("tournament.table_cancelled", lang, name=shown_name(tr.name))
         embed, view = render_closed(lang, tournament=True)
         told = True
         for thread, message in notices:
@@ -153,7 +153,7 @@ class DiscordEventHost:
         lang = TableOptions.of(tr.options).language
         key = "tournament.withdrew.walkover" if closed else "tournament.withdrew.ai"
         player = self.known.get(user_id) or mention(user_id)
-        shown = mention(user_id) if user_id not in self.known else neutral_name(player)
+        shown = mention(user_id) if user_id not in self.known else shown_name(player)
         self._say(tr, thread_id, t(key, lang, player=shown))
 
     def overridden(
@@ -177,7 +177,7 @@ class DiscordEventHost:
     def undone(self, tr: TournamentRecord, round: int, label: int, by: int) -> None:
         lang = TableOptions.of(tr.options).language
         text = t(
-            "tournament.override.undo_log", lang, name=safe_name(tr.name), round=round,
+            "tournament.override.undo_log", lang, name=shown_name(tr.name), round=round,
             table=label, by=mention(by), at=now_stamp(),
         )  # fmt: skip
         self._say(tr, tr.channel_id, text)
@@ -201,7 +201,7 @@ class DiscordEventHost:
         link = f"https://discord.com/channels/{tr.guild_id}/{tr.channel_id}/{tr.signup_message_id}"
         deadline = tr.signup_deadline
         when = "" if deadline is None else when_text(deadline)
-        text = t(key, lang, name=safe_name(tr.name), when=when, link=link)
+        text = t(key, lang, name=shown_name(tr.name), when=when, link=link)
         entrants = await self.store.tournament_entrants(tr.tournament_id)
         users = [e.user_id for e in entrants if not (e.checked_in or e.withdrawn)]
         await self._dm(tr, users, text, modes=("mention", "dm"))
@@ -231,7 +231,7 @@ class DiscordEventHost:
         text = t(
             "tournament.deadline_cancelled",
             lang,
-            name=safe_name(tr.name),
+            name=shown_name(tr.name),
             reason=t(f"tournament.error.{error.code}", lang, **error.params),
             players=" ".join(mention(u) for u in dict.fromkeys(users)),
         )
@@ -268,18 +268,21 @@ class DiscordEventHost:
             "tournament.ping",
             lang,
             players=" ".join(mention(p) for p in players),
-            name=safe_name(tr.name),
+            name=shown_name(tr.name),
             round=round,
         )
         channel = self.client.get_partial_messageable(thread_id)
         with contextlib.suppress(discord.HTTPException):
             async with self.limits.write(thread_id, "post"):
                 await channel.send(
-                    text[:2000], allowed_mentions=discord.AllowedMentions(users=True)
+                    text[:2000],
+                    allowed_mentions=discord.AllowedMentions(
+                        users=[discord.Object(p) for p in players]
+                    ),
                 )
         # those who asked for DMs (/durak settings notify: dm) also get one, with the link
         link = f"https://discord.com/channels/{tr.guild_id}/{thread_id}"
-        opened = t("tournament.table_dm", lang, name=safe_name(tr.name), round=round, link=link)
+        opened = t("tournament.table_dm", lang, name=shown_name(tr.name), round=round, link=link)
         self._spawn(self._dm(tr, players, opened, modes=("dm",)))
 
     # -- members ----------------------------------------------------------------------------
@@ -399,7 +402,7 @@ def with_notes(embed: discord.Embed, notes: Sequence[str]) -> None:
 def blocked_text(tr: TournamentRecord, missing: str | None, lang: str, *, ping: bool) -> str:
     """What keeps the tournament's tables from opening and who can fix it (or that they open
     again: ``missing`` None)."""
-    name = safe_name(tr.name)
+    name = shown_name(tr.name)
     if missing is None:
         return t("tournament.blocked.resumed", lang, name=name)
     organiser = mention(tr.organiser_id) if ping else t("tournament.blocked.organiser", lang)

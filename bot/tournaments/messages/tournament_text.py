@@ -3,7 +3,6 @@ numbers, the status line, and fitting text into Discord's embed limits."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -12,6 +11,7 @@ from typing import Final, Protocol
 import discord
 
 from bot.text import t
+from bot.text.names import shown_name
 from bot.tournaments.logic import Format, PlayedGame, seed_order
 from bot.tournaments.storage import EntrantRecord, StoredRound, TournamentRecord, TournamentStatus
 
@@ -66,26 +66,6 @@ def as_translator(translator: Translator | str | None) -> Translator:
     return translator if callable(translator) else translator_for(translator)
 
 
-def safe_name(name: str) -> str:
-    """A tournament's name as text to show: its markdown and mentions shown as typed, never
-    formatting nor pinging anyone (issue #30 bug 10). A zero-width space after every "@"
-    defuses @everyone, @here and <@id> alike (discord.py's escape_mentions leaves <@id>)."""
-    return discord.utils.escape_markdown(name).replace("@", "@\u200b")
-
-
-#: A mention's opening that discord.py's escape_mentions leaves (a short id: <@123>, <@&1>,
-#: <#5>): Discord still draws it as a pill.
-SHORT_MENTION: Final = re.compile(r"<([@#])")
-
-
-def neutral_name(name: str) -> str:
-    """A player's display name as text in a message: shown as typed, never a mention pill nor
-    a ping, its markdown not formatting (issue #47 item 9). The one place the tournament code
-    neutralises names (the lead's shared helper in ``bot.text`` is to replace it)."""
-    plain = SHORT_MENTION.sub("<\u200b\\1", discord.utils.escape_mentions(name))
-    return discord.utils.escape_markdown(plain)
-
-
 def num(value: Fraction) -> str:
     """Points are whole or halves (docs/tournaments.md): 4, ½, 3½."""
     whole, half = divmod(value * 2, 2)
@@ -132,8 +112,8 @@ class Names:
         return name if len(name) <= NAME_CHARS else name[: NAME_CHARS - 1] + "…"
 
     def md(self, player: int | None) -> str:
-        """The name for the embed's text (markdown and mentions shown as typed)."""
-        return neutral_name(self.plain(player))
+        """The name for the embed's text (markdown characters escaped)."""
+        return shown_name(self.plain(player))
 
     def listed(self, player: int) -> str:
         """The name in the players' list: that they withdrew, too."""
@@ -195,7 +175,7 @@ def standings_embed(
     budget = DESCRIPTION_BUDGET - len(text) - 2
     body = fit_lines(rows, budget, tr, key="tstand.more_players") if rows else ""
     embed = discord.Embed(
-        title=tr("tstand.title", name=safe_name(t.name)),
+        title=tr("tstand.title", name=shown_name(t.name)),
         description=f"{text}\n\n{body or tr('tstand.no_entrants')}",
         colour=COLOURS[t.status],
     )

@@ -24,16 +24,27 @@ from .errors import SignupError
 @dataclass(frozen=True, slots=True)
 class Entrant:
     """``player``: the user id. ``rating``: what seeding sorts by (higher first). ``order``: the
-    sign-up position (0 first), which breaks rating ties: the earlier entrant is seeded higher."""
+    sign-up position (0 first), which breaks rating ties: the earlier entrant is seeded higher.
+    ``seed``: the organiser's seed by hand (1 first; 0: by rating). ``joined``: the first round
+    the entrant can play (above 1: a late entrant). ``rests``: the rounds they asked to sit
+    out (a requested bye)."""
 
     player: int
     rating: float
     order: int
+    seed: int = 0
+    joined: int = 1
+    rests: tuple[int, ...] = ()
+
+    @property
+    def late(self) -> bool:
+        return self.joined > 1
 
 
 def seed_order(entrants: Iterable[Entrant]) -> tuple[Entrant, ...]:
-    """Seed 1 first: by rating, highest first; equal ratings by sign-up order, earliest first."""
-    return tuple(sorted(entrants, key=lambda e: (-e.rating, e.order)))
+    """Seed 1 first: the organiser's seeds by hand in their order, then the others by rating,
+    highest first; equal ratings by sign-up order, earliest first."""
+    return tuple(sorted(entrants, key=lambda e: (not e.seed, e.seed, -e.rating, e.order)))
 
 
 @dataclass(frozen=True, slots=True)

@@ -86,11 +86,12 @@ def pair_round(
                 tables=len(record.pending_tables()),
             )
     rnd = len(history) + 1
-    if rnd > settings.rounds_for(len(entrants)):
+    if rnd > settings.rounds_for(sum(not e.late for e in entrants)):  # late ones add none
         raise PairingError("finished", "every round has been played", round=rnd)
     n = settings.table_size
     table = standings(entrants, n, history)
-    order = [p for p in table.rank_order() if p not in withdrawn]
+    away = withdrawn | {e.player for e in entrants if rnd in e.rests or e.joined > rnd}
+    order = [p for p in table.rank_order() if p not in away]
     need = 2 if settings.ai_fill else n
     if len(order) < need:
         raise PairingError(

@@ -14,17 +14,13 @@ import logging
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
-from enum import StrEnum
 
 from bot.tables.service import TableService
 from bot.tables.table import Table
 from bot.tables.ticker import Ticker
 from bot.tournaments.logic import (
-    Override,
-    OverrideKind,
     Pairing,
     PlayedGame,
-    ResultError,
     Signup,
     SignupError,
     TournamentError,
@@ -32,7 +28,6 @@ from bot.tournaments.logic import (
 )
 from bot.tournaments.storage import (
     EntrantRecord,
-    PairedTable,
     RoundStatus,
     StoredRound,
     TournamentRecord,
@@ -43,13 +38,13 @@ from bot.tournaments.storage import (
 from .check_in import ANNOUNCED, HOUR_REMINDED, announced, hour_left, window_open
 from .coalesce import Coalesced
 from .deciding import DECIDER_ROUND, decider_round, deciding_pairing, wants_decider
-from .formats import match_decided, next_pairing, round_over
+from .entrants import EntrantControls
+from .formats import next_pairing, round_over
 from .host import EventHost, ThreadsRefused
+from .results import ResultControls
 from .round_tables import (
-    close_match,
     close_tables,
     closing_notices,
-    forfeit_seat,
     live_tables,
     run_round,
 )
@@ -62,14 +57,6 @@ TICK_SECONDS = 2.0
 #: A tournament whose tables Discord refuses (a permission the organiser must grant) tries
 #: again this rarely by itself; a change to its channel makes it try at once.
 BLOCKED_RETRY_SECONDS = 60.0
-
-
-class Withdrawn(StrEnum):
-    """What a withdrawal did to the match being played (the answer's catalogue key)."""
-
-    PAIRED_NO_MORE = "tournament.ok.withdrew"  # no match being played
-    WALKOVER = "tournament.ok.withdrew_walkover"  # its table closed: the others win
-    AI_FINISHES = "tournament.ok.withdrew_ai"  # an AI plays the seat to the match's end
 
 
 #: The tournament option listing the tables a cancel closes and must tell (their thread and
@@ -108,7 +95,7 @@ def next_round(
     return pairing, False
 
 
-class TournamentRunner:
+class TournamentRunner(ResultControls, EntrantControls):
     def __init__(
         self,
         service: TableService,
@@ -194,134 +181,6 @@ class TournamentRunner:
         self.host.tables_cancelled(t, notices)
         self.host.changed(tournament_id)
         return t
-
-    async def withdraw(self, tournament_id: str, user_id: int) -> Withdrawn:
-        """A player leaves a running tournament (or the organiser takes them off): paired no
-        more. Their match being played (``forfeit_seat``): at two seats a walkover, its table
-        closed (in a Swiss or a round robin recorded as their forfeit); at a larger table an
-        AI plays their seat to its end, for nobody. Its table is told; the answer says which
-        (issue #47 item 6: one truth). Refusals (``SignupError``): not an entrant, already
-        withdrawn."""
-        async with self._lock(tournament_id):
-            t = await self.store.get_tournament(tournament_id)
-            entrants = await self.store.tournament_entrants(tournament_id)
-            entrant = next((e for e in entrants if e.user_id == user_id), None)
-            if entrant is None:
-                raise SignupError("not_joined", "not an entrant", player=user_id)
-            if entrant.withdrawn:
-                raise SignupError("already_withdrawn", "withdrawn already", player=user_id)
-            await self.store.withdraw_entrant(tournament_id, user_id)
-            live = None
-            if t.status is TournamentStatus.RUNNING:
-                live = await forfeit_seat(self.service, t, user_id)
-            if live is not None and live.closed and not live.match.decisive:
-                forfeit = Override(
-                    live.match.round, live.match.table, OverrideKind.FORFEIT, user_id
-                )
-                await self.store.override_tournament_table(tournament_id, forfeit, user_id)
-        outcome = Withdrawn.PAIRED_NO_MORE
-        if live is not None:
-            self.host.withdrew(t, live.thread, user_id, closed=live.closed)
-            outcome = Withdrawn.WALKOVER if live.closed else Withdrawn.AI_FINISHES
-        self.host.changed(tournament_id)
-        self.nudge(tournament_id)
-        return outcome
-
-    async def override(
-        self,
-        tournament_id: str,
-        table: int,
-        kind: OverrideKind,
-        player: int,
-        by: int,
-        round: int | None = None,
-    ) -> tuple[TournamentRecord, Override, int, bool]:
-        """The organiser's result of table ``table`` of round ``round`` (None: the last one
-        paired) (issue #30 control 4): ``player`` wins it (a walkover) or forfeits it. The
-        table's live game, if any, is closed unrecorded (no rating changes; the match's
-        finished games stay as played) and told why; the standings use the override instead
-        of the table's games. A recorded result may be replaced until the next round is
-        paired. Returns the tournament, the result, the table's label and whether it replaced
-        one. Refusals (``TournamentError``): not running, a choice of an earlier round, no
-        such table, the player not seated there, its match already over."""
-        async with self._lock(tournament_id):
-            t, current, paired = await self._last_table(tournament_id, table, round)
-            if player not in paired.seats:
-                raise ResultError("override_seat", "the player does not sit there")
-            replacing = paired.override is not None
-            if not replacing and current.status is not RoundStatus.RUNNING:
-                raise ResultError("override_done", "the match is over: its result stands")
-            closed = await close_match(self.service, t, current.number, table)
-            if not replacing:
-                rounds = await self.store.tournament_rounds(tournament_id)
-                entrants = await self.store.tournament_entrants(tournament_id)
-                games = await self.store.tournament_games(tournament_id)
-                if match_decided(t.settings, entrants, rounds, games, table, decider_round(t)):
-                    raise ResultError("override_done", "the match is over: its result stands")
-            decided = Override(current.number, table, kind, player)
-            await self.store.override_tournament_table(
-                tournament_id, decided, by, replace=replacing
-            )
-            log.info(
-                "tournament %s round %d table %d: %s %s, recorded by %s",
-                tournament_id, current.number, table, kind, player, by,
-            )  # fmt: skip
-        label = current.tables.index(paired) + 1
-        self.host.overridden(t, closed, label, decided, by, replaced=replacing)
-        self.host.changed(tournament_id)
-        self.nudge(tournament_id)
-        return t, decided, label, replacing
-
-    async def undo_override(
-        self, tournament_id: str, table: int, by: int, round: int | None = None
-    ) -> tuple[TournamentRecord, int, int]:
-        """Take back the organiser's result of a table of the last round paired: its match
-        counts by its games again (a closed table opens again for the rest of the match).
-        Refused (``TournamentError``) once the next round is paired: its pairing used the
-        result. Returns the tournament, the round and the table's label."""
-        async with self._lock(tournament_id):
-            t, current, paired = await self._last_table(tournament_id, table, round, "undo_paired")
-            if paired.override is None:
-                raise ResultError("undo_none", "that table has no recorded result")
-            bot_table = paired.bot_table_id
-            live = bot_table is not None and self.service.registry.get(bot_table) is not None
-            await self.store.undo_tournament_override(
-                tournament_id, current.number, table, reopen=not live
-            )
-            log.info(
-                "tournament %s round %d table %d: result taken back by %s",
-                tournament_id, current.number, table, by,
-            )  # fmt: skip
-        label = current.tables.index(paired) + 1
-        self.host.undone(t, current.number, label, by)
-        self.host.changed(tournament_id)
-        self.nudge(tournament_id)
-        return t, current.number, label
-
-    async def _last_table(
-        self, tournament_id: str, table: int, round: int | None, stale: str = "override_stale"
-    ) -> tuple[TournamentRecord, StoredRound, PairedTable]:
-        """The running tournament, its last round paired and that round's table ``table``.
-        A ``round`` before the last (a choice made earlier) is refused, saying which round
-        its results belong to now."""
-        t = await self.store.get_tournament(tournament_id)
-        if t.status is not TournamentStatus.RUNNING:
-            raise SignupError("override_not_running", "the tournament is not running")
-        rounds = await self.store.tournament_rounds(tournament_id)
-        if not rounds:
-            raise ResultError("override_table", "no such table in the round being played")
-        current = rounds[-1]
-        if round is not None and round != current.number:
-            raise ResultError(
-                stale,
-                f"round {round} is over and round {current.number} is paired",
-                round=round,
-                current=current.number,
-            )
-        paired = next((p for p in current.tables if p.number == table), None)
-        if paired is None:
-            raise ResultError("override_table", "no such table in the round being played")
-        return t, current, paired
 
     async def pause(self, tournament_id: str, paused: bool) -> tuple[TournamentRecord, bool]:
         """Pause (``paused``) or resume a running tournament: paused, the round being played

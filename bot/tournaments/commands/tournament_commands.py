@@ -22,15 +22,11 @@ from bot.text import t
 from bot.text.names import shown_name
 from bot.text.translator import ls
 from bot.tournaments.logic import (
-    Format,
     SettingsError,
-    Signup,
     SignupError,
     TournamentError,
-    join,
     seating_fit,
 )
-from bot.tournaments.messages.tournament_export import export_data, export_files
 from bot.tournaments.messages.tournament_signup import signup_message
 from bot.tournaments.runner.check_in import MINUTES as CHECK_IN_MINUTES
 from bot.tournaments.runner.check_in import announced as check_in_announced
@@ -48,17 +44,20 @@ from bot.ui.rules_text import reason_text
 from .tournament_checks import check_channel, fit_warning
 from .tournament_client import TournamentClient
 from .tournament_history import history_embed
+from .tournament_looks import send_export, show_standings
 from .tournament_options import (
     EDITABLE,
     FORMAT_CHOICES,
     TOURNAMENT_OPTIONS,
     NewTournamentAsk,
     TournamentEdit,
+    controls,
     option_key,
     parse_deadline,
     table_options,
 )
 from .tournament_pick import choices, named, pick, tournament_option
+from .tournament_players import ask_bye, join_tournament, seed_player
 from .tournament_results import record_result, suggest_tables, take_back
 
 
@@ -108,6 +107,8 @@ class TournamentCommands(CogBase):
         language: str | None = None,
         check_in: app_commands.Range[int, 5, 240] | None = None,
         decider: bool = True,
+        late_join: app_commands.Range[int, 0, 15] | None = None,
+        break_minutes: app_commands.Range[int, 0, 60] = 0,
     ) -> None:
         if interaction.guild_id is None or interaction.channel_id is None:
             await self._say(interaction, "err.guild_only")
@@ -140,7 +141,12 @@ class TournamentCommands(CogBase):
                 channel_id=interaction.channel_id,
                 organiser_id=interaction.user.id,
                 settings=settings,
-                options={**options.stored(), CHECK_IN_MINUTES: check_in or 0, DECIDER: decider},
+                options={
+                    **options.stored(),
+                    CHECK_IN_MINUTES: check_in or 0,
+                    DECIDER: decider,
+                    **controls(settings, late_join, break_minutes, None),
+                },
                 signup_deadline=when,
             )
         )
@@ -168,22 +174,12 @@ class TournamentCommands(CogBase):
         store = self.bot.tournaments.store
         tr = await store.get_tournament(tournament)
         user = interaction.user
+        values: dict[str, object] = {}
         if op is SignupOp.JOIN:
-            entrants = await store.tournament_entrants(tournament)
-            # the core's rules first: the same answer as the stored refusal, with its numbers
-            signup = Signup(tr.settings, tuple(e.entrant for e in entrants if not e.withdrawn))
-            if tr.status is TournamentStatus.SIGNUP:
-                join(signup, user.id, 0.0)
-            stats = await self.bot.service.storage.user_stats(user.id, tr.guild_id)
-            await store.add_entrant(tournament, user.id, stats.rating or 0.0)
-            self.bot.event_host.known[user.id] = user.display_name
-            key = "tournament.ok.joined"
-            if check_in_announced(tr):  # joining in the check-in window is checking in
-                await store.check_in_entrant(tournament, user.id)
-                key = "tournament.ok.joined_checked_in"
+            key, values = await join_tournament(self.bot, user, tr)
         else:
             key = await self._take_off(tr, user.id)
-        await self._say(interaction, key, name=shown_name(tr.name))
+        await self._say(interaction, key, name=shown_name(tr.name), **values)
         self.bot.event_host.changed(tournament)
 
     @click
@@ -301,6 +297,9 @@ class TournamentCommands(CogBase):
         limit: app_commands.Range[int, 2, 64] | None = None,
         rounds: app_commands.Range[int, 1, 15] | None = None,
         timer: app_commands.Range[int, 1, MAX_TURN_TIMER] | None = None,
+        late_join: app_commands.Range[int, 0, 15] | None = None,
+        break_minutes: app_commands.Range[int, 0, 60] | None = None,
+        byes: app_commands.Range[int, 0, 15] | None = None,
     ) -> None:
         """Before the start: what was given changes, the rest stays; refused as a whole."""
         tr = await self._organised(interaction, tournament)
@@ -312,8 +311,9 @@ class TournamentCommands(CogBase):
         when = (
             tr.signup_deadline if deadline is None else parse_deadline(deadline, datetime.now(UTC))
         )
+        changes = {**edit.options(), **controls(settings, late_join, break_minutes, byes)}
         tr = await self.bot.tournaments.store.edit_tournament(
-            tr.tournament_id, settings, edit.options(), when
+            tr.tournament_id, settings, changes, when
         )
         self.bot.event_host.changed(tr.tournament_id)
         self.bot.tournaments.ensure_ticker()
@@ -410,6 +410,25 @@ class TournamentCommands(CogBase):
         key = await self._take_off(tr, interaction.user.id)
         await self._say(interaction, key, name=shown_name(tr.name))
 
+    @tournament.command(name=ls("name.t_bye"), description=ls("cmd.t_bye"))
+    @tournament_option(_open_choices)
+    async def t_bye(self, interaction: discord.Interaction, tournament: str | None = None) -> None:
+        await ask_bye(self.bot, interaction, await self._current(interaction, tournament))
+
+    @tournament.command(name=ls("name.t_seed"), description=ls("cmd.t_seed"))
+    @app_commands.rename(user=ls("pname.user"), position=ls("pname.t_position"))
+    @app_commands.describe(user=ls("opt.t_seeded"), position=ls("opt.t_position"))
+    @tournament_option(_open_choices)
+    async def t_seed(
+        self,
+        interaction: discord.Interaction,
+        user: discord.User,
+        position: app_commands.Range[int, 0, 64],
+        tournament: str | None = None,
+    ) -> None:
+        tr = await self._organised(interaction, tournament)
+        await seed_player(self.bot, interaction, tr, user, position)
+
     async def _take_off(self, tr: TournamentRecord, user_id: int) -> str:
         """Off the list during the sign-up; withdrawn once it runs (``TournamentRunner.withdraw``:
         what became of the match being played). The answer's catalogue key."""
@@ -434,17 +453,7 @@ class TournamentCommands(CogBase):
     @app_commands.describe(name=ls("opt.t_which"))
     @app_commands.autocomplete(name=_any_choices)
     async def t_standings(self, interaction: discord.Interaction, name: str | None = None) -> None:
-        tr = await self._named(interaction, name)
-        store = self.bot.tournaments.store
-        tid = tr.tournament_id
-        embed, files = await self.bot.event_host.standings(
-            tr,
-            await store.tournament_entrants(tid),
-            await store.tournament_rounds(tid),
-            await store.tournament_games(tid),
-            loc_of(interaction),
-        )
-        await interaction.response.send_message(embed=embed, files=files, ephemeral=True)
+        await show_standings(self.bot, interaction, await self._named(interaction, name))
 
     async def _named(self, interaction: discord.Interaction, name: str | None) -> TournamentRecord:
         """The tournament ``name`` names, for looking at (``tournament_pick.named``)."""
@@ -458,24 +467,7 @@ class TournamentCommands(CogBase):
     @app_commands.describe(name=ls("opt.t_which"))
     @app_commands.autocomplete(name=_any_choices)
     async def t_export(self, interaction: discord.Interaction, name: str | None = None) -> None:
-        """The results as CSV and JSON, to the one who asks (anyone: they are public)."""
-        tr = await self._named(interaction, name)
-        store = self.bot.tournaments.store
-        tid = tr.tournament_id
-        entrants = await store.tournament_entrants(tid)
-        users = [tr.organiser_id, *(e.user_id for e in entrants)]
-        names = await self.bot.event_host.names(tr.guild_id, users)
-        data = export_data(
-            tr,
-            entrants,
-            await store.tournament_rounds(tid),
-            await store.tournament_games(tid),
-            await store.tournament_game_ids(tid),
-            names,
-        )
-        files = export_files(data, tr.settings.format is not Format.SINGLE_ELIMINATION)
-        text = t("tournament.ok.exported", loc_of(interaction), name=shown_name(tr.name))
-        await interaction.response.send_message(text, files=files, ephemeral=True)
+        await send_export(self.bot, interaction, await self._named(interaction, name))
 
     @tournament.command(name=ls("name.history"), description=ls("cmd.t_history"))
     async def t_history(self, interaction: discord.Interaction) -> None:

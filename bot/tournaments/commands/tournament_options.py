@@ -20,7 +20,9 @@ from bot.tournaments.logic import (
     TournamentSettings,
 )
 from bot.tournaments.logic.configuration import MAX_ENTRANTS, MAX_ROUND_ROBIN
+from bot.tournaments.runner.entrants import BYE_LIMIT, LATE_JOIN
 from bot.tournaments.runner.options import TableOptions
+from bot.tournaments.runner.tournament_runner import BREAK
 
 FORMAT_CHOICES = [app_commands.Choice(name=ls(f"tformat.{f}"), value=f.value) for f in Format]
 #: A Discord timestamp as a user pastes it: <t:1234567890> or <t:1234567890:R>.
@@ -42,7 +44,7 @@ MIN_LEAD, MAX_LEAD = timedelta(minutes=1), timedelta(days=60)
 TOURNAMENT_OPTIONS = (
     "name", "format", "table_size", "games", "losses", "timer", "rounds", "limit", "deadline",
     "ai_fill", "preset", "transfer", "deck", "first_five", "neighbours", "language", "check_in",
-    "decider",
+    "decider", "late_join", "break_minutes",
 )  # fmt: skip
 #: Option names already in the catalogue under ``pname.*`` / ``opt.*`` (shared with /durak new).
 SHARED = frozenset({"preset", "transfer", "deck", "first_five", "neighbours", "language"})
@@ -134,7 +136,21 @@ class NewTournamentAsk:
 
 
 #: What ``/durak-tournament edit`` may change before the start.
-EDITABLE = ("name", "deadline", "limit", "rounds", "timer")
+EDITABLE = ("name", "deadline", "limit", "rounds", "timer", "late_join", "break_minutes", "byes")
+
+
+def controls(
+    settings: TournamentSettings, late_join: int | None, break_minutes: int | None, byes: int | None
+) -> dict[str, object]:
+    """The options of issue #47's controls that were given: the last round a late entrant
+    may start with (Swiss and round robin only), the break between rounds in minutes, the
+    byes a Swiss player may ask for."""
+    if late_join and settings.format is Format.SINGLE_ELIMINATION:
+        raise SettingsError("late_elimination", "a bracket takes no late entrants")
+    if byes and settings.format is not Format.SWISS:
+        raise SettingsError("bye_swiss", "only a Swiss gives byes on request")
+    given = {LATE_JOIN: late_join, BREAK: break_minutes, BYE_LIMIT: byes}
+    return {key: value for key, value in given.items() if value is not None}
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,7 +23,12 @@ from bot.tournaments.logic import Override, PlayedGame, TournamentError
 from bot.tournaments.runner.coalesce import Coalesced
 from bot.tournaments.runner.host import ThreadsRefused
 from bot.tournaments.runner.options import TableOptions
-from bot.tournaments.runner.tournament_runner import CLOSING, is_paused
+from bot.tournaments.runner.tournament_runner import (
+    BREAK_ROUND,
+    BREAK_UNTIL,
+    CLOSING,
+    is_paused,
+)
 from bot.tournaments.storage import (
     EntrantRecord,
     PairedTable,
@@ -181,6 +186,18 @@ class DiscordEventHost:
             table=label, by=mention(by), at=now_stamp(),
         )  # fmt: skip
         self._say(tr, tr.channel_id, text)
+
+    def break_started(
+        self, tr: TournamentRecord, round: int, until: int, threads: Sequence[int]
+    ) -> None:
+        lang = TableOptions.of(tr.options).language
+        text = t(
+            "tournament.break", lang, name=shown_name(tr.name), round=round,
+            when=f"<t:{until}:R>", at=f"<t:{until}:t>",
+        )  # fmt: skip
+        for channel in dict.fromkeys([tr.channel_id, *threads]):
+            self._say(tr, channel, text)
+        self.changed(tr.tournament_id)
 
     def check_in_opened(self, tr: TournamentRecord) -> None:
         self._spawn(self._remind(tr, "tournament.check_in.dm"))
@@ -346,6 +363,15 @@ class DiscordEventHost:
             notes.append(blocked_text(tr, problem, lang, ping=False))
         if is_paused(tr) and tr.status is TournamentStatus.RUNNING:
             notes.append(t("tournament.paused_note", lang))
+        until = tr.options.get(BREAK_UNTIL)
+        if (
+            tr.status is TournamentStatus.RUNNING
+            and tr.options.get(BREAK_ROUND) == tr.current_round + 1
+            and isinstance(until, int)
+            and until > datetime.now(UTC).timestamp()
+        ):
+            notes.append(t("tournament.break_note", lang, round=tr.current_round + 1,
+                           when=f"<t:{until}:R>"))  # fmt: skip
         with_notes(embed, notes)
         key = (tournament_id, "standings")
         if self._shown.get(key) == embed.to_dict():

@@ -74,6 +74,14 @@ class EventHost(Protocol):
         channel (what, by whom, when). Must not block: schedule, return."""
         ...
 
+    def break_started(
+        self, t: TournamentRecord, round: int, until: int, threads: Sequence[int]
+    ) -> None:
+        """The break before round ``round`` started: say in the channel and in ``threads``
+        when that round is paired (``until``, Unix seconds: Discord counts it down). Must not
+        block: schedule, return."""
+        ...
+
     def check_in_opened(self, t: TournamentRecord) -> None:
         """The check-in window opened: remind each entrant not checked in yet (as their
         notification setting allows) and show the check-in button. Must not block."""

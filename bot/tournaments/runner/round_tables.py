@@ -50,6 +50,15 @@ def live_tables(service: TableService, tournament_id: str) -> list[Table]:
     return out
 
 
+def round_threads(service: TableService, tournament_id: str, round: int) -> list[int]:
+    """The threads of the round's tables the bot still holds."""
+    return [
+        t.thread_id or t.channel_id
+        for t in service.registry
+        if t.match is not None and (t.match.tournament_id, t.match.round) == (tournament_id, round)
+    ]
+
+
 def closing_notices(tables: list[Table]) -> list[tuple[int, int | None]]:
     """What each table's thread must be told when it closes: its thread, and its table
     message (edited to say closed)."""

@@ -46,6 +46,7 @@ from .round_tables import (
     close_tables,
     closing_notices,
     live_tables,
+    round_threads,
     run_round,
 )
 
@@ -73,6 +74,16 @@ def stored_notices(t: TournamentRecord) -> list[tuple[int, int | None]]:
     raw = t.options.get(CLOSING)
     pairs = raw if isinstance(raw, list) else []
     return [(int(a), None if b is None else int(b)) for a, b in pairs]
+
+
+#: The break between rounds (issue #47): its length (the organiser's option), and the round
+#: it leads to with the time it ends (Unix seconds), stored when it starts.
+BREAK, BREAK_ROUND, BREAK_UNTIL = "break_minutes", "break_round", "break_until"
+
+
+def break_minutes(t: TournamentRecord) -> int:
+    value = t.options.get(BREAK)
+    return value if isinstance(value, int) else 0
 
 
 def is_paused(t: TournamentRecord) -> bool:
@@ -234,11 +245,12 @@ class TournamentRunner(ResultControls, EntrantControls):
                 await store.finish_round(tournament_id, current.number)
                 changed = True
                 continue
-            if is_paused(t):  # the organiser resumes it: the next round waits; after the
-                # last round nothing waits (issue #47 item 11): the tournament finishes
-                if next_round(t, entrants, rounds, games)[0] is not None:
-                    return changed
-            elif await self._withdraw_absent(t, entrants):
+            # paused, or in the break between rounds: the next round waits; after the last
+            # round nothing waits (issue #47 item 11): the tournament finishes
+            coming = next_round(t, entrants, rounds, games)[0]
+            if coming is not None and (is_paused(t) or await self._in_break(t, rounds)):
+                return changed
+            if coming is not None and await self._withdraw_absent(t, entrants):
                 entrants = await store.tournament_entrants(tournament_id)
             pairing, deciding = next_round(t, entrants, rounds, games)
             if pairing is not None and deciding:  # first place shared: the leaders play on
@@ -249,6 +261,26 @@ class TournamentRunner(ResultControls, EntrantControls):
                 return True
             await store.save_round(tournament_id, pairing)
             changed = True
+
+    async def _in_break(self, t: TournamentRecord, rounds: list[StoredRound]) -> bool:
+        """Whether the break between rounds (the ``break_minutes`` option) still runs: it
+        starts when the last round finished, told once in the channel and the round's
+        threads with a countdown (stored: a restart neither tells it again nor shortens it)."""
+        minutes = break_minutes(t)
+        if not minutes or not rounds:
+            return False
+        coming = rounds[-1].number + 1
+        until = t.options.get(BREAK_UNTIL)
+        if t.options.get(BREAK_ROUND) != coming or not isinstance(until, int | float):
+            ended = rounds[-1].finished_at or datetime.fromtimestamp(self.clock(), UTC)
+            until = int(ended.timestamp()) + 60 * minutes
+            t = await self.store.set_tournament_options(
+                t.tournament_id, {BREAK_ROUND: coming, BREAK_UNTIL: until}
+            )
+            if until > self.clock():
+                threads = round_threads(self.service, t.tournament_id, coming - 1)
+                self.host.break_started(t, coming, int(until), threads)
+        return self.clock() < until
 
     async def _run_round(self, t: TournamentRecord, current: StoredRound) -> None:
         """Open the round's missing tables and deal next games. A refusal only the organiser

@@ -24,7 +24,10 @@ import discord
 from bot.tournaments.logic import Format, PlayedGame, places
 from bot.tournaments.runner.check_in import MINUTES as CHECK_IN_MINUTES
 from bot.tournaments.runner.deciding import DECIDER, decider_round
+from bot.tournaments.runner.entrants import bye_limit, late_join_until
+from bot.tournaments.runner.formats import field_size
 from bot.tournaments.runner.options import TableOptions
+from bot.tournaments.runner.tournament_runner import break_minutes
 from bot.tournaments.storage import EntrantRecord, PairedTable, StoredRound, TournamentRecord
 
 from .tournament_bracket import tournament_bracket
@@ -108,7 +111,7 @@ def settings_entry(
     """The event's settings as they were played (issue #47 item 6)."""
     s = t.settings
     options = TableOptions.of(t.options)
-    field = len(entrants)
+    field = field_size(entrants)  # late entrants add no round
     return {
         "id": t.tournament_id,
         "name": t.name,
@@ -191,6 +194,9 @@ def export_data(
                 "signup_order": e.signup_order,
                 "withdrawn": e.withdrawn,
                 "checked_in": e.checked_in,
+                "seed_by_hand": e.seed or None,
+                "first_round": e.joined_round,
+                "requested_byes": list(e.rests),
             }
             for e in entrants
         ],
@@ -224,8 +230,13 @@ def export_data(
 
 
 def extras_entry(t: TournamentRecord) -> dict[str, object]:
-    """The settings of issue #47's controls (none yet)."""
-    return {}
+    """The settings of issue #47's controls: late entrants until which round, the break
+    between rounds, the byes a player may ask for (Swiss)."""
+    return {
+        "late_join_until": late_join_until(t),
+        "break_minutes": break_minutes(t),
+        "byes_on_request": bye_limit(t),
+    }
 
 
 def export_files(data: dict[str, object], swiss: bool) -> list[discord.File]:

@@ -11,6 +11,7 @@ from bot.tournaments.storage.tournament_entrants import RESTS
 
 from .controls import Controls
 from .deciding import decider_round
+from .formats import field_size
 from .round_tables import forfeit_seat
 
 
@@ -103,7 +104,7 @@ class EntrantControls(Controls):
             if me.withdrawn:
                 raise SignupError("already_withdrawn", "withdrawn already", player=user_id)
             rnd = t.current_round + 1
-            last = t.settings.rounds_for(sum(e.joined_round == 1 for e in entrants))
+            last = t.settings.rounds_for(field_size(entrants))
             if rnd > last or decider_round(t) is not None:
                 raise SignupError("bye_no_round", "no round is left to sit out")
             if rnd in me.rests:

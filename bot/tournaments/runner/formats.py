@@ -27,6 +27,12 @@ from bot.tournaments.storage import EntrantRecord, StoredRound
 from .deciding import deciding_pairing, deciding_result
 
 
+def field_size(entrants: Iterable[EntrantRecord]) -> int:
+    """The entrants the rounds are counted for: those there from the start (late entrants
+    add no round)."""
+    return sum(e.joined_round == 1 for e in entrants)
+
+
 def overrides_of(rounds: Iterable[StoredRound]) -> dict[tuple[int, int], Override]:
     """The organiser's results of the stored rounds' tables, by (round, table)."""
     return {key: o for r in rounds for key, o in r.overrides().items()}

@@ -39,7 +39,7 @@ from .check_in import ANNOUNCED, HOUR_REMINDED, announced, hour_left, window_ope
 from .coalesce import Coalesced
 from .deciding import DECIDER_ROUND, decider_round, deciding_pairing, wants_decider
 from .entrants import EntrantControls
-from .formats import next_pairing, round_over
+from .formats import field_size, next_pairing, round_over
 from .host import EventHost, ThreadsRefused
 from .results import ResultControls
 from .round_tables import (
@@ -211,7 +211,7 @@ class TournamentRunner(ResultControls, EntrantControls):
             played = max(t.current_round, 1)  # round 1 is paired right after the start
         self.host.changed(tournament_id)
         self.nudge(tournament_id)
-        return t, played >= t.settings.rounds_for(len(entrants))
+        return t, played >= t.settings.rounds_for(field_size(entrants))
 
     # -- running ----------------------------------------------------------------------------
 

@@ -24,6 +24,7 @@ from bot.tournaments.logic import (
     RoundLine,
     StandingRow,
     Standings,
+    half_bye_points,
 )
 from bot.tournaments.pictures.tournament import (
     MAX_ROWS,
@@ -268,8 +269,9 @@ def mark(
     empty mark (not played: still playing, or withdrawn)."""
     if e is None:
         return Mark("", "open")
-    if e.place is None or e.table is None:
-        return Mark("–", "bye")
+    if e.place is None or e.table is None:  # at 2 seats a half bye (late, asked) shows "½"
+        half = size == 2 and e.points == half_bye_points(size)
+        return Mark(num(e.points) if half else "–", "bye")
     p = e.place
     seats = seats_at.get((e.round, e.table), size)
     kind: MarkKind = (

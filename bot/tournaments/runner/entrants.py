@@ -6,7 +6,7 @@ from __future__ import annotations
 from enum import StrEnum
 
 from bot.tournaments.logic import Format, Override, OverrideKind, SignupError
-from bot.tournaments.storage import TournamentRecord, TournamentStatus
+from bot.tournaments.storage import EntrantRecord, TournamentRecord, TournamentStatus
 from bot.tournaments.storage.tournament_entrants import RESTS
 
 from .controls import Controls
@@ -33,12 +33,7 @@ class EntrantControls(Controls):
         withdrawn."""
         async with self._lock(tournament_id):
             t = await self.store.get_tournament(tournament_id)
-            entrants = await self.store.tournament_entrants(tournament_id)
-            entrant = next((e for e in entrants if e.user_id == user_id), None)
-            if entrant is None:
-                raise SignupError("not_joined", "not an entrant", player=user_id)
-            if entrant.withdrawn:
-                raise SignupError("already_withdrawn", "withdrawn already", player=user_id)
+            await self._active(tournament_id, user_id)
             await self.store.withdraw_entrant(tournament_id, user_id)
             live = None
             if t.status is TournamentStatus.RUNNING:
@@ -55,6 +50,19 @@ class EntrantControls(Controls):
         self.host.changed(tournament_id)
         self.nudge(tournament_id)
         return outcome
+
+    async def _active(
+        self, tournament_id: str, user_id: int
+    ) -> tuple[list[EntrantRecord], EntrantRecord]:
+        """The entrants, and ``user_id``'s record; refused unless they are an entrant still
+        in (not withdrawn)."""
+        entrants = await self.store.tournament_entrants(tournament_id)
+        me = next((e for e in entrants if e.user_id == user_id), None)
+        if me is None:
+            raise SignupError("not_joined", "not an entrant", player=user_id)
+        if me.withdrawn:
+            raise SignupError("already_withdrawn", "withdrawn already", player=user_id)
+        return entrants, me
 
     async def late_join(self, tournament_id: str, user_id: int, rating: float) -> int:
         """A player joins a running Swiss or round robin (issue #47 "late join"), to play
@@ -97,12 +105,7 @@ class EntrantControls(Controls):
                 raise SignupError("not_running", "the tournament is not running")
             if t.settings.format is not Format.SWISS:
                 raise SignupError("bye_swiss", "only a Swiss gives byes on request")
-            entrants = await self.store.tournament_entrants(tournament_id)
-            me = next((e for e in entrants if e.user_id == user_id), None)
-            if me is None:
-                raise SignupError("not_joined", "not an entrant", player=user_id)
-            if me.withdrawn:
-                raise SignupError("already_withdrawn", "withdrawn already", player=user_id)
+            entrants, me = await self._active(tournament_id, user_id)
             rnd = t.current_round + 1
             last = t.settings.rounds_for(field_size(entrants))
             if rnd > last or decider_round(t) is not None:

@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from bot.storage import InvalidQuery
-from bot.storage.connection import Connection
+from bot.storage.connection import Connection, Row
 from bot.storage.rows import dumps
 
 from .errors import AlreadyJoined, LeaveClosed, SignupClosed, TournamentFull
@@ -35,27 +35,8 @@ class TournamentEntrants(OnStorage):
             row = await locked_tournament(conn, tournament_id)
             if row["status"] != Status.SIGNUP:
                 raise SignupClosed(tournament_id, user_id, "sign-up is closed")
-            counts = await conn.fetchrow(
-                "SELECT COUNT(*) AS entrants, COALESCE(MAX(signup_order), -1) + 1 AS next,"
-                " SUM(CASE WHEN user_id = ? THEN 1 ELSE 0 END) AS mine"
-                " FROM tournament_entrants WHERE tournament_id = ?",
-                user_id,
-                tournament_id,
-            )
-            assert counts is not None
-            if counts["mine"]:
-                raise AlreadyJoined(tournament_id, user_id, "joined already")
-            limit = settings_from_json(row["settings_json"]).player_limit
-            if counts["entrants"] >= limit:
-                raise TournamentFull(tournament_id, user_id, f"full ({limit} players)")
-            entrant = EntrantRecord(user_id=user_id, rating=rating, signup_order=counts["next"])
-            await conn.execute(
-                f"INSERT INTO tournament_entrants ({ENTRANT_COLUMNS}, tournament_id, joined_at)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
-                user_id, rating, entrant.signup_order, 0, tournament_id,
-                conn.dialect.time(datetime.now(UTC)),
-            )  # fmt: skip
-            return entrant
+            order = await insert_entrant(conn, row, tournament_id, user_id, rating)
+            return EntrantRecord(user_id=user_id, rating=rating, signup_order=order)
 
         return await self._transaction(body, write=True)
 
@@ -149,25 +130,7 @@ class TournamentEntrants(OnStorage):
             row = await locked_tournament(conn, tournament_id)
             if row["status"] != Status.RUNNING:
                 raise SignupClosed(tournament_id, user_id, "the tournament is not running")
-            counts = await conn.fetchrow(
-                "SELECT COUNT(*) AS entrants, COALESCE(MAX(signup_order), -1) + 1 AS next,"
-                " SUM(CASE WHEN user_id = ? THEN 1 ELSE 0 END) AS mine"
-                " FROM tournament_entrants WHERE tournament_id = ?",
-                user_id,
-                tournament_id,
-            )
-            assert counts is not None
-            if counts["mine"]:
-                raise AlreadyJoined(tournament_id, user_id, "joined already")
-            limit = settings_from_json(row["settings_json"]).player_limit
-            if counts["entrants"] >= limit:
-                raise TournamentFull(tournament_id, user_id, f"full ({limit} players)")
-            await conn.execute(
-                f"INSERT INTO tournament_entrants ({ENTRANT_COLUMNS}, tournament_id, joined_at)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
-                user_id, rating, counts["next"], 0, tournament_id,
-                conn.dialect.time(datetime.now(UTC)),
-            )  # fmt: skip
+            order = await insert_entrant(conn, row, tournament_id, user_id, rating)
             options = json.loads(row["options_json"])
             late = {**options.get(LATE, {}), str(user_id): first_round}
             await conn.execute(
@@ -175,11 +138,37 @@ class TournamentEntrants(OnStorage):
                 dumps({**options, LATE: late}), tournament_id,
             )  # fmt: skip
             return EntrantRecord(
-                user_id=user_id, rating=rating, signup_order=counts["next"],
-                joined_round=first_round,
-            )  # fmt: skip
+                user_id=user_id, rating=rating, signup_order=order, joined_round=first_round
+            )
 
         return await self._transaction(body, write=True)
+
+
+async def insert_entrant(
+    conn: Connection, row: Row, tournament_id: str, user_id: int, rating: float
+) -> int:
+    """Add the entrant, last in sign-up order (its position returned). ``row``: the
+    tournament's, locked. Refused (nothing written): joined already, the limit reached."""
+    counts = await conn.fetchrow(
+        "SELECT COUNT(*) AS entrants, COALESCE(MAX(signup_order), -1) + 1 AS next,"
+        " SUM(CASE WHEN user_id = ? THEN 1 ELSE 0 END) AS mine"
+        " FROM tournament_entrants WHERE tournament_id = ?",
+        user_id,
+        tournament_id,
+    )
+    assert counts is not None
+    if counts["mine"]:
+        raise AlreadyJoined(tournament_id, user_id, "joined already")
+    limit = settings_from_json(row["settings_json"]).player_limit
+    if counts["entrants"] >= limit:
+        raise TournamentFull(tournament_id, user_id, f"full ({limit} players)")
+    order = int(counts["next"])
+    await conn.execute(
+        f"INSERT INTO tournament_entrants ({ENTRANT_COLUMNS}, tournament_id, joined_at)"
+        " VALUES (?, ?, ?, ?, ?, ?)",
+        user_id, rating, order, 0, tournament_id, conn.dialect.time(datetime.now(UTC)),
+    )  # fmt: skip
+    return order
 
 
 #: The tournament options that hold what the entrants' rows do not (issue #47): the seeds by

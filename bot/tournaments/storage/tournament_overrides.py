@@ -7,13 +7,12 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from bot.storage import InvalidQuery
-from bot.storage.connection import Connection
+from bot.storage.connection import Connection, Row
 from bot.storage.rows import dumps
 from bot.tournaments.logic import Override, OverrideKind
 
-from .errors import TournamentNotFound
 from .tournament_models import RoundStatus, TournamentStatus
-from .tournament_queries import OnStorage
+from .tournament_queries import OnStorage, locked_tournament
 from .tournament_rows import seats_from_json
 
 
@@ -33,15 +32,8 @@ class TournamentOverrides(OnStorage):
         kind = OverrideKind(o.kind)
 
         async def body(conn: Connection) -> bool:
-            row = await conn.fetchrow(
-                f"SELECT status FROM tournaments WHERE tournament_id = ?{conn.dialect.for_update}",
-                tournament_id,
-            )
-            if row is None:
-                raise TournamentNotFound(tournament_id)
             where = f"tournament {tournament_id!r} round {round_number} table {table_number}"
-            if row["status"] != TournamentStatus.RUNNING:
-                raise InvalidQuery(f"{where}: the tournament is {row['status']}, not running")
+            await running(conn, tournament_id, where)
             table = await conn.fetchrow(
                 "SELECT t.seats_json, t.override_json, r.status FROM tournament_tables t"
                 " JOIN tournament_rounds r ON r.tournament_id = t.tournament_id"
@@ -78,16 +70,8 @@ class TournamentOverrides(OnStorage):
         has no recorded result. ``InvalidQuery``: not running, not the last round."""
 
         async def body(conn: Connection) -> bool:
-            row = await conn.fetchrow(
-                "SELECT status, current_round FROM tournaments"
-                f" WHERE tournament_id = ?{conn.dialect.for_update}",
-                tournament_id,
-            )
-            if row is None:
-                raise TournamentNotFound(tournament_id)
             where = f"tournament {tournament_id!r} round {round_number} table {table_number}"
-            if row["status"] != TournamentStatus.RUNNING:
-                raise InvalidQuery(f"{where}: the tournament is {row['status']}, not running")
+            row = await running(conn, tournament_id, where)
             if row["current_round"] != round_number:
                 raise InvalidQuery(f"{where}: round {row['current_round']} is paired")
             reset = ", bot_table_id = NULL" if reopen else ""
@@ -106,3 +90,12 @@ class TournamentOverrides(OnStorage):
             return bool(changed)
 
         return await self._transaction(body, write=True)
+
+
+async def running(conn: Connection, tournament_id: str, where: str) -> Row:
+    """The tournament's row, locked; ``InvalidQuery`` unless it is running (``where``: what
+    the write was about, for the message)."""
+    row = await locked_tournament(conn, tournament_id)
+    if row["status"] != TournamentStatus.RUNNING:
+        raise InvalidQuery(f"{where}: the tournament is {row['status']}, not running")
+    return row

@@ -41,7 +41,7 @@ from .deciding import DECIDER_ROUND, decider_round, deciding_pairing, wants_deci
 from .entrants import EntrantControls
 from .formats import field_size, next_pairing, round_over
 from .host import EventHost, ThreadsRefused
-from .results import ResultControls
+from .result_controls import ResultControls
 from .round_tables import (
     close_tables,
     closing_notices,

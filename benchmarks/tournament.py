@@ -78,7 +78,7 @@ async def run(entrants: int, rounds: int, n_tables: int, seed: int) -> dict[str,
                 chat = ChatPlayers(fake, rng, (0.5, 2.0))
                 await chat.open_tables(tables, at_once=10)
                 await fake.slash(
-                    organiser, hall, "durak", "tournament", "new", timeout=30,
+                    organiser, hall, "durak-tournament", "new", timeout=30,
                     # exactly ``rounds`` rounds, as measured before the deciding game existed
                     options={"name": "Bench", "table_size": 2, "rounds": rounds, "timer": 1,
                              "decider": False},
@@ -97,7 +97,7 @@ async def run(entrants: int, rounds: int, n_tables: int, seed: int) -> dict[str,
                 before = len(fake.requests)
                 wall = time.time()
                 t0 = time.monotonic()
-                await fake.slash(organiser, hall, "durak", "tournament", "start", timeout=30)
+                await fake.slash(organiser, hall, "durak-tournament", "start", timeout=30)
                 await fake.wait_for(lambda: standings_final(fake, hall), 3600)
                 seconds = time.monotonic() - t0
                 for task in humans:

@@ -413,7 +413,7 @@ class DiscordNotifier:
             if table.lobby_message_id is not None and table.table_message_id is None:
                 await self._edit(table, table.lobby_message_id, embed=embed, view=view)
             if table.table_message_id is not None:
-                embed, view = render_closed(table.language)
+                embed, view = render_closed(table.language, tournament=table.match is not None)
                 await self._edit(
                     table, table.table_message_id, embed=embed, view=view, attachments=[]
                 )

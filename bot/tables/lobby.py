@@ -106,6 +106,8 @@ class Lobby:
                 raise Rejected(Refusal.NOT_SEATED)
             if table.status != TableStatus.RUNNING:
                 raise Rejected(Refusal.NOT_RUNNING)
+            if seat in table.forfeit:  # withdrawn from the tournament: the AI plays on
+                raise Rejected(Refusal.WITHDRAWN)
             if not table.stand_in(seat):
                 raise Rejected(Refusal.NOT_AWAY)
             if seat in table.left:

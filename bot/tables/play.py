@@ -69,6 +69,8 @@ class Play:
                 raise Rejected(Refusal.NOT_SEATED)
             if user_id is not None and table.seats[seat].user_id != user_id:
                 raise Rejected(Refusal.NOT_YOUR_SEAT)
+            if user_id is not None and seat in table.forfeit:  # withdrawn: the AI plays it
+                raise Rejected(Refusal.WITHDRAWN)
             if version is not None and version != table.version:
                 raise Rejected(Refusal.STALE)
             state = table.state

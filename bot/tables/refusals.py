@@ -44,6 +44,8 @@ class Refusal(Enum):
     TOO_FEW = "err.too_few"
     #: A tournament's table: its games follow the match, not a rematch or a cancel.
     TOURNAMENT_TABLE = "err.tournament_table"
+    #: A seat whose player withdrew from the tournament: an AI plays it to the match's end.
+    WITHDRAWN = "err.withdrawn"
     #: Tournament commands: no such tournament, not allowed, a deadline that is no time.
     NO_TOURNAMENT = "err.no_tournament"
     TOURNAMENT_DENIED = "err.tournament_denied"

@@ -344,6 +344,11 @@ def _series_text(
     return "\n".join(lines)
 
 
-def render_closed(loc: str | None = None) -> tuple[discord.Embed, discord.ui.View]:
-    embed = discord.Embed(title=t("table.cancelled", loc), colour=0x757575)
+def render_closed(
+    loc: str | None = None, *, tournament: bool = False
+) -> tuple[discord.Embed, discord.ui.View]:
+    """A closed table's message. A tournament's table is closed, not cancelled: its match was
+    decided (a result recorded, a withdrawal) or its tournament ended, as its thread says."""
+    key = "table.closed_tournament" if tournament else "table.cancelled"
+    embed = discord.Embed(title=t(key, loc), colour=0x757575)
     return embed, discord.ui.View(timeout=None)

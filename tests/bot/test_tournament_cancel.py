@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from bot.text import t
 from bot.tournaments.messages.tournament_standings import (
     standings_scene,
@@ -21,6 +23,8 @@ from tests.bot.test_tournament_signup import (
     joined_by,
     only_tournament,
     say,
+    signed_up,
+    started,
     until,
 )
 
@@ -80,3 +84,44 @@ async def test_cancel_closes_the_live_tables_and_says_so(tmp_path: Path) -> None
         who = Names(entrants, names, tr_en)
         status = swiss_status(tr, st, len(entrants), tr_en)
         assert not standings_scene(tr, st, who, {}, status, tr_en).medals
+
+
+async def test_a_cancel_whose_notices_were_lost_tells_its_tables_after_a_restart(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue #47 item 10: the bot stops right after a cancel, before its tables were told
+    (here the notices and the table message's edit are dropped, as a SIGKILL loses them):
+    after the restart each table's thread gets its 🛑 notice and its table message says
+    closed, with no "My hand" left."""
+    async with world(tmp_path) as w:
+        fake = w.fake
+        async with running_bot(w) as bot:
+            store = bot.tournaments.store
+            tr = await signed_up(w, bot, (w.bob, w.carol), name="Cup", rounds=1, timer=600)
+            tid = tr.tournament_id
+            table = bot.service.registry.get(await started(w, store, tid))
+            assert table is not None and table.thread_id is not None
+            await fake.wait_for(lambda: table.table_message_id is not None, 10)
+            thread, message = table.thread_id, table.table_message_id
+            assert message is not None
+            # killed before anything was told: no notice, no edit of the table message
+            monkeypatch.setattr(bot.event_host, "tables_cancelled", lambda tr, notices: None)
+            monkeypatch.setattr(bot.service.core, "notifier", None)
+            assert await say(w, w.alice, "cancel") == t("tournament.ok.cancelled", name="Cup")
+        monkeypatch.undo()
+        notice = t("tournament.table_cancelled", name="Cup")
+        assert not any(m.content == notice for m in fake.channel_messages(thread))
+        assert fake.message(message).components  # still shows the live game's buttons
+        async with running_bot(w) as bot:
+            await fake.wait_for(
+                lambda: any(m.content == notice for m in fake.channel_messages(thread)), 10
+            )
+            closed = t("table.closed_tournament")
+            await fake.wait_for(lambda: fake.message(message).embeds[0]["title"] == closed, 10)
+            assert not fake.message(message).components
+
+            async def cleared() -> bool:
+                got = await bot.tournaments.store.get_tournament(tid)
+                return got.options.get("closing_notices") == []
+
+            await until(cleared)

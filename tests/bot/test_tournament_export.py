@@ -12,10 +12,11 @@ from pathlib import Path
 import pytest
 
 from bot.text import t
+from bot.text.names import shown_name
 from bot.tournaments.logic import rounds_from_games, standings
 from bot.tournaments.storage import TournamentStatus
 from tests.bot.helpers import running_bot, world
-from tests.bot.test_tournament_signup import no_shows, reaches, say
+from tests.bot.test_tournament_signup import joined_by, no_shows, reaches, say, signup
 
 
 @pytest.mark.slow  # two rounds played by the AI for no-shows
@@ -56,3 +57,49 @@ async def test_the_export_holds_the_stored_tournament(tmp_path: Path) -> None:
         for row, r in zip(sheet, core.rows, strict=True):
             assert float(row["points"]) == float(r.points)
             assert float(row["sonneborn_berger"]) == round(float(r.sonneborn), 4)
+
+
+@pytest.mark.slow  # a round played by the AI for no-shows
+async def test_the_export_is_spreadsheet_safe_and_carries_settings_and_every_game(
+    tmp_path: Path,
+) -> None:
+    """Issue #47 items 6, 8 and 9: names that would start a formula are written with a
+    leading quote; the settings and one row per game of each round come along; a name that
+    looks like a mention is shown as typed on the standings, never as a pill."""
+    async with world(tmp_path) as w, running_bot(w) as bot:
+        fake = w.fake
+        store = bot.tournaments.store
+        formula, at, pill = '=HYPERLINK("http://x","y")', "@here", "<@123>"
+        players = [fake.add_user(formula), fake.add_user(at), fake.add_user(pill)]
+        tr, _ = await joined_by(w, bot, "bob", name="Cup", rounds=1, timer=1, decider=False)
+        for p in players:
+            await fake.click(p, signup(w, tr), f"dkr:{tr.tournament_id}:join")
+        tid = tr.tournament_id
+        await say(w, w.alice, "start")
+        await reaches(store, tid, TournamentStatus.FINISHED, 90)
+
+        res = await fake.slash(w.bob, w.channel, "durak-tournament", "export")
+        assert res.message is not None
+        files = {a.filename: a.data.decode() for a in res.message.attachments}
+        assert set(files) == {"settings.csv", "standings.csv", "games.csv", "tournament.json"}
+        names = {row["name"] for row in csv.DictReader(io.StringIO(files["standings.csv"]))}
+        assert {"'" + formula, "'" + at, pill} <= names
+        settings = {
+            r["setting"]: r["value"] for r in csv.DictReader(io.StringIO(files["settings.csv"]))
+        }
+        assert settings["format"] == "swiss" and settings["rounds"] == "1"
+        assert settings["table_size"] == "2" and settings["turn_timer"] == "1"
+        assert settings["organiser.user_id"] == str(w.alice) and settings["started_at"]
+        games = list(csv.DictReader(io.StringIO(files["games.csv"])))
+        stored = await store.tournament_games(tid)
+        assert [(int(g["round"]), g["kind"]) for g in games] == [(1, "game")] * len(stored)
+        assert all(not g["players"].startswith(("=", "@")) for g in games)
+        data = json.loads(files["tournament.json"])
+        assert data["tournament"]["rules"] and data["game_rows"][0]["round"] == 1
+
+        board = (await store.get_tournament(tid)).standings_message_id
+        assert board is not None
+        await fake.wait_for(lambda: fake.message(board).embeds, 10)
+        embed = fake.message(board).embeds[0]
+        shown = str(embed["description"]) + "".join(str(f["value"]) for f in embed["fields"])
+        assert pill not in shown and shown_name(pill) in shown

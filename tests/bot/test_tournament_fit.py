@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 
 from bot.text import t
+from bot.tournaments.storage import TournamentStatus
 from tests.bot.helpers import running_bot, world
-from tests.bot.test_tournament_signup import say, signed_up
+from tests.bot.test_tournament_signup import no_shows, organiser_bot, say, signed_up
 
 
 async def start_with(tmp_path: Path, count: int, **options: object) -> str:
@@ -31,3 +32,19 @@ async def test_seven_at_four_seat_tables_are_warned(tmp_path: Path) -> None:
     # the same field with AI seats: nobody sits out, no warning
     quiet = await start_with(tmp_path / "b", 7, table_size=4, rounds=1, ai_fill=True)
     assert quiet == started
+
+
+async def test_rounds_that_would_rematch_are_refused_before_the_start(tmp_path: Path) -> None:
+    """Issue #47 item 4: 7 players at 3-seat tables over 2 rounds would meet a tablemate
+    again in round 2: the start is refused, saying how many rounds hold; by default such a
+    field plays the rounds that hold (one), without a rematch."""
+    async with organiser_bot(tmp_path) as (w, bot):
+        store = bot.tournaments.store
+        tr, _ = await no_shows(w, bot, 7, name="Trio", table_size=3, rounds=2, timer=600)
+        assert await say(w, w.alice, "start") == t(
+            "tournament.error.rematch_rounds", count=7, size=3, fresh=1, rounds=2
+        )
+        assert (await store.get_tournament(tr.tournament_id)).status is TournamentStatus.SIGNUP
+        assert await say(w, w.alice, "edit", rounds=1) == t("tournament.ok.edited", name="Trio")
+        assert (await say(w, w.alice, "start")).startswith(t("tournament.ok.started", name="Trio"))
+        await say(w, w.alice, "cancel")

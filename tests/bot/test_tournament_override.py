@@ -71,7 +71,7 @@ async def test_an_override_decides_a_swiss_table_and_the_next_round_follows(
             w.alice, w.channel, "durak-tournament", "override",
             focused="table", options={"table": ""},
         )  # fmt: skip
-        assert [c["value"] for c in choices] == ["1", "2"]
+        assert [c["value"] for c in choices] == ["1:1", "1:2"]  # each carries its round
 
         # a walkover for a at table 1
         result = t("tournament.override.winner", player=f"<@{a}>")
@@ -91,8 +91,9 @@ async def test_an_override_decides_a_swiss_table_and_the_next_round_follows(
             10,
         )
         assert bot.service.registry.get(thread.table_id) is None  # the table is closed
-        assert await say(w, w.alice, "override", table="1", winner=b) == t(
-            "tournament.error.override_twice"
+        # recorded again before the next round is paired: it replaces the first
+        assert await say(w, w.alice, "override", table="1", winner=a) == t(
+            "tournament.ok.replaced", name="Cup", round=1, table=1, result=result
         )
         # a forfeit for d at table 2 ends the round: round 2 is paired
         assert (await say(w, w.alice, "override", table="2", forfeit=d)).startswith("Recorded")

@@ -52,3 +52,18 @@ async def test_a_paused_tournament_waits_between_rounds_until_resumed(tmp_path: 
         await reaches(store, tid, TournamentStatus.FINISHED, 60)
         assert len(await store.tournament_rounds(tid)) == 2
         await fake.wait_for(lambda: paused not in description(fake, board), 10)
+
+
+@pytest.mark.slow  # a round played by the AI for no-shows
+async def test_a_pause_in_the_last_round_says_so_and_the_tournament_finishes(
+    tmp_path: Path,
+) -> None:
+    """Issue #47 item 11: paused during its last round, the answer says it finishes when
+    the round ends, and it does (no resume is needed)."""
+    async with world(tmp_path) as w, running_bot(w) as bot:
+        store = bot.tournaments.store
+        tr, _ = await no_shows(w, bot, 2, name="Cup", rounds=1, timer=1, decider=False)
+        await say(w, w.alice, "start")
+        assert await say(w, w.alice, "pause") == t("tournament.ok.paused_last", name="Cup")
+        await reaches(store, tr.tournament_id, TournamentStatus.FINISHED, 60)
+        assert await say(w, w.alice, "resume") == t("err.no_tournament")

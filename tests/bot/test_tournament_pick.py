@@ -32,7 +32,7 @@ async def test_two_tournaments_in_a_channel_are_told_apart(tmp_path: Path) -> No
             for p in (w.bob, w.carol):
                 await fake.click(p, tr.signup_message_id, f"dkr:{tr.tournament_id}:join")
 
-        ambiguous = t("err.tournament_ambiguous", names="“Second”, “First”")
+        ambiguous = t("err.tournament_ambiguous", names="“Second”, “First”", option="tournament")
         assert await say(w, w.alice, "start") == ambiguous
         assert await say(w, w.alice, "cancel") == ambiguous
         assert await say(w, w.alice, "remove", user=w.bob) == ambiguous

@@ -1,18 +1,18 @@
 """Issue #30, bug 7 and the "withdraw" control: ``/durak-tournament leave`` works after the
-start. In a bracket the match being played is a walkover (its table closes, the game being
-played is not recorded) and is shown as one; in a Swiss an AI plays the seat to the end of
-the match, its games counting for nobody. A game an AI played all of for an absent player
-does not count for them either; a player who played does count. Each refusal has its words."""
+start. At a 2-seat table (a bracket's, a Swiss's) the match being played is lost by forfeit:
+its table closes, the game being played is not recorded, and the standings show it so (issue
+#47 item 6); at a larger table an AI plays the seat to the end of the match, its games
+counting for nobody (tests/bot/test_tournament_forgiving.py). Each refusal has its words."""
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
 import pytest
 
 from bot.tables.table import Table
 from bot.text import t
+from bot.tournaments.logic import rounds_from_games, standings
 from bot.tournaments.storage import TournamentStatus
 from tests.bot.helpers import running_bot, world
 from tests.bot.test_tournament_signup import (
@@ -26,7 +26,6 @@ from tests.bot.test_tournament_signup import (
     started,
     until,
 )
-from tests.bot.test_turn_alerts import act, movers
 
 
 @pytest.mark.slow  # an AI plays a game of the match before the withdrawal
@@ -46,7 +45,7 @@ async def test_a_withdrawal_in_a_bracket_is_a_walkover(tmp_path: Path) -> None:
             return len(await store.tournament_games(tid)) >= 1
 
         await until(one_game, 60)  # nobody came: the AI played it for both
-        assert await say(w, w.bob, "leave") == t("tournament.ok.withdrew", name="KO")
+        assert await say(w, w.bob, "leave") == t("tournament.ok.withdrew_walkover", name="KO")
         thread = int(fake.threads(w.channel)[0]["id"])
         walkover = t("tournament.withdrew.walkover", player=display(fake, w.bob))
         await fake.wait_for(
@@ -88,9 +87,10 @@ async def test_refusals_to_leave_or_remove_say_which_case(tmp_path: Path) -> Non
         assert await say(w, w.alice, "leave") == t("tournament.error.not_joined")
 
 
-@pytest.mark.slow  # over a second: out of the quick subset
-async def test_a_swiss_withdrawal_is_played_out_by_an_ai_for_nobody(tmp_path: Path) -> None:
-    rng = random.Random(7)
+async def test_a_withdrawal_at_a_two_seat_swiss_table_is_a_real_forfeit(tmp_path: Path) -> None:
+    """Issue #47 item 6: one truth. At a 2-seat Swiss table the answer says the match is lost
+    by forfeit, and it is: the table closes, the other player wins the match (1 point), the
+    one who withdrew scores 0; the games played for nobody change no rating."""
     async with world(tmp_path) as w, running_bot(w) as bot:
         fake = w.fake
         storage = bot.service.storage
@@ -101,24 +101,32 @@ async def test_a_swiss_withdrawal_is_played_out_by_an_ai_for_nobody(tmp_path: Pa
         table = bot.service.registry.get(table_id)
         assert isinstance(table, Table)
         thread = table.thread_id or table.channel_id
-        # carol withdraws at once; bob plays his seat to the end
-        assert await say(w, w.carol, "leave") == t("tournament.ok.withdrew", name="Duel")
-        note = t("tournament.withdrew.ai", player=display(fake, w.carol))
+        assert await say(w, w.carol, "leave") == t("tournament.ok.withdrew_walkover", name="Duel")
+        note = t("tournament.withdrew.walkover", player=display(fake, w.carol))
         await fake.wait_for(
             lambda: any(m.content == note for m in fake.channel_messages(thread)), 10
         )
-
-        async def bob_plays() -> bool:
-            if table.state is None or table.state.finished:
-                return True
-            if movers(table, [w.bob]):
-                await act(w, table, w.bob, rng)
-            return False
-
-        await until(bob_plays, 60)
         await reaches(store, tid, TournamentStatus.FINISHED, 30)
-        assert (await storage.user_stats(w.bob, w.guild)).games == 1  # he played: it counts
-        assert (await storage.user_stats(w.carol, w.guild)).games == 0  # an AI's game
-        # the standings still place carol's seat: the table's result is whole
-        games = await store.tournament_games(tid)
-        assert len(games) == 1 and set(games[0].seats) == {w.bob, w.carol}
+        assert bot.service.registry.get(table_id) is None  # closed, not played on by an AI
+        (rnd,) = await store.tournament_rounds(tid)
+        recorded = rnd.tables[0].override
+        assert recorded is not None and (recorded.kind, recorded.player) == ("forfeit", w.carol)
+        entrants = await store.tournament_entrants(tid)
+        table_now = standings(
+            [e.entrant for e in entrants],
+            2,
+            rounds_from_games(
+                [r.pairing for r in await store.tournament_rounds(tid)],
+                await store.tournament_games(tid),
+                tr.settings.match,
+                {
+                    k: o
+                    for r in await store.tournament_rounds(tid)
+                    for k, o in r.overrides().items()
+                },
+            ),
+        )
+        points = {row.player: row.points for row in table_now.rows}
+        assert points == {w.bob: 1, w.carol: 0}
+        for p in (w.bob, w.carol):
+            assert (await storage.user_stats(p, w.guild)).games == 0

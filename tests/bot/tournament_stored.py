@@ -128,9 +128,11 @@ def swiss(
     length: MatchLength | None = None,
     withdrawn: frozenset[int] = frozenset(),
     rounds: int | None = None,
+    late: int = 0,
 ) -> Stored:
     """A Swiss of ``count`` entrants: ``played`` rounds (default: all, and finished); with
-    ``open_tables``, the last round's last tables are still playing."""
+    ``open_tables``, the last round's last tables are still playing; ``late`` of them joined
+    during round 1 (issue #47: they play from round 2, with one half bye)."""
     rng = random.Random(seed)
     settings = TournamentSettings(
         "Friday Durak Cup",
@@ -141,7 +143,11 @@ def swiss(
         ai_fill=ai_fill,
     )
     ents = entrants(count, rng)
-    total = settings.rounds_for(count) if played is None else played
+    ents = [
+        e.model_copy(update={"joined_round": 2}) if i >= count - late else e
+        for i, e in enumerate(ents)
+    ]
+    total = settings.rounds_for(count - late) if played is None else played
     finished = played is None and not open_tables
     status = TournamentStatus.FINISHED if finished else TournamentStatus.RUNNING
     if total == 0:

@@ -19,8 +19,8 @@ from itertools import combinations
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from bot.tournaments.logic.fresh import table_sizes
 from bot.tournaments.logic.seating import repeats, seat
-from bot.tournaments.logic.swiss import table_sizes
 
 FAST = settings(max_examples=60, deadline=None)
 

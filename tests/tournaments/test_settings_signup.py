@@ -135,7 +135,27 @@ def test_start_with_too_many_rounds_for_the_field() -> None:
     with pytest.raises(SignupError, match="3 rounds at 3-seat tables need at least 7") as caught:
         start(s)
     assert caught.value.params == {"rounds": 3, "need": 7, "count": 6, "size": 3}
-    assert start(join(s, 9, 1.0)).started
+    with pytest.raises(SignupError) as rematch:  # 7 at 3 seats: the 2nd round rematches
+        start(join(s, 9, 1.0))
+    assert rematch.value.code == "rematch_rounds" and rematch.value.params["fresh"] == 1
+    assert start(join(join(join(s, 9, 1.0), 10, 1.0), 11, 1.0)).started  # 9: 4 fresh rounds
+
+
+def test_rounds_that_would_rematch_are_refused_and_not_the_default() -> None:
+    """Issue #47 item 4: 12 players at 6 seats, 8 at 4 and 7 at 3 cannot meet new opponents
+    in a second round: by default they play one; asked for two, the start says why."""
+    for count, size in ((12, 6), (8, 4), (7, 3)):
+        default = TournamentSettings("C", Format.SWISS, table_size=size)
+        assert default.rounds_for(count) == 1
+        s = Signup(TournamentSettings("C", Format.SWISS, table_size=size, rounds=2))
+        for p in range(count):
+            s = join(s, p, 1.0)
+        with pytest.raises(SignupError) as caught:
+            start(s)
+        assert caught.value.code == "rematch_rounds"
+        assert caught.value.params == {"rounds": 2, "fresh": 1, "count": count, "size": size}
+    # where new opponents hold, the default is as before
+    assert TournamentSettings("C", Format.SWISS, table_size=4).rounds_for(16) == 2
 
 
 def test_seeding_by_rating_then_sign_up_order() -> None:

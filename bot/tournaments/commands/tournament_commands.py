@@ -22,19 +22,11 @@ from bot.text import t
 from bot.text.names import shown_name
 from bot.text.translator import ls
 from bot.tournaments.logic import (
-    Format,
-    Override,
-    OverrideKind,
-    ResultError,
     SettingsError,
-    Signup,
     SignupError,
     TournamentError,
-    join,
     seating_fit,
 )
-from bot.tournaments.messages.tournament_export import export_data, export_files
-from bot.tournaments.messages.tournament_host import override_line
 from bot.tournaments.messages.tournament_signup import signup_message
 from bot.tournaments.runner.check_in import MINUTES as CHECK_IN_MINUTES
 from bot.tournaments.runner.check_in import announced as check_in_announced
@@ -52,17 +44,21 @@ from bot.ui.rules_text import reason_text
 from .tournament_checks import check_channel, fit_warning
 from .tournament_client import TournamentClient
 from .tournament_history import history_embed
+from .tournament_looks import send_export, show_standings
 from .tournament_options import (
     EDITABLE,
     FORMAT_CHOICES,
     TOURNAMENT_OPTIONS,
     NewTournamentAsk,
     TournamentEdit,
+    controls,
     option_key,
     parse_deadline,
     table_options,
 )
-from .tournament_pick import choices, named, pick, table_choices, table_number, tournament_option
+from .tournament_pick import choices, named, pick, tournament_option
+from .tournament_players import ask_bye, join_tournament, seed_player
+from .tournament_results import record_result, suggest_tables, take_back
 
 
 class TournamentCommands(CogBase):
@@ -75,7 +71,10 @@ class TournamentCommands(CogBase):
     ) -> None:
         """A tournament's refusal (the core's or the stored tournament's) by its code; any
         other failure as every part of the cog answers it."""
-        if isinstance(cause, TournamentNotFound):
+        if isinstance(cause, Rejected) and cause.kind is Refusal.TOURNAMENT_AMBIGUOUS:
+            option = t(str(cause.params.get("option")), loc_of(interaction))  # its own name
+            await self._say(interaction, cause.key, **{**cause.params, "option": option})
+        elif isinstance(cause, TournamentNotFound):
             await self._say(interaction, Refusal.NO_TOURNAMENT.key)
         elif isinstance(cause, TournamentError | SignupRefused):
             params = cause.params if isinstance(cause, TournamentError) else {}
@@ -108,6 +107,8 @@ class TournamentCommands(CogBase):
         language: str | None = None,
         check_in: app_commands.Range[int, 5, 240] | None = None,
         decider: bool = True,
+        late_join: app_commands.Range[int, 0, 15] | None = None,
+        break_minutes: app_commands.Range[int, 0, 60] = 0,
     ) -> None:
         if interaction.guild_id is None or interaction.channel_id is None:
             await self._say(interaction, "err.guild_only")
@@ -140,7 +141,12 @@ class TournamentCommands(CogBase):
                 channel_id=interaction.channel_id,
                 organiser_id=interaction.user.id,
                 settings=settings,
-                options={**options.stored(), CHECK_IN_MINUTES: check_in or 0, DECIDER: decider},
+                options={
+                    **options.stored(),
+                    CHECK_IN_MINUTES: check_in or 0,
+                    DECIDER: decider,
+                    **controls(settings, late_join, break_minutes, None),
+                },
                 signup_deadline=when,
             )
         )
@@ -168,20 +174,12 @@ class TournamentCommands(CogBase):
         store = self.bot.tournaments.store
         tr = await store.get_tournament(tournament)
         user = interaction.user
+        values: dict[str, object] = {}
         if op is SignupOp.JOIN:
-            entrants = await store.tournament_entrants(tournament)
-            # the core's rules first: the same answer as the stored refusal, with its numbers
-            signup = Signup(tr.settings, tuple(e.entrant for e in entrants if not e.withdrawn))
-            if tr.status is TournamentStatus.SIGNUP:
-                join(signup, user.id, 0.0)
-            stats = await self.bot.service.storage.user_stats(user.id, tr.guild_id)
-            await store.add_entrant(tournament, user.id, stats.rating or 0.0)
-            self.bot.event_host.known[user.id] = user.display_name
-            key = "tournament.ok.joined"
+            key, values = await join_tournament(self.bot, user, tr)
         else:
-            await self._take_off(tr, user.id)
-            key = left_key(tr)
-        await self._say(interaction, key, name=shown_name(tr.name))
+            key = await self._take_off(tr, user.id)
+        await self._say(interaction, key, name=shown_name(tr.name), **values)
         self.bot.event_host.changed(tournament)
 
     @click
@@ -210,8 +208,20 @@ class TournamentCommands(CogBase):
         else the only open one of this channel or of the server (``tournament_pick``)."""
         if interaction.guild_id is None:
             raise Rejected(Refusal.NO_TOURNAMENT)
-        found = await self.bot.tournaments.store.guild_tournaments(interaction.guild_id, 50)
+        found = await self._known(interaction.guild_id)
         return pick(found, interaction.channel_id, wanted)
+
+    async def _known(self, guild_id: int) -> list[TournamentRecord]:
+        """The server's open tournaments (all of them), then its newest ones, newest first."""
+        store = self.bot.tournaments.store
+        found = await store.guild_open_tournaments(guild_id)
+        ids = {tr.tournament_id for tr in found}
+        newest = await store.guild_tournaments(guild_id, 50)
+        return sorted(
+            [*found, *(tr for tr in newest if tr.tournament_id not in ids)],
+            key=lambda tr: tr.created_at,
+            reverse=True,
+        )
 
     async def _open_choices(
         self, interaction: discord.Interaction, current: str
@@ -228,7 +238,7 @@ class TournamentCommands(CogBase):
     ) -> list[app_commands.Choice[str]]:
         if interaction.guild_id is None:
             return []
-        found = await self.bot.tournaments.store.guild_tournaments(interaction.guild_id, 50)
+        found = await self._known(interaction.guild_id)
         return choices(found, current, loc_of(interaction), open_only=open_only)
 
     async def _organised(
@@ -287,6 +297,9 @@ class TournamentCommands(CogBase):
         limit: app_commands.Range[int, 2, 64] | None = None,
         rounds: app_commands.Range[int, 1, 15] | None = None,
         timer: app_commands.Range[int, 1, MAX_TURN_TIMER] | None = None,
+        late_join: app_commands.Range[int, 0, 15] | None = None,
+        break_minutes: app_commands.Range[int, 0, 60] | None = None,
+        byes: app_commands.Range[int, 0, 15] | None = None,
     ) -> None:
         """Before the start: what was given changes, the rest stays; refused as a whole."""
         tr = await self._organised(interaction, tournament)
@@ -298,8 +311,9 @@ class TournamentCommands(CogBase):
         when = (
             tr.signup_deadline if deadline is None else parse_deadline(deadline, datetime.now(UTC))
         )
+        changes = {**edit.options(), **controls(settings, late_join, break_minutes, byes)}
         tr = await self.bot.tournaments.store.edit_tournament(
-            tr.tournament_id, settings, edit.options(), when
+            tr.tournament_id, settings, changes, when
         )
         self.bot.event_host.changed(tr.tournament_id)
         self.bot.tournaments.ensure_ticker()
@@ -323,23 +337,21 @@ class TournamentCommands(CogBase):
         self, interaction: discord.Interaction, tournament: str | None, paused: bool
     ) -> None:
         tr = await self._organised(interaction, tournament)
-        tr = await self.bot.tournaments.pause(tr.tournament_id, paused)
-        key = "tournament.ok.paused" if paused else "tournament.ok.resumed"
+        tr, last = await self.bot.tournaments.pause(tr.tournament_id, paused)
+        key = "tournament.ok.resumed"
+        if paused:
+            key = "tournament.ok.paused_last" if last else "tournament.ok.paused"
         await self._say(interaction, key, name=shown_name(tr.name))
 
     async def _table_choices(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        """The tables of the round being played of the tournament the command names."""
-        try:
-            tr = await self._current(interaction, interaction.namespace.tournament)
-        except Rejected:
-            return []
-        store = self.bot.tournaments.store
-        rounds = await store.tournament_rounds(tr.tournament_id)
-        entrants = await store.tournament_entrants(tr.tournament_id)
-        names = await self.bot.event_host.names(tr.guild_id, [e.user_id for e in entrants])
-        return table_choices(rounds, names, current, loc_of(interaction))
+        return await suggest_tables(self, interaction, current, recorded=False)
+
+    async def _recorded_choices(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await suggest_tables(self, interaction, current, recorded=True)
 
     @tournament.command(name=ls("name.t_override"), description=ls("cmd.t_override"))
     @app_commands.rename(
@@ -358,23 +370,17 @@ class TournamentCommands(CogBase):
         forfeit: discord.User | None = None,
         tournament: str | None = None,
     ) -> None:
-        """Issue #30 control 4: the organiser decides a table that went wrong."""
-        tr = await self._organised(interaction, tournament)
-        if (winner is None) == (forfeit is None):
-            raise ResultError("override_who", "name the winner or the one who forfeits")
-        number = table_number(table)
-        kind = OverrideKind.WINNER if winner is not None else OverrideKind.FORFEIT
-        player = winner or forfeit
-        assert player is not None
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        tr = await self.bot.tournaments.override(
-            tr.tournament_id, number, kind, player.id, interaction.user.id
-        )
-        rnd = (await self.bot.tournaments.store.tournament_rounds(tr.tournament_id))[-1]
-        label = next(i for i, p in enumerate(rnd.tables, 1) if p.number == number)
-        o = Override(rnd.number, number, kind, player.id)
-        text = override_line("tournament.ok.overridden", loc_of(interaction), tr, o, label)
-        await interaction.followup.send(text, ephemeral=True)
+        await record_result(self, interaction, table, winner, forfeit, tournament)
+
+    @tournament.command(name=ls("name.t_undo"), description=ls("cmd.t_undo"))
+    @app_commands.rename(table=ls("pname.t_table"))
+    @app_commands.describe(table=ls("opt.t_recorded"))
+    @app_commands.autocomplete(table=_recorded_choices)
+    @tournament_option(_open_choices)
+    async def t_undo(
+        self, interaction: discord.Interaction, table: str, tournament: str | None = None
+    ) -> None:
+        await take_back(self, interaction, table, tournament)
 
     @tournament.command(name=ls("name.remove"), description=ls("cmd.t_remove"))
     @app_commands.rename(user=ls("pname.user"))
@@ -401,18 +407,37 @@ class TournamentCommands(CogBase):
         self, interaction: discord.Interaction, tournament: str | None = None
     ) -> None:
         tr = await self._current(interaction, tournament)
-        await self._take_off(tr, interaction.user.id)
-        await self._say(interaction, left_key(tr), name=shown_name(tr.name))
+        key = await self._take_off(tr, interaction.user.id)
+        await self._say(interaction, key, name=shown_name(tr.name))
 
-    async def _take_off(self, tr: TournamentRecord, user_id: int) -> None:
+    @tournament.command(name=ls("name.t_bye"), description=ls("cmd.t_bye"))
+    @tournament_option(_open_choices)
+    async def t_bye(self, interaction: discord.Interaction, tournament: str | None = None) -> None:
+        await ask_bye(self.bot, interaction, await self._current(interaction, tournament))
+
+    @tournament.command(name=ls("name.t_seed"), description=ls("cmd.t_seed"))
+    @app_commands.rename(user=ls("pname.user"), position=ls("pname.t_position"))
+    @app_commands.describe(user=ls("opt.t_seeded"), position=ls("opt.t_position"))
+    @tournament_option(_open_choices)
+    async def t_seed(
+        self,
+        interaction: discord.Interaction,
+        user: discord.User,
+        position: app_commands.Range[int, 0, 64],
+        tournament: str | None = None,
+    ) -> None:
+        tr = await self._organised(interaction, tournament)
+        await seed_player(self.bot, interaction, tr, user, position)
+
+    async def _take_off(self, tr: TournamentRecord, user_id: int) -> str:
         """Off the list during the sign-up; withdrawn once it runs (``TournamentRunner.withdraw``:
-        the match being played is a walkover)."""
+        what became of the match being played). The answer's catalogue key."""
         if tr.status is TournamentStatus.SIGNUP:
             if not await self.bot.tournaments.store.remove_entrant(tr.tournament_id, user_id):
                 raise_not_joined()
             self.bot.event_host.changed(tr.tournament_id)
-            return
-        await self.bot.tournaments.withdraw(tr.tournament_id, user_id)
+            return "tournament.ok.left"
+        return str(await self.bot.tournaments.withdraw(tr.tournament_id, user_id))
 
     @commands.Cog.listener()
     async def on_guild_channel_update(
@@ -428,23 +453,13 @@ class TournamentCommands(CogBase):
     @app_commands.describe(name=ls("opt.t_which"))
     @app_commands.autocomplete(name=_any_choices)
     async def t_standings(self, interaction: discord.Interaction, name: str | None = None) -> None:
-        tr = await self._named(interaction, name)
-        store = self.bot.tournaments.store
-        tid = tr.tournament_id
-        embed, files = await self.bot.event_host.standings(
-            tr,
-            await store.tournament_entrants(tid),
-            await store.tournament_rounds(tid),
-            await store.tournament_games(tid),
-            loc_of(interaction),
-        )
-        await interaction.response.send_message(embed=embed, files=files, ephemeral=True)
+        await show_standings(self.bot, interaction, await self._named(interaction, name))
 
     async def _named(self, interaction: discord.Interaction, name: str | None) -> TournamentRecord:
         """The tournament ``name`` names, for looking at (``tournament_pick.named``)."""
         if interaction.guild_id is None:
             raise Rejected(Refusal.NO_TOURNAMENT)
-        found = await self.bot.tournaments.store.guild_tournaments(interaction.guild_id, 50)
+        found = await self._known(interaction.guild_id)
         return named(found, interaction.channel_id, name)
 
     @tournament.command(name=ls("name.t_export"), description=ls("cmd.t_export"))
@@ -452,23 +467,7 @@ class TournamentCommands(CogBase):
     @app_commands.describe(name=ls("opt.t_which"))
     @app_commands.autocomplete(name=_any_choices)
     async def t_export(self, interaction: discord.Interaction, name: str | None = None) -> None:
-        """The results as CSV and JSON, to the one who asks (anyone: they are public)."""
-        tr = await self._named(interaction, name)
-        store = self.bot.tournaments.store
-        tid = tr.tournament_id
-        entrants = await store.tournament_entrants(tid)
-        names = await self.bot.event_host.names(tr.guild_id, [e.user_id for e in entrants])
-        data = export_data(
-            tr,
-            entrants,
-            await store.tournament_rounds(tid),
-            await store.tournament_games(tid),
-            await store.tournament_game_ids(tid),
-            names,
-        )
-        files = export_files(data, tr.settings.format is not Format.SINGLE_ELIMINATION)
-        text = t("tournament.ok.exported", loc_of(interaction), name=shown_name(tr.name))
-        await interaction.response.send_message(text, files=files, ephemeral=True)
+        await send_export(self.bot, interaction, await self._named(interaction, name))
 
     @tournament.command(name=ls("name.history"), description=ls("cmd.t_history"))
     async def t_history(self, interaction: discord.Interaction) -> None:
@@ -478,13 +477,6 @@ class TournamentCommands(CogBase):
         await interaction.response.send_message(
             embed=history_embed(past, loc_of(interaction)), ephemeral=True
         )
-
-
-def left_key(tr: TournamentRecord) -> str:
-    """The answer to leaving: off the list during the sign-up, withdrawn once it runs."""
-    return (
-        "tournament.ok.left" if tr.status is TournamentStatus.SIGNUP else "tournament.ok.withdrew"
-    )
 
 
 def raise_not_joined() -> None:

@@ -20,16 +20,19 @@ from bot.tournaments.logic import (
     TournamentSettings,
 )
 from bot.tournaments.logic.configuration import MAX_ENTRANTS, MAX_ROUND_ROBIN
+from bot.tournaments.runner.entrants import BYE_LIMIT, LATE_JOIN
 from bot.tournaments.runner.options import TableOptions
+from bot.tournaments.runner.tournament_runner import BREAK
 
 FORMAT_CHOICES = [app_commands.Choice(name=ls(f"tformat.{f}"), value=f.value) for f in Format]
 #: A Discord timestamp as a user pastes it: <t:1234567890> or <t:1234567890:R>.
 TIMESTAMP = re.compile(r"^<t:(?P<seconds>-?\d{1,12})(?::[tTdDfFR])?>$")
 #: Unix seconds (9 to 11 digits: 1973 to 5138; the range check refuses the absurd).
 UNIX = re.compile(r"^\d{9,11}$")
-#: A delay: "in 2h", "90m", "1d 6h", "2h30m".
+#: A delay: "in 2h", "90m", "1d 6h", "2h30m", "in 59s" (too soon: refused as such).
 DELAY = re.compile(
-    r"^(?:in\s+)?(?:(\d{1,3})\s*d)?\s*(?:(\d{1,4})\s*h)?\s*(?:(\d{1,5})\s*(?:m|min))?$",
+    r"^(?:in\s+)?(?:(\d{1,3})\s*d)?\s*(?:(\d{1,4})\s*h)?\s*(?:(\d{1,5})\s*(?:m|min))?"
+    r"\s*(?:(\d{1,7})\s*(?:s|sec))?$",
     re.IGNORECASE,
 )
 #: A time of day, in UTC: "20:00", "8:30".
@@ -41,7 +44,7 @@ MIN_LEAD, MAX_LEAD = timedelta(minutes=1), timedelta(days=60)
 TOURNAMENT_OPTIONS = (
     "name", "format", "table_size", "games", "losses", "timer", "rounds", "limit", "deadline",
     "ai_fill", "preset", "transfer", "deck", "first_five", "neighbours", "language", "check_in",
-    "decider",
+    "decider", "late_join", "break_minutes",
 )  # fmt: skip
 #: Option names already in the catalogue under ``pname.*`` / ``opt.*`` (shared with /durak new).
 SHARED = frozenset({"preset", "transfer", "deck", "first_five", "neighbours", "language"})
@@ -81,8 +84,8 @@ def _read_deadline(raw: str, now: datetime) -> datetime | None:
         if UNIX.match(raw):
             return datetime.fromtimestamp(int(raw), UTC)
         if (found := DELAY.match(raw)) is not None and any(found.groups()):
-            days, hours, minutes = (int(x or 0) for x in found.groups())
-            return now + timedelta(days=days, hours=hours, minutes=minutes)
+            days, hours, minutes, seconds = (int(x or 0) for x in found.groups())
+            return now + timedelta(days=days, hours=hours, minutes=minutes, seconds=seconds)
         if (found := TIME_OF_DAY.match(raw)) is not None:
             at = now.astimezone(UTC).replace(
                 hour=int(found["h"]), minute=int(found["m"]), second=0, microsecond=0
@@ -133,7 +136,21 @@ class NewTournamentAsk:
 
 
 #: What ``/durak-tournament edit`` may change before the start.
-EDITABLE = ("name", "deadline", "limit", "rounds", "timer")
+EDITABLE = ("name", "deadline", "limit", "rounds", "timer", "late_join", "break_minutes", "byes")
+
+
+def controls(
+    settings: TournamentSettings, late_join: int | None, break_minutes: int | None, byes: int | None
+) -> dict[str, object]:
+    """The options of issue #47's controls that were given: the last round a late entrant
+    may start with (Swiss and round robin only), the break between rounds in minutes, the
+    byes a Swiss player may ask for."""
+    if late_join and settings.format is Format.SINGLE_ELIMINATION:
+        raise SettingsError("late_elimination", "a bracket takes no late entrants")
+    if byes and settings.format is not Format.SWISS:
+        raise SettingsError("bye_swiss", "only a Swiss gives byes on request")
+    given = {LATE_JOIN: late_join, BREAK: break_minutes, BYE_LIMIT: byes}
+    return {key: value for key, value in given.items() if value is not None}
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,10 +24,14 @@ MAX_CHOICES, MAX_CHOICE_NAME = 25, 100
 
 
 def pick(
-    found: Sequence[TournamentRecord], channel_id: int | None, wanted: str | None
+    found: Sequence[TournamentRecord],
+    channel_id: int | None,
+    wanted: str | None,
+    option: str = "pname.t_event",
 ) -> TournamentRecord:
     """``found``: the server's tournaments, newest first. Raises ``Rejected``: none such, or
-    several open and none named."""
+    several open and none named (``option``: the catalogue key of the option that names one,
+    which the refusal names)."""
     open_ones = [tr for tr in found if tr.status in OPEN]
     if wanted is not None and wanted.strip():
         key = wanted.strip()
@@ -48,7 +52,7 @@ def pick(
     if not open_ones:
         raise Rejected(Refusal.NO_TOURNAMENT)
     names = ", ".join(f"“{shown_name(tr.name)}”" for tr in open_ones)
-    raise Rejected(Refusal.TOURNAMENT_AMBIGUOUS, {"names": names})
+    raise Rejected(Refusal.TOURNAMENT_AMBIGUOUS, {"names": names, "option": option})
 
 
 def named(
@@ -59,7 +63,7 @@ def named(
     is still looked at). ``found``: the server's tournaments, newest first."""
     if name is None:
         try:
-            return pick(found, channel_id, None)
+            return pick(found, channel_id, None, "pname.t_name")
         except Rejected as exc:
             here = [tr for tr in found if tr.channel_id == channel_id]
             if exc.kind is not Refusal.NO_TOURNAMENT or not here:
@@ -89,31 +93,43 @@ def choices(
 
 
 def table_choices(
-    rounds: Sequence[StoredRound], names: Mapping[int, str], typed: str, loc: str
+    rounds: Sequence[StoredRound],
+    names: Mapping[int, str],
+    typed: str,
+    loc: str,
+    *,
+    recorded: bool = False,
 ) -> list[app_commands.Choice[str]]:
-    """The suggestions for ``/durak-tournament override``'s table: the round being played's
-    tables without a recorded result, each named as its thread is, with who sits there."""
-    if not rounds or rounds[-1].status is not RoundStatus.RUNNING:
+    """The suggestions for ``override``'s table: the last round's tables while it is played
+    (one with a recorded result may be replaced), then only those with one until the next
+    round is paired; ``recorded`` (``undo``): only those. Each is named as its thread is,
+    with who sits there, and carries its round: a choice made before the round ended is
+    refused, not applied to the next round's table of that number (issue #47 item 2)."""
+    if not rounds:
         return []
     rnd = rounds[-1]
+    only_recorded = recorded or rnd.status is not RoundStatus.RUNNING
     typed = typed.strip().casefold()
     out: list[app_commands.Choice[str]] = []
     for label, paired in enumerate(rnd.tables, 1):
-        if paired.override is not None:
+        if only_recorded and paired.override is None:
             continue
         ai = t("tstand.ai", loc)
         players = ", ".join(ai if p is None else names.get(p, str(p)) for p in paired.seats)
         text = t("tournament.override.choice", loc, round=rnd.number, table=label, players=players)
         if typed and typed not in text.casefold():
             continue
-        out.append(app_commands.Choice(name=text[:MAX_CHOICE_NAME], value=str(paired.number)))
+        value = f"{rnd.number}:{paired.number}"
+        out.append(app_commands.Choice(name=text[:MAX_CHOICE_NAME], value=value))
     return out[:MAX_CHOICES]
 
 
-def table_number(value: str) -> int:
-    """The table the ``table`` option names (its stored number, as autocomplete gives it)."""
+def table_number(value: str) -> tuple[int | None, int]:
+    """The round and table the ``table`` option names: "round:table" as autocomplete gives
+    it, or a table number typed by hand (the last round's: round None)."""
+    round_text, _, table_text = value.strip().rpartition(":")
     try:
-        return int(value.strip())
+        return (int(round_text) if round_text else None), int(table_text)
     except ValueError:
         raise ResultError("override_table", f"no table {value!r}") from None
 

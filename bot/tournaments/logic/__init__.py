@@ -22,7 +22,7 @@ from .configuration import Format, MatchKind, MatchLength, TournamentSettings, c
 from .errors import PairingError, ResultError, SettingsError, SignupError, TournamentError
 from .fit import SeatingFit, seating_fit
 from .override import Override, OverrideKind
-from .results import Place, PlayedGame, Seat, TableResult, bye_points
+from .results import Place, PlayedGame, Seat, TableResult, bye_points, half_bye_points
 from .round_robin import round_robin_round
 from .rounds import Pairing, RoundRecord, SeatedTable, rounds_from_games
 from .signup import Entrant, Signup, check_start, join, leave, seed_order, start
@@ -71,6 +71,7 @@ __all__ = [
     "bye_points",
     "check_deadline",
     "check_start",
+    "half_bye_points",
     "join",
     "leave",
     "new_bracket",

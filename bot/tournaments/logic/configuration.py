@@ -19,6 +19,7 @@ from typing import Final
 from durak_core.rules import MAX_SEATS, MIN_SEATS  # R3
 
 from .errors import SettingsError
+from .fresh import fresh_rounds
 
 MAX_ENTRANTS: Final = 64
 MAX_ROUNDS: Final = 15
@@ -195,7 +196,12 @@ class TournamentSettings:
         depth, reach = 1, self.table_size
         while reach < entrants:
             depth, reach = depth + 1, reach * self.table_size
-        return min(depth, self.max_rounds(entrants))
+        return self.fresh_rounds(entrants, min(depth, self.max_rounds(entrants)))
+
+    def fresh_rounds(self, entrants: int, wanted: int) -> int:
+        """Swiss: how many of ``wanted`` rounds seat everyone with new opponents only (issue
+        #47 item 4, :func:`~bot.tournaments.logic.fresh.fresh_rounds`)."""
+        return fresh_rounds(max(entrants, 2), self.table_size, self.ai_fill, wanted)
 
 
 def check_deadline(deadline: datetime | None, now: datetime) -> None:

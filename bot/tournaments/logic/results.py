@@ -57,6 +57,13 @@ def bye_points(seats: int) -> Fraction:
     return Fraction(1) if seats == 2 else Fraction(seats - 1, 2)
 
 
+def half_bye_points(seats: int) -> Fraction:
+    """A bye of half a win, as lichess's Swiss gives a late entrant (once, whatever the rounds
+    missed), and this bot gives a requested bye too: what a drawn match earns, every place
+    shared: ½ at 2-seat tables, (n - 1) / 2 at n-seat ones."""
+    return Place(1, seats).points(seats)
+
+
 @dataclass(frozen=True, slots=True)
 class PlayedGame:
     """One finished game at a tournament table, as the bot stores it. ``seats``: who sat in each

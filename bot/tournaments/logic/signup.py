@@ -24,16 +24,27 @@ from .errors import SignupError
 @dataclass(frozen=True, slots=True)
 class Entrant:
     """``player``: the user id. ``rating``: what seeding sorts by (higher first). ``order``: the
-    sign-up position (0 first), which breaks rating ties: the earlier entrant is seeded higher."""
+    sign-up position (0 first), which breaks rating ties: the earlier entrant is seeded higher.
+    ``seed``: the organiser's seed by hand (1 first; 0: by rating). ``joined``: the first round
+    the entrant can play (above 1: a late entrant). ``rests``: the rounds they asked to sit
+    out (a requested bye)."""
 
     player: int
     rating: float
     order: int
+    seed: int = 0
+    joined: int = 1
+    rests: tuple[int, ...] = ()
+
+    @property
+    def late(self) -> bool:
+        return self.joined > 1
 
 
 def seed_order(entrants: Iterable[Entrant]) -> tuple[Entrant, ...]:
-    """Seed 1 first: by rating, highest first; equal ratings by sign-up order, earliest first."""
-    return tuple(sorted(entrants, key=lambda e: (-e.rating, e.order)))
+    """Seed 1 first: the organiser's seeds by hand in their order, then the others by rating,
+    highest first; equal ratings by sign-up order, earliest first."""
+    return tuple(sorted(entrants, key=lambda e: (not e.seed, e.seed, -e.rating, e.order)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +120,18 @@ def check_start(s: Signup) -> None:
             count=count,
             size=settings.table_size,
         )
+    if settings.format is Format.SWISS and rounds is not None:
+        fresh = settings.fresh_rounds(count, rounds)
+        if fresh < rounds:  # issue #47 item 4: new opponents each round cannot hold
+            raise SignupError(
+                "rematch_rounds",
+                f"{count} players at {settings.table_size}-seat tables meet new opponents for "
+                f"{fresh} rounds, not {rounds}",
+                rounds=rounds,
+                fresh=fresh,
+                count=count,
+                size=settings.table_size,
+            )
 
 
 def start(s: Signup) -> Signup:

@@ -19,6 +19,10 @@ the current points of their human opponents at that table, summed over the round
 tables this is the classic Buchholz, the sum of the opponents' points; taking the mean per round
 keeps a 6-seat table from counting five times, and a table with AI seats from counting less.
 A bye, or a table of AIs only, adds nothing.
+
+A late entrant gets one bye of half a win for the rounds they missed, as lichess's Swiss does
+(:func:`half_bye_points`, in the round before their first), and a requested bye earns the same
+in the round sat out; like any bye, each counts among the player's byes.
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from .errors import ResultError
-from .results import Place, Seat, bye_points
+from .results import Place, Seat, bye_points, half_bye_points
 from .rounds import RoundRecord
 from .signup import Entrant, seed_order
 
@@ -122,6 +126,10 @@ def standings(
                 raise ResultError("not_entrant", f"{p} is not an entrant", player=p)
         for p in record.pairing.byes:
             entries[p].append(RoundEntry(rnd, None, None, bye_points(table_size)))
+        seated = set(record.pairing.players)
+        for e in seeds:  # a late entrant's one half bye; a requested one (issue #47)
+            if e.player not in seated and (rnd in e.rests or rnd == e.joined - 1):
+                entries[e.player].append(RoundEntry(rnd, None, None, half_bye_points(table_size)))
         table_lines = []
         for result in sorted(record.results, key=lambda r: r.table):
             places = result.places()

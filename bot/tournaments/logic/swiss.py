@@ -22,19 +22,11 @@ from fractions import Fraction
 
 from .configuration import Format, TournamentSettings
 from .errors import PairingError
+from .fresh import table_sizes
 from .rounds import Pairing, RoundRecord, SeatedTable
 from .seating import seat
 from .signup import Entrant
 from .standings import standings
-
-
-def table_sizes(players: int, table_size: int, ai_fill: bool) -> tuple[list[int], int]:
-    """The players seated per table (larger first), and how many get a bye."""
-    if not ai_fill:
-        return [table_size] * (players // table_size), players % table_size
-    tables = -(-players // table_size)
-    base, extra = divmod(players, tables)
-    return [base + 1] * extra + [base] * (tables - extra), 0
 
 
 def met_masks(order: Sequence[int], history: Sequence[RoundRecord]) -> list[int]:
@@ -94,11 +86,12 @@ def pair_round(
                 tables=len(record.pending_tables()),
             )
     rnd = len(history) + 1
-    if rnd > settings.rounds_for(len(entrants)):
+    if rnd > settings.rounds_for(sum(not e.late for e in entrants)):  # late ones add none
         raise PairingError("finished", "every round has been played", round=rnd)
     n = settings.table_size
     table = standings(entrants, n, history)
-    order = [p for p in table.rank_order() if p not in withdrawn]
+    away = withdrawn | {e.player for e in entrants if rnd in e.rests or e.joined > rnd}
+    order = [p for p in table.rank_order() if p not in away]
     need = 2 if settings.ai_fill else n
     if len(order) < need:
         raise PairingError(

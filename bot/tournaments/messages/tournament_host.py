@@ -23,7 +23,12 @@ from bot.tournaments.logic import Override, PlayedGame, TournamentError
 from bot.tournaments.runner.coalesce import Coalesced
 from bot.tournaments.runner.host import ThreadsRefused
 from bot.tournaments.runner.options import TableOptions
-from bot.tournaments.runner.tournament_runner import is_paused
+from bot.tournaments.runner.tournament_runner import (
+    BREAK_ROUND,
+    BREAK_UNTIL,
+    CLOSING,
+    is_paused,
+)
 from bot.tournaments.storage import (
     EntrantRecord,
     PairedTable,
@@ -32,6 +37,7 @@ from bot.tournaments.storage import (
     TournamentStatus,
     TournamentStore,
 )
+from bot.ui.table_embed import render_closed
 
 from .tournament_signup import mention, signup_message, when_text
 from .tournament_standings import standings_message
@@ -79,7 +85,7 @@ class DiscordEventHost:
         self.prefs = NotifyPrefs()
         #: Tournaments whose tables cannot open, and why (``ThreadsRefused.missing``).
         self.problems: dict[str, str] = {}
-        self._notices: set[asyncio.Task[None]] = set()
+        self._notices: set[asyncio.Task[object]] = set()
 
     # -- threads and pings ------------------------------------------------------------------
 
@@ -118,28 +124,80 @@ class DiscordEventHost:
         self._say(tr, tr.channel_id, blocked_text(tr, missing, lang, ping=True))
         self.changed(tr.tournament_id)
 
-    def table_cancelled(self, tr: TournamentRecord, thread_id: int) -> None:
+    def tables_cancelled(
+        self, tr: TournamentRecord, notices: Sequence[tuple[int, int | None]]
+    ) -> None:
+        self._spawn(self._tables_cancelled(tr, notices))
+
+    async def _tables_cancelled(
+        self, tr: TournamentRecord, notices: Sequence[tuple[int, int | None]]
+    ) -> None:
         lang = TableOptions.of(tr.options).language
-        self._say(tr, thread_id, t("tournament.table_cancelled", lang, name=shown_name(tr.name)))
+        text = t("tournament.table_cancelled", lang, name=shown_name(tr.name))
+        embed, view = render_closed(lang, tournament=True)
+        told = True
+        for thread, message in notices:
+            told = await self._post(tr, thread, text) and told
+            if message is None:
+                continue
+            try:  # the table's message says closed (its "My hand" gone), also after a restart
+                async with self.limits.write(thread, "edit"):
+                    await (
+                        self.client.get_partial_messageable(thread)
+                        .get_partial_message(message)
+                        .edit(embed=embed, view=view, attachments=[])
+                    )
+            except discord.NotFound:
+                pass  # deleted: nothing shows a live game
+            except discord.HTTPException:
+                told = False
+        if told:
+            await self.store.set_tournament_options(tr.tournament_id, {CLOSING: []})
 
     def withdrew(self, tr: TournamentRecord, thread_id: int, user_id: int, *, closed: bool) -> None:
         lang = TableOptions.of(tr.options).language
         key = "tournament.withdrew.walkover" if closed else "tournament.withdrew.ai"
         player = self.known.get(user_id) or mention(user_id)
-        self._say(tr, thread_id, t(key, lang, player=shown_name(player)))
+        shown = mention(user_id) if user_id not in self.known else shown_name(player)
+        self._say(tr, thread_id, t(key, lang, player=shown))
 
     def overridden(
-        self, tr: TournamentRecord, thread_id: int | None, label: int, o: Override, by: int
+        self,
+        tr: TournamentRecord,
+        thread_id: int | None,
+        label: int,
+        o: Override,
+        by: int,
+        *,
+        replaced: bool = False,
     ) -> None:
         lang = TableOptions.of(tr.options).language
-        at = f"<t:{int(datetime.now(UTC).timestamp())}:f>"
-        log_line = override_line(
-            "tournament.override.log", lang, tr, o, label, by=mention(by), at=at
-        )
+        key = "tournament.override.replaced_log" if replaced else "tournament.override.log"
+        log_line = override_line(key, lang, tr, o, label, by=mention(by), at=now_stamp())
         self._say(tr, tr.channel_id, log_line)
         if thread_id is not None:
             result = override_result(o, lang)
             self._say(tr, thread_id, t("tournament.override.table", lang, result=result))
+
+    def undone(self, tr: TournamentRecord, round: int, label: int, by: int) -> None:
+        lang = TableOptions.of(tr.options).language
+        text = t(
+            "tournament.override.undo_log", lang, name=shown_name(tr.name), round=round,
+            table=label, by=mention(by), at=now_stamp(),
+        )  # fmt: skip
+        self._say(tr, tr.channel_id, text)
+
+    def break_started(
+        self, tr: TournamentRecord, round: int, until: int, threads: Sequence[int]
+    ) -> None:
+        lang = TableOptions.of(tr.options).language
+        text = t(
+            "tournament.break", lang, name=shown_name(tr.name), round=round,
+            when=f"<t:{until}:R>", at=f"<t:{until}:t>",
+        )  # fmt: skip
+        for channel in dict.fromkeys([tr.channel_id, *threads]):
+            self._say(tr, channel, text)
+        self.changed(tr.tournament_id)
 
     def check_in_opened(self, tr: TournamentRecord) -> None:
         self._spawn(self._remind(tr, "tournament.check_in.dm"))
@@ -148,7 +206,7 @@ class DiscordEventHost:
     def check_in_closing(self, tr: TournamentRecord) -> None:
         self._spawn(self._remind(tr, "tournament.check_in.hour"))
 
-    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+    def _spawn(self, work: Coroutine[Any, Any, object]) -> None:
         task = asyncio.create_task(work, name="durak-tournament-notice")
         self._notices.add(task)
         task.add_done_callback(self._notices.discard)
@@ -201,8 +259,9 @@ class DiscordEventHost:
 
     async def _post(
         self, tr: TournamentRecord, channel_id: int, text: str, ping: Sequence[int] = ()
-    ) -> None:
-        """Post ``text``; it pings the organiser (named in notices) and ``ping``, nobody else."""
+    ) -> bool:
+        """Post ``text``; it pings the organiser (named in notices) and ``ping``, nobody else.
+        False if Discord refused it (logged)."""
         channel = self.client.get_partial_messageable(channel_id)
         users = [discord.Object(u) for u in dict.fromkeys([tr.organiser_id, *ping])]
         try:
@@ -212,6 +271,8 @@ class DiscordEventHost:
                 )
         except discord.HTTPException:  # the bot cannot write there: the log says it
             log.warning("tournament %s: cannot post in %s: %s", tr.tournament_id, channel_id, text)
+            return False
+        return True
 
     async def welcome(
         self, tr: TournamentRecord, thread_id: int, round: int, table: PairedTable
@@ -302,6 +363,15 @@ class DiscordEventHost:
             notes.append(blocked_text(tr, problem, lang, ping=False))
         if is_paused(tr) and tr.status is TournamentStatus.RUNNING:
             notes.append(t("tournament.paused_note", lang))
+        until = tr.options.get(BREAK_UNTIL)
+        if (
+            tr.status is TournamentStatus.RUNNING
+            and tr.options.get(BREAK_ROUND) == tr.current_round + 1
+            and isinstance(until, int)
+            and until > datetime.now(UTC).timestamp()
+        ):
+            notes.append(t("tournament.break_note", lang, round=tr.current_round + 1,
+                           when=f"<t:{until}:R>"))  # fmt: skip
         with_notes(embed, notes)
         key = (tournament_id, "standings")
         if self._shown.get(key) == embed.to_dict():
@@ -338,6 +408,11 @@ class DiscordEventHost:
         await self._refreshes.close()
         for task in list(self._notices):
             task.cancel()
+
+
+def now_stamp() -> str:
+    """Now, as a Discord timestamp (each reader sees it in their own time zone)."""
+    return f"<t:{int(datetime.now(UTC).timestamp())}:f>"
 
 
 def with_notes(embed: discord.Embed, notes: Sequence[str]) -> None:

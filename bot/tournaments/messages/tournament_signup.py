@@ -13,7 +13,9 @@ from bot.text.names import shown_name
 from bot.tournaments.logic import Format, MatchKind
 from bot.tournaments.runner.check_in import announced, check_in_minutes, opens_at
 from bot.tournaments.runner.deciding import wants_decider
+from bot.tournaments.runner.entrants import bye_limit, late_join_until
 from bot.tournaments.runner.options import TableOptions
+from bot.tournaments.runner.tournament_runner import break_minutes
 from bot.tournaments.storage import EntrantRecord, TournamentRecord, TournamentStatus
 from bot.ui.buttons import SignupButton, SignupOp
 from bot.ui.rules_text import rules_summary
@@ -63,6 +65,12 @@ def settings_lines(tr: TournamentRecord, loc: str | None) -> list[str]:
         lines.append(t("tournament.line.round_robin", loc))
     if wants_decider(tr.options, s):
         lines.append(t("tournament.line.decider", loc))
+    if late_open(tr):
+        lines.append(t("tournament.line.late_join", loc, round=late_join_until(tr)))
+    if break_minutes(tr):
+        lines.append(t("tournament.line.break", loc, n=break_minutes(tr)))
+    if s.format is Format.SWISS and bye_limit(tr):
+        lines.append(t("tournament.line.byes_on_request", loc, n=bye_limit(tr)))
     lines.append(t("tournament.line.organiser", loc, who=mention(tr.organiser_id)))
     return lines
 
@@ -91,7 +99,8 @@ def signup_message(
     names = [mention(e.user_id) + (" ✅" if e.checked_in else "") for e in listed]
     lines.append(", ".join(names) or t("tournament.no_entrants", loc))
     embed.description = "\n".join(lines)[:4096]
-    if tr.status is not TournamentStatus.SIGNUP:
+    signing_up = tr.status is TournamentStatus.SIGNUP
+    if not signing_up and not late_open(tr):
         return embed, None
     view = discord.ui.View(timeout=None)
     view.add_item(
@@ -102,10 +111,22 @@ def signup_message(
             style=discord.ButtonStyle.success,
         )
     )
+    if not signing_up:  # a late entrant joins with it; leaving is /durak-tournament leave
+        return embed, view
     view.add_item(SignupButton(tr.tournament_id, SignupOp.LEAVE, label=t("btn.leave", loc)))
     if announced(tr):
         view.add_item(CheckInButton(tr.tournament_id, label=t("btn.check_in", loc)))
     return embed, view
+
+
+def late_open(tr: TournamentRecord) -> bool:
+    """Whether late entrants are taken now (or will be, in the sign-up): a Swiss or a round
+    robin, before its ``late_join`` round is paired (``TournamentRunner.late_join`` decides)."""
+    if tr.settings.format is Format.SINGLE_ELIMINATION or not late_join_until(tr):
+        return False
+    if tr.status is TournamentStatus.SIGNUP:
+        return True
+    return tr.status is TournamentStatus.RUNNING and tr.current_round < late_join_until(tr)
 
 
 def check_in_lines(

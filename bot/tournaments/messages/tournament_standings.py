@@ -24,6 +24,7 @@ from bot.tournaments.logic import (
     RoundLine,
     StandingRow,
     Standings,
+    half_bye_points,
 )
 from bot.tournaments.pictures.tournament import (
     MAX_ROWS,
@@ -34,7 +35,7 @@ from bot.tournaments.pictures.tournament import (
 )
 from bot.tournaments.pictures.tournament import render_standings_png as _render_standings
 from bot.tournaments.runner.deciding import decider_round, deciding_result, swiss_table
-from bot.tournaments.runner.formats import overrides_of
+from bot.tournaments.runner.formats import field_size, overrides_of
 from bot.tournaments.storage import EntrantRecord, StoredRound, TournamentRecord, TournamentStatus
 from bot.ui.cycles import PictureFile
 
@@ -112,7 +113,7 @@ def swiss_message(e: Event, tr: Translator) -> tuple[discord.Embed, bytes, str]:
     st = swiss_standings(t, e.entrants, e.rounds, e.games)
     who = Names(e.entrants, e.names, tr)
     seats = {(line.round, tl.table): len(tl.seats) for line in st.lines for tl in line.tables}
-    status = swiss_status(t, st, len(e.entrants), tr)
+    status = swiss_status(t, st, field_size(e.entrants), tr)
     head = [status]
     if t.status is TournamentStatus.FINISHED and st.rows:
         champions = [who.md(r.player) for r in st.rows if r.rank == 1]
@@ -268,8 +269,9 @@ def mark(
     empty mark (not played: still playing, or withdrawn)."""
     if e is None:
         return Mark("", "open")
-    if e.place is None or e.table is None:
-        return Mark("–", "bye")
+    if e.place is None or e.table is None:  # at 2 seats a half bye (late, asked) shows "½"
+        half = size == 2 and e.points == half_bye_points(size)
+        return Mark(num(e.points) if half else "–", "bye")
     p = e.place
     seats = seats_at.get((e.round, e.table), size)
     kind: MarkKind = (

@@ -27,6 +27,12 @@ from bot.tournaments.storage import EntrantRecord, StoredRound
 from .deciding import deciding_pairing, deciding_result
 
 
+def field_size(entrants: Iterable[EntrantRecord]) -> int:
+    """The entrants the rounds are counted for: those there from the start (late entrants
+    add no round)."""
+    return sum(e.joined_round == 1 for e in entrants)
+
+
 def overrides_of(rounds: Iterable[StoredRound]) -> dict[tuple[int, int], Override]:
     """The organiser's results of the stored rounds' tables, by (round, table)."""
     return {key: o for r in rounds for key, o in r.overrides().items()}
@@ -129,8 +135,10 @@ def next_pairing(
     if decider is not None:
         return deciding_pairing(settings, entrants, rounds, games) if decider == number else None
     if settings.format is Format.ROUND_ROBIN:  # the schedule of the whole field, as seeded
-        field = [e.player for e in seed_order(e.entrant for e in entrants)]
-        if number > settings.rounds_for(len(field)):
+        on_time = [e.entrant for e in entrants if not e.entrant.late]
+        late = sorted((e.entrant for e in entrants if e.entrant.late), key=lambda e: e.order)
+        field = [e.player for e in (*seed_order(on_time), *late)]  # a late one: the free place
+        if number > settings.rounds_for(len(on_time)):
             return None
         withdrawn = frozenset(e.user_id for e in entrants if e.withdrawn)
         return round_robin_round(field, number, withdrawn)

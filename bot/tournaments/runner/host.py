@@ -39,9 +39,13 @@ class EventHost(Protocol):
         """Ping the table's players, once, in its thread."""
         ...
 
-    def table_cancelled(self, t: TournamentRecord, thread_id: int) -> None:
-        """Tell a table's thread that the tournament was cancelled and the table closed. Must
-        not block: schedule, return."""
+    def tables_cancelled(
+        self, t: TournamentRecord, notices: Sequence[tuple[int, int | None]]
+    ) -> None:
+        """Tell each table's thread (and its table message, when known: ``notices`` holds
+        (thread, message) pairs) that the tournament was cancelled and the table closed; once
+        every one is told, clear the tournament's ``closing_notices``. Must not block:
+        schedule, return."""
         ...
 
     def withdrew(self, t: TournamentRecord, thread_id: int, user_id: int, *, closed: bool) -> None:
@@ -50,12 +54,32 @@ class EventHost(Protocol):
         ...
 
     def overridden(
-        self, t: TournamentRecord, thread_id: int | None, label: int, o: Override, by: int
+        self,
+        t: TournamentRecord,
+        thread_id: int | None,
+        label: int,
+        o: Override,
+        by: int,
+        *,
+        replaced: bool = False,
     ) -> None:
         """The organiser recorded the result ``o`` of a table (``label``: its place among the
-        round's tables, as its thread is named): say so in the tournament's channel (its log:
-        what, for whom, by whom, when) and, if its table was closed, in that table's thread.
-        Must not block: schedule, return."""
+        round's tables, as its thread is named), or ``replaced`` the one recorded: say so in
+        the tournament's channel (its log: what, for whom, by whom, when) and, if its table
+        was closed, in that table's thread. Must not block: schedule, return."""
+        ...
+
+    def undone(self, t: TournamentRecord, round: int, label: int, by: int) -> None:
+        """The organiser took back a table's recorded result: say so in the tournament's
+        channel (what, by whom, when). Must not block: schedule, return."""
+        ...
+
+    def break_started(
+        self, t: TournamentRecord, round: int, until: int, threads: Sequence[int]
+    ) -> None:
+        """The break before round ``round`` started: say in the channel and in ``threads``
+        when that round is paired (``until``, Unix seconds: Discord counts it down). Must not
+        block: schedule, return."""
         ...
 
     def check_in_opened(self, t: TournamentRecord) -> None:

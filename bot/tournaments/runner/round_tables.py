@@ -8,6 +8,7 @@ missing."""
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 
 from bot.domain import TableStatus
 from bot.tables.matches import next_game, open_match
@@ -36,22 +37,47 @@ def find_table(service: TableService, match: MatchOf) -> Table | None:
     return None
 
 
-async def close_tables(service: TableService, tournament_id: str) -> list[int]:
-    """Close the tournament's tables whose match is not over (a cancelled tournament): the
-    game being played is not recorded, so it changes no rating. Returns their threads."""
-    closed = []
-    for table in list(service.registry):
+def live_tables(service: TableService, tournament_id: str) -> list[Table]:
+    """The tournament's tables whose match is not over."""
+    out = []
+    for table in service.registry:
         match = table.match
         if match is None or match.tournament_id != tournament_id:
             continue
+        if table.status == TableStatus.FINISHED and match.over(table.series):
+            continue
+        out.append(table)
+    return out
+
+
+def round_threads(service: TableService, tournament_id: str, round: int) -> list[int]:
+    """The threads of the round's tables the bot still holds."""
+    return [
+        t.thread_id or t.channel_id
+        for t in service.registry
+        if t.match is not None and (t.match.tournament_id, t.match.round) == (tournament_id, round)
+    ]
+
+
+def closing_notices(tables: list[Table]) -> list[tuple[int, int | None]]:
+    """What each table's thread must be told when it closes: its thread, and its table
+    message (edited to say closed)."""
+    return [(t.thread_id or t.channel_id, t.table_message_id) for t in tables]
+
+
+async def close_tables(service: TableService, tables: list[Table]) -> None:
+    """Close these tables of a cancelled tournament (:func:`live_tables`): the game being
+    played is not recorded, so it changes no rating."""
+    for table in tables:
+        match = table.match
         async with table.lock:
             if service.registry.get(table.table_id) is not table or (
-                table.status == TableStatus.FINISHED and match.over(table.series)
+                table.status == TableStatus.FINISHED
+                and match is not None
+                and match.over(table.series)
             ):
                 continue
             await service.core.close_table(table)
-        closed.append(table.thread_id or table.channel_id)
-    return closed
 
 
 async def close_match(
@@ -73,14 +99,23 @@ async def close_match(
     return table.thread_id or table.channel_id
 
 
+@dataclass(frozen=True, slots=True)
+class Forfeited:
+    """A withdrawn player's live table: its thread, whether it closed, the match it plays."""
+
+    thread: int
+    closed: bool
+    match: MatchOf
+
+
 async def forfeit_seat(
     service: TableService, t: TournamentRecord, user_id: int
-) -> tuple[int, bool] | None:
-    """A withdrawn player's live table, if their match there is not over: in a bracket the
-    table closes (the match is a walkover: the game being played is not recorded); in a Swiss
-    the other seats need their result, so an AI plays the player's seat to the end of the
-    match, and those games count for nobody (``Table.forfeit``). Returns (the table's thread,
-    whether it closed), or None when the player sits at no live table."""
+) -> Forfeited | None:
+    """A withdrawn player's live table, if their match there is not over: at two seats (a
+    bracket's, a Swiss's, a round robin's) the table closes, the match a walkover (the game
+    being played is not recorded); at a larger table the other seats need their result, so an
+    AI plays the player's seat to the end of the match, and those games count for nobody
+    (``Table.forfeit``). None when the player sits at no live table."""
     for table in list(service.registry):
         match = table.match
         if match is None or match.tournament_id != t.tournament_id:
@@ -92,14 +127,14 @@ async def forfeit_seat(
             if service.registry.get(table.table_id) is not table or match.over(table.series):
                 continue
             thread = table.thread_id or table.channel_id
-            if match.decisive:
+            if match.decisive or len(table.seats) == 2:
                 await service.core.close_table(table)
-                return thread, True
+                return Forfeited(thread, True, match)
             table.forfeit.add(seat)
             table.left.add(seat)
             table.ai_players.pop(seat, None)
             await service.core.changed(table, actor=None)
-        return thread, False
+        return Forfeited(thread, False, match)
     return None
 
 

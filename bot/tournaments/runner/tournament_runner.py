@@ -13,15 +13,14 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from bot.tables.service import TableService
 from bot.tables.table import Table
 from bot.tables.ticker import Ticker
 from bot.tournaments.logic import (
-    Override,
-    OverrideKind,
-    ResultError,
+    Pairing,
+    PlayedGame,
     Signup,
     SignupError,
     TournamentError,
@@ -39,9 +38,17 @@ from bot.tournaments.storage import (
 from .check_in import ANNOUNCED, HOUR_REMINDED, announced, hour_left, window_open
 from .coalesce import Coalesced
 from .deciding import DECIDER_ROUND, decider_round, deciding_pairing, wants_decider
-from .formats import match_decided, next_pairing, round_over
+from .entrants import EntrantControls
+from .formats import field_size, next_pairing, round_over
 from .host import EventHost, ThreadsRefused
-from .round_tables import close_match, close_tables, forfeit_seat, run_round
+from .result_controls import ResultControls
+from .round_tables import (
+    close_tables,
+    closing_notices,
+    live_tables,
+    round_threads,
+    run_round,
+)
 
 log = logging.getLogger(__name__)
 
@@ -53,15 +60,53 @@ TICK_SECONDS = 2.0
 BLOCKED_RETRY_SECONDS = 60.0
 
 
+#: The tournament option listing the tables a cancel closes and must tell (their thread and
+#: table message), until they are told; a restart within CLOSING_KEPT tells them again.
+CLOSING = "closing_notices"
+CLOSING_KEPT = timedelta(days=2)
+
 #: The tournament option that holds it between rounds (``TournamentRunner.pause``).
 PAUSED = "paused"
+
+
+def stored_notices(t: TournamentRecord) -> list[tuple[int, int | None]]:
+    """The tables a cancel closed and has not told yet (``CLOSING``)."""
+    raw = t.options.get(CLOSING)
+    pairs = raw if isinstance(raw, list) else []
+    return [(int(a), None if b is None else int(b)) for a, b in pairs]
+
+
+#: The break between rounds (issue #47): its length (the organiser's option), and the round
+#: it leads to with the time it ends (Unix seconds), stored when it starts.
+BREAK, BREAK_ROUND, BREAK_UNTIL = "break_minutes", "break_round", "break_until"
+
+
+def break_minutes(t: TournamentRecord) -> int:
+    value = t.options.get(BREAK)
+    return value if isinstance(value, int) else 0
 
 
 def is_paused(t: TournamentRecord) -> bool:
     return bool(t.options.get(PAUSED))
 
 
-class TournamentRunner:
+def next_round(
+    t: TournamentRecord,
+    entrants: list[EntrantRecord],
+    rounds: list[StoredRound],
+    games: list[PlayedGame],
+) -> tuple[Pairing | None, bool]:
+    """The round to pair next (None: the tournament is over), and whether it is a new
+    deciding game of the joint leaders (first place still shared after every tie-break)."""
+    decider = decider_round(t)
+    pairing = next_pairing(t.settings, entrants, rounds, games, decider)
+    if pairing is None and decider is None and wants_decider(t.options, t.settings):
+        pairing = deciding_pairing(t.settings, entrants, rounds, games)
+        return pairing, pairing is not None
+    return pairing, False
+
+
+class TournamentRunner(ResultControls, EntrantControls):
     def __init__(
         self,
         service: TableService,
@@ -101,24 +146,32 @@ class TournamentRunner:
     # -- commands ---------------------------------------------------------------------------
 
     async def start(self, tournament_id: str) -> TournamentRecord:
-        """Close the sign-up and play the first round. Entrants who left the server are taken
-        off first; a ``SignupError`` (too few, too many rounds) changes nothing else."""
+        """Close the sign-up and play the first round. Entrants who left the server, and in a
+        check-in window those who did not check in, are taken off once the start is sure; a
+        ``SignupError`` (too few, too few checked in, too many rounds) changes nothing."""
         async with self._lock(tournament_id):
             t = await self.store.get_tournament(tournament_id)
             if t.status is not TournamentStatus.SIGNUP:
                 raise SignupError("started", "the tournament has already started")
             entrants = await self.store.tournament_entrants(tournament_id)
             present = await self.host.present(t.guild_id, [e.user_id for e in entrants])
-            for e in entrants:
-                if e.user_id not in present:
-                    await self.store.remove_entrant(tournament_id, e.user_id)
             kept = [e for e in entrants if e.user_id in present]
             if window_open(t, datetime.fromtimestamp(self.clock(), UTC)):
-                for e in kept:  # not confirmed in the check-in window: dropped
-                    if not e.checked_in:
-                        await self.store.remove_entrant(tournament_id, e.user_id)
-                kept = [e for e in kept if e.checked_in]
+                confirmed = [e for e in kept if e.checked_in]
+                if len(confirmed) < t.settings.min_entrants():  # a refused start drops nobody
+                    raise SignupError(
+                        "too_few_checked_in",
+                        "too few have checked in",
+                        need=t.settings.min_entrants(),
+                        count=len(confirmed),
+                    )
+                kept = confirmed  # not confirmed in the check-in window: dropped
+            if t.settings.rounds is not None:  # the rematch check's search, off the loop
+                await asyncio.to_thread(t.settings.fresh_rounds, len(kept), t.settings.rounds)
             check_start(Signup(t.settings, tuple(e.entrant for e in kept)))
+            for e in entrants:  # only now: a refused start changes nothing (issue #47 item 3)
+                if e not in kept:
+                    await self.store.remove_entrant(tournament_id, e.user_id)
             t = await self.store.set_tournament_status(tournament_id, TournamentStatus.RUNNING)
         self.host.changed(tournament_id)
         self.nudge(tournament_id)
@@ -127,84 +180,25 @@ class TournamentRunner:
     async def cancel(self, tournament_id: str) -> TournamentRecord:
         """Stop the tournament and close its tables whose match is not over, each told why:
         the games being played are not recorded (no rating changes); the games already
-        finished count as any game."""
+        finished count as any game. What each table must be told is stored first, so a bot
+        killed meanwhile tells it after its restart (issue #47 item 10)."""
         async with self._lock(tournament_id):
+            tables = live_tables(self.service, tournament_id)
+            notices = closing_notices(tables)
+            await self.store.set_tournament_options(tournament_id, {CLOSING: notices})
             t = await self.store.set_tournament_status(tournament_id, TournamentStatus.CANCELLED)
-            closed = await close_tables(self.service, tournament_id)
+            await close_tables(self.service, tables)
         self._blocked.pop(tournament_id, None)
-        for thread in closed:
-            self.host.table_cancelled(t, thread)
+        self.host.tables_cancelled(t, notices)
         self.host.changed(tournament_id)
         return t
 
-    async def withdraw(self, tournament_id: str, user_id: int) -> TournamentRecord:
-        """A player leaves a running tournament (or the organiser takes them off): paired no
-        more; their match being played is a walkover (``forfeit_seat``), and its table is
-        told. Refusals (``SignupError``): not an entrant, already withdrawn."""
-        async with self._lock(tournament_id):
-            t = await self.store.get_tournament(tournament_id)
-            entrants = await self.store.tournament_entrants(tournament_id)
-            entrant = next((e for e in entrants if e.user_id == user_id), None)
-            if entrant is None:
-                raise SignupError("not_joined", "not an entrant", player=user_id)
-            if entrant.withdrawn:
-                raise SignupError("already_withdrawn", "withdrawn already", player=user_id)
-            await self.store.withdraw_entrant(tournament_id, user_id)
-            live = None
-            if t.status is TournamentStatus.RUNNING:
-                live = await forfeit_seat(self.service, t, user_id)
-        if live is not None:
-            thread, closed = live
-            self.host.withdrew(t, thread, user_id, closed=closed)
-        self.host.changed(tournament_id)
-        self.nudge(tournament_id)
-        return t
-
-    async def override(
-        self, tournament_id: str, table: int, kind: OverrideKind, player: int, by: int
-    ) -> TournamentRecord:
-        """The organiser's result of table ``table`` of the round being played (issue #30
-        control 4): ``player`` wins it (a walkover) or forfeits it. The table's live game, if
-        any, is closed unrecorded (no rating changes; the match's finished games stay as
-        played) and told why; the standings use the override instead of the table's games.
-        Refusals (``TournamentError``): not running, no such table, the player not seated
-        there, its match already over or overridden."""
-        async with self._lock(tournament_id):
-            t = await self.store.get_tournament(tournament_id)
-            if t.status is not TournamentStatus.RUNNING:
-                raise SignupError("override_not_running", "the tournament is not running")
-            rounds = await self.store.tournament_rounds(tournament_id)
-            current = rounds[-1] if rounds else None
-            paired = None if current is None else next(
-                (p for p in current.tables if p.number == table), None
-            )  # fmt: skip
-            if current is None or paired is None or current.status is not RoundStatus.RUNNING:
-                raise ResultError("override_table", "no such table in the round being played")
-            if player not in paired.seats:
-                raise ResultError("override_seat", "the player does not sit there")
-            if paired.override is not None:
-                raise ResultError("override_twice", "this table has a recorded result")
-            closed = await close_match(self.service, t, current.number, table)
-            entrants = await self.store.tournament_entrants(tournament_id)
-            games = await self.store.tournament_games(tournament_id)
-            if match_decided(t.settings, entrants, rounds, games, table, decider_round(t)):
-                raise ResultError("override_done", "the match is over: its result stands")
-            decided = Override(current.number, table, kind, player)
-            await self.store.override_tournament_table(tournament_id, decided, by)
-            log.info(
-                "tournament %s round %d table %d: %s %s, recorded by %s",
-                tournament_id, current.number, table, kind, player, by,
-            )  # fmt: skip
-        label = current.tables.index(paired) + 1
-        self.host.overridden(t, closed, label, decided, by)
-        self.host.changed(tournament_id)
-        self.nudge(tournament_id)
-        return t
-
-    async def pause(self, tournament_id: str, paused: bool) -> TournamentRecord:
+    async def pause(self, tournament_id: str, paused: bool) -> tuple[TournamentRecord, bool]:
         """Pause (``paused``) or resume a running tournament: paused, the round being played
-        goes on to its end and the next is not paired until it is resumed. Stored with the
-        tournament (a restart keeps it). Refusals (``SignupError``): not running, already so."""
+        goes on to its end and the next is not paired until it is resumed; after the last
+        round it finishes all the same. Stored with the tournament (a restart keeps it).
+        Returns it, and whether the round being played is its last planned one. Refusals
+        (``SignupError``): not running, already so."""
         async with self._lock(tournament_id):
             t = await self.store.get_tournament(tournament_id)
             if t.status is not TournamentStatus.RUNNING:
@@ -213,9 +207,11 @@ class TournamentRunner:
                 code = "already_paused" if paused else "not_paused"
                 raise SignupError(code, "paused already" if paused else "not paused")
             t = await self.store.set_tournament_options(tournament_id, {PAUSED: paused})
+            entrants = await self.store.tournament_entrants(tournament_id)
+            played = max(t.current_round, 1)  # round 1 is paired right after the start
         self.host.changed(tournament_id)
         self.nudge(tournament_id)
-        return t
+        return t, played >= t.settings.rounds_for(field_size(entrants))
 
     # -- running ----------------------------------------------------------------------------
 
@@ -249,24 +245,42 @@ class TournamentRunner:
                 await store.finish_round(tournament_id, current.number)
                 changed = True
                 continue
-            if is_paused(t):  # the organiser resumes it: the next round waits
+            # paused, or in the break between rounds: the next round waits; after the last
+            # round nothing waits (issue #47 item 11): the tournament finishes
+            coming = next_round(t, entrants, rounds, games)[0]
+            if coming is not None and (is_paused(t) or await self._in_break(t, rounds)):
                 return changed
-            if await self._withdraw_absent(t, entrants):
+            if coming is not None and await self._withdraw_absent(t, entrants):
                 entrants = await store.tournament_entrants(tournament_id)
-            pairing = next_pairing(t.settings, entrants, rounds, games, decider)
-            if pairing is None and decider is None and wants_decider(t.options, t.settings):
-                # first place still shared after every tie-break: the joint leaders play on
-                pairing = deciding_pairing(t.settings, entrants, rounds, games)
-                if pairing is not None:
-                    await store.set_tournament_options(
-                        tournament_id, {DECIDER_ROUND: pairing.round}
-                    )
+            pairing, deciding = next_round(t, entrants, rounds, games)
+            if pairing is not None and deciding:  # first place shared: the leaders play on
+                await store.set_tournament_options(tournament_id, {DECIDER_ROUND: pairing.round})
             if pairing is None:  # every round played, a champion, or too few players left
                 log.info("tournament %s is over", tournament_id)
                 await store.set_tournament_status(tournament_id, TournamentStatus.FINISHED)
                 return True
             await store.save_round(tournament_id, pairing)
             changed = True
+
+    async def _in_break(self, t: TournamentRecord, rounds: list[StoredRound]) -> bool:
+        """Whether the break between rounds (the ``break_minutes`` option) still runs: it
+        starts when the last round finished, told once in the channel and the round's
+        threads with a countdown (stored: a restart neither tells it again nor shortens it)."""
+        minutes = break_minutes(t)
+        if not minutes or not rounds:
+            return False
+        coming = rounds[-1].number + 1
+        until = t.options.get(BREAK_UNTIL)
+        if t.options.get(BREAK_ROUND) != coming or not isinstance(until, int | float):
+            ended = rounds[-1].finished_at or datetime.fromtimestamp(self.clock(), UTC)
+            until = int(ended.timestamp()) + 60 * minutes
+            t = await self.store.set_tournament_options(
+                t.tournament_id, {BREAK_ROUND: coming, BREAK_UNTIL: until}
+            )
+            if until > self.clock():
+                threads = round_threads(self.service, t.tournament_id, coming - 1)
+                self.host.break_started(t, coming, int(until), threads)
+        return self.clock() < until
 
     async def _run_round(self, t: TournamentRecord, current: StoredRound) -> None:
         """Open the round's missing tables and deal next games. A refusal only the organiser
@@ -309,10 +323,20 @@ class TournamentRunner:
     # -- deadlines and restarts -------------------------------------------------------------
 
     async def resume(self) -> None:
-        """After a restart: every running tournament goes on; deadlines are watched again."""
+        """After a restart: every running tournament goes on; deadlines are watched again. A
+        tournament cancelled just before the bot stopped finishes closing its tables and
+        telling them (issue #47 item 10)."""
         for t in await self.store.active_tournaments():
             if t.status is TournamentStatus.RUNNING:
                 self.nudge(t.tournament_id)
+        since = datetime.fromtimestamp(self.clock(), UTC) - CLOSING_KEPT
+        for t in await self.store.cancelled_since(since):
+            tables = live_tables(self.service, t.tournament_id)  # restored: not closed yet
+            await close_tables(self.service, tables)
+            told = stored_notices(t)
+            notices = [*told, *(n for n in closing_notices(tables) if n not in told)]
+            if notices:
+                self.host.tables_cancelled(t, notices)
         self.ensure_ticker()
 
     def ensure_ticker(self) -> None:

@@ -4,10 +4,14 @@ its row first (:func:`~bot.tournaments.storage.tournament_queries.locked_tournam
 
 from __future__ import annotations
 
+import json
+from collections.abc import Mapping
 from datetime import UTC, datetime
+from typing import Any
 
 from bot.storage import InvalidQuery
-from bot.storage.connection import Connection
+from bot.storage.connection import Connection, Row
+from bot.storage.rows import dumps
 
 from .errors import AlreadyJoined, LeaveClosed, SignupClosed, TournamentFull
 from .tournament_models import EntrantRecord, TournamentStatus
@@ -31,27 +35,8 @@ class TournamentEntrants(OnStorage):
             row = await locked_tournament(conn, tournament_id)
             if row["status"] != Status.SIGNUP:
                 raise SignupClosed(tournament_id, user_id, "sign-up is closed")
-            counts = await conn.fetchrow(
-                "SELECT COUNT(*) AS entrants, COALESCE(MAX(signup_order), -1) + 1 AS next,"
-                " SUM(CASE WHEN user_id = ? THEN 1 ELSE 0 END) AS mine"
-                " FROM tournament_entrants WHERE tournament_id = ?",
-                user_id,
-                tournament_id,
-            )
-            assert counts is not None
-            if counts["mine"]:
-                raise AlreadyJoined(tournament_id, user_id, "joined already")
-            limit = settings_from_json(row["settings_json"]).player_limit
-            if counts["entrants"] >= limit:
-                raise TournamentFull(tournament_id, user_id, f"full ({limit} players)")
-            entrant = EntrantRecord(user_id=user_id, rating=rating, signup_order=counts["next"])
-            await conn.execute(
-                f"INSERT INTO tournament_entrants ({ENTRANT_COLUMNS}, tournament_id, joined_at)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
-                user_id, rating, entrant.signup_order, 0, tournament_id,
-                conn.dialect.time(datetime.now(UTC)),
-            )  # fmt: skip
-            return entrant
+            order = await insert_entrant(conn, row, tournament_id, user_id, rating)
+            return EntrantRecord(user_id=user_id, rating=rating, signup_order=order)
 
         return await self._transaction(body, write=True)
 
@@ -120,15 +105,89 @@ class TournamentEntrants(OnStorage):
         return await self._transaction(body, write=True)
 
     async def tournament_entrants(self, tournament_id: str) -> list[EntrantRecord]:
-        """Every entrant, withdrawn ones too, in sign-up order."""
+        """Every entrant, withdrawn ones too, in sign-up order; with the seeds by hand, the
+        late entrants' first rounds and the requested byes the tournament's options keep."""
 
         async def body(conn: Connection) -> list[EntrantRecord]:
-            await stored_tournament(conn, tournament_id)
+            t = await stored_tournament(conn, tournament_id)
             rows = await conn.fetch(
                 f"SELECT {ENTRANT_COLUMNS}, checked_in FROM tournament_entrants"
                 " WHERE tournament_id = ? ORDER BY signup_order",
                 tournament_id,
             )
-            return [entrant_from_row(r) for r in rows]
+            return with_options([entrant_from_row(r) for r in rows], t.options)
 
         return await self._transaction(body, write=False)
+
+    async def add_late_entrant(
+        self, tournament_id: str, user_id: int, rating: float, first_round: int
+    ) -> EntrantRecord:
+        """A player joins a running tournament, to play from round ``first_round`` (issue #47:
+        the runner checks the format and the round). Refused (``SignupRefused``, nothing
+        written): not running, joined already, the player limit reached."""
+
+        async def body(conn: Connection) -> EntrantRecord:
+            row = await locked_tournament(conn, tournament_id)
+            if row["status"] != Status.RUNNING:
+                raise SignupClosed(tournament_id, user_id, "the tournament is not running")
+            order = await insert_entrant(conn, row, tournament_id, user_id, rating)
+            options = json.loads(row["options_json"])
+            late = {**options.get(LATE, {}), str(user_id): first_round}
+            await conn.execute(
+                "UPDATE tournaments SET options_json = ? WHERE tournament_id = ?",
+                dumps({**options, LATE: late}), tournament_id,
+            )  # fmt: skip
+            return EntrantRecord(
+                user_id=user_id, rating=rating, signup_order=order, joined_round=first_round
+            )
+
+        return await self._transaction(body, write=True)
+
+
+async def insert_entrant(
+    conn: Connection, row: Row, tournament_id: str, user_id: int, rating: float
+) -> int:
+    """Add the entrant, last in sign-up order (its position returned). ``row``: the
+    tournament's, locked. Refused (nothing written): joined already, the limit reached."""
+    counts = await conn.fetchrow(
+        "SELECT COUNT(*) AS entrants, COALESCE(MAX(signup_order), -1) + 1 AS next,"
+        " SUM(CASE WHEN user_id = ? THEN 1 ELSE 0 END) AS mine"
+        " FROM tournament_entrants WHERE tournament_id = ?",
+        user_id,
+        tournament_id,
+    )
+    assert counts is not None
+    if counts["mine"]:
+        raise AlreadyJoined(tournament_id, user_id, "joined already")
+    limit = settings_from_json(row["settings_json"]).player_limit
+    if counts["entrants"] >= limit:
+        raise TournamentFull(tournament_id, user_id, f"full ({limit} players)")
+    order = int(counts["next"])
+    await conn.execute(
+        f"INSERT INTO tournament_entrants ({ENTRANT_COLUMNS}, tournament_id, joined_at)"
+        " VALUES (?, ?, ?, ?, ?, ?)",
+        user_id, rating, order, 0, tournament_id, conn.dialect.time(datetime.now(UTC)),
+    )  # fmt: skip
+    return order
+
+
+#: The tournament options that hold what the entrants' rows do not (issue #47): the seeds by
+#: hand (user ids, seed 1 first), the late entrants' first rounds and the requested byes (by
+#: user id as text: JSON's keys).
+SEEDS, LATE, RESTS = "seeds", "late_entrants", "rests"
+
+
+def with_options(entrants: list[EntrantRecord], options: Mapping[str, Any]) -> list[EntrantRecord]:
+    seeds = {user: i + 1 for i, user in enumerate(options.get(SEEDS) or [])}
+    late = options.get(LATE) or {}
+    rests = options.get(RESTS) or {}
+    return [
+        e.model_copy(
+            update={
+                "seed": seeds.get(e.user_id, 0),
+                "joined_round": int(late.get(str(e.user_id), 1)),
+                "rests": tuple(sorted(int(r) for r in rests.get(str(e.user_id), ()))),
+            }
+        )
+        for e in entrants
+    ]

@@ -79,10 +79,18 @@ class EntrantRecord(Frozen):
     withdrawn: bool = False
     #: Confirmed in the check-in window (a tournament with check-in drops the others).
     checked_in: bool = False
+    #: The organiser's seed by hand (0: by rating); the first round the entrant plays (above
+    #: 1: joined late); the rounds they asked to sit out (issue #47). Kept in the
+    #: tournament's options (``tournament_entrants``).
+    seed: int = Field(default=0, ge=0)
+    joined_round: int = Field(default=1, ge=1)
+    rests: tuple[int, ...] = ()
 
     @property
     def entrant(self) -> Entrant:
-        return Entrant(self.user_id, self.rating, self.signup_order)
+        return Entrant(
+            self.user_id, self.rating, self.signup_order, self.seed, self.joined_round, self.rests
+        )
 
 
 class TableOverride(Frozen):

@@ -106,6 +106,23 @@ class TournamentQueries(OnStorage):
         )
         return [tournament_from_row(r) for r in rows]
 
+    async def guild_open_tournaments(
+        self, guild_id: int, limit: int = 50
+    ) -> list[TournamentRecord]:
+        """A guild's tournaments in sign-up or running, newest first, however many newer ones
+        have ended (issue #47 item 5: each open one stays reachable by name or id)."""
+        check_limit(limit)
+        rows = await fetch_rows(
+            self._transaction,
+            "SELECT * FROM tournaments WHERE guild_id = ? AND status IN (?, ?)"
+            " ORDER BY created_at DESC, tournament_id DESC LIMIT ?",
+            guild_id,
+            Status.SIGNUP,
+            Status.RUNNING,
+            limit,
+        )
+        return [tournament_from_row(r) for r in rows]
+
     async def active_tournaments(self) -> list[TournamentRecord]:
         """The tournaments in sign-up or running, oldest first, for a restarted bot to resume
         (only its shards' guilds, as ``load_tables``)."""
@@ -115,6 +132,19 @@ class TournamentQueries(OnStorage):
             order = "created_at, tournament_id"
             where = "status IN (?, ?)"
             rows = await fetch_owned(conn, self.shards, "tournaments", where, active, order)
+            return [tournament_from_row(r) for r in rows]
+
+        return await self._transaction(body, write=False)
+
+    async def cancelled_since(self, since: datetime) -> list[TournamentRecord]:
+        """The tournaments cancelled since ``since``, oldest first (only this process's
+        shards' guilds): a restarted bot finishes telling their tables (issue #47 item 10)."""
+
+        async def body(conn: Connection) -> list[TournamentRecord]:
+            where = "status = ? AND finished_at >= ?"
+            params = [Status.CANCELLED, conn.dialect.time(since)]
+            order = "finished_at, tournament_id"
+            rows = await fetch_owned(conn, self.shards, "tournaments", where, params, order)
             return [tournament_from_row(r) for r in rows]
 
         return await self._transaction(body, write=False)

@@ -128,6 +128,6 @@ async def test_readme_first_run_block_runs_as_written(tmp_path: Path) -> None:
     text = out.read_text()
     assert proc.returncode == 0, text[-4000:]
     assert (work / ".venv" / "bin" / "python").exists()  # the install went into the venv
-    assert f"synced 1 command(s) to {guild}" in text, text[-4000:]
+    assert f"synced 2 command(s) to {guild}" in text, text[-4000:]
     assert "Traceback" not in text, text[-4000:]
     assert fake.token not in text

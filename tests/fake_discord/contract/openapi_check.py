@@ -206,7 +206,10 @@ def _dispatch(
     yield from validator.descend(instance, branch)
 
 
-ContractValidator = validators.extend(Draft202012Validator, {"x-dispatch": _dispatch})
+# jsonschema's stubs leave ``extend`` untyped; the class it makes is a Draft 2020-12 validator.
+ContractValidator: Any = validators.extend(  # type: ignore[no-untyped-call]
+    Draft202012Validator, {"x-dispatch": _dispatch}
+)
 
 
 def _coerce(raw: str, types: set[str]) -> Any:

@@ -139,6 +139,9 @@ class DurakBot(commands.Bot):
             command_prefix=commands.when_mentioned,
             intents=intents,
             help_command=None,
+            # Every send and edit states it: no ping unless the call names its users (turn
+            # alerts, tournament calls, the organiser in a notice); never everyone or roles.
+            allowed_mentions=discord.AllowedMentions.none(),
             **options,
         )
         self.settings = settings
@@ -222,6 +225,8 @@ class DurakBot(commands.Bot):
         self.add_dynamic_items(*DYNAMIC_ITEMS, *TOURNAMENT_ITEMS, *PUZZLE_ITEMS)
         cog = DurakCog(self)
         await self.add_cog(cog)
+        for command in cog.own_commands():
+            self.tree.add_command(command)
         self.clicks = cog
         if self.activity_server is not None:  # a browser opens a table as /durak new does
             self.activity_server.opener = ActivityTables(self)

@@ -1,7 +1,12 @@
-"""The ``/durak`` group: one cog assembled from its parts (lobby, play, records, server and
-review, in ``bot.cogs``; tournament, in ``bot.tournaments.commands``), with one answer for every
-failing command (``CogBase._failed``, which the tournament commands extend). Assembled here,
-above both, so that neither imports the other's package.
+"""The ``/durak`` and ``/durak-tournament`` commands: one cog assembled from its parts (lobby,
+play, records, server and review, in ``bot.cogs``; tournament, in ``bot.tournaments.commands``),
+with one answer for every failing command (``CogBase._failed``, which the tournament commands
+extend). Assembled here, above both, so that neither imports the other's package.
+
+Discord counts a slash command's size over its whole tree, at most 8,000 characters
+(docs/bot.md, "What Discord accepts"): ``/durak`` with the tournament group inside was over it,
+so the group is its own top-level command (:meth:`DurakCog.own_commands`), still served by this
+one cog, whose click handlers and failure answers both share.
 
 Nothing here decides legality: clicks become engine actions that the table re-checks under its
 lock; answers are rendered from views.
@@ -46,6 +51,22 @@ class DurakCog(  # listed base first: lobby, play, records, puzzle, server, tour
     async def cog_load(self) -> None:
         # Before any sync: command names and descriptions go out in every catalogue language.
         await self.bot.tree.set_translator(DurakTranslator())
+
+    def own_commands(self) -> list[app_commands.Group]:
+        """The groups that are top-level commands of their own besides ``/durak``: taken out of
+        the cog's ``/durak`` group (a ``GroupCog`` nests every group it declares), bound to this
+        cog as before, so their errors and checks stay the cog's. Add them to the tree after
+        the cog."""
+        durak = self.app_command
+        assert durak is not None
+        tournament = durak.get_command(TournamentCommands.tournament.name)
+        assert isinstance(tournament, app_commands.Group)
+        durak.remove_command(tournament.name)
+        tournament.parent = None
+        tournament.guild_only = durak.guild_only
+        tournament.allowed_contexts = durak.allowed_contexts
+        tournament.default_permissions = durak.default_permissions
+        return [tournament]
 
     async def cog_app_command_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError

@@ -2,14 +2,17 @@
 parameters, in their order, with the ranges the command enforces.
 
 Run ``python docs/make_new_usage.py`` after adding or changing an option of ``/durak new`` (a
-new rule option adds one: durak_core.rule_options); ``tests/bot/test_new_usage_doc.py`` fails
-until docs/bot.md holds what the command offers.
+new rule option with choices adds one; a yes/no one is named in ``variants`` and adds none:
+durak_core.rule_options); ``tests/bot/test_new_usage_doc.py`` fails until docs/bot.md holds
+what the command offers.
 """
 
 from __future__ import annotations
 
 import textwrap
 from pathlib import Path
+
+from discord import AppCommandOptionType
 
 from bot.cogs.lobby_commands import LobbyCommands
 
@@ -19,12 +22,14 @@ END = "  <!-- end of durak new usage -->"
 
 
 def usage() -> str:
-    """``new [preset] [transfer] … [seats 2–6] …`` (an integer with its range), wrapped as
-    docs/bot.md's list item."""
+    """``new [preset] [variants name,…] … [seats 2–6] …`` (an integer with its range, the
+    autocompleted list as a list), wrapped as docs/bot.md's list item."""
     words = []
     for param in LobbyCommands.new.parameters:
         low, high = param.min_value, param.max_value
-        if low is not None and high is not None:
+        if param.type is AppCommandOptionType.string and param.autocomplete:  # variants
+            words.append(f"[{param.name} name,…]")
+        elif low is not None and high is not None:
             words.append(f"[{param.name} {low}–{high}]")
         else:
             words.append(f"[{param.name}]")

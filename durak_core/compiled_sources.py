@@ -63,12 +63,17 @@ def group_modules(package_dir: Path) -> dict[str, Path]:
     return {_dotted(root / name, root): root / name for name in listed}
 
 
+def was_compiled(package_dir: Path) -> bool:
+    """Whether the install compiled ``package_dir``'s group (edited since or not)."""
+    return any(compiled_twin(source) for source in group_modules(package_dir).values())
+
+
 def edited_sources(package_dir: Path) -> list[str]:
     """The group's sources that differ from what was compiled (all of them, when the record is
     missing but compiled modules are there), as paths relative to the package's parent."""
     root = package_dir.parent
     modules = group_modules(package_dir)
-    if not any(compiled_twin(source) for source in modules.values()):
+    if not was_compiled(package_dir):
         return []  # a pure install: nothing can be stale
     record = package_dir / RECORD
     if not record.is_file():

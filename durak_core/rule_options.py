@@ -53,8 +53,11 @@ class RuleOption:
     conflicts: tuple[str, ...] = ()
     #: Rule ids it needs.
     needs: tuple[str, ...] = ()
-    #: The name of its ``/durak new`` option ("": offered by the presets only). A yes/no option
-    #: sets the field to ``on`` (yes) or ``off`` (no); with ``choices`` it takes the value.
+    #: The deck size it is played with (0: any); asked for without a deck, it brings its own.
+    deck: int = 0
+    #: Its name in ``/durak new`` ("": offered by the presets only). A yes/no option (a switch)
+    #: is named in the command's ``variants`` list and sets the field to ``on`` (named) or
+    #: ``off`` (``-name``); one with ``choices`` is an option of the command and takes the value.
     #: ``on`` is also the value its name shows with when a rule set has it off.
     command: str = ""
     on: bool | int = True
@@ -90,6 +93,12 @@ class RuleOption:
     def description_key(self) -> str:
         """The description of its ``/durak new`` option in the catalogues."""
         return f"opt.{self.command}"
+
+    @property
+    def short_key(self) -> str:
+        """A yes/no option's name in the catalogues as ``/durak new variants:`` takes it and
+        suggests it (``переводной``)."""
+        return f"pname.{self.command}"
 
     def is_set(self, value: object) -> bool:
         return value != self.off
@@ -129,6 +138,8 @@ class Registry(Sequence[RuleOption]):
         self.by_field: Mapping[str, RuleOption] = {o.field: o for o in self.options}
         #: The options ``/durak new`` offers, in their order.
         self.commands = tuple(o for o in self.options if o.command)
+        #: The options played with one deck size only (``RuleOption.deck``).
+        self.with_deck = tuple(o for o in self.options if o.deck)
         self._check()
 
     def __iter__(self) -> Iterator[RuleOption]:

@@ -105,9 +105,9 @@ class RuleSet:
         command="changing_trump",
     )  # fmt: skip
     #: V15: two jokers (52-card deck only): black beats any black card, red any red card.
-    jokers: bool = option("V15", False, "jokers", "deck", command="jokers")
+    jokers: bool = option("V15", False, "jokers", "deck", command="jokers", deck=52)
     #: V16: two 36-card decks (72 cards); identical-looking cards are distinct.
-    double_deck: bool = option("V16", False, "double deck", "deck", command="double_deck")
+    double_deck: bool = option("V16", False, "double deck", "deck", command="double_deck", deck=36)
     #: V18: with V1, the defender may transfer by showing the trump of the attack's rank.
     transfer_by_trump: bool = option(
         "V18",
@@ -139,14 +139,12 @@ class RuleSet:
         clash = OPTIONS.clashes({o.field: getattr(self, o.field) for o in OPTIONS})
         if clash:
             raise RulesError(_clash_text(*clash[0]))
-        if self.jokers and self.deck_size != 52:
-            raise RulesError(
-                f"V15: jokers need the 52-card deck (this rule set has {self.deck_size})"
-            )
-        if self.double_deck and self.deck_size != 36:
-            raise RulesError(
-                f"V16: the double deck is two 36-card decks (this rule set has {self.deck_size})"
-            )
+        for needs in OPTIONS.with_deck:
+            if needs.is_set(getattr(self, needs.field)) and self.deck_size != needs.deck:
+                raise RulesError(
+                    f"{needs.rule}: {needs.name} is played with the {needs.deck}-card deck "
+                    f"(this rule set has {self.deck_size})"
+                )
 
     # --- seats ------------------------------------------------------------------------------
 

@@ -33,8 +33,17 @@ log = logging.getLogger("bot.cogs.durak")
 
 #: Refusals of a hand click shown in the re-rendered hand itself (the hand is still current):
 #: a click no longer legal, a Take on more cards than shown, or "done for this bout" out of
-#: turn.
-HAND_NOTICES = frozenset({Refusal.STALE, Refusal.TAKE_GREW, Refusal.ILLEGAL, Refusal.NO_AUTO_PASS})
+#: turn, twice, or taken back after it lapsed.
+HAND_NOTICES = frozenset(
+    {
+        Refusal.STALE,
+        Refusal.TAKE_GREW,
+        Refusal.ILLEGAL,
+        Refusal.NO_AUTO_PASS,
+        Refusal.AUTO_PASS_SET,
+        Refusal.AUTO_PASS_LAPSED,
+    }
+)
 
 
 def loc_of(interaction: discord.Interaction) -> str:

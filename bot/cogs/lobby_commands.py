@@ -30,6 +30,7 @@ from .new_table import (
     new_table_options,
 )
 from .table_opening import add_ai, avatar_hash, lobby_posted, open_table
+from .variant_names import VariantsError, suggest, valid_names
 
 #: The confirmation of each lobby operation done by a slash command.
 OK_KEYS = {
@@ -57,14 +58,29 @@ def _lobby_command(name: str, op: LobbyOp) -> Any:
     return app_commands.command(name=ls(f"name.{name}"), description=ls(f"cmd.{name}"))(command)
 
 
+async def _variant_choices(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    """``variants`` while it is typed: its last piece completed, in the user's language."""
+    return [app_commands.Choice(name=s, value=s) for s in suggest(current, loc_of(interaction))]
+
+
 class LobbyCommands(CogBase):
     @app_commands.command(name=ls("name.new"), description=ls("cmd.new"))
     @app_commands.rename(**{name: ls(f"pname.{name}") for name in NEW_OPTIONS})
     @app_commands.describe(**{name: ls(f"opt.{name}") for name in NEW_OPTIONS})
     @app_commands.choices(preset=PRESET_CHOICES, language=LANGUAGE_CHOICES, ai_level=LEVEL_CHOICES)
+    @app_commands.autocomplete(variants=_variant_choices)
     @new_table_options
     async def new(self, interaction: discord.Interaction, /, **answers: Any) -> None:
-        await self._open_table(interaction, NewTable.asked(**answers))
+        try:
+            asked = NewTable.asked(**answers)
+        except VariantsError as exc:  # nothing is opened: the names it takes, to try again
+            lang = loc_of(interaction)
+            names = valid_names(lang)
+            await self._say(interaction, exc.key, piece=exc.piece, other=exc.other, names=names)
+            return
+        await self._open_table(interaction, asked)
 
     async def _open_table(self, interaction: discord.Interaction, asked: NewTable) -> None:
         if interaction.guild_id is None or interaction.channel is None:

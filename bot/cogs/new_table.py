@@ -21,6 +21,8 @@ from durak_core.ai import Level
 from durak_core.rule_options import RuleOption
 from durak_core.rules import OPTIONS
 
+from .variant_names import parse as parse_variants
+
 #: Every engine preset, named in the reader's language (≤ 25 choices).
 PRESET_CHOICES = [app_commands.Choice(name=ls(f"preset.{name}"), value=name) for name in PRESETS]
 LANGUAGE_CHOICES = [app_commands.Choice(name=ls(f"lang.{lang}"), value=lang) for lang in LANGUAGES]
@@ -34,7 +36,8 @@ LEVEL_CHOICES = [
 class NewTable:
     """What ``/durak new`` was asked for, with the command's defaults (None: the preset's or the
     server's default). The rule options answered are kept by their ``/durak new`` name
-    (durak_core.rule_options); build it by keyword with :meth:`asked`."""
+    (``RuleOption.command``; the yes/no ones are asked for in ``variants``); build it by keyword
+    with :meth:`asked`."""
 
     preset: str = "classic"
     seats: int = MAX_SEATS
@@ -51,8 +54,11 @@ class NewTable:
 
     @classmethod
     def asked(cls, **answers: Any) -> NewTable:
-        """From the command's answers by name: the table's options and the rule options
-        (None: not given). An unknown name is a ``TypeError``, as for a call."""
+        """From the command's answers by name: the table's options, the rule options (None:
+        not given) and ``variants``, the switches named in a text (bot/cogs/variant_names.py).
+        An unknown name is a ``TypeError``, as for a call; a list ``variants`` cannot take is
+        a :class:`VariantsError`."""
+        answers |= parse_variants(answers.pop("variants", None) or "")
         rule_names = {option.command for option in OPTIONS.commands}
         options = tuple(
             (name, value)
@@ -74,9 +80,10 @@ class NewTable:
             for option in OPTIONS.commands
             if (value := self.option(option.command)) is not None
         }
-        # V15 needs the 52-card deck: asking for jokers without a deck implies it
-        if self.option("jokers") and self.option("deck") is None:
-            changes["deck_size"] = 52
+        if self.option("deck") is None:  # an option played with one deck brings it (V15, V16)
+            for needs in OPTIONS.with_deck:
+                if needs.command and self.option(needs.command):
+                    changes["deck_size"] = needs.deck
         return preset_rules(self.preset, changes)
 
     def public_language(self, guild_locale: object | None) -> str:
@@ -93,42 +100,35 @@ class NewTable:
         return min(self.ai_seats, self.seats - 1)
 
 
-def _rule_parameter(option: RuleOption) -> Parameter:
-    kind: Any = Literal.__getitem__(option.choices) if option.choices else bool
-    return Parameter(option.command, Parameter.KEYWORD_ONLY, default=None, annotation=kind | None)
-
-
 def _table_parameter(name: str, annotation: object, default: object) -> Parameter:
     return Parameter(name, Parameter.KEYWORD_ONLY, default=default, annotation=annotation)
 
 
-#: ``/durak new``'s options that are not rule options, each group after the rule option it
-#: follows ("": first): the command's order, which users know, is kept as rule options are added
-#: (a new one goes last).
-_TABLE_PARAMETERS: dict[str, tuple[Parameter, ...]] = {
-    "": (_table_parameter("preset", str, "classic"),),
-    "teams": (
-        _table_parameter("seats", app_commands.Range[int, MIN_SEATS, MAX_SEATS], MAX_SEATS),
-        _table_parameter("timer", app_commands.Range[int, 0, MAX_TURN_TIMER] | None, None),
-        _table_parameter("ai_seats", app_commands.Range[int, 0, MAX_SEATS - 1], 0),
-        _table_parameter("ai_level", str, Level.NORMAL.value),
-        _table_parameter("thread", bool, False),
-        _table_parameter("language", str | None, None),
-    ),
-    "double_deck": (_table_parameter("anyone_adds_ai", bool, False),),
-    "show_trump": (_table_parameter("practice", bool, False),),
-}
+def _choice_parameter(option: RuleOption) -> Parameter:
+    kind: Any = Literal.__getitem__(option.choices)
+    return _table_parameter(option.command, kind | None, None)
 
 
-def _parameters() -> tuple[Parameter, ...]:
-    params = list(_TABLE_PARAMETERS[""])
-    for option in OPTIONS.commands:
-        params += [_rule_parameter(option), *_TABLE_PARAMETERS.get(option.command, ())]
-    return tuple(params)
+#: ``variants``: the yes/no rule options, named in one text (bot/cogs/variant_names.py), so that
+#: a new switch adds no option (Discord allows 25 a level). Long enough for every switch by its
+#: longest name; a refusal quotes a piece of it, cut.
+VARIANTS: Final = _table_parameter("variants", app_commands.Range[str, 1, 300] | None, None)
 
-
-#: ``/durak new``'s parameters, in their order.
-NEW_PARAMETERS: Final = _parameters()
+#: ``/durak new``'s options in the order users know: the preset, the switches, each rule option
+#: with choices (a new one after ``deck``), then the table's.
+NEW_PARAMETERS: Final = (
+    _table_parameter("preset", str, "classic"),
+    VARIANTS,
+    *(_choice_parameter(option) for option in OPTIONS.commands if option.choices),
+    _table_parameter("seats", app_commands.Range[int, MIN_SEATS, MAX_SEATS], MAX_SEATS),
+    _table_parameter("timer", app_commands.Range[int, 0, MAX_TURN_TIMER] | None, None),
+    _table_parameter("ai_seats", app_commands.Range[int, 0, MAX_SEATS - 1], 0),
+    _table_parameter("ai_level", str, Level.NORMAL.value),
+    _table_parameter("thread", bool, False),
+    _table_parameter("language", str | None, None),
+    _table_parameter("anyone_adds_ai", bool, False),
+    _table_parameter("practice", bool, False),
+)
 #: The options in their order (their localised names and descriptions are keyed by these).
 NEW_OPTIONS: Final = tuple(p.name for p in NEW_PARAMETERS)
 
@@ -138,7 +138,7 @@ _Callback = TypeVar("_Callback", bound=Callable[..., Awaitable[None]])
 def new_table_options(callback: _Callback) -> _Callback:
     """Give ``callback(self, interaction, **answers)`` ``/durak new``'s parameters: discord.py
     reads a command's options from its callback's signature, so the rule options' declarations
-    become the command's options."""
+    become the command's options (those with choices; the switches are named in ``variants``)."""
     head = list(inspect.signature(callback).parameters.values())[:2]
     callback.__signature__ = inspect.Signature([*head, *NEW_PARAMETERS])  # type: ignore[attr-defined]
     return callback

@@ -26,6 +26,7 @@ from bot.delivery.message_writes import update_clicked_message
 from bot.storage import MAX_PAGE_SIZE, PuzzleTry
 from bot.tables.refusals import Refusal, Rejected
 from bot.text import t
+from bot.text.names import shown_name
 from bot.text.translator import ls
 from bot.ui.hand_view import HandMessage
 from bot.ui.puzzle_board import BoardText, puzzle_board
@@ -285,7 +286,7 @@ class PuzzleCommands(CogBase):
         return puzzle_board(
             board.play,
             board.token,
-            interaction.user.display_name,
+            shown_name(interaction.user.display_name),
             loc=loc_of(interaction),
             images=guild is not None and self.bot.notifier.images_on(guild),
             text=BoardText(None if daily is None else daily.day, tuple(notes)),

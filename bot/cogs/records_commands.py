@@ -12,6 +12,7 @@ from discord import app_commands
 from bot.storage import GameNotFound, GameRecord, LeaderboardQuery, LeaderboardSort
 from bot.tables.records import game_log
 from bot.text import t
+from bot.text.names import shown_name
 from bot.text.translator import ls
 from bot.ui.leaderboard import render_board, render_history, render_stats
 from durak_core.verify import GameLog, Verdict, verify_game
@@ -56,7 +57,7 @@ class RecordsCommands(CogBase):
     ) -> None:
         who = user or interaction.user
         stats = await self.bot.service.storage.user_stats(who.id, interaction.guild_id)
-        name = stats.display_name or who.display_name
+        name = shown_name(stats.display_name or who.display_name)
         loc = loc_of(interaction)
         embed = render_stats(stats, name, loc)
         # The daily puzzles' streak (/durak puzzle daily), across servers, as of today (UTC).

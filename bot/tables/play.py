@@ -95,8 +95,9 @@ class Play:
         """ "Done for this bout" (``on``) or taking it back: only an attacker of the running
         bout (R9) sets it; the table then passes for it whenever passing is legal. Judged on
         the table as it is within the bout the clicked hand showed (``seen``, its version;
-        None: now): setting it from a hand of an earlier bout is stale, and taking back a
-        setting that has lapsed already (its bout ended) changes nothing and is no error."""
+        None: now): setting it from a hand of an earlier bout is stale; setting it twice, or
+        taking back a setting that has lapsed already (its bout ended), changes nothing and
+        says so."""
         async with table.lock:
             if table.status != TableStatus.RUNNING or table.state is None:
                 raise Rejected(Refusal.NOT_RUNNING)
@@ -106,13 +107,13 @@ class Play:
                 if seen is not None and table.attacks_at(seen) is None:
                     raise Rejected(Refusal.STALE)  # meant for a bout that has ended
                 if seat in table.auto_pass:
-                    return  # a double click: set already
+                    raise Rejected(Refusal.AUTO_PASS_SET)  # a double click
                 if not may_auto_pass_at(table.public_view(), seat):
                     raise Rejected(Refusal.NO_AUTO_PASS)
                 table.auto_pass[seat] = table.state.bout
                 auto_passes(table)
             elif table.auto_pass.pop(seat, None) is None:
-                return
+                raise Rejected(Refusal.AUTO_PASS_LAPSED)
             self.core.human_acted(table)
             if table.state.finished:
                 await self.core.finish_game(table)

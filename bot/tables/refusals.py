@@ -23,6 +23,10 @@ class Refusal(Enum):
     ILLEGAL = "err.illegal"
     NO_AI_SEAT = "err.no_ai_seat"
     NO_AUTO_PASS = "err.no_auto_pass"
+    #: "Done for this bout" clicked again, or taken back after its bout ended: nothing changes,
+    #: and the hand says why.
+    AUTO_PASS_SET = "err.auto_pass_set"
+    AUTO_PASS_LAPSED = "err.auto_pass_lapsed"
     NO_REMATCH = "err.no_rematch"
     NO_TABLE = "err.no_table"
     NOT_AWAY = "err.not_away"

@@ -1,7 +1,7 @@
 """Tournaments, the whole feature in one tree (docs/tournaments.md), each part importing only
 the parts below it (``pyproject.toml``'s contracts, docs/architecture.md):
 
-- ``commands``: the ``/durak tournament`` commands and the sign-up buttons' clicks;
+- ``commands``: the ``/durak-tournament`` commands and the sign-up buttons' clicks;
 - ``messages``: the sign-up, standings and bracket messages, the export, and the runner's
   Discord side (``tournament_host``);
 - ``runner``: rounds of tables, deadlines, resuming after a restart (no Discord);

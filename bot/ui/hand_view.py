@@ -27,6 +27,7 @@ from bot.render import render_hand_png
 from bot.tables.play import may_auto_pass_at
 from bot.tables.table import Table
 from bot.text import t
+from bot.text.names import shown_names
 from durak_core import Action, Card, PublicView, SeatView
 from durak_core.actions import (
     DEFEND,
@@ -139,7 +140,7 @@ def table_hand(
     ctx = HandContext(
         table_id=table.table_id,
         version=table.version,
-        names=[s.name for s in table.seats],
+        names=shown_names([s.name for s in table.seats]),
         badges=seat_badges(table, loc),
         deadline=table.deadline,
         auto_pass=seat in table.auto_pass,

@@ -21,14 +21,16 @@ _COMMANDS = (
     "stats",
     "history",
     "settings",
-    "tournament",
 )
+#: Commands of their own beside ``/durak`` (``DurakCog.own_commands``).
+_OWN_COMMANDS = ("tournament",)
 
 
 def help_text(loc: str, *, activity_built: bool | None) -> str:
     """``activity_built``: None when the Activity is off, else whether its client is built."""
     group = t("name.durak", loc)
     names = {name: f"/{group} {t(f'name.{name}', loc)}" for name in _COMMANDS}
+    names |= {name: f"/{t(f'name.{name}', loc)}" for name in _OWN_COMMANDS}
     lines = [t("help.overview", loc, **names)]
     puzzle = f"/{group} {t('name.puzzle', loc)}"
     lines.append(t("help.puzzle", loc, puzzle=puzzle, daily=t("pname.daily", loc)))

@@ -6,6 +6,7 @@ import discord
 
 from bot.storage import GameSummary, LeaderboardPage, PlayerStats
 from bot.text import t
+from bot.text.names import shown_name
 
 from .buttons import BoardButton
 
@@ -21,7 +22,7 @@ def render_board(
             "board.line",
             loc,
             rank=e.rank,
-            name=e.display_name,
+            name=shown_name(e.display_name),
             wins=t("board.wins", loc, n=e.wins),
             games=t("board.games", loc, n=e.games),
             rate=round(100 * e.win_rate),
@@ -76,7 +77,7 @@ def render_history(games: list[GameSummary], loc: str | None = None) -> discord.
     embed = discord.Embed(title=t("history.title", loc), colour=0x6D4C41)
     lines = []
     for g in games:
-        names = {s.seat: s.display_name for s in g.seats}
+        names = {s.seat: shown_name(s.display_name) for s in g.seats}
         first = names.get(g.finishing_order[0], "?") if g.finishing_order else "-"
         loser = (
             t("history.draw", loc)

@@ -6,6 +6,7 @@ import discord
 
 from bot.tables.table import Table
 from bot.text import t
+from bot.text.names import shown_name
 from durak_core.ai import Level
 
 from .buttons import LobbyButton, LobbyOp
@@ -26,7 +27,7 @@ def ai_seat_name(table: Table, level: Level) -> str:
 def render_lobby(table: Table) -> tuple[discord.Embed, discord.ui.View]:
     loc = table.language
     embed = discord.Embed(title=t("lobby.title", loc), colour=0x1565C0)
-    host = next((s.name for s in table.seats if s.user_id == table.host_id), "?")
+    host = next((shown_name(s.name) for s in table.seats if s.user_id == table.host_id), "?")
     timer = (
         t("lobby.timer", loc, n=table.turn_timer) if table.turn_timer else t("lobby.no_timer", loc)
     )
@@ -36,7 +37,8 @@ def render_lobby(table: Table) -> tuple[discord.Embed, discord.ui.View]:
         lines.append(t("lobby.practice", loc))
     embed.description = "\n".join([*lines, t("lobby.hint", loc)])
     seats = "\n".join(
-        f"{i + 1}. {s.name}" + (" 🤖" if s.is_ai else "") for i, s in enumerate(table.seats)
+        f"{i + 1}. {shown_name(s.name)}" + (" 🤖" if s.is_ai else "")
+        for i, s in enumerate(table.seats)
     )
     embed.add_field(
         name=t("lobby.seats", loc, n=len(table.seats), max=table.max_seats),

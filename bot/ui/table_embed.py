@@ -20,6 +20,7 @@ from bot.domain import TableStatus
 from bot.render.table import seat_role
 from bot.tables.table import STAND_IN_LEVEL, Note, Table
 from bot.text import t
+from bot.text.names import shown_names
 from durak_core import Event, PublicView, seed_commitment
 
 from .buttons import ReviewButton, TableButton, TableOp
@@ -97,7 +98,7 @@ def render_table(
     assert table.state is not None
     loc = table.language
     v = table.public_view()
-    names = [s.name for s in table.seats]
+    names = shown_names([s.name for s in table.seats])
     title = t("table.title", loc, game=table.game_number)
     if table.practice:  # hints on offer: say so to everyone watching, the games are unrated
         title += t("table.practice", loc)
@@ -275,7 +276,7 @@ def _seat_line(
 def last_lines(table: Table, limit: int = LAST_ACTIONS) -> list[str]:
     """The newest public log lines in words, oldest first: engine events (never a private one,
     R24) and the table's notes (who leads and why, leaving, coming back)."""
-    loc, names = table.language, tuple(s.name for s in table.seats)
+    loc, names = table.language, shown_names([s.name for s in table.seats])
     lines: list[str] = []
     events, notes, timed = table.events, table.notes, table.timed_out
     n, j = len(events), len(notes)  # notes[:j] are yet to be written

@@ -179,7 +179,9 @@ async def test_a_whole_game_in_the_browser(tmp_path: Path, monkeypatch: pytest.M
     rng = random.Random(19)
     async with world(tmp_path) as w, two_browsers(monkeypatch, w) as (site, alice, bob):
         fake, bot = w.fake, site.bot
-        await fake.slash(w.alice, w.channel, "durak", "new", options={"deck": 24, "transfer": True})
+        await fake.slash(
+            w.alice, w.channel, "durak", "new", options={"deck": 24, "variants": "transfer"}
+        )
         for u in (w.bob, w.carol):
             await fake.slash(u, w.channel, "durak", "join")
         await fake.slash(w.alice, w.channel, "durak", "start")

@@ -92,7 +92,9 @@ async def test_no_frame_holds_a_hidden_card_over_a_whole_game(tmp_path: Path) ->
     async with world(tmp_path) as w, activity_bot(w) as site:
         fake, bot = w.fake, site.bot
         dave = fake.add_user("dave")  # watches at the Activity, holds no seat
-        await fake.slash(w.alice, w.channel, "durak", "new", options={"deck": 24, "transfer": True})
+        await fake.slash(
+            w.alice, w.channel, "durak", "new", options={"deck": 24, "variants": "transfer"}
+        )
         for u in (w.bob, w.carol):
             await fake.slash(u, w.channel, "durak", "join")
         instance = fake.activity.open_instance(w.channel, [w.alice, w.bob, dave])

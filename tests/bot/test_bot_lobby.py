@@ -62,7 +62,9 @@ async def test_lobby_join_leave_ai_start_cancel_permissions(tmp_path: Path) -> N
         assert bot.service.registry.in_channel(w.channel) is None
         saved = await bot.service.storage.load_tables(("abandoned",))
         assert [s.table_id for s in saved] == [tid]
-        rules = await fake.slash(w.alice, w.channel, "durak", "new", options={"transfer": True})
+        rules = await fake.slash(
+            w.alice, w.channel, "durak", "new", options={"variants": "transfer"}
+        )
         assert not rules.ephemeral
         text = await fake.slash(w.bob, w.channel, "durak", "rules")
         assert text.ephemeral and "V1 transfer" in str(text.embeds)

@@ -215,3 +215,39 @@ def test_a_hand_of_an_earlier_bout_is_stale_and_take_counts_what_it_showed() -> 
         check_seen(table, 0, lead, first)  # a lead clicked on the first bout's hand
     assert stale.value.kind is Refusal.STALE
     check_seen(table, 0, lead, table.version)
+
+
+async def test_a_click_that_changes_nothing_says_why(tmp_path: Path) -> None:
+    """#45 item 6, R9: "Done for this bout" pressed twice, and its "Take back" pressed on an
+    older hand after the bout it was for has ended, change nothing; the hand says why rather
+    than coming back silently refreshed."""
+    async with world(tmp_path) as w, running_bot(w, hand_idle_refresh_seconds=IDLE) as bot:
+        table = await alice_led_7s(w, bot, ["7S 7C 9H", "8S 9D 10H KS AS", "6D 9C QH"])
+        offered = latest_hand(w.fake, w.carol)
+        done = button(offered, code="p1")
+        await click_action(w, w.carol, "p1")
+        assert 2 in table.auto_pass
+        again = await raw_click(w.fake, w.carol, _with_button(offered, done), done)
+        assert t("err.auto_pass_set") in again.content
+        with_take_back = latest_hand(w.fake, w.carol)
+        take_back = button(with_take_back, code="p0")
+        await click_action(w, w.bob, "defend 7S 8S")
+        await click_action(w, w.alice, "pass")  # the bout is over: carol's "done" lapses
+        assert not table.auto_pass
+        version = table.version
+        late = await raw_click(w.fake, w.carol, _with_button(with_take_back, take_back), take_back)
+        assert late.response_type == UPDATE_MESSAGE
+        assert t("err.auto_pass_lapsed") in late.content
+        assert table.version == version  # nothing changed
+
+
+def test_the_take_warning_counts_each_number_in_its_own_words() -> None:
+    """#45 item 6: "1 more were thrown in" — the sentence's plural follows the cards to take
+    (n); the cards thrown since (more) are a bare number that needs no agreement."""
+    for lang in ("en", "ru", "uk", "de", "es"):
+        one_more = t("err.take_grew", lang, more=1, n=5)
+        five_more = t("err.take_grew", lang, more=5, n=6)
+        assert "{" not in one_more and "{" not in five_more
+    assert "1 more were" not in t("err.take_grew", "en", more=1, n=5)
+    assert "5 cards" in t("err.take_grew", "en", more=1, n=5)
+    assert "взять 5 карт " in t("err.take_grew", "ru", more=1, n=5)

@@ -6,10 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
-import durak_core
-from tests.engine.test_build import assert_fresh, assert_marked, compiled_modules
+from tests.engine.test_build import PURE_INSTALL, assert_fresh, assert_marked, compiled_modules
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -26,6 +23,6 @@ def test_every_compiled_bot_module_says_so_at_its_top() -> None:
     assert_marked(compiled_modules("BOT_COMPILED"))
 
 
-@pytest.mark.skipif(not durak_core.COMPILED, reason="pure-Python install (no C compiler)")
+@PURE_INSTALL
 def test_compiled_bot_modules_are_not_stale() -> None:
     assert_fresh(compiled_modules("BOT_COMPILED"))

@@ -24,7 +24,7 @@ from tests.bot.test_tournament_signup import (
 
 
 async def say_in(w: World, channel: int, who: int, *path: str, **options: object) -> str:
-    res = await w.fake.slash(who, channel, "durak", "tournament", *path, options=options)
+    res = await w.fake.slash(who, channel, "durak-tournament", *path, options=options)
     if res.response_type == 5:
         await res.wait_until(lambda r: r.message is not None and not r.message.loading, 20)
     return res.content

@@ -76,7 +76,7 @@ async def test_joint_leaders_play_a_deciding_game_for_first_place(tmp_path: Path
         await fake.wait_for(lambda: champion in description(fake, board), 15)
         fields = str(fake.message(board).embeds[0].get("fields"))
         assert t("tstand.decider") in fields
-        res = await fake.slash(w.alice, w.channel, "durak", "tournament", "export")
+        res = await fake.slash(w.alice, w.channel, "durak-tournament", "export")
         assert res.message is not None
         files = {x.filename: x.data for x in res.message.attachments}
         exported = json.loads(files["tournament.json"])

@@ -1,4 +1,4 @@
-"""The export of issue #30: ``/durak tournament export`` attaches the standings as CSV (every
+"""The export of issue #30: ``/durak-tournament export`` attaches the standings as CSV (every
 tie-break) and the whole tournament as JSON, its games with the seed commitments stored for
 them; what it says equals a recomputation from the stored games."""
 
@@ -29,7 +29,7 @@ async def test_the_export_holds_the_stored_tournament(tmp_path: Path) -> None:
         await say(w, w.alice, "start")
         await reaches(store, tid, TournamentStatus.FINISHED, 90)
 
-        res = await fake.slash(w.bob, w.channel, "durak", "tournament", "export")
+        res = await fake.slash(w.bob, w.channel, "durak-tournament", "export")
         assert res.ephemeral and res.content == t("tournament.ok.exported", name="Cup")
         message = res.message
         assert message is not None

@@ -221,7 +221,7 @@ async def test_a_swiss_survives_a_sigkill_and_its_standings_recompute(tmp_path: 
         bot, storage, humans = club.bot, club.storage, club.humans
         store = TournamentStore(storage)
         await fake.slash(
-            organiser, channel, "durak", "tournament", "new", timeout=10,
+            organiser, channel, "durak-tournament", "new", timeout=10,
             options={
                 "name": "Kill Cup", "table_size": SEATS, "rounds": ROUNDS, "timer": 1,
                 "decider": False,  # exactly ROUNDS rounds (test_tournament_decider.py)
@@ -234,7 +234,7 @@ async def test_a_swiss_survives_a_sigkill_and_its_standings_recompute(tmp_path: 
 
         await until(posted, 10, "the sign-up message")
         tid = (await club.join_all()).tournament_id
-        start = await fake.slash(organiser, channel, "durak", "tournament", "start", timeout=10)
+        start = await fake.slash(organiser, channel, "durak-tournament", "start", timeout=10)
         await start.wait_until(lambda r: r.message is not None and not r.message.loading, 20)
         assert start.content == t("tournament.ok.started", name="Kill Cup")
         club.play()

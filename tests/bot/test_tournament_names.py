@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.text import t
-from bot.tournaments.messages.tournament_text import safe_name
+from bot.text.names import shown_name
 from tests.bot.test_tournament_signup import (
     only_tournament,
     organiser_bot,
@@ -22,7 +22,7 @@ NAME = "**@everyone** <@123> _cup_"
 async def test_a_name_with_markdown_and_mentions_is_shown_as_typed(tmp_path: Path) -> None:
     async with organiser_bot(tmp_path) as (w, bot):
         fake = w.fake
-        shown = safe_name(NAME)
+        shown = shown_name(NAME)
         assert "@everyone" not in shown and "<@123>" not in shown and "\\*\\*" in shown
         await say(w, w.alice, "new", name=NAME, timer=600)
         tr = await posted(bot, w.guild)
@@ -46,6 +46,6 @@ async def test_a_name_with_markdown_and_mentions_is_shown_as_typed(tmp_path: Pat
         await fake.wait_for(lambda: fake.channel_messages(thread), 10)
         ping = fake.channel_messages(thread)[0].content
         assert shown in ping and NAME not in ping
-        history = await fake.slash(w.bob, w.channel, "durak", "tournament", "history")
+        history = await fake.slash(w.bob, w.channel, "durak-tournament", "history")
         assert shown in str(history.embeds[0]["description"])
         assert await say(w, w.alice, "cancel") == t("tournament.ok.cancelled", name=shown)

@@ -1,5 +1,5 @@
 """Issue #30 control 4: the organiser records a walkover or a forfeit for a table that went
-wrong (``/durak tournament override``). The live table closes, told why, its game being played
+wrong (``/durak-tournament override``). The live table closes, told why, its game being played
 unrecorded (no rating changes); the standings and the next round follow the override; the
 tournament's channel and its export say who recorded it and when. Each refusal its words."""
 
@@ -68,7 +68,7 @@ async def test_an_override_decides_a_swiss_table_and_the_next_round_follows(
         )
         # the autocomplete offers both tables, named as their threads
         choices = await fake.autocomplete(
-            w.alice, w.channel, "durak", "tournament", "override",
+            w.alice, w.channel, "durak-tournament", "override",
             focused="table", options={"table": ""},
         )  # fmt: skip
         assert [c["value"] for c in choices] == ["1", "2"]
@@ -116,7 +116,7 @@ async def test_an_override_decides_a_swiss_table_and_the_next_round_follows(
             assert (await storage.user_stats(p, w.guild)).games == 0
 
         # the export says who recorded each override, and when
-        res = await fake.slash(w.alice, w.channel, "durak", "tournament", "export")
+        res = await fake.slash(w.alice, w.channel, "durak-tournament", "export")
         assert res.content == t("tournament.ok.exported", name="Cup") and res.message
         files = {x.filename: x.data for x in res.message.attachments}
         data = json.loads(files["tournament.json"])

@@ -42,11 +42,11 @@ async def test_two_tournaments_in_a_channel_are_told_apart(tmp_path: Path) -> No
             assert len(await store.tournament_entrants(tr.tournament_id)) == 2
 
         suggested = await fake.autocomplete(
-            w.alice, w.channel, "durak", "tournament", "start", focused="tournament"
+            w.alice, w.channel, "durak-tournament", "start", focused="tournament"
         )
         assert {c["value"] for c in suggested} == {first.tournament_id, second.tournament_id}
         typed = await fake.autocomplete(
-            w.alice, w.channel, "durak", "tournament", "start",
+            w.alice, w.channel, "durak-tournament", "start",
             focused="tournament", options={"tournament": "fir"},
         )  # fmt: skip
         assert [c["value"] for c in typed] == [first.tournament_id]

@@ -49,7 +49,7 @@ async def answer(res: InteractionResult) -> str:
 
 
 async def command(fake: FakeDiscord, user: int, channel: int, *path: str, **options: object) -> str:
-    res = await fake.slash(user, channel, "durak", "tournament", *path, options=options, timeout=10)
+    res = await fake.slash(user, channel, "durak-tournament", *path, options=options, timeout=10)
     return await answer(res)
 
 

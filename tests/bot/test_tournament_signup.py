@@ -1,4 +1,4 @@
-"""/durak tournament through the fake Discord: who may create one, the sign-up message and its
+"""/durak-tournament through the fake Discord: who may create one, the sign-up message and its
 buttons, and every bad input of issue #18 item 6 answered from the catalogue with nothing
 changed; then a small tournament played to its end by the AI standing in for no-shows."""
 
@@ -31,7 +31,7 @@ async def organiser_bot(tmp_path: Path) -> AsyncIterator[tuple[World, DurakBot]]
 
 
 async def say(w: World, who: int, *path: str, **options: object) -> str:
-    res = await w.fake.slash(who, w.channel, "durak", "tournament", *path, options=options)
+    res = await w.fake.slash(who, w.channel, "durak-tournament", *path, options=options)
     if res.response_type == 5:  # deferred: the answer replaces "thinking…"
         await res.wait_until(lambda r: r.message is not None and not r.message.loading, 20)
     return res.content
@@ -155,7 +155,7 @@ async def test_signup_refusals_change_nothing(tmp_path: Path) -> None:
         assert await bot.tournaments.store.guild_tournaments(w.guild) == []
 
         res = await fake.slash(
-            w.alice, w.channel, "durak", "tournament", "new",
+            w.alice, w.channel, "durak-tournament", "new",
             options={"name": "Cup", "table_size": 3, "limit": 3},
         )  # fmt: skip
         assert not res.ephemeral and res.embeds[0]["title"] == t(
@@ -198,7 +198,7 @@ async def test_signup_refusals_change_nothing(tmp_path: Path) -> None:
         assert await say(w, w.alice, "cancel") == t("tournament.ok.cancelled", name="Cup")
         late = await fake.click(w.alice, message, join)
         assert late.content == t("tournament.error.started")
-        history = await fake.slash(w.bob, w.channel, "durak", "tournament", "history")
+        history = await fake.slash(w.bob, w.channel, "durak-tournament", "history")
         assert "Cup" in history.embeds[0]["description"]
 
 
@@ -312,7 +312,7 @@ async def test_the_deadline_starts_it_or_cancels_it_with_too_few(tmp_path: Path)
         # a second one, in another channel, whose deadline finds one entrant: cancelled
         other = fake.add_channel(w.guild, "cup-2")
         await fake.slash(
-            w.alice, other, "durak", "tournament", "new",
+            w.alice, other, "durak-tournament", "new",
             options={"name": "Lonely", "deadline": f"<t:{int(time.time()) + 90}>"},
         )  # fmt: skip
 

@@ -1,4 +1,4 @@
-"""Issue #30, bug 7 and the "withdraw" control: ``/durak tournament leave`` works after the
+"""Issue #30, bug 7 and the "withdraw" control: ``/durak-tournament leave`` works after the
 start. In a bracket the match being played is a walkover (its table closes, the game being
 played is not recorded) and is shown as one; in a Swiss an AI plays the seat to the end of
 the match, its games counting for nobody. A game an AI played all of for an absent player

@@ -41,16 +41,16 @@ async def test_new_with_variant_options_and_conflicts(tmp_path: Path) -> None:
         async with running_bot(w) as bot:
             fake = w.fake
             bad = await fake.slash(
-                ivan, w.channel, "durak", "new", options={"no_trump": True, "crazy": True}
+                ivan, w.channel, "durak", "new", options={"variants": "без-козыря, сумасшедший"}
             )
             assert bad.ephemeral and bad.content.startswith("Эти правила несовместимы")
             assert "V11" in bad.content and "V12" in bad.content
-            await fake.slash(w.alice, w.channel, "durak", "new", options={"jokers": True})
+            await fake.slash(w.alice, w.channel, "durak", "new", options={"variants": "jokers"})
             assert table_of(bot, w.channel).rules.deck_size == 52  # jokers imply 52 cards
             await fake.slash(w.alice, w.channel, "durak", "cancel")
             await fake.slash(
                 w.alice, w.channel, "durak", "new",
-                options={"changing_trump": True, "double_deck": True, "ai_seats": 1},
+                options={"variants": "V14, double deck", "ai_seats": 1},
             )  # fmt: skip
             table = table_of(bot, w.channel)
             assert table.rules.changing_trump and table.rules.double_deck
@@ -89,7 +89,7 @@ async def test_a_whole_show_trump_game(tmp_path: Path) -> None:
     """V18: every hand's buttons are the legal actions (shows beside transfers) to the end."""
     async with world(tmp_path) as w, running_bot(w) as bot:
         fake = w.fake
-        options = {"deck": 24, "transfer": True, "show_trump": True, "ai_seats": 1}
+        options = {"deck": 24, "variants": "transfer, show_trump", "ai_seats": 1}
         await fake.slash(w.alice, w.channel, "durak", "new", options=options)
         await fake.slash(w.bob, w.channel, "durak", "join")
         await fake.slash(w.alice, w.channel, "durak", "start")

@@ -8,11 +8,16 @@ from pathlib import Path
 
 import pytest
 
-import durak_core
-from durak_core.compiled_sources import compiled_twin, edited_sources
+from durak_core.compiled_sources import REBUILD, compiled_twin, edited_sources, was_compiled
 
 #: The modules the build compiles (read from the build backend itself: one list).
 _BACKEND = Path(__file__).resolve().parents[2] / ".build" / "backend.py"
+#: Skipped only where the install compiled nothing (no C compiler, or DURAK_PURE_PYTHON=1); an
+#: edited group runs as Python but still has its compiled twins, so its test fails (#49).
+PURE_INSTALL = pytest.mark.skipif(
+    not was_compiled(_BACKEND.parents[1] / "durak_core"),
+    reason="pure-Python install: nothing was compiled (no C compiler, or DURAK_PURE_PYTHON=1)",
+)
 
 
 def compiled_modules(group: str = "COMPILED") -> list[str]:
@@ -41,7 +46,7 @@ def test_every_compiled_module_says_so_at_its_top() -> None:
     assert_marked(compiled_modules())
 
 
-@pytest.mark.skipif(not durak_core.COMPILED, reason="pure-Python install (no C compiler)")
+@PURE_INSTALL
 def test_compiled_modules_are_not_stale() -> None:
     assert_fresh(compiled_modules())
 
@@ -52,6 +57,7 @@ def assert_fresh(names: list[str]) -> None:
     root = _BACKEND.parents[1]
     for name in names:
         assert compiled_twin(root / name) is not None, f"no compiled twin of {name} beside it"
-        assert edited_sources(root / name.split("/")[0]) == [], "compile again: pip install -e ."
+        edited = edited_sources(root / name.split("/")[0])
+        assert edited == [], f"edited since the install compiled them: {edited}; run {REBUILD}"
         module = importlib.import_module(name.removesuffix(".py").replace("/", "."))
         assert not (module.__file__ or "").endswith(".py"), f"{name} runs as Python"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from .command_size import size_problems
 from .model import COMPONENTS_V2, JSON, SELECT_TYPES, iter_components
 
 Problem = tuple[str, str]  # (field path, message)
@@ -209,6 +210,7 @@ def validate_commands(commands: list[JSON]) -> list[Problem]:
             problems.append((f"{i}.name", f"Application command names must be unique ({key[0]})."))
         names.add(key)
         problems += _validate_command(cmd, str(i), depth=0)
+        problems += size_problems(cmd, str(i))
     return problems
 
 

@@ -1,4 +1,4 @@
-"""``/durak tournament``: new, start, cancel, remove, standings, history, and the sign-up
+"""``/durak-tournament``: new, start, cancel, remove, standings, history, and the sign-up
 message's Join / Leave buttons. The runner (``bot.tournaments.runner``) plays the rounds; this
 part parses, checks who may, and answers."""
 
@@ -19,6 +19,7 @@ from bot.domain import MAX_TURN_TIMER
 from bot.settings import DEFAULT_TURN_TIMER
 from bot.tables.refusals import Refusal, Rejected
 from bot.text import t
+from bot.text.names import shown_name
 from bot.text.translator import ls
 from bot.tournaments.logic import (
     Format,
@@ -35,7 +36,6 @@ from bot.tournaments.logic import (
 from bot.tournaments.messages.tournament_export import export_data, export_files
 from bot.tournaments.messages.tournament_host import override_line
 from bot.tournaments.messages.tournament_signup import signup_message
-from bot.tournaments.messages.tournament_text import safe_name
 from bot.tournaments.runner.check_in import MINUTES as CHECK_IN_MINUTES
 from bot.tournaments.runner.check_in import announced as check_in_announced
 from bot.tournaments.runner.deciding import DECIDER
@@ -181,7 +181,7 @@ class TournamentCommands(CogBase):
         else:
             await self._take_off(tr, user.id)
             key = left_key(tr)
-        await self._say(interaction, key, name=safe_name(tr.name))
+        await self._say(interaction, key, name=shown_name(tr.name))
         self.bot.event_host.changed(tournament)
 
     @click
@@ -198,7 +198,7 @@ class TournamentCommands(CogBase):
             tr.tournament_id, interaction.user.id
         ):
             raise_not_joined()
-        await self._say(interaction, "tournament.ok.checked_in", name=safe_name(tr.name))
+        await self._say(interaction, "tournament.ok.checked_in", name=shown_name(tr.name))
         self.bot.event_host.changed(tr.tournament_id)
 
     # -- the organiser's commands -------------------------------------------------------------
@@ -257,7 +257,7 @@ class TournamentCommands(CogBase):
         await interaction.response.defer(ephemeral=True, thinking=True)
         tr = await self.bot.tournaments.start(tr.tournament_id)
         loc = loc_of(interaction)
-        lines = [t("tournament.ok.started", loc, name=safe_name(tr.name))]
+        lines = [t("tournament.ok.started", loc, name=shown_name(tr.name))]
         entrants = await self.bot.tournaments.store.tournament_entrants(tr.tournament_id)
         playing = sum(not e.withdrawn for e in entrants)
         fit = seating_fit(tr.settings, playing)
@@ -272,7 +272,7 @@ class TournamentCommands(CogBase):
     ) -> None:
         tr = await self._organised(interaction, tournament)
         tr = await self.bot.tournaments.cancel(tr.tournament_id)
-        await self._say(interaction, "tournament.ok.cancelled", name=safe_name(tr.name))
+        await self._say(interaction, "tournament.ok.cancelled", name=shown_name(tr.name))
 
     @tournament.command(name=ls("name.t_edit"), description=ls("cmd.t_edit"))
     @app_commands.rename(**{n: ls(option_key("pname", n)) for n in EDITABLE})
@@ -303,7 +303,7 @@ class TournamentCommands(CogBase):
         )
         self.bot.event_host.changed(tr.tournament_id)
         self.bot.tournaments.ensure_ticker()
-        await self._say(interaction, "tournament.ok.edited", name=safe_name(tr.name))
+        await self._say(interaction, "tournament.ok.edited", name=shown_name(tr.name))
 
     @tournament.command(name=ls("name.t_pause"), description=ls("cmd.t_pause"))
     @tournament_option(_open_choices)
@@ -325,7 +325,7 @@ class TournamentCommands(CogBase):
         tr = await self._organised(interaction, tournament)
         tr = await self.bot.tournaments.pause(tr.tournament_id, paused)
         key = "tournament.ok.paused" if paused else "tournament.ok.resumed"
-        await self._say(interaction, key, name=safe_name(tr.name))
+        await self._say(interaction, key, name=shown_name(tr.name))
 
     async def _table_choices(
         self, interaction: discord.Interaction, current: str
@@ -392,7 +392,7 @@ class TournamentCommands(CogBase):
         except SignupError as exc:  # said of that player, not of "you"
             raise SignupError(f"player_{exc.code}", str(exc)) from None
         await self._say(
-            interaction, "tournament.ok.removed", user=f"<@{user.id}>", name=safe_name(tr.name)
+            interaction, "tournament.ok.removed", user=f"<@{user.id}>", name=shown_name(tr.name)
         )
 
     @tournament.command(name=ls("name.t_leave"), description=ls("cmd.t_leave"))
@@ -402,7 +402,7 @@ class TournamentCommands(CogBase):
     ) -> None:
         tr = await self._current(interaction, tournament)
         await self._take_off(tr, interaction.user.id)
-        await self._say(interaction, left_key(tr), name=safe_name(tr.name))
+        await self._say(interaction, left_key(tr), name=shown_name(tr.name))
 
     async def _take_off(self, tr: TournamentRecord, user_id: int) -> None:
         """Off the list during the sign-up; withdrawn once it runs (``TournamentRunner.withdraw``:
@@ -467,7 +467,7 @@ class TournamentCommands(CogBase):
             names,
         )
         files = export_files(data, tr.settings.format is not Format.SINGLE_ELIMINATION)
-        text = t("tournament.ok.exported", loc_of(interaction), name=safe_name(tr.name))
+        text = t("tournament.ok.exported", loc_of(interaction), name=shown_name(tr.name))
         await interaction.response.send_message(text, files=files, ephemeral=True)
 
     @tournament.command(name=ls("name.history"), description=ls("cmd.t_history"))

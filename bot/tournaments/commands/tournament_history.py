@@ -1,4 +1,4 @@
-"""``/durak tournament history``: the server's tournaments, newest first, one line each."""
+"""``/durak-tournament history``: the server's tournaments, newest first, one line each."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from collections.abc import Sequence
 import discord
 
 from bot.text import t
+from bot.text.names import shown_name
 from bot.tournaments.messages.tournament_signup import COLOUR
-from bot.tournaments.messages.tournament_text import safe_name
 from bot.tournaments.storage import TournamentRecord
 
 
@@ -18,7 +18,7 @@ def history_embed(past: Sequence[TournamentRecord], loc: str) -> discord.Embed:
         t(
             "tournament.history.line",
             loc,
-            name=safe_name(tr.name),
+            name=shown_name(tr.name),
             state=t(f"tournament.state.{tr.status}", loc),
             when=f"<t:{int(tr.created_at.timestamp())}:d>",
         )

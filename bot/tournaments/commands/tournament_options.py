@@ -1,4 +1,4 @@
-"""``/durak tournament new``'s options: the deadline (a Discord timestamp or an ISO date), the
+"""``/durak-tournament new``'s options: the deadline (a Discord timestamp or an ISO date), the
 settings of the tournament core and the table options of its tables."""
 
 from __future__ import annotations
@@ -132,7 +132,7 @@ class NewTournamentAsk:
         )
 
 
-#: What ``/durak tournament edit`` may change before the start.
+#: What ``/durak-tournament edit`` may change before the start.
 EDITABLE = ("name", "deadline", "limit", "rounds", "timer")
 
 

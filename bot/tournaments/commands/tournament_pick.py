@@ -12,9 +12,9 @@ from discord import app_commands
 
 from bot.tables.refusals import Refusal, Rejected
 from bot.text import t
+from bot.text.names import shown_name
 from bot.text.translator import ls
 from bot.tournaments.logic import ResultError
-from bot.tournaments.messages.tournament_text import safe_name
 from bot.tournaments.storage import RoundStatus, StoredRound, TournamentRecord, TournamentStatus
 
 OPEN = (TournamentStatus.SIGNUP, TournamentStatus.RUNNING)
@@ -47,7 +47,7 @@ def pick(
         return open_ones[0]
     if not open_ones:
         raise Rejected(Refusal.NO_TOURNAMENT)
-    names = ", ".join(f"“{safe_name(tr.name)}”" for tr in open_ones)
+    names = ", ".join(f"“{shown_name(tr.name)}”" for tr in open_ones)
     raise Rejected(Refusal.TOURNAMENT_AMBIGUOUS, {"names": names})
 
 
@@ -91,7 +91,7 @@ def choices(
 def table_choices(
     rounds: Sequence[StoredRound], names: Mapping[int, str], typed: str, loc: str
 ) -> list[app_commands.Choice[str]]:
-    """The suggestions for ``/durak tournament override``'s table: the round being played's
+    """The suggestions for ``/durak-tournament override``'s table: the round being played's
     tables without a recorded result, each named as its thread is, with who sits there."""
     if not rounds or rounds[-1].status is not RoundStatus.RUNNING:
         return []

@@ -1,4 +1,4 @@
-"""``/durak tournament export``: a tournament's results as files (issue #30, "export").
+"""``/durak-tournament export``: a tournament's results as files (issue #30, "export").
 
 ``standings.csv``: one row per player, every tie-break (a spreadsheet opens it as it is).
 ``tournament.json``: the players, each round's tables and byes, every game with its seed

@@ -18,6 +18,7 @@ from bot.pacing.channel_limits import ChannelLimiter
 from bot.storage import Storage
 from bot.storage.preferences import NotifyPrefs
 from bot.text import t
+from bot.text.names import shown_name
 from bot.tournaments.logic import Override, PlayedGame, TournamentError
 from bot.tournaments.runner.coalesce import Coalesced
 from bot.tournaments.runner.host import ThreadsRefused
@@ -34,7 +35,6 @@ from bot.tournaments.storage import (
 
 from .tournament_signup import mention, signup_message, when_text
 from .tournament_standings import standings_message
-from .tournament_text import safe_name
 
 log = logging.getLogger(__name__)
 
@@ -60,7 +60,7 @@ def override_line(
     round's tables, as its thread is named): the organiser's confirmation, or the tournament's
     log line (``more``: by whom, when)."""
     result = override_result(o, loc)
-    return t(key, loc, name=safe_name(tr.name), round=o.round, table=label, result=result, **more)
+    return t(key, loc, name=shown_name(tr.name), round=o.round, table=label, result=result, **more)
 
 
 class DiscordEventHost:
@@ -120,13 +120,13 @@ class DiscordEventHost:
 
     def table_cancelled(self, tr: TournamentRecord, thread_id: int) -> None:
         lang = TableOptions.of(tr.options).language
-        self._say(tr, thread_id, t("tournament.table_cancelled", lang, name=safe_name(tr.name)))
+        self._say(tr, thread_id, t("tournament.table_cancelled", lang, name=shown_name(tr.name)))
 
     def withdrew(self, tr: TournamentRecord, thread_id: int, user_id: int, *, closed: bool) -> None:
         lang = TableOptions.of(tr.options).language
         key = "tournament.withdrew.walkover" if closed else "tournament.withdrew.ai"
         player = self.known.get(user_id) or mention(user_id)
-        self._say(tr, thread_id, t(key, lang, player=discord.utils.escape_markdown(player)))
+        self._say(tr, thread_id, t(key, lang, player=shown_name(player)))
 
     def overridden(
         self, tr: TournamentRecord, thread_id: int | None, label: int, o: Override, by: int
@@ -160,7 +160,7 @@ class DiscordEventHost:
         link = f"https://discord.com/channels/{tr.guild_id}/{tr.channel_id}/{tr.signup_message_id}"
         deadline = tr.signup_deadline
         when = "" if deadline is None else when_text(deadline)
-        text = t(key, lang, name=safe_name(tr.name), when=when, link=link)
+        text = t(key, lang, name=shown_name(tr.name), when=when, link=link)
         entrants = await self.store.tournament_entrants(tr.tournament_id)
         users = [e.user_id for e in entrants if not (e.checked_in or e.withdrawn)]
         await self._dm(tr, users, text, modes=("mention", "dm"))
@@ -190,7 +190,7 @@ class DiscordEventHost:
         text = t(
             "tournament.deadline_cancelled",
             lang,
-            name=safe_name(tr.name),
+            name=shown_name(tr.name),
             reason=t(f"tournament.error.{error.code}", lang, **error.params),
             players=" ".join(mention(u) for u in dict.fromkeys(users)),
         )
@@ -224,18 +224,21 @@ class DiscordEventHost:
             "tournament.ping",
             lang,
             players=" ".join(mention(p) for p in players),
-            name=safe_name(tr.name),
+            name=shown_name(tr.name),
             round=round,
         )
         channel = self.client.get_partial_messageable(thread_id)
         with contextlib.suppress(discord.HTTPException):
             async with self.limits.write(thread_id, "post"):
                 await channel.send(
-                    text[:2000], allowed_mentions=discord.AllowedMentions(users=True)
+                    text[:2000],
+                    allowed_mentions=discord.AllowedMentions(
+                        users=[discord.Object(p) for p in players]
+                    ),
                 )
         # those who asked for DMs (/durak settings notify: dm) also get one, with the link
         link = f"https://discord.com/channels/{tr.guild_id}/{thread_id}"
-        opened = t("tournament.table_dm", lang, name=safe_name(tr.name), round=round, link=link)
+        opened = t("tournament.table_dm", lang, name=shown_name(tr.name), round=round, link=link)
         self._spawn(self._dm(tr, players, opened, modes=("dm",)))
 
     # -- members ----------------------------------------------------------------------------
@@ -350,7 +353,7 @@ def with_notes(embed: discord.Embed, notes: Sequence[str]) -> None:
 def blocked_text(tr: TournamentRecord, missing: str | None, lang: str, *, ping: bool) -> str:
     """What keeps the tournament's tables from opening and who can fix it (or that they open
     again: ``missing`` None)."""
-    name = safe_name(tr.name)
+    name = shown_name(tr.name)
     if missing is None:
         return t("tournament.blocked.resumed", lang, name=name)
     organiser = mention(tr.organiser_id) if ping else t("tournament.blocked.organiser", lang)

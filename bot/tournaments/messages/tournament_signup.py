@@ -9,6 +9,7 @@ from datetime import datetime
 import discord
 
 from bot.text import t
+from bot.text.names import shown_name
 from bot.tournaments.logic import Format, MatchKind
 from bot.tournaments.runner.check_in import announced, check_in_minutes, opens_at
 from bot.tournaments.runner.deciding import wants_decider
@@ -18,7 +19,6 @@ from bot.ui.buttons import SignupButton, SignupOp
 from bot.ui.rules_text import rules_summary
 
 from .tournament_checkin import CheckInButton
-from .tournament_text import safe_name
 
 COLOUR = 0xB8860B  # old gold
 #: The entrants' list shares the description (4096 characters) with the settings.
@@ -72,7 +72,7 @@ def signup_message(
 ) -> tuple[discord.Embed, discord.ui.View | None]:
     s = tr.settings
     embed = discord.Embed(
-        title=t("tournament.signup.title", loc, name=safe_name(s.name)), colour=COLOUR
+        title=t("tournament.signup.title", loc, name=shown_name(s.name)), colour=COLOUR
     )
     lines = settings_lines(tr, loc)
     if tr.status is TournamentStatus.SIGNUP:

@@ -11,6 +11,7 @@ from typing import Final, Protocol
 import discord
 
 from bot.text import t
+from bot.text.names import shown_name
 from bot.tournaments.logic import Format, PlayedGame, seed_order
 from bot.tournaments.storage import EntrantRecord, StoredRound, TournamentRecord, TournamentStatus
 
@@ -65,13 +66,6 @@ def as_translator(translator: Translator | str | None) -> Translator:
     return translator if callable(translator) else translator_for(translator)
 
 
-def safe_name(name: str) -> str:
-    """A tournament's name as text to show: its markdown and mentions shown as typed, never
-    formatting nor pinging anyone (issue #30 bug 10). A zero-width space after every "@"
-    defuses @everyone, @here and <@id> alike (discord.py's escape_mentions leaves <@id>)."""
-    return discord.utils.escape_markdown(name).replace("@", "@\u200b")
-
-
 def num(value: Fraction) -> str:
     """Points are whole or halves (docs/tournaments.md): 4, ½, 3½."""
     whole, half = divmod(value * 2, 2)
@@ -119,7 +113,7 @@ class Names:
 
     def md(self, player: int | None) -> str:
         """The name for the embed's text (markdown characters escaped)."""
-        return discord.utils.escape_markdown(self.plain(player))
+        return shown_name(self.plain(player))
 
     def listed(self, player: int) -> str:
         """The name in the players' list: that they withdrew, too."""
@@ -181,7 +175,7 @@ def standings_embed(
     budget = DESCRIPTION_BUDGET - len(text) - 2
     body = fit_lines(rows, budget, tr, key="tstand.more_players") if rows else ""
     embed = discord.Embed(
-        title=tr("tstand.title", name=safe_name(t.name)),
+        title=tr("tstand.title", name=shown_name(t.name)),
         description=f"{text}\n\n{body or tr('tstand.no_entrants')}",
         colour=COLOURS[t.status],
     )

@@ -95,7 +95,7 @@ class TournamentQueries(OnStorage):
         return await self._transaction(body, write=False)
 
     async def guild_tournaments(self, guild_id: int, limit: int = 10) -> list[TournamentRecord]:
-        """A guild's tournaments, newest first (``/durak tournament history``)."""
+        """A guild's tournaments, newest first (``/durak-tournament history``)."""
         check_limit(limit)
         rows = await fetch_rows(
             self._transaction,

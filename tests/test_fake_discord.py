@@ -155,8 +155,8 @@ class DemoBot(commands.Bot):
             await bot.release.wait()
             try:
                 await interaction.edit_original_response(content="done")
-            except discord.NotFound as exc:
-                bot.outcomes.append(exc.code)
+            except discord.HTTPException as exc:
+                bot.outcomes.append((exc.status, exc.code))
 
         @group.command(name="bad", description="Send a component Discord refuses")
         async def bad(interaction: discord.Interaction) -> None:
@@ -170,7 +170,10 @@ class DemoBot(commands.Bot):
         @group.command(name="sleepy", description="Answer only when released")
         async def sleepy(interaction: discord.Interaction) -> None:
             await bot.release.wait()
-            await interaction.response.send_message("finally")
+            try:
+                await interaction.response.send_message("finally")
+            except discord.NotFound as exc:
+                bot.outcomes.append((exc.status, exc.code))
 
         @group.command(name="greet", description="Greet someone in private")
         async def greet(interaction: discord.Interaction, who: discord.Member) -> None:
@@ -307,14 +310,14 @@ async def test_dynamic_item_is_dispatched_after_restart(world: World) -> None:
     assert fake.gateway.identify_count == 2
 
 
-async def test_expired_token_gives_404_to_the_bot(world: World, bot: DemoBot) -> None:
+async def test_expired_token_gives_401_invalid_webhook_token(world: World, bot: DemoBot) -> None:
     fake = world.fake
     result = await fake.slash(world.alice, world.channel, "demo", "slow")
     fake.advance_time(15 * 60 + 1)
     bot.release.set()
-    assert await fake.wait_for(lambda: bot.outcomes) == [10015]
+    assert await fake.wait_for(lambda: bot.outcomes) == [(401, 50027)]
     assert result.content == "working"
-    assert any(r.status == 404 and r.path.endswith("/messages/@original") for r in fake.requests)
+    assert any(r.status == 401 and r.path.endswith("/messages/@original") for r in fake.requests)
 
 
 async def test_dropped_gateway_is_resumed(world: World, bot: DemoBot) -> None:
@@ -383,13 +386,13 @@ async def test_files_and_threads(world: World, bot: DemoBot) -> None:
     assert posted[0].content == "moves go here"
 
 
-async def test_late_first_response_is_flagged(world: World, bot: DemoBot) -> None:
+async def test_late_first_response_is_unknown_interaction(world: World, bot: DemoBot) -> None:
     fake = world.fake
     result = await fake.slash(world.alice, world.channel, "demo", "sleepy", wait=False)
     fake.advance_time(3.5)
     bot.release.set()
-    await result.wait_until(lambda r: r.response_type is not None)
-    assert result.late and result.content == "finally"
+    assert await fake.wait_for(lambda: bot.outcomes) == [(404, 10062)]
+    assert result.late and result.response_type is None and result.message is None
 
 
 async def test_user_option_dm_and_modal(world: World, bot: DemoBot) -> None:

@@ -14,6 +14,7 @@ from typing import Concatenate, ParamSpec, TypeVar
 import discord
 from discord.ext import commands
 
+from bot.delivery.interaction_limits import answer_lost
 from bot.delivery.message_writes import update_clicked_message
 from bot.delivery.refresher import updates_until
 from bot.domain import TableStatus
@@ -78,7 +79,12 @@ class CogBase(commands.Cog):
     ) -> None:
         """The answer to any failure: a refusal in the user's language — in the clicked hand
         itself when it is one of ``HAND_NOTICES`` — or "something went wrong" (logged) when
-        storage or anything else failed."""
+        storage or anything else failed. An answer Discord no longer takes (after its 3
+        seconds, or its token's 15 minutes) is told to nobody: the player's hand catches up
+        through the refresher, or the table message asks them to press "My hand"."""
+        if answer_lost(cause):
+            self._answer_lost(interaction, cause)
+            return
         if not isinstance(cause, Rejected):
             name = getattr(interaction.command, "name", None) or "button"
             error_id = self.bot.health.new_error_id()  # the player's words find this line
@@ -92,6 +98,14 @@ class CogBase(commands.Cog):
                 await self._show_hand(interaction, table, hand.seat, notice=text)
                 return
         await _reply(interaction, text)
+
+    def _answer_lost(self, interaction: discord.Interaction, cause: BaseException) -> None:
+        name = getattr(interaction.command, "name", None) or "button"
+        log.warning("/durak %s: Discord no longer takes this answer (%s)", name, cause)
+        table = self._table_here(interaction)
+        seated = table is not None and table.seat_of(interaction.user.id) is not None
+        if seated and table is not None and table.state is not None:
+            self.bot.notifier.answer_lost(table, interaction.user.id)
 
     # -- hand messages ------------------------------------------------------------------------
 

@@ -8,6 +8,7 @@ from typing import Any, cast
 import discord
 from discord import app_commands
 
+from bot.delivery.interaction_limits import answer_lost
 from bot.domain import TableStatus
 from bot.tables.refusals import Refusal, Rejected
 from bot.tables.table import STAND_IN_LEVEL, Table
@@ -152,8 +153,15 @@ class LobbyCommands(CogBase):
             message = await channel.send(embed=embed, view=view)
             await self._say(interaction, "ok.created", where=f"<#{thread_id}>")
         else:
-            await interaction.response.send_message(embed=embed, view=view)
-            message = await interaction.original_response()
+            try:
+                await interaction.response.send_message(embed=embed, view=view)
+                message = await interaction.original_response()
+            except discord.HTTPException as exc:
+                if not answer_lost(exc):
+                    raise
+                # Past Discord's 3 seconds the answer is refused: the lobby is posted anyway.
+                log.warning("/durak new answered too late; the lobby is posted as a message")
+                message = await channel.send(embed=embed, view=view)
         await lobby_posted(self.bot, table, message.id, version)
 
     async def _lobby_op(self, interaction: discord.Interaction, op: LobbyOp) -> None:

@@ -30,6 +30,7 @@ from bot.ui.table_embed import render_closed, render_table
 from bot.ui.table_picture import table_file, table_picture
 from durak_core import Card
 
+from .interaction_limits import answer_lost
 from .message_writes import edit_channel_message, edit_interaction_answer
 from .turn_alerts import TurnAlerts
 
@@ -191,6 +192,13 @@ class DiscordNotifier:
         if not had:  # the "press My hand" line may change
             self._messages(table).public.mark()
 
+    def answer_lost(self, table: Table, user: int) -> None:
+        """``user``'s click changed the table but its answer (their hand) never reached Discord
+        (too late): their hand is refreshed through the link kept before, while it lives, and
+        otherwise the table message asks them to press "My hand"."""
+        self._hand(table, user).mark()
+        self._messages(table).public.mark()
+
     def shown_picture(self, table: Table, user: int, message_id: int | None) -> object:
         """The picture ``message_id`` (a hand message of ``user``) shows, if the bot knows."""
         link = self.links.get((table.table_id, user))
@@ -261,10 +269,14 @@ class DiscordNotifier:
                 newer = self.links[(table.table_id, user)]
                 newer.shown_version, newer.picture, newer.shown_offers = -1, UNKNOWN_PICTURE, None
                 self._hand(table, user).mark()
-        except discord.NotFound:  # the token expired or the message is gone
-            self.links.pop((table.table_id, user), None)
-            self._messages(table).public.mark()
         except discord.HTTPException as exc:
+            if isinstance(exc, discord.NotFound) or answer_lost(exc):
+                # The token expired (Discord's clock, not ours) or the message is gone: the
+                # table message asks the player to press "My hand".
+                if self.links.get((table.table_id, user)) is link:
+                    del self.links[(table.table_id, user)]
+                self._messages(table).public.mark()
+                return
             log.warning("could not refresh the hand of %s at %s: %s", user, table.table_id, exc)
 
     # -- the public messages -------------------------------------------------------------

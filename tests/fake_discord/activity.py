@@ -19,6 +19,7 @@ from urllib.parse import parse_qsl
 
 from aiohttp import web
 
+from .form_errors import refuse
 from .http_util import API_PREFIX, FAKE_BODY, ApiError, json_response
 from .model import JSON, FakeInteraction
 from .payloads import user_payload
@@ -218,6 +219,13 @@ class ActivityState:
             raise self._oauth_error(400, "invalid_request", "form-encoded body expected")
         form = dict(parse_qsl((await request.read()).decode(), keep_blank_values=True))
         request[FAKE_BODY] = {k: v for k, v in form.items() if k not in ("client_secret", "code")}
+        problems = self.fake.contract.body_problems(
+            "POST", TOKEN_ROUTE, "application/x-www-form-urlencoded", form
+        )
+        if problems:  # recorded as violations; OAuth2 answers in its own shape
+            refuse(self.fake.violations, "POST", TOKEN_ROUTE, problems)
+            detail = "; ".join(f"{path}: {message}" for path, message, _ in problems)
+            raise self._oauth_error(400, "invalid_request", detail)
         client_id, secret = form.get("client_id"), form.get("client_secret")
         basic = request.headers.get("Authorization", "")
         if basic.startswith("Basic "):

@@ -18,9 +18,11 @@ from discord.http import Route
 
 from .activity import ActivityState
 from .clock import FakeClock
+from .contract.openapi_check import pinned_contract
 from .faults import EditRateLimiter, GlobalRateLimiter, ScriptedFailure
+from .form_errors import contract_gate
 from .gateway import Gateway
-from .http_util import API_PREFIX
+from .http_util import API_PREFIX, CONTRACT_GATE
 from .interactions import command_data, interaction_payload
 from .model import (
     DM,
@@ -80,6 +82,8 @@ class FakeDiscord:
         self._watch_loggers = tuple(watch_loggers)
         #: OAuth2 grants and activity instances (docs/fake_discord.md, "Activities").
         self.activity = ActivityState(self)
+        #: Discord's published description, pinned (docs/fake_discord.md, "The contract").
+        self.contract = pinned_contract()
 
     # -- lifecycle -----------------------------------------------------------------------
 
@@ -87,6 +91,7 @@ class FakeDiscord:
         """Serve on ``port`` of 127.0.0.1 (0: a free one; a test may pick one to bring the
         fake up where a bot is already trying to connect)."""
         app = web.Application(middlewares=[make_middleware(self)])
+        app[CONTRACT_GATE] = contract_gate(self.contract, self.violations)
         app.add_routes(RestApi(self).routes())
         app.add_routes(self.activity.routes())
         app.add_routes([web.get("/", self.gateway.handle)])

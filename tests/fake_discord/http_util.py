@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from aiohttp import web
@@ -16,6 +16,10 @@ from .store import UploadedFile
 API_PREFIX = "/api/v10"
 # The parsed body, kept on the request for the request log.
 FAKE_BODY = web.RequestKey("fake_body", object)
+#: Checks each parsed body (request, content type, body) and raises the refusal of one Discord
+#: would refuse (form_errors.contract_gate).
+Gate = Callable[[web.Request, str, Any], None]
+CONTRACT_GATE: web.AppKey[Gate] = web.AppKey("contract_gate")
 
 
 def json_response(
@@ -84,4 +88,12 @@ async def read_body(request: web.Request) -> tuple[Any, list[UploadedFile]]:
         raw_body = await request.read()
         payload = loads(raw_body) if raw_body else None
     request[FAKE_BODY] = payload
+    gate = request.app.get(CONTRACT_GATE)
+    if gate is not None and payload is not None:
+        kind = (
+            "multipart/form-data"
+            if files or content_type.lower().startswith("multipart/")
+            else "application/json"
+        )
+        gate(request, kind, payload)
     return payload, files

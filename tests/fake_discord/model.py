@@ -11,6 +11,8 @@ from typing import Any, NamedTuple
 
 JSON = dict[str, Any]
 
+#: Discord's window for an interaction's first response, and its token's lifetime (seconds).
+RESPONSE_WINDOW, TOKEN_LIFETIME = 3.0, 15 * 60
 EPHEMERAL = 1 << 6
 LOADING = 1 << 7
 COMPONENTS_V2 = 1 << 15
@@ -263,14 +265,21 @@ class FakeInteraction:
     modal: JSON | None = None
     autocomplete_choices: list[JSON] | None = None
     responded: asyncio.Event = field(default_factory=asyncio.Event)
+    #: First responses refused for coming after :data:`RESPONSE_WINDOW`.
+    late_attempts: int = 0
 
     @property
     def late(self) -> bool:
-        """Discord requires the first response within 3 s; the fake records, not enforces."""
-        return self.responded_at is not None and self.responded_at - self.created_at > 3.0
+        """A first response came after Discord's 3 s (refused with 404 ``10062``)."""
+        return self.late_attempts > 0
+
+    def past_response_window(self, now: float) -> bool:
+        """Discord takes the first response within 3 s of the interaction's creation."""
+        return now - self.created_at > RESPONSE_WINDOW
 
     def expired(self, now: float) -> bool:
-        return now - self.created_at > 15 * 60
+        """The interaction token (followups, edits of the original) lives 15 minutes."""
+        return now - self.created_at > TOKEN_LIFETIME
 
 
 @dataclass

@@ -9,6 +9,7 @@ from aiohttp import web
 
 from .activity import TOKEN_ROUTE
 from .faults import EditRateLimiter, rate_limit_headers
+from .form_errors import query_refusal, refuse
 from .http_util import API_PREFIX, FAKE_BODY, ApiError, json_response, read_body, unknown
 from .model import EPHEMERAL, JSON, LOADING, FakeChannel, FakeInteraction, FakeMessage, Violation
 from .payloads import (
@@ -31,7 +32,7 @@ Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 # Discord error codes used below.
 UNKNOWN_CHANNEL, UNKNOWN_GUILD, UNKNOWN_MESSAGE, UNKNOWN_USER = 10003, 10004, 10008, 10013
 UNKNOWN_WEBHOOK, UNKNOWN_INTERACTION, ALREADY_ACKNOWLEDGED = 10015, 10062, 40060
-INVALID_FORM_BODY, CANNOT_EDIT_OTHERS = 50035, 50005
+CANNOT_EDIT_OTHERS, INVALID_WEBHOOK_TOKEN = 50005, 50027
 
 
 class RestApi:
@@ -95,13 +96,7 @@ class RestApi:
     def _refuse(self, request: web.Request, problems: list[Problem]) -> ApiError:
         """Record the violations and build Discord's 400 Invalid Form Body error."""
         api_path = request.path.removeprefix(API_PREFIX)
-        for field, message in problems:
-            self.fake.violations.append(Violation(request.method, api_path, field, message))
-        errors: dict[str, Any] = {}
-        for field, msg in problems:
-            entry = errors.setdefault(field or "_", {"_errors": []})
-            entry["_errors"].append({"code": "INVALID", "message": msg})
-        return ApiError(400, INVALID_FORM_BODY, "Invalid Form Body", errors=errors)
+        return refuse(self.fake.violations, request.method, api_path, problems)
 
     def _channel(self, request: web.Request) -> FakeChannel:
         channel = self.store.channels.get(int(request.match_info["channel_id"]))
@@ -203,11 +198,13 @@ class RestApi:
     async def callback(self, request: web.Request) -> web.Response:
         store = self.store
         inter = store.interactions.get(int(request.match_info["interaction_id"]))
-        if (
-            inter is None
-            or inter.token != request.match_info["token"]
-            or inter.expired(store.clock.now())
-        ):
+        if inter is None or inter.token != request.match_info["token"]:
+            raise unknown("interaction", UNKNOWN_INTERACTION)
+        if inter.response_type is None and inter.past_response_window(store.clock.now()):
+            # Discord's 3 seconds for the first response: after them the interaction is gone.
+            inter.late_attempts += 1
+            inter.responded.set()  # a waiting test sees it at once (response_type None, late)
+            store.touch()
             raise unknown("interaction", UNKNOWN_INTERACTION)
         body, files = await read_body(request)
         # Checked after the last await before bookkeeping, so two racing callbacks can't both win.
@@ -287,8 +284,10 @@ class RestApi:
         store = self.store
         inter = store.tokens.get(request.match_info["token"])
         wrong_app = int(request.match_info["app_id"]) != store.application_id
-        if inter is None or wrong_app or inter.expired(store.clock.now()):
+        if inter is None or wrong_app:
             raise unknown("Webhook", UNKNOWN_WEBHOOK)
+        if inter.expired(store.clock.now()):  # an interaction token lives 15 minutes
+            raise ApiError(401, INVALID_WEBHOOK_TOKEN, "Invalid Webhook Token")
         return inter
 
     def _webhook_message(self, request: web.Request, inter: FakeInteraction) -> FakeMessage:
@@ -566,6 +565,9 @@ def _pre_checks(fake: FakeDiscord, request: web.Request, api_path: str) -> web.R
             headers = rate_limit_headers(retry_after, "global", fake.global_limiter.limit, now)
             headers.update({"X-RateLimit-Global": "true", "X-RateLimit-Scope": "global"})
             return json_response(body, 429, headers)
+    refused = query_refusal(fake.contract, fake.violations, request, api_path, request.query)
+    if refused is not None:
+        return refused.response()
     failure = fake.take_scripted_failure(request.method, api_path)
     if failure is None:
         return None

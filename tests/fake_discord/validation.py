@@ -11,6 +11,15 @@ from .model import COMPONENTS_V2, JSON, SELECT_TYPES, iter_components
 Problem = tuple[str, str]  # (field path, message)
 
 _COMMAND_NAME = re.compile(r"^[-_\w]{1,32}$")
+#: Discord's locales (github: discord/discord-api-docs, developers/reference.mdx, "Locales"):
+#: the only keys a name or description localization may have.
+# fmt: off
+DISCORD_LOCALES = frozenset((
+    "id", "da", "de", "en-GB", "en-US", "es-ES", "es-419", "fr", "hr", "it", "lt", "hu", "nl",
+    "no", "pl", "pt-BR", "ro", "fi", "sv-SE", "vi", "tr", "cs", "el", "bg", "ru", "uk", "hi",
+    "th", "zh-CN", "ja", "zh-TW", "ko",
+))
+# fmt: on
 
 
 def _too_long(problems: list[Problem], path: str, value: Any, limit: int) -> None:
@@ -40,6 +49,9 @@ def validate_message(
     else:
         problems += _validate_rows(components, f"{prefix}components")
     problems += _validate_unique_custom_ids(components, f"{prefix}components")
+    if len(body.get("attachments") or []) > 10 or files > 10:
+        count = max(len(body.get("attachments") or []), files)
+        problems.append((f"{prefix}attachments", f"Must be 10 or fewer in length (got {count})."))
     if creating and not (
         body.get("content")
         or embeds
@@ -109,6 +121,8 @@ def _validate_interactive(comp: JSON, path: str) -> list[Problem]:
     problems: list[Problem] = []
     ctype = comp.get("type")
     _too_long(problems, f"{path}.custom_id", comp.get("custom_id"), 100)
+    if comp.get("custom_id") == "":
+        problems.append((f"{path}.custom_id", "Must be between 1 and 100 in length."))
     if ctype == 2:
         _too_long(problems, f"{path}.label", comp.get("label"), 80)
         style = comp.get("style")
@@ -202,24 +216,53 @@ def validate_commands(commands: list[JSON]) -> list[Problem]:
 
 def _validate_command(cmd: JSON, path: str, depth: int) -> list[Problem]:
     problems: list[Problem] = []
-    name = str(cmd.get("name", ""))
     chat_input = int(cmd.get("type", 1)) == 1 or depth > 0
-    if chat_input and (not _COMMAND_NAME.match(name) or name != name.lower()):
-        problems.append((f"{path}.name", f"Invalid chat input command name {name!r}."))
-    desc = cmd.get("description", "")
-    if chat_input and not 1 <= len(desc) <= 100:
-        problems.append((f"{path}.description", "Must be between 1 and 100 in length."))
+    if chat_input:
+        problems += _names_and_descriptions(cmd, path, "command")
     options = cmd.get("options") or []
     if len(options) > 25:
         problems.append((f"{path}.options", "Must be 25 or fewer in length."))
     for i, opt in enumerate(options):
         opath = f"{path}.options.{i}"
-        if len(opt.get("choices") or []) > 25:
-            problems.append((f"{opath}.choices", "Must be 25 or fewer in length."))
         if opt.get("type") in (1, 2):
             problems += _validate_command(opt, opath, depth + 1)
-        else:
-            oname = str(opt.get("name", ""))
-            if not _COMMAND_NAME.match(oname) or oname != oname.lower():
-                problems.append((f"{opath}.name", f"Invalid option name {oname!r}."))
+            continue
+        problems += _names_and_descriptions(opt, opath, "option")
+        choices = opt.get("choices") or []
+        if len(choices) > 25:
+            problems.append((f"{opath}.choices", "Must be 25 or fewer in length."))
+        for c, choice in enumerate(choices):
+            cpath = f"{opath}.choices.{c}"
+            _one_to_100(problems, _localized(choice, "name", problems, cpath))
+            _too_long(problems, f"{cpath}.value", choice.get("value"), 100)
     return problems
+
+
+def _names_and_descriptions(node: JSON, path: str, what: str) -> list[Problem]:
+    """A command's or an option's name (1-32, lower case) and description (1-100), in the
+    default text and in every localization."""
+    problems: list[Problem] = []
+    for key, name in _localized(node, "name", problems, path):
+        if not _COMMAND_NAME.match(name) or name != name.lower():
+            problems.append((key, f"Invalid {what} name {name!r}."))
+    _one_to_100(problems, _localized(node, "description", problems, path))
+    return problems
+
+
+def _one_to_100(problems: list[Problem], texts: list[tuple[str, str]]) -> None:
+    for key, text in texts:
+        if not 1 <= len(text) <= 100:
+            problems.append((key, "Must be between 1 and 100 in length."))
+
+
+def _localized(node: JSON, field: str, problems: list[Problem], path: str) -> list[tuple[str, str]]:
+    """(field path, text) of ``field`` and of each of its ``<field>_localizations``; a key
+    that is not one of Discord's locales is a problem."""
+    texts = [(f"{path}.{field}", str(node.get(field) or ""))]
+    for locale, text in (node.get(f"{field}_localizations") or {}).items():
+        key = f"{path}.{field}_localizations.{locale}"
+        if locale not in DISCORD_LOCALES:
+            problems.append((key, f"Invalid locale {locale!r}."))
+        elif text is not None:
+            texts.append((key, str(text)))
+    return texts

@@ -50,6 +50,7 @@ async def edit_channel_message(
             embed=embed,
             view=cast(Any, view),  # discord.py calls only the two methods of Components
             attachments=attachments,
+            previous_allowed_mentions=client.allowed_mentions,
         ) as params:
             await client.http.edit_message(channel_id, message_id, params=params)
     finally:

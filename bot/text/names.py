@@ -7,6 +7,8 @@ it. Pictures draw names raw; this is for message text (content, embeds, componen
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import discord
 
 #: After every "@": Discord then parses neither @everyone/@here nor <@id>/<@&id> there.
@@ -24,5 +26,5 @@ def shown_name(name: str) -> str:
     return discord.utils.escape_markdown(name).replace("@", _DEFUSE)
 
 
-def shown_names(names: list[str] | tuple[str, ...]) -> tuple[str, ...]:
+def shown_names(names: Sequence[str]) -> tuple[str, ...]:
     return tuple(shown_name(n) for n in names)

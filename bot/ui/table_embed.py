@@ -216,7 +216,7 @@ def _description(
         else:
             lines.append(t("table.waiting", loc, names=waiting))
         if press_hand:
-            lines.append(t("table.press_hand", loc, names=", ".join(press_hand)))
+            lines.append(t("table.press_hand", loc, names=", ".join(shown_names(press_hand))))
     return "\n".join(lines)
 
 

@@ -11,6 +11,7 @@ from .activity import TOKEN_ROUTE
 from .faults import EditRateLimiter, rate_limit_headers
 from .form_errors import query_refusal, refuse
 from .http_util import API_PREFIX, FAKE_BODY, ApiError, json_response, read_body, unknown
+from .mentions import mention_problems
 from .model import EPHEMERAL, JSON, LOADING, FakeChannel, FakeInteraction, FakeMessage, Violation
 from .payloads import (
     app_info_payload,
@@ -92,6 +93,16 @@ class RestApi:
         """Refuse the request like Discord (400 Invalid Form Body) if there are problems."""
         if problems:
             raise self._refuse(request, problems)
+
+    def _check_message(
+        self, request: web.Request, body: JSON, *, creating: bool, files: int, prefix: str = ""
+    ) -> None:
+        """A message create or edit: refused as Discord refuses it; a message that could ping
+        more than it means to is flagged (recorded, answered as Discord would: it accepts it)."""
+        self._check(request, validate_message(body, creating=creating, files=files, prefix=prefix))
+        api_path = request.path.removeprefix(API_PREFIX)
+        for field, message in mention_problems(body, prefix):
+            self.fake.violations.append(Violation(request.method, api_path, field, message))
 
     def _refuse(self, request: web.Request, problems: list[Problem]) -> ApiError:
         """Record the violations and build Discord's 400 Invalid Form Body error."""
@@ -216,9 +227,7 @@ class RestApi:
         resource: JSON = {"type": rtype}
         message: FakeMessage | None = None
         if rtype == 4:
-            self._check(
-                request, validate_message(data, creating=True, files=len(files), prefix="data.")
-            )
+            self._check_message(request, data, creating=True, files=len(files), prefix="data.")
             message = store.new_message(
                 inter.channel_id,
                 data,
@@ -242,10 +251,7 @@ class RestApi:
                 raise self._refuse(request, [("type", "Interaction has no message to update.")])
             inter.original_message_id = source.id
             if rtype == 7:
-                self._check(
-                    request,
-                    validate_message(data, creating=False, files=len(files), prefix="data."),
-                )
+                self._check_message(request, data, creating=False, files=len(files), prefix="data.")
                 message = store.edit_message(source, data, files)
         elif rtype == 9:
             self._check(request, validate_modal(data))
@@ -307,7 +313,7 @@ class RestApi:
         if inter.response_type is None:
             raise unknown("Webhook", UNKNOWN_WEBHOOK)
         body, files = await read_body(request)
-        self._check(request, validate_message(body, creating=True, files=len(files)))
+        self._check_message(request, body, creating=True, files=len(files))
         original = store.messages.get(inter.original_message_id or 0)
         if (
             inter.response_type == 5
@@ -338,7 +344,7 @@ class RestApi:
         body, files = await read_body(request)
         if not message.ephemeral:
             self._edit_rate_limit(message.channel_id)
-        self._check(request, validate_message(body, creating=False, files=len(files)))
+        self._check_message(request, body, creating=False, files=len(files))
         if message.loading:
             body = dict(body, flags=(int(body.get("flags") or 0) & ~LOADING))
         message = self.store.edit_message(message, body, files)
@@ -390,7 +396,7 @@ class RestApi:
     async def create_message(self, request: web.Request) -> web.Response:
         channel = self._channel(request)
         body, files = await read_body(request)
-        self._check(request, validate_message(body, creating=True, files=len(files)))
+        self._check_message(request, body, creating=True, files=len(files))
         if channel.is_thread and channel.locked:
             raise ApiError(403, 50083, "Thread is archived")
         if channel.type == 1 and set(channel.recipient_ids or []) & self.store.dms_closed:
@@ -413,7 +419,7 @@ class RestApi:
             )
         self._edit_rate_limit(message.channel_id)
         body, files = await read_body(request)
-        self._check(request, validate_message(body, creating=False, files=len(files)))
+        self._check_message(request, body, creating=False, files=len(files))
         message = self.store.edit_message(message, body, files)
         await self.fake.announce("MESSAGE_UPDATE", message)
         return json_response(message.current)

@@ -284,8 +284,6 @@ class ActivityHub(EveryChange):
             self._watcher.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._watcher
-        for conn in self.connections():
-            await conn.stop()
-            with contextlib.suppress(Exception):
-                await conn.ws.close(code=1001, message=b"server shutting down")
+        # all at once, each within CLOSE_GRACE or cut
+        await asyncio.gather(*(c.close(1001, b"server shutting down") for c in self.connections()))
         self._by_channel.clear()

@@ -6,7 +6,7 @@ import { avatarEl } from "./avatars";
 import { cardFace, cardLabel, handOrder, rankIndex, suitOf } from "./cards";
 import { clockEl } from "./clock";
 import { draggable, draggedJustNow } from "./drag";
-import { layoutHand } from "./layout";
+import { fitBout, layoutHand } from "./layout";
 import { h, type Child } from "./dom";
 import { animateMoves, positions } from "./motion";
 import { openForm } from "./open";
@@ -457,6 +457,7 @@ export function render(root: HTMLElement, state: ViewState, handlers: ViewHandle
   const before = positions(root, drawnGame, drawnYou);
   root.replaceChildren(...children.filter((c): c is Node | string => !!c));
   layoutHand(root);
+  fitBout(root);
   animateMoves(root, before, table?.game ?? null);
   drawnGame = table?.game ?? null;
   drawnYou = table?.you ?? null;

@@ -1,5 +1,7 @@
-"""The client's layout at every size issue #31 names (1280×720, 390×844, 844×390, 480×270,
-768×1024), in headless Chromium through the harness page with recorded frames: nothing overlaps
+"""The client's layout at every size issues #31 and #46 name (1280×720, 390×844, 844×390,
+360×640, 640×360, 480×270, 768×1024) and at 2 to 6 seats (a full bout each; at 6 seats both
+"Done" and "Done for this bout" offered), in headless Chromium through the harness page with
+recorded frames: nothing overlaps
 (seat plates, the talon, the bout, the status line, the buttons, your plate, your hand), all of it
 is on screen, every hand card has an uncovered 44×44 px spot a tap lands on (a 13-card hand
 too: two rows on a phone), every offered button is on screen and tappable, and the countdown is
@@ -22,7 +24,10 @@ from tests.activity.browser import (
 
 pytestmark = BROWSER_TEST
 
-SCENARIOS = ("seat-defend", "big-hand", "spectator", "lobby", "finished")
+#: ``seats-<n>``: a full bout at 2 to 6 seats (``seat-defend`` is the 4); ``seats-6-attack``:
+#: seat 0 may throw in, "Done" and "Done for this bout" both offered.
+SEAT_SCENARIOS = ("seats-2", "seats-3", "seats-5", "seats-6", "seats-6-attack")
+SCENARIOS = ("seat-defend", "big-hand", "spectator", "lobby", "finished", *SEAT_SCENARIOS)
 
 #: The parts that must not overlap, each a group of elements (overlaps inside a group are
 #: by design: a fanned hand, a beaten pair), the element boxes of each, and the hand cards'

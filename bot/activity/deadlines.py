@@ -17,7 +17,7 @@ from aiohttp import WSMessage, WSMsgType, web
 
 from bot.text import t
 
-from .hub import CLOSE_GRACE, CLOSE_POLICY
+from .hub import CLOSE_GRACE, CLOSE_POLICY, write_failed
 from .limits import LogLimiter, TokenBucket
 from .protocol import error_frame
 
@@ -60,8 +60,10 @@ async def close_within(
             if final is not None:
                 await ws.send_str(final)
             await ws.close(code=code, message=message)
-    except (TimeoutError, ConnectionError, RuntimeError):
+    except (TimeoutError, ConnectionError, RuntimeError, asyncio.CancelledError) as exc:
         cut()
+        if not write_failed(exc):
+            raise
 
 
 async def pong_within(ws: web.WebSocketResponse, data: bytes, cut: Callable[[], None]) -> bool:
@@ -69,8 +71,10 @@ async def pong_within(ws: web.WebSocketResponse, data: bytes, cut: Callable[[], 
     try:
         async with asyncio.timeout(PONG_SECONDS):
             await ws.pong(data)
-    except (TimeoutError, ConnectionError, RuntimeError):
+    except (TimeoutError, ConnectionError, RuntimeError, asyncio.CancelledError) as exc:
         cut()
+        if not write_failed(exc):
+            raise
         return False
     return True
 

@@ -10,7 +10,8 @@ first seat defends against two open attack cards.
 
 The ``seats-<n>`` scenarios (2 to 6 seats; ``seat-defend`` is the 4) put the most on a phone's
 screen: a bout of several pairs, the status line, the action buttons and the hand; in
-``seats-6-attack`` seat 0 attacks, with "Done" and "Done for this bout" both offered.
+``seats-6-attack`` seat 0 attacks, with "Done" and "Done for this bout" both offered;
+``seats-6-watch`` is that table as a spectator sees it (several seats may throw in).
 
 Each file is ``{"welcome": {...}, "tables": [{...}, ...]}``: the harness server sends the
 welcome and the first table frame, then the next table frame after each action it receives.
@@ -295,6 +296,9 @@ def recorders() -> dict[str, Callable[[], None]]:
         ),
         "seats-6-attack": lambda: record(
             "seats-6-attack", 101, "en-US", [seats_position(6, full_bout_attack)]
+        ),
+        "seats-6-watch": lambda: record(
+            "seats-6-watch", SPECTATOR, "en-US", [seats_position(6, full_bout_attack)]
         ),
     }
     for n in (2, 3, 5, 6):

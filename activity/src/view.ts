@@ -380,7 +380,7 @@ function handArea(game: Game, offers: Offers, state: ViewState, handlers: ViewHa
   const sel = state.selection;
   // Dim the cards that cannot be played only when something can: a waiting hand stays bright.
   const idle = game.actions.length === 0;
-  const fan = h("ul", { class: `hand${idle ? " idle" : ""}`, style: `--n:${hand.length}` });
+  const fan = h("ul", { class: `hand${idle ? " idle" : ""}` });
   hand.forEach((card, i) => {
     const beatsTarget = sel.target ? offers.defend.get(card)?.get(sel.target) : undefined;
     const live = !state.pending && (sel.target ? beatsTarget !== undefined : playable(offers, card));

@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from pathlib import Path
@@ -155,6 +156,8 @@ class ActivityServer:
             self.quiet,
             lambda session: self._error(session, "err.activity_instance"),
         )
+        #: The clock of each socket's frame budget (the tests move it).
+        self.clock: Callable[[], float] = time.monotonic
         #: Sockets still waiting for their hello, by client and by address.
         self.unsigned = Unsigned(
             settings.activity_unsigned_sockets_per_client, settings.activity_unsigned_sockets_per_ip
@@ -337,7 +340,8 @@ class ActivityServer:
             self.quiet.info("activity sockets of %s refused: too many without hello", caller.key)
             return web.Response(status=429, text="too many sockets", headers={"Retry-After": "1"})
         rate = self.settings.activity_frames_per_second
-        frames = TokenBucket(rate, 2 * rate)  # every frame counts, pings too, from the first
+        # every frame counts, pings too, from the first
+        frames = TokenBucket(rate, 2 * rate, clock=lambda: self.clock())
         cut = cutter(request)
         try:
             # pings are answered here, counted and with a deadline (deadlines.py)

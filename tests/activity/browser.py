@@ -249,9 +249,9 @@ async def headless_chromium(*flags: str) -> AsyncIterator[int]:
 
 
 async def harness_file(request: web.Request) -> web.FileResponse:
-    """``/harness/`` and ``/harness/{name}``: the page and its script, nothing else."""
+    """``/harness/`` and ``/harness/{name}``: the page, its script and style, nothing else."""
     name = request.match_info.get("name") or "index.html"
-    if name not in ("index.html", "harness.js"):
+    if name not in ("index.html", "harness.js", "harness.css"):
         raise web.HTTPNotFound()
     return web.FileResponse(HARNESS / name)
 

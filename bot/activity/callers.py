@@ -1,4 +1,4 @@
-"""Who a request comes from, for the limits (docs/activity.md, "Limits: who, not where").
+"""Who a request comes from, for the limits (docs/activity.md, "Who, not where").
 
 Inside Discord every request reaches the bot through Discord's proxy
 (``<client id>.discordsays.com``), so every player arrives from the same address: a limit per
@@ -109,8 +109,8 @@ class ProxyVerifier:
         user, nested = claims.get("user_id"), claims.get("user")
         if user is None and isinstance(nested, dict):
             user = nested.get("id")
-        if isinstance(user, str) and user.isdigit() and len(user) <= 20:
-            return int(user)
+        if _whole(user) and 0 < int(str(user)) < 2**64:  # a snowflake, as text (or a number)
+            return int(str(user))
         return None
 
 

@@ -50,11 +50,14 @@ def activity_env(fake: FakeDiscord, port: int) -> dict[str, str]:
         "ACTIVITY_LISTEN_HOST": "127.0.0.1",
         "ACTIVITY_LISTEN_PORT": str(port),
         "ACTIVITY_PUBLIC_HOST": PUBLIC_HOST,
-        # Every simulated browser signs in from this one machine's address: the sign-in
-        # limits per address and in all (docs/activity.md, "Limits") would refuse a load
-        # that real browsers spread over many addresses and minutes.
+        # Every simulated browser signs in from this one machine's address, unsigned by any
+        # proxy: the sign-in limits per client, per address and in all, and the sockets
+        # without hello per client (docs/activity.md, "Limits") would refuse a load that
+        # real browsers spread over many users and minutes.
+        "ACTIVITY_SIGN_INS_PER_CLIENT_PER_MINUTE": "0",
         "ACTIVITY_SIGN_INS_PER_IP_PER_MINUTE": "0",
         "ACTIVITY_SIGN_INS_PER_SECOND": "0",
+        "ACTIVITY_UNSIGNED_SOCKETS_PER_CLIENT": "1000",
     }
 
 

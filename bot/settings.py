@@ -121,11 +121,17 @@ class Settings(StorageSettings):
     #: Frames a second one socket may send (twice that in a burst); past it one refusal
     #: (``err.activity_too_fast``) is sent, and the socket is closed (1008) if it goes on.
     activity_frames_per_second: float = Field(default=10.0, ge=0, le=10_000)
-    #: Sign-ins (``POST /api/token``) a minute from one address (as many in a burst), and a
-    #: second from all addresses (twice that in a burst): past either, 429 before Discord is
-    #: asked anything. 0 = no bound.
-    activity_sign_ins_per_ip_per_minute: float = Field(default=10.0, ge=0, le=100_000)
+    #: Sign-ins (``POST /api/token``) a minute from one client (a user Discord's proxy vouched
+    #: for, else an address; as many in a burst), a minute from one address in all (a loose
+    #: bound: inside Discord every player comes through the proxy's), and a second from
+    #: everyone (twice that in a burst): past any, 429 before Discord is asked. 0 = no bound.
+    activity_sign_ins_per_client_per_minute: float = Field(default=10.0, ge=0, le=100_000)
+    activity_sign_ins_per_ip_per_minute: float = Field(default=600.0, ge=0, le=100_000)
     activity_sign_ins_per_second: float = Field(default=5.0, ge=0, le=10_000)
+    #: The application's public key (Developer Portal → General Information, 64 hex digits):
+    #: checks the signed headers Discord's proxy adds, so the limits count each user apart
+    #: although every player comes from the proxy's address. Unset: limits go by address.
+    discord_public_key: str | None = Field(default=None, pattern=r"^[0-9a-fA-F]{64}$")
     #: Reverse proxies in front of the server that append to X-Forwarded-For: the client's
     #: address is the entry that many from the right (0: the peer address, no header trusted).
     activity_forwarded_hops: int = Field(default=0, ge=0, le=10)
@@ -141,9 +147,14 @@ class Settings(StorageSettings):
     #: instance (a new one past it is refused, close code 1013).
     activity_sockets_per_user: int = Field(default=4, ge=1, le=1000)
     activity_sockets_per_instance: int = Field(default=100, ge=1, le=100_000)
-    #: Sockets from one address that have not said hello yet (each may wait 10 s): past it,
-    #: 429 before the upgrade.
-    activity_unsigned_sockets_per_ip: int = Field(default=20, ge=1, le=100_000)
+    #: Sockets that have not said hello yet (each may wait 10 s) of one client (a user the
+    #: proxy vouched for, else an address), and from one address in all (a loose bound: inside
+    #: Discord every player's is the proxy's): past either, 429 before the upgrade.
+    activity_unsigned_sockets_per_client: int = Field(default=8, ge=1, le=100_000)
+    activity_unsigned_sockets_per_ip: int = Field(default=500, ge=1, le=100_000)
+    #: Tables one user may host at once that are not finished (a lobby or a game); past it,
+    #: opening another from the Activity is refused (``err.activity_table_cap``).
+    activity_tables_per_user: int = Field(default=3, ge=1, le=1000)
     #: Seconds between two "open a table" frames of one user, past three in a row (each asks
     #: Discord once); past it ``err.activity_too_fast``.
     activity_open_interval_seconds: float = Field(default=10.0, ge=0, le=3600)
@@ -152,11 +163,9 @@ class Settings(StorageSettings):
     #: Origins a WebSocket may be opened from besides the server's own, comma-separated;
     #: unset: ``https://ACTIVITY_PUBLIC_HOST`` and ``https://<client id>.discordsays.com``.
     activity_allowed_origins: Annotated[tuple[str, ...] | None, NoDecode] = None
-    #: The pages that may frame the Activity (the CSP's ``frame-ancestors``): Discord's.
-    activity_frame_ancestors: str = (
-        "'self' https://discord.com https://*.discord.com https://discordapp.com"
-        " https://*.discordapp.com https://*.discordsays.com"
-    )
+    #: The pages that may frame the Activity (the CSP's ``frame-ancestors``); unset: itself,
+    #: Discord's pages and this application's own ``<client id>.discordsays.com``.
+    activity_frame_ancestors: str | None = None
 
     #: Serve Prometheus metrics at ``http://METRICS_HOST:METRICS_PORT/metrics`` (docs/deploy.md,
     #: "Health"); unset: no endpoint.

@@ -6,6 +6,12 @@ server sends them. The game is played with seeded random legal moves to a positi
 first seat defends against two open attack cards.
 
     python activity/scripts/record_frames.py   # writes activity/harness/frames/*.json
+    python activity/scripts/record_frames.py seats-6 seats-6-attack   # only those
+
+The ``seats-<n>`` scenarios (2 to 6 seats; ``seat-defend`` is the 4) put the most on a phone's
+screen: a bout of several pairs, the status line, the action buttons and the hand; in
+``seats-6-attack`` seat 0 attacks, with "Done" and "Done for this bout" both offered;
+``seats-6-watch`` is that table as a spectator sees it (several seats may throw in).
 
 Each file is ``{"welcome": {...}, "tables": [{...}, ...]}``: the harness server sends the
 welcome and the first table frame, then the next table frame after each action it receives.
@@ -15,6 +21,7 @@ from __future__ import annotations
 
 import json
 import random
+import sys
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -32,10 +39,17 @@ from durak_core import Action, GameState, Series, new_game, preset
 from durak_core.ai import Level
 
 OUT = Path(__file__).resolve().parents[1] / "harness" / "frames"
-NAMES = ("Olga", "Maxim", "Robo", "Dmitri")
-USERS = (101, 102, None, 104)
+NAMES = ("Olga", "Maxim", "Robo", "Dmitri", "Anastasia", "Hardy")
+USERS = (101, 102, None, 104, 105, None)
 #: Olga and Dmitri have Discord avatars (the harness's CDN draws them); Maxim has none.
-AVATARS = ("6f1e2d3c4b5a69788796a5b4c3d2e1f0", None, None, "a_9e8d7c6b5a4938271605f4e3d2c1b0a9")
+AVATARS = (
+    "6f1e2d3c4b5a69788796a5b4c3d2e1f0",
+    None,
+    None,
+    "a_9e8d7c6b5a4938271605f4e3d2c1b0a9",
+    None,
+    None,
+)
 SPECTATOR = 999
 #: The recorded game's shuffle seed (its commitment and, once over, the seed are in the frames).
 SEED = 0x9E3779B97F4A7C15F39CC0605CEDC8341082276BF3A27251F86C6A11D0C18E95
@@ -60,12 +74,13 @@ def search(
     found: Callable[[GameState], bool],
     pick: Callable[[GameState, random.Random], Move | None],
     moves: int,
+    seats: int = 4,
 ) -> GameState:
-    """Seeded random games of four (``pick`` chooses each move; None: choose again) until
+    """Seeded random games of ``seats`` (``pick`` chooses each move; None: choose again) until
     a position is ``found``."""
     for seed in range(1, 5000):
         rng = random.Random(seed)
-        state = new_game(preset(rules), 4, seed=seed, dealer=2)
+        state = new_game(preset(rules), seats, seed=seed, dealer=seats - 2)
         for _ in range(moves):
             if state.finished:
                 break
@@ -131,18 +146,48 @@ def big_hand() -> GameState:
     return search("classic", holds_13_and_defends, seat_0_takes, 300)
 
 
-def table_at(state: GameState | None) -> Table:
+def full_bout_defence(state: GameState) -> bool:
+    """Seat 0 defends a bout of at least four cards, one open, with a hand of five or more."""
+    view = state.public_view()
+    return (
+        view.defender == 0
+        and 0 in view.awaiting
+        and len(view.table) >= 4
+        and any(d is None for _, d in view.table)
+        and state.hand_size(0) >= 5
+    )
+
+
+def full_bout_attack(state: GameState) -> bool:
+    """Seat 0 may throw in to a bout of at least four pairs, all beaten (so "Done" and "Done
+    for this bout" are both offered)."""
+    view = state.public_view()
+    return (
+        view.defender != 0
+        and 0 in view.attackers
+        and 0 in view.awaiting
+        and len(view.table) >= 4
+        and all(d is not None for _, d in view.table)
+        and state.hand_size(0) >= 4
+    )
+
+
+def seats_position(seats: int, found: Callable[[GameState], bool]) -> GameState:
+    return search("classic", found, keep_bouts_going, 300, seats)
+
+
+def table_at(state: GameState | None, seats: int = 4) -> Table:
     table = Table(
         "5f3a9c21",
         1,
         2,
         USERS[0] or 0,
         preset("transfer"),
-        4,
+        seats,
         60,  # a turn timer: the frames carry a deadline (37 s left as recorded)
         seats=[
             Seat(name, user_id=user, ai_level=None if user else Level.NORMAL, avatar=avatar)
-            for name, user, avatar in zip(NAMES, USERS, AVATARS, strict=True)
+            for name, user, avatar in list(zip(NAMES, USERS, AVATARS, strict=True))[:seats]
         ],
         language="en",
     )
@@ -201,7 +246,7 @@ def record(
             table.status, table.version = TableStatus.LOBBY, 1
             tables.append(json.loads(table_frame(table, user_id)))
             continue
-        table = table_at(state)
+        table = table_at(state, 4 if state is None else state.public_view().seats)
         table.version = 17 + i
         table.status = status
         if status is TableStatus.LOBBY:
@@ -220,19 +265,54 @@ def record(
     print(f"wrote {path}")
 
 
+def recorders() -> dict[str, Callable[[], None]]:
+    """Each scenario's recording, by name (the seat-defend ones share one search)."""
+
+    def defend_pair() -> tuple[GameState, GameState]:
+        state = position()
+        defend = next(a for a in state.legal_actions(0) if str(a).startswith("defend"))
+        return state, state.apply(0, defend)[0]
+
+    def after() -> GameState:
+        return defend_pair()[1]
+
+    found: dict[str, Callable[[], None]] = {
+        "seat-defend": lambda: record("seat-defend", 101, "en-US", [*defend_pair()]),
+        "seat-defend-ru": lambda: record("seat-defend-ru", 101, "ru", [*defend_pair()]),
+        "spectator": lambda: record("spectator", SPECTATOR, "en-US", [*defend_pair()]),
+        "lobby": lambda: record("lobby", 101, "en-US", [None], TableStatus.LOBBY),
+        "finished": lambda: record(
+            "finished", 101, "en-US", [finish(after())], TableStatus.FINISHED
+        ),
+        "finished-ru": lambda: record(
+            "finished-ru", 101, "ru", [finish(after())], TableStatus.FINISHED
+        ),
+        "open-table": lambda: record(
+            "open-table", 101, "en-US", [None, None], TableStatus.ABANDONED
+        ),
+        "big-hand": lambda: record("big-hand", 101, "en-US", [big_hand()]),
+        "teams": lambda: record(
+            "teams", 101, "en-US", [new_game(preset("teams"), 4, seed=3, dealer=3)]
+        ),
+        "seats-6-attack": lambda: record(
+            "seats-6-attack", 101, "en-US", [seats_position(6, full_bout_attack)]
+        ),
+        "seats-6-watch": lambda: record(
+            "seats-6-watch", SPECTATOR, "en-US", [seats_position(6, full_bout_attack)]
+        ),
+    }
+    for n in (2, 3, 5, 6):
+        found[f"seats-{n}"] = lambda n=n: record(
+            f"seats-{n}", 101, "en-US", [seats_position(n, full_bout_defence)]
+        )
+    return found
+
+
 def main() -> None:
-    state = position()
-    defend = next(a for a in state.legal_actions(0) if str(a).startswith("defend"))
-    after, _ = state.apply(0, defend)
-    record("seat-defend", 101, "en-US", [state, after])
-    record("seat-defend-ru", 101, "ru", [state, after])
-    record("spectator", SPECTATOR, "en-US", [state, after])
-    record("lobby", 101, "en-US", [None], TableStatus.LOBBY)
-    record("finished", 101, "en-US", [finish(after)], TableStatus.FINISHED)
-    record("finished-ru", 101, "ru", [finish(after)], TableStatus.FINISHED)
-    record("open-table", 101, "en-US", [None, None], TableStatus.ABANDONED)
-    record("big-hand", 101, "en-US", [big_hand()])
-    record("teams", 101, "en-US", [new_game(preset("teams"), 4, seed=3, dealer=3)])
+    wanted = sys.argv[1:]
+    for name, make in recorders().items():
+        if not wanted or name in wanted:
+            make()
 
 
 if __name__ == "__main__":

@@ -53,3 +53,60 @@ export function layoutHand(root: ParentNode): void {
     li.style.zIndex = String(i + 1);
   });
 }
+
+/** A bout pair's box per card width (style.css `.pair`), with room for the defence card's tilt. */
+const PAIR_W = 1.35, PAIR_H = 1.42 * 1.22, TILT = 10;
+/** The smallest card a bout shrinks to in rows; then its pairs overlap in one row instead. */
+const MIN_ROWS_CARD = 40;
+/** The smallest card of all, and the least step between overlapping pairs (each shows its
+ * attack card's and its defence's corners). */
+const MIN_BOUT_CARD = 30, MIN_STEP = 0.75;
+
+export interface BoutFit {
+  /** The cards' width. */
+  card: number;
+  /** Between the left edges of neighbouring pairs when they overlap in one row; null: rows. */
+  step: number | null;
+}
+
+/** How `n` pairs fit `width` × `height` with the `.pairs` gaps: the widest card (at most
+ * `base`) in rows (one row when `wrap` is false), else in one row of overlapping pairs. */
+export function boutFit(n: number, width: number, height: number, base: number, gapX: number, gapY: number, wrap = true): BoutFit {
+  for (let w = Math.floor(base); w >= MIN_ROWS_CARD; w--) {
+    const pairW = w * PAIR_W + TILT, pairH = w * PAIR_H + TILT;
+    const perRow = wrap ? Math.max(1, Math.floor((width + gapX) / (pairW + gapX))) : n;
+    const rows = Math.ceil(n / perRow);
+    if (perRow * pairW + (perRow - 1) * gapX <= width && rows * pairH + (rows - 1) * gapY <= height) return { card: w, step: null };
+  }
+  for (let w = Math.floor(base); w > MIN_BOUT_CARD; w--) {
+    const pairW = w * PAIR_W + TILT;
+    const step = n > 1 ? Math.min(pairW + gapX, (width - pairW) / (n - 1)) : 0;
+    if (w * PAIR_H + TILT <= height && (n === 1 || step >= w * MIN_STEP)) return { card: w, step: n > 1 ? step : null };
+  }
+  return { card: MIN_BOUT_CARD, step: n > 1 ? MIN_BOUT_CARD * MIN_STEP : null };
+}
+
+/** Shrink the bout's cards, or overlap its pairs, until they fit the room the felt leaves it
+ * (a phone with six seats and a bout of six pairs): nothing of it may cover the status line
+ * or the buttons. */
+export function fitBout(root: ParentNode): void {
+  const bout = root.querySelector<HTMLElement>(".felt .bout");
+  const pairs = bout?.querySelector<HTMLElement>(".pairs");
+  if (!bout || !pairs) return;
+  bout.style.removeProperty("--card-w");
+  pairs.classList.remove("tight");
+  pairs.style.removeProperty("--pair-step");
+  const n = pairs.querySelectorAll(".pair").length;
+  const card = pairs.querySelector<HTMLElement>(".card");
+  if (n === 0 || !card) return;
+  const limit = bout.querySelector<HTMLElement>(".limit");
+  const style = getComputedStyle(pairs);
+  const height = bout.clientHeight - (limit ? limit.offsetHeight + (parseFloat(getComputedStyle(bout).rowGap) || 0) : 0);
+  const gapX = parseFloat(style.columnGap) || 0, gapY = parseFloat(style.rowGap) || 0;
+  const fit = boutFit(n, bout.clientWidth, height, card.offsetWidth, gapX, gapY, style.flexWrap !== "nowrap");
+  if (fit.card < card.offsetWidth) bout.style.setProperty("--card-w", `${fit.card}px`);
+  if (fit.step !== null) {
+    pairs.classList.add("tight");
+    pairs.style.setProperty("--pair-step", `${fit.step}px`);
+  }
+}

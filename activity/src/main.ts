@@ -7,7 +7,7 @@ import { clientId, SignInError, signIn, startSdk } from "./auth";
 import { cardLabel } from "./cards";
 import { setDeadline, tickClocks } from "./clock";
 import { Connection } from "./connection";
-import { layoutHand } from "./layout";
+import { fitBout, layoutHand } from "./layout";
 import { updatePresence } from "./presence";
 import type { ServerFrame, Table } from "./protocol";
 import { setTexts, tr } from "./texts";
@@ -157,8 +157,11 @@ function fail(message: string): void {
   root.replaceChildren(Object.assign(document.createElement("p"), { className: "fatal", role: "alert", textContent: message || "⚠" }));
 }
 
-// A phone turned, a pane resized: the hand's rows and spacing follow.
-window.addEventListener("resize", () => layoutHand(root));
+// A phone turned, a pane resized: the hand's rows and spacing follow, and the bout's size.
+window.addEventListener("resize", () => {
+  layoutHand(root);
+  fitBout(root);
+});
 
 // The countdowns: four times a second, only their text (the view is drawn on frames).
 window.setInterval(() => tickClocks(root), 250);

@@ -14,7 +14,8 @@ let rulesShown = false;
 export function defaultOptions(choices: NewTableChoices): OpenOptions {
   return {
     preset: choices.presets.includes("classic") ? "classic" : (choices.presets[0] ?? "classic"),
-    seats: choices.seats[1],
+    // a table of four to begin with (/durak new's lobby has room for the most); within range
+    seats: Math.min(Math.max(4, choices.seats[0]), choices.seats[1]),
     timer: choices.timer,
     ai_seats: 0,
     ai_level: "normal",

@@ -87,6 +87,8 @@ export interface Game {
   timeouts?: Timeout[];
   /** R4: the shuffle's commitment, and its seed once the game is over; the series score. */
   commitment?: string | null;
+  /** The finished game's id, as `/durak verify` takes it. */
+  game_id?: string | null;
   seed?: string | null;
   series?: SeriesScore | null;
   /** Once the game is over and recorded: each seat's rating change (null for an AI seat);

@@ -66,13 +66,31 @@ export function resultsScreen(table: Table, game: Game, parts: ResultsParts): HT
     h("table", { class: "places" }, head, h("tbody", {}, ...rows)),
     parts.ops,
     table.you !== null && !table.tournament && h("p", { class: "small" }, tr("table.rematch_hint")),
-    h(
-      "p",
-      { class: "fairness" },
-      game.commitment ? h("span", {}, tr("table.footer", { table: table.id, commitment: game.commitment })) : null,
-      game.seed ? h("span", {}, tr("table.footer_seed", { table: table.id, seed: game.seed })) : null,
-    ),
+    fairness(game),
   );
+}
+
+/** R4, compactly: the seed and its commitment, each one line with Copy, and how anyone checks
+ * them (`/durak verify` with the game's id). */
+function fairness(game: Game): HTMLElement | null {
+  if (!game.commitment) return null;
+  const lines = [game.seed ? proofLine(tr("verify.seed"), game.seed) : null, proofLine(tr("verify.commitment"), game.commitment)];
+  const hint = game.seed && game.game_id ? h("p", { class: "verify" }, tr("activity.verify_hint", { id: game.game_id })) : null;
+  return h("div", { class: "fairness" }, ...lines, hint);
+}
+
+/** A label, the value in a read-only field (scrolled, never wrapped) and a Copy button; where
+ * the page may not write to the clipboard, the button selects the value to copy by hand. */
+function proofLine(label: string, value: string): HTMLElement {
+  const field = h("input", { class: "hex", readonly: "", value, "aria-label": label, spellcheck: "false" }) as HTMLInputElement;
+  const copy = h("button", { type: "button", class: "copy" }, tr("activity.copy"));
+  copy.addEventListener("click", () => {
+    const selectIt = () => field.select();
+    const done = () => (copy.textContent = tr("activity.copied"));
+    if (navigator.clipboard) navigator.clipboard.writeText(value).then(done, selectIt);
+    else selectIt();
+  });
+  return h("div", { class: "proof" }, h("span", { class: "label" }, label), field, copy);
 }
 
 /** A number as the leaderboard writes it (one decimal), with a real minus sign. */

@@ -6,7 +6,7 @@ import { avatarEl } from "./avatars";
 import { cardFace, cardLabel, handOrder, rankIndex, suitOf } from "./cards";
 import { clockEl } from "./clock";
 import { draggable, draggedJustNow } from "./drag";
-import { layoutHand } from "./layout";
+import { fitBout, layoutHand } from "./layout";
 import { h, type Child } from "./dom";
 import { animateMoves, positions } from "./motion";
 import { openForm } from "./open";
@@ -95,7 +95,11 @@ function seatPlate(table: Table, seat: number): HTMLElement {
   const game = table.game;
   const player = table.players[seat];
   const name = player?.name ?? `#${seat + 1}`;
-  const turn = !!game && !game.finished && game.awaiting.includes(seat);
+  const awaited = !!game && !game.finished && game.awaiting.includes(seat);
+  // one strong mark: the seat the bout waits for (the defender, else the main attacker, else
+  // the only one awaited), and your own; the others who may throw in get a light one
+  const turn = awaited && (seat === table.you || (!!game && keySeat(game) === seat));
+  const may = awaited && !turn;
   const out = !!game && !game.active.includes(seat);
   const count = game?.hand_sizes[seat] ?? 0;
   const badge =
@@ -109,7 +113,7 @@ function seatPlate(table: Table, seat: number): HTMLElement {
     "li",
     {
       "data-seat": String(seat),
-      class: `seat${turn ? " turn" : ""}${out ? " out" : ""}${game?.defender === seat && !game.finished ? " defender" : ""}${teammate ? " mate" : ""}`,
+      class: `seat${turn ? " turn" : ""}${may ? " may" : ""}${out ? " out" : ""}${game?.defender === seat && !game.finished ? " defender" : ""}${teammate ? " mate" : ""}`,
       "aria-current": turn ? "true" : undefined,
     },
     avatarEl(player, name),
@@ -126,6 +130,15 @@ function seatPlate(table: Table, seat: number): HTMLElement {
       ? h("div", { class: "known", title: tr("activity.known"), "aria-label": tr("activity.known") }, ...handOrder(known, game?.trump ?? null).map((c) => h("span", { class: cardFace(c).red ? "red" : "" }, cardLabel(c))))
       : null,
   );
+}
+
+/** The awaited seat the bout turns on: the defender, else the main attacker, else the only one
+ * awaited; null when several are awaited and neither of those is. */
+function keySeat(game: Game): number | null {
+  const awaited = game.awaiting;
+  if (awaited.includes(game.defender)) return game.defender;
+  if (awaited.includes(game.attacker)) return game.attacker;
+  return awaited.length === 1 ? (awaited[0] ?? null) : null;
 }
 
 /** The other seats, clockwise from the one after yours (a spectator sees all of them). */
@@ -260,11 +273,20 @@ function controls(game: Game, offers: Offers, state: ViewState, handlers: ViewHa
     button(tr("act.exchange", { card: lowest ? cardLabel(lowest) : "", trump: cardLabel(game.trump_card) }), offers.exchange, "exchange");
   }
   if (offers.take !== null) button(tr("act.take"), offers.take, "take");
-  if (offers.pass !== null) button(tr("act.pass"), offers.pass, "pass");
+  if (offers.pass !== null) {
+    button(tr("act.pass"), offers.pass, "pass");
+    // beside "done for this bout" the two read alike: each says how long it holds
+    if (game.may_auto_pass && !game.auto_pass) noted(bar.lastElementChild, tr("activity.pass_note"));
+  }
   return bar;
 }
 
 const AI_LEVELS: AiLevel[] = ["easy", "normal", "hard"];
+
+/** A second, smaller line on a button: how long its choice holds. */
+function noted(button: Element | null, note: string): void {
+  button?.append(h("span", { class: "note" }, note));
+}
 
 /** A row of buttons for lobby operations: [label, op, extra, enabled, kind] each. */
 function opBar(entries: [string, LobbyOpName, LobbyExtra, boolean, string][], state: ViewState, handlers: ViewHandlers): HTMLElement | null {
@@ -348,7 +370,9 @@ function gameOps(table: Table, game: Game, state: ViewState, handlers: ViewHandl
   else if (game.may_auto_pass) entries.push([tr("act.auto_pass"), "auto_pass_on", version, true, "auto-pass"]);
   const playing = table.players[you]?.playing;
   if (table.status === "running" && (playing === "away" || playing === "left")) entries.push([tr("btn.back"), "join", {}, true, "back"]);
-  return opBar(entries, state, handlers);
+  const bar = opBar(entries, state, handlers);
+  if (game.may_auto_pass && !game.auto_pass) noted(bar?.querySelector(".auto-pass") ?? null, tr("activity.auto_pass_note"));
+  return bar;
 }
 
 function handArea(game: Game, offers: Offers, state: ViewState, handlers: ViewHandlers): HTMLElement {
@@ -356,7 +380,7 @@ function handArea(game: Game, offers: Offers, state: ViewState, handlers: ViewHa
   const sel = state.selection;
   // Dim the cards that cannot be played only when something can: a waiting hand stays bright.
   const idle = game.actions.length === 0;
-  const fan = h("ul", { class: `hand${idle ? " idle" : ""}`, style: `--n:${hand.length}` });
+  const fan = h("ul", { class: `hand${idle ? " idle" : ""}` });
   hand.forEach((card, i) => {
     const beatsTarget = sel.target ? offers.defend.get(card)?.get(sel.target) : undefined;
     const live = !state.pending && (sel.target ? beatsTarget !== undefined : playable(offers, card));
@@ -457,6 +481,7 @@ export function render(root: HTMLElement, state: ViewState, handlers: ViewHandle
   const before = positions(root, drawnGame, drawnYou);
   root.replaceChildren(...children.filter((c): c is Node | string => !!c));
   layoutHand(root);
+  fitBout(root);
   animateMoves(root, before, table?.game ?? null);
   drawnGame = table?.game ?? null;
   drawnYou = table?.you ?? null;

@@ -51,6 +51,9 @@ async def act(service: TableService, conn: Connection, frame: Act) -> None:
     if seat is None:
         conn.send(error_for(session, "err.not_seated", ref=frame.ref))
         return
+    if frame.version > table.version:  # no browser was shown a version yet to come
+        conn.send(error_for(session, "err.activity_frame", ref=frame.ref))
+        return
     try:
         action = Action.from_code(frame.code)
     except ActionNotationError:
@@ -69,6 +72,10 @@ async def act(service: TableService, conn: Connection, frame: Act) -> None:
 
 async def lobby_op(service: TableService, conn: Connection, frame: LobbyOp) -> None:
     """A lobby operation or "done for this bout", through the chat buttons' methods."""
+    table = service.registry.in_channel(conn.session.channel_id)
+    if frame.version is not None and table is not None and frame.version > table.version:
+        conn.send(error_for(conn.session, "err.activity_frame", ref=frame.ref))
+        return
     try:
         await run_lobby_op(service, conn.session, frame)
     except Rejected as rej:
@@ -86,15 +93,21 @@ async def open_table(
     opens: KeyedBuckets,
     conn: Connection,
     frame: OpenTable,
+    cap: int,
 ) -> None:
     """Open a table in the session's channel, as ``/durak new`` would; every browser in the
     channel then gets its lobby. What costs nothing is checked before Discord is asked
-    anything: a table open there already, the user's rate of opening (``opens``)."""
+    anything: a table open there already, the tables the user hosts (at most ``cap``
+    unfinished), the user's rate of opening (``opens``)."""
     session = conn.session
     existing = service.registry.in_channel(session.channel_id)
     if existing is not None and blocks_new_table(existing):
         rej = Rejected(Refusal.TABLE_EXISTS, {"table": existing.table_id})
         conn.send(rejection(session, rej, frame.ref))
+        return
+    hosted = sum(1 for t in service.registry if t.host_id == session.user_id and t.active)
+    if hosted >= cap:
+        conn.send(error_for(session, "err.activity_table_cap", {"count": cap}, frame.ref))
         return
     if not opens.take(session.user_id):
         conn.send(error_for(session, "err.activity_too_fast", ref=frame.ref))

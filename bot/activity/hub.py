@@ -36,6 +36,19 @@ CLOSE_GRACE = 1.0
 #: much (policy); a newer socket of the same user replaced it, its instance has too many
 #: sockets (the client does not reconnect after these two: it shows the error frame's text).
 CLOSE_NOT_READING, CLOSE_POLICY, CLOSE_REPLACED, CLOSE_FULL = 1013, 1008, 4004, 4005
+
+
+def write_failed(exc: BaseException) -> bool:
+    """Whether ``exc``, raised by a write to a socket, means only that the write failed. A
+    write cancelled while waiting for the browser to read cancels aiohttp's shared drain
+    future, so the socket's next write raises ``CancelledError`` at once although nothing
+    cancels the task now: that one is a failed write, not a cancellation."""
+    if isinstance(exc, asyncio.CancelledError):
+        task = asyncio.current_task()
+        return task is None or task.cancelling() == 0
+    return isinstance(exc, (TimeoutError, ConnectionError, RuntimeError))
+
+
 #: Closes under way (held so that they finish).
 _closing: set[asyncio.Task[None]] = set()
 
@@ -143,9 +156,11 @@ class Connection:
                 for frame in frames:
                     await self.ws.send_str(frame)
                 await self.ws.close(code=code, message=message)
-        except (TimeoutError, ConnectionError, RuntimeError):
+        except (TimeoutError, ConnectionError, RuntimeError, asyncio.CancelledError) as exc:
             if self._abort is not None:  # it does not even take the close frame
                 self._abort()
+            if not write_failed(exc):
+                raise
 
 
 #: How often the hub looks for tables opened or closed in a channel with browsers.
@@ -284,8 +299,6 @@ class ActivityHub(EveryChange):
             self._watcher.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._watcher
-        for conn in self.connections():
-            await conn.stop()
-            with contextlib.suppress(Exception):
-                await conn.ws.close(code=1001, message=b"server shutting down")
+        # all at once, each within CLOSE_GRACE or cut
+        await asyncio.gather(*(c.close(1001, b"server shutting down") for c in self.connections()))
         self._by_channel.clear()

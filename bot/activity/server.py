@@ -17,14 +17,14 @@ buttons' methods of :attr:`TableService.lobby` and :attr:`TableService.play`
 
 from __future__ import annotations
 
-import contextlib
+import asyncio
 import logging
 import math
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
-from urllib.parse import urlsplit
 
 from aiohttp import WSMsgType, web
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -32,6 +32,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from bot.storage.sharding import shard_of
 from bot.text import t
 
+from .callers import Callers, ProxyVerifier
 from .client_files import CHECKOUT_CLIENT as CHECKOUT_CLIENT
 from .client_files import CLIENT_ID_TAG as CLIENT_ID_TAG
 from .client_files import PACKAGED_CLIENT as PACKAGED_CLIENT
@@ -40,6 +41,15 @@ from .client_files import ClientFiles, request_locale
 from .client_files import find_client as find_client
 from .client_frames import act, error_for, lobby_op, open_table
 from .client_texts import client_texts
+from .deadlines import (
+    HELLO_SECONDS,
+    Unsigned,
+    close_within,
+    cut_later,
+    cutter,
+    first_frame,
+    pong_within,
+)
 from .discord_api import DiscordApi, DiscordRefused
 from .hub import CLOSE_FULL, CLOSE_POLICY, ActivityHub, Connection
 from .instance_checks import CLOSE_LEFT, InstanceChecks
@@ -58,6 +68,7 @@ from .protocol import (
 )
 from .session_tokens import BadToken, Session, SessionSigner
 from .table_frames import table_frame
+from .web_policy import origin_allowed, set_headers
 
 if TYPE_CHECKING:
     from bot.settings import Settings
@@ -65,8 +76,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-#: Seconds a new WebSocket has to say hello with its session token.
-HELLO_SECONDS = 10.0
+#: Seconds a connection may take to send a request's headers (aiohttp's keep-alive timer
+#: also runs from the connection's start until its first request), and a sign-in its body.
+HEADER_SECONDS = 10.0
 #: WebSocket close codes (4000-4999 are the application's; the hub and the instance checks
 #: have the others): a token refused, a frame refused.
 CLOSE_UNAUTHORIZED, CLOSE_BAD_FRAME = 4001, 4002
@@ -121,6 +133,14 @@ class ActivityServer:
         )
         #: Log lines a client can cause at will (refused frames and sign-ins), rate-limited.
         self.quiet = LogLimiter(log, settings.activity_log_lines_per_minute)
+        public_key = settings.discord_public_key
+        verifier = None
+        if public_key is not None:
+            verifier = ProxyVerifier(public_key, settings.discord_client_id)
+        #: Who a request comes from: the user Discord's proxy signed for, else the address.
+        self.callers = Callers(verifier, settings.activity_forwarded_hops)
+        per_client = settings.activity_sign_ins_per_client_per_minute
+        self.sign_ins_by_client = KeyedBuckets(per_client / 60, per_client)
         per_ip = settings.activity_sign_ins_per_ip_per_minute
         self.sign_ins_by_ip = KeyedBuckets(per_ip / 60, per_ip)
         per_second = settings.activity_sign_ins_per_second
@@ -136,8 +156,12 @@ class ActivityServer:
             self.quiet,
             lambda session: self._error(session, "err.activity_instance"),
         )
-        #: Sockets still waiting for their hello, by address.
-        self._unsigned: dict[str, int] = {}
+        #: The clock of each socket's frame budget (the tests move it).
+        self.clock: Callable[[], float] = time.monotonic
+        #: Sockets still waiting for their hello, by client and by address.
+        self.unsigned = Unsigned(
+            settings.activity_unsigned_sockets_per_client, settings.activity_unsigned_sockets_per_ip
+        )
 
         self.service: TableService | None = None
         #: Opens a table as ``/durak new`` does (the chat side's, set by the bot).
@@ -145,7 +169,8 @@ class ActivityServer:
         self._runner: web.AppRunner | None = None
         #: The port it listens on once started (``ACTIVITY_LISTEN_PORT=0``: a free one).
         self.port = 0
-        self._sockets: set[web.WebSocketResponse] = set()
+        #: Every open socket, and how to cut its connection.
+        self._sockets: dict[web.WebSocketResponse, Callable[[], None]] = {}
         scope = settings.shard_scope
         #: The built client (``index.html`` and ``assets/``), if it is built.
         self.files = ClientFiles(
@@ -179,22 +204,14 @@ class ActivityServer:
         app.on_response_prepare.append(self._headers)
         return app
 
-    @property
-    def content_security_policy(self) -> str:
-        """Only Discord's pages may frame the Activity (``ACTIVITY_FRAME_ANCESTORS``); no
-        plugins, no ``<base>`` elsewhere."""
-        ancestors = self.settings.activity_frame_ancestors
-        return f"frame-ancestors {ancestors}; object-src 'none'; base-uri 'self'"
-
     async def _headers(self, request: web.Request, response: web.StreamResponse) -> None:
-        """Every answer's headers: the CSP, no content sniffing, no server version."""
-        response.headers["Server"] = "durak"
-        response.headers["X-Content-Type-Options"] = "nosniff"
-        response.headers["Content-Security-Policy"] = self.content_security_policy
+        set_headers(self.settings, request, response)
 
     async def start(self, service: TableService) -> None:
         self.service = service
-        self._runner = web.AppRunner(self.app(), handle_signals=False, access_log=None)
+        self._runner = web.AppRunner(
+            self.app(), handle_signals=False, access_log=None, keepalive_timeout=HEADER_SECONDS
+        )
         await self._runner.setup()
         site = web.TCPSite(
             self._runner, self.settings.activity_listen_host, self.settings.activity_listen_port
@@ -213,8 +230,11 @@ class ActivityServer:
     async def stop(self) -> None:
         await self.instances.stop()
         await self.hub.close()
-        for ws in list(self._sockets):
-            await ws.close(code=1001, message=b"server shutting down")
+        closes = [  # all at once, and one that does not read is cut
+            close_within(ws, 1001, b"server shutting down", cut)
+            for ws, cut in list(self._sockets.items())
+        ]
+        await asyncio.gather(*closes)
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -222,25 +242,19 @@ class ActivityServer:
 
     # -- HTTP --------------------------------------------------------------------------
 
-    def client_address(self, request: web.Request) -> str:
-        """The browser's address: the peer's, or with ``ACTIVITY_FORWARDED_HOPS`` proxies in
-        front, the X-Forwarded-For entry the first of them appended."""
-        hops = self.settings.activity_forwarded_hops
-        if hops:
-            forwarded = request.headers.getall("X-Forwarded-For", [])
-            entries = [e.strip() for h in forwarded for e in h.split(",") if e.strip()]
-            if len(entries) >= hops:
-                return entries[-hops]
-        return request.remote or "?"
-
     def _sign_in_allowed(self, request: web.Request) -> float:
-        """0.0 if one more sign-in from this address fits the limits (and count it), else
+        """0.0 if one more sign-in from this client fits the limits (and count it), else
         the seconds to wait."""
-        address = self.client_address(request)
-        if self.sign_ins_by_ip.take(address) and self.sign_ins.take():
+        caller = self.callers.caller(request)
+        if (
+            self.sign_ins_by_client.take(caller.key)
+            and self.sign_ins_by_ip.take(caller.address)
+            and self.sign_ins.take()
+        ):
             return 0.0
-        self.quiet.info("activity sign-in from %s refused: too many", address)
-        return max(1.0, self.sign_ins_by_ip.wait(address), self.sign_ins.wait())
+        self.quiet.info("activity sign-in from %s refused: too many", caller.key)
+        waits = (self.sign_ins_by_client.wait(caller.key), self.sign_ins_by_ip.wait(caller.address))
+        return max(1.0, *waits, self.sign_ins.wait())
 
     async def token(self, request: web.Request) -> web.Response:
         """Exchange the SDK's code; answer the access token (for the SDK's ``authenticate``)
@@ -253,8 +267,10 @@ class ActivityServer:
             busy.headers["Retry-After"] = str(math.ceil(wait))
             return busy
         try:
-            body = TokenRequest.model_validate_json(await request.read())
-        except ValidationError:
+            async with asyncio.timeout(HEADER_SECONDS):  # a body sent byte by byte holds nothing
+                raw = await request.read()
+            body = TokenRequest.model_validate_json(raw)
+        except (ValidationError, TimeoutError):
             return _refusal(400, "err.activity_frame", locale)
         try:
             access_token = await self.discord.exchange_code(body.code)
@@ -315,63 +331,49 @@ class ActivityServer:
 
     # -- the WebSocket ---------------------------------------------------------------------
 
-    def origin_allowed(self, request: web.Request) -> bool:
-        """A browser's WebSocket comes from the server's own origin (the same host) or one
-        configured (``ACTIVITY_ALLOWED_ORIGINS``; by default the public host and the app's
-        discordsays.com). Without an Origin it is no browser: the session token decides."""
-        origin = request.headers.get("Origin")
-        if origin is None:
-            return True
-        origin = origin.strip().rstrip("/").lower()
-        if urlsplit(origin).netloc == request.host.lower():
-            return True
-        allowed = self.settings.activity_allowed_origins or (
-            f"https://{self.settings.activity_public_host}",
-            f"https://{self.settings.discord_client_id}.discordsays.com",
-        )
-        return origin in (a.lower() for a in allowed)
-
     async def websocket(self, request: web.Request) -> web.StreamResponse:
-        if not self.origin_allowed(request):
+        if not origin_allowed(self.settings, request):
             self.quiet.info("activity socket from origin %r refused", request.headers["Origin"])
             return web.Response(status=403, text="origin not allowed")
-        address = self.client_address(request)
-        pending = self._unsigned.get(address, 0)
-        if pending >= self.settings.activity_unsigned_sockets_per_ip:
-            self.quiet.info("activity sockets from %s refused: too many without hello", address)
+        caller = self.callers.caller(request)
+        if not self.unsigned.admit(caller.key, caller.address):
+            self.quiet.info("activity sockets of %s refused: too many without hello", caller.key)
             return web.Response(status=429, text="too many sockets", headers={"Retry-After": "1"})
-        ws = web.WebSocketResponse(heartbeat=30.0, max_msg_size=MAX_CLIENT_FRAME * 2)
-        await ws.prepare(request)
-        self._sockets.add(ws)
-
-        def abort() -> None:
-            if request.transport is not None:
-                request.transport.abort()
-
-        self._unsigned[address] = pending + 1
+        rate = self.settings.activity_frames_per_second
+        # every frame counts, pings too, from the first
+        frames = TokenBucket(rate, 2 * rate, clock=lambda: self.clock())
+        cut = cutter(request)
         try:
-            try:
-                session = await self._hello(ws, request_locale(request))
-            finally:
-                if self._unsigned[address] <= 1:
-                    del self._unsigned[address]
-                else:
-                    self._unsigned[address] -= 1
-            if session is not None:
-                await self._serve(ws, session, abort)
+            # pings are answered here, counted and with a deadline (deadlines.py)
+            ws = web.WebSocketResponse(
+                heartbeat=30.0, autoping=False, max_msg_size=MAX_CLIENT_FRAME * 2
+            )
+            await ws.prepare(request)
+            self._sockets[ws] = cut
+            session = await self._hello(ws, request_locale(request), frames, cut)
         finally:
-            self._sockets.discard(ws)
+            self.unsigned.release(caller.key, caller.address)
+        try:
+            if session is not None:
+                await self._serve(ws, session, frames, cut)
+        finally:
+            self._sockets.pop(ws, None)
+            cut_later(cut)  # a close still waiting for a browser that does not read
         return ws
 
-    async def _hello(self, ws: web.WebSocketResponse, locale: str) -> Session | None:
-        """The first frame must carry a genuine, unexpired, unused session token."""
+    async def _hello(
+        self, ws: web.WebSocketResponse, locale: str, frames: TokenBucket, cut: Callable[[], None]
+    ) -> Session | None:
+        """The first frame must carry a genuine, unexpired, unused session token, within
+        ``HELLO_SECONDS`` (whatever else the socket sends or fails to read meanwhile)."""
         try:
-            msg = await ws.receive(timeout=HELLO_SECONDS)
+            async with asyncio.timeout(HELLO_SECONDS):
+                msg = await first_frame(ws, frames, locale, cut, self.quiet)
         except TimeoutError:
-            await ws.close(code=CLOSE_UNAUTHORIZED, message=b"no hello")
+            await close_within(ws, CLOSE_UNAUTHORIZED, b"no hello", cut)
             return None
-        if msg.type in (WSMsgType.CLOSE, WSMsgType.CLOSING, WSMsgType.CLOSED, WSMsgType.ERROR):
-            return None  # gone before saying hello
+        if msg is None:
+            return None
         try:
             if msg.type != WSMsgType.TEXT:
                 raise BadFrame("not text")
@@ -381,10 +383,8 @@ class ActivityServer:
             session = self.signer.consume(frame.token)
         except (BadFrame, BadToken) as exc:
             self.quiet.info("activity socket refused: %s", exc)
-            text = t("err.activity_session", locale)
-            with contextlib.suppress(ConnectionError):  # it may be gone already
-                await ws.send_str(error_frame("err.activity_session", text))
-            await ws.close(code=CLOSE_UNAUTHORIZED, message=b"unauthorized")
+            final = error_frame("err.activity_session", t("err.activity_session", locale))
+            await close_within(ws, CLOSE_UNAUTHORIZED, b"unauthorized", cut, final)
             return None
         try:
             checked_at = await self.instances.recheck(session)
@@ -392,9 +392,8 @@ class ActivityServer:
             self.quiet.info(
                 "%s resumed in activity instance %s, left", session.user_id, session.instance_id
             )
-            with contextlib.suppress(ConnectionError):
-                await ws.send_str(self._error(session, "err.activity_instance"))
-            await ws.close(code=CLOSE_LEFT, message=b"not in the instance")
+            final = self._error(session, "err.activity_instance")
+            await close_within(ws, CLOSE_LEFT, b"not in the instance", cut, final)
             return None
         return replace(session, checked_at=checked_at)
 
@@ -403,16 +402,20 @@ class ActivityServer:
         await self.instances.sweep()
 
     async def _serve(
-        self, ws: web.WebSocketResponse, session: Session, abort: Callable[[], None]
+        self,
+        ws: web.WebSocketResponse,
+        session: Session,
+        frames: TokenBucket,
+        cut: Callable[[], None],
     ) -> None:
         assert self.service is not None
         settings = self.settings
         conn = Connection(
-            ws, session, max_queued_bytes=settings.activity_send_queue_kib * 1024, abort=abort
+            ws, session, max_queued_bytes=settings.activity_send_queue_kib * 1024, abort=cut
         )
         try:
             if self.hub.admit(conn, self._error(session, "err.activity_replaced")):
-                await self._serve_admitted(conn)
+                await self._serve_admitted(conn, frames, cut)
             else:
                 self.quiet.info("activity instance %s is full", session.instance_id)
                 final = self._error(session, "err.activity_full")
@@ -421,12 +424,11 @@ class ActivityServer:
             self.hub.remove(conn)
             await conn.stop()
 
-    async def _serve_admitted(self, conn: Connection) -> None:
+    async def _serve_admitted(
+        self, conn: Connection, frames: TokenBucket, cut: Callable[[], None]
+    ) -> None:
         assert self.service is not None
         session, ws = conn.session, conn.ws
-        rate = self.settings.activity_frames_per_second
-        frames = TokenBucket(rate, 2 * rate)
-        refused = False  # the last frame was over the rate: the next one over it closes
         resume = self.signer.renew(session)
         conn.send(
             welcome_frame(
@@ -451,15 +453,15 @@ class ActivityServer:
         async for msg in ws:
             if conn.closing:
                 break
-            if not frames.take():  # too many: one refusal, then the socket is closed
-                if refused:
-                    self.quiet.info("activity socket of %s sends too fast", session.user_id)
-                    await conn.close(CLOSE_POLICY, b"too many frames", flush=True)
+            if not frames.take():  # past the burst: one refusal, and the socket is closed
+                self.quiet.info("activity socket of %s sends too fast", session.user_id)
+                final = self._error(session, "err.activity_too_fast")
+                await conn.close(CLOSE_POLICY, b"too many frames", final, flush=True)
+                break
+            if msg.type == WSMsgType.PING:
+                if not await pong_within(ws, msg.data, cut):
                     break
-                refused = True
-                conn.send(self._error(session, "err.activity_too_fast"))
                 continue
-            refused = False
             if msg.type != WSMsgType.TEXT:
                 continue
             try:
@@ -492,4 +494,7 @@ class ActivityServer:
         if self.opener is None:
             conn.send(error_for(conn.session, "err.internal", ref=frame.ref))
             return
-        await open_table(self.service, self.hub, self.opener, self.discord, self.opens, conn, frame)
+        cap = self.settings.activity_tables_per_user
+        await open_table(
+            self.service, self.hub, self.opener, self.discord, self.opens, conn, frame, cap
+        )

@@ -18,6 +18,7 @@ from bot.tables.table import Table
 from bot.tables.timeout_moves import timed_seats
 from bot.text import t
 from bot.ui.rules_text import rules_summary
+from bot.ui.table_embed import game_id
 from durak_core import Card, PublicView, SeatView, seed_commitment
 from durak_core.events import ActionTaken
 
@@ -112,6 +113,7 @@ def fairness_part(table: Table) -> dict[str, Any]:
     return {
         "commitment": None if table.seed is None else seed_commitment(table.seed),
         "seed": None if table.seed is None or not finished else format(table.seed, "064x"),
+        "game_id": game_id(table) if finished else None,  # what /durak verify takes
         "series": None
         if series is None
         else {

@@ -249,9 +249,9 @@ async def headless_chromium(*flags: str) -> AsyncIterator[int]:
 
 
 async def harness_file(request: web.Request) -> web.FileResponse:
-    """``/harness/`` and ``/harness/{name}``: the page and its script, nothing else."""
+    """``/harness/`` and ``/harness/{name}``: the page, its script and style, nothing else."""
     name = request.match_info.get("name") or "index.html"
-    if name not in ("index.html", "harness.js"):
+    if name not in ("index.html", "harness.js", "harness.css"):
         raise web.HTTPNotFound()
     return web.FileResponse(HARNESS / name)
 
@@ -305,9 +305,18 @@ def harness_routes(issue_code: Callable[[int], str | Awaitable[str]]) -> list[we
 #: two layouts every view is checked at (issue #19): a desktop and a phone.
 SCREENSHOT_SCENARIOS = ("seat-defend", "spectator", "lobby", "finished", "open-table")
 SCREENSHOT_SIZES = ((1280, 720), (390, 844))
-#: Every size issue #31 asks the client to lay out at: a desktop, a phone upright and on its
-#: side, a small pane (Discord's picture-in-picture) and a tablet.
-LAYOUT_SIZES = ((1280, 720), (390, 844), (844, 390), (480, 270), (768, 1024))
+#: Every size issues #31 and #46 ask the client to lay out at: a desktop, phones upright and
+#: on their side (a common Android's 360×640 too), a small pane (Discord's
+#: picture-in-picture) and a tablet.
+LAYOUT_SIZES = (
+    (1280, 720),
+    (390, 844),
+    (844, 390),
+    (360, 640),
+    (640, 360),
+    (480, 270),
+    (768, 1024),
+)
 
 
 @contextlib.asynccontextmanager

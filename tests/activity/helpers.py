@@ -62,16 +62,20 @@ async def activity_bot(w: World, **overrides: object) -> AsyncIterator[Site]:
             yield Site(bot, client)
 
 
-async def post_token(site: Site, body: object) -> tuple[int, Any]:
-    async with site.http.post(site.url + "/api/token", json=body) as response:
+async def post_token(
+    site: Site, body: object, headers: dict[str, str] | None = None
+) -> tuple[int, Any]:
+    async with site.http.post(site.url + "/api/token", json=body, headers=headers) as response:
         return response.status, await response.json()
 
 
-async def sign_in(w: World, site: Site, user: int, instance: str) -> str:
+async def sign_in(
+    w: World, site: Site, user: int, instance: str, headers: dict[str, str] | None = None
+) -> str:
     """What the client does: ``authorize`` (the fake issues the code), then ``POST /api/token``;
-    the server's session token."""
+    the server's session token. ``headers``: what a proxy in front adds (proxy.py here)."""
     code = w.fake.activity.issue_code(user)
-    status, body = await post_token(site, {"code": code, "instance_id": instance})
+    status, body = await post_token(site, {"code": code, "instance_id": instance}, headers)
     assert status == 200, body
     token: str = body["session"]
     return token
@@ -124,8 +128,10 @@ class Browser:
                 await self._reader
 
 
-async def connect(site: Site, token: str | None, *, hello: bool = True) -> Browser:
-    ws = await site.http.ws_connect(site.url + "/ws")
+async def connect(
+    site: Site, token: str | None, *, hello: bool = True, headers: dict[str, str] | None = None
+) -> Browser:
+    ws = await site.http.ws_connect(site.url + "/ws", headers=headers)
     browser = Browser(ws)
     browser.start()
     if hello:
@@ -133,9 +139,12 @@ async def connect(site: Site, token: str | None, *, hello: bool = True) -> Brows
     return browser
 
 
-async def open_browser(w: World, site: Site, user: int, instance: str) -> Browser:
+async def open_browser(
+    w: World, site: Site, user: int, instance: str, headers: dict[str, str] | None = None
+) -> Browser:
     """Sign in and connect; returns once the welcome and the first table frame arrived."""
-    browser = await connect(site, await sign_in(w, site, user, instance))
+    token = await sign_in(w, site, user, instance, headers)
+    browser = await connect(site, token, headers=headers)
     await w.fake.wait_for(
         lambda: [f["type"] for f in browser.frames][:1] == ["welcome"] and browser.tables(),
         what=f"user {user}'s welcome and table",

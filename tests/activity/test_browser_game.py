@@ -103,6 +103,7 @@ async def click_move(page: Page, action: Action) -> None:
 async def open_in_browser(page: Page, base: str, user: int, instance: str) -> None:
     await reduce_motion(page)
     await page.call("Network.enable")  # its WebSocket frames, for the wire leak check
+    await page.call("Log.enable")  # what the browser refused: the CSP's violations
     await page.call("Page.navigate", url=f"{base}/harness/?scenario={instance}&user={user}")
     await page.wait_for(DRAWN, f"user {user}'s client to draw", timeout=30)
 
@@ -212,3 +213,11 @@ async def test_a_whole_game_in_the_browser(tmp_path: Path, monkeypatch: pytest.M
             # R23-R25 in the browser: no frame it received held a card hidden from its user,
             # and each offered exactly the engine's legal actions for the seat
             assert check_frames(page.websocket_frames(), user, history) >= clicks // 2
+            # the whole game under the server's Content-Security-Policy: nothing refused
+            refused = [
+                e["params"]["entry"]["text"]
+                for e in page.events
+                if e.get("method") == "Log.entryAdded"
+                and "Content Security Policy" in e["params"]["entry"].get("text", "")
+            ]
+            assert not refused, refused

@@ -1,5 +1,7 @@
-"""The client's layout at every size issue #31 names (1280×720, 390×844, 844×390, 480×270,
-768×1024), in headless Chromium through the harness page with recorded frames: nothing overlaps
+"""The client's layout at every size issues #31 and #46 name (1280×720, 390×844, 844×390,
+360×640, 640×360, 480×270, 768×1024) and at 2 to 6 seats (a full bout each; at 6 seats both
+"Done" and "Done for this bout" offered), in headless Chromium through the harness page with
+recorded frames: nothing overlaps
 (seat plates, the talon, the bout, the status line, the buttons, your plate, your hand), all of it
 is on screen, every hand card has an uncovered 44×44 px spot a tap lands on (a 13-card hand
 too: two rows on a phone), every offered button is on screen and tappable, and the countdown is
@@ -22,7 +24,11 @@ from tests.activity.browser import (
 
 pytestmark = BROWSER_TEST
 
-SCENARIOS = ("seat-defend", "big-hand", "spectator", "lobby", "finished")
+#: ``seats-<n>``: a full bout at 2 to 6 seats (``seat-defend`` is the 4); ``seats-6-attack``:
+#: seat 0 may throw in, "Done" and "Done for this bout" both offered; ``seats-6-watch``: that
+#: table as a spectator sees it.
+SEAT_SCENARIOS = ("seats-2", "seats-3", "seats-5", "seats-6", "seats-6-attack", "seats-6-watch")
+SCENARIOS = ("seat-defend", "big-hand", "spectator", "lobby", "finished", *SEAT_SCENARIOS)
 
 #: The parts that must not overlap, each a group of elements (overlaps inside a group are
 #: by design: a fanned hand, a beaten pair), the element boxes of each, and the hand cards'
@@ -67,8 +73,15 @@ MEASURE = """(() => {
   const buttons = [...doc.querySelectorAll('.controls button, .ops button, .invite-bar button')]
     .map(e => ({ key: e.dataset.key, hit: centre(e), h: box(e)[3] - box(e)[1] }));
   const clock = doc.querySelector('.status .clock');
+  const seatBoxes = [...doc.querySelectorAll('#app > .seats .seat')];
   return {
     boxes, cards, buttons, clock: clock ? centre(clock) : null,
+    strong: seatBoxes.filter(e => e.classList.contains('turn')).length,
+    awaited: seatBoxes.filter(e => e.matches('.turn, .may')).length,
+    underlined: [...doc.querySelectorAll('.places .name')]
+      .some(e => getComputedStyle(e).textDecorationLine.includes('underline')),
+    proofs: [...doc.querySelectorAll('.fairness .proof')].map(box),
+    notes: [...doc.querySelectorAll('.act .note')].filter(visible).length,
     width: innerWidth, height: innerHeight, empty: doc.querySelectorAll('.seat.empty').length,
     line: doc.querySelector('.status')?.textContent ?? '',
   };
@@ -99,6 +112,13 @@ def check(scenario: str, size: tuple[int, int], shown: dict[str, Any]) -> list[s
             wrong.append(f"{where}: button {b['key']} is covered or under 44 px ({b['h']})")
     if shown["clock"] is False:
         wrong.append(f"{where}: the countdown is covered")
+    if shown["strong"] > 1:  # one seat the bout waits for, however many may throw in
+        wrong.append(f"{where}: {shown['strong']} plates marked as awaited")
+    if shown["underlined"]:
+        wrong.append(f"{where}: a name in the results is underlined like a link")
+    for r in shown["proofs"]:  # the seed's lines fit the width (the results scroll down)
+        if r[0] < -1 or r[2] > width + 1:
+            wrong.append(f"{where}: a seed line {r} is cut off")
     return wrong
 
 
@@ -126,3 +146,8 @@ async def test_nothing_overlaps_and_every_card_is_tappable_at_every_size() -> No
         # the host's lobby of 4 of 6 seats: two empty places, the invite, no "press Join"
         assert lobby["empty"] == 2 and "i:invite" in {b["key"] for b in lobby["buttons"]}, size
         assert lobby["line"] == t("lobby.title", "en"), lobby["line"]
+        # several seats may throw in; one strong mark, the others light
+        assert measured["seats-6-watch", size]["awaited"] >= 2, size
+        assert len(measured["finished", size]["proofs"]) == 2, size
+    # "Done" and "Done for this bout" offered together say how long each holds (but the pane)
+    assert measured["seats-6-attack", (390, 844)]["notes"] == 2

@@ -416,8 +416,17 @@ async def test_headers_origins_and_compressed_immutable_assets(
     async with world(tmp_path) as w, activity_bot(w) as site:
         async with site.http.get(site.url + "/") as page:
             assert page.status == 200
-            csp = page.headers["Content-Security-Policy"]
-            assert "frame-ancestors" in csp and "https://discord.com" in csp
+            directives = page.headers["Content-Security-Policy"].split("; ")
+            csp = {d.partition(" ")[0]: d.partition(" ")[2] for d in directives}
+            assert csp["default-src"] == csp["script-src"] == csp["style-src"] == "'self'"
+            host = site.url.removeprefix("http://")
+            assert csp["connect-src"] == f"'self' wss://{host} ws://{host}"
+            ancestors = csp["frame-ancestors"].split()
+            assert "https://discord.com" in ancestors and "'self'" in ancestors
+            own = f"https://{w.fake.application_id}.discordsays.com"
+            assert [a for a in ancestors if "discordsays" in a] == [own]  # no other app's
+            assert csp["object-src"] == "'none'"
+            assert page.headers["Referrer-Policy"] == "no-referrer"
             assert page.headers["X-Content-Type-Options"] == "nosniff"
             assert page.headers["Server"] == "durak"
         plain = aiohttp.ClientSession(auto_decompress=False)

@@ -249,7 +249,11 @@ async def test_message_violation_fails_as_on_discord(
 
 async def test_attachment_placeholder_id_0_is_accepted(fake: FakeDiscord) -> None:
     channel = fake.add_channel(fake.add_guild())
-    body = {"content": "x", "attachments": [{"id": 0, "filename": "a.png"}]}
+    body = {
+        "content": "x",
+        "attachments": [{"id": 0, "filename": "a.png"}],
+        "allowed_mentions": {"parse": []},
+    }
     status, _ = await _send(fake, "POST", f"/channels/{channel}/messages", body)
     assert status == 200 and fake.violations == []
 
@@ -410,7 +414,10 @@ class LabelBot(commands.Bot):
 
     def __init__(self, guild_id: int) -> None:
         super().__init__(
-            command_prefix="!", intents=discord.Intents.default(), guild_ready_timeout=0.05
+            command_prefix="!",
+            intents=discord.Intents.default(),
+            guild_ready_timeout=0.05,
+            allowed_mentions=discord.AllowedMentions.none(),  # the fake flags a message without
         )
         self.guild_id = guild_id
         self.errors: list[discord.HTTPException] = []

@@ -109,7 +109,10 @@ class DemoBot(commands.Bot):
     def __init__(self, guild_id: int) -> None:
         # A short guild_ready_timeout: discord.py waits that long after the last GUILD_CREATE.
         super().__init__(
-            command_prefix="!", intents=discord.Intents.default(), guild_ready_timeout=0.05
+            command_prefix="!",
+            intents=discord.Intents.default(),
+            guild_ready_timeout=0.05,
+            allowed_mentions=discord.AllowedMentions.none(),  # the fake flags a message without
         )
         self.guild_id = guild_id
         self.release = asyncio.Event()  # lets a test hold a command mid-flight
@@ -415,7 +418,9 @@ async def test_members_intent_chunking_history_and_threads(world: World) -> None
     fake = world.fake
     intents = discord.Intents.default()
     intents.members = True  # makes discord.py chunk the guild (gateway op 8) before ready
-    client = discord.Client(intents=intents, guild_ready_timeout=0.05)
+    client = discord.Client(
+        intents=intents, guild_ready_timeout=0.05, allowed_mentions=discord.AllowedMentions.none()
+    )
     async with fake.run_client(client):
         guild = client.get_guild(world.guild)
         assert guild is not None
@@ -495,7 +500,11 @@ def test_discord_limits(body: dict[str, Any], field: str) -> None:
 
 async def test_global_command_in_a_dm(world: World) -> None:
     fake = world.fake
-    client = discord.Client(intents=discord.Intents.default(), guild_ready_timeout=0.05)
+    client = discord.Client(
+        intents=discord.Intents.default(),
+        guild_ready_timeout=0.05,
+        allowed_mentions=discord.AllowedMentions.none(),
+    )
     tree = app_commands.CommandTree(client)
 
     @tree.command(name="whoami", description="Say where we are")

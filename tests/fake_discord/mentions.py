@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from .model import COMPONENTS_V2
+
 Problem = tuple[str, str]
 
 
@@ -21,6 +23,8 @@ def mention_problems(body: Mapping[str, Any], prefix: str = "") -> list[Problem]
 
     >>> mention_problems({"content": "hi"})[0][0]
     'allowed_mentions'
+    >>> mention_problems({"embeds": [{"title": "@everyone"}]})  # embeds never ping
+    []
     >>> mention_problems({"allowed_mentions": {"parse": []}})
     []
     >>> mention_problems({"allowed_mentions": {"parse": [], "users": ["1"]}})
@@ -31,6 +35,8 @@ def mention_problems(body: Mapping[str, Any], prefix: str = "") -> list[Problem]
     path = f"{prefix}allowed_mentions"
     allowed = body.get("allowed_mentions")
     if allowed is None:
+        if not _may_ping(body):  # Discord parses mentions only where text is written
+            return []
         return [(path, "not stated: Discord would ping everyone, roles and users named in it")]
     parse = allowed.get("parse") or []
     problems: list[Problem] = []
@@ -41,3 +47,10 @@ def mention_problems(body: Mapping[str, Any], prefix: str = "") -> list[Problem]
     if "users" in parse:
         problems.append((path, "allows pinging any user named in it; name the users by id"))
     return problems
+
+
+def _may_ping(body: Mapping[str, Any]) -> bool:
+    """Whether the body writes text Discord parses for mentions: content, or the text
+    displays of a components-v2 message (an edit without them leaves the mentions as they
+    were, and discord.py then sends no ``allowed_mentions``)."""
+    return bool(body.get("content")) or bool(int(body.get("flags") or 0) & COMPONENTS_V2)

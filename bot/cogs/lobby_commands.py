@@ -25,6 +25,7 @@ from .new_table import (
     LANGUAGE_CHOICES,
     LEVEL_CHOICES,
     NEW_OPTIONS,
+    OPTION_FACTS,
     PRESET_CHOICES,
     NewTable,
     new_table_options,
@@ -68,7 +69,7 @@ async def _variant_choices(
 class LobbyCommands(CogBase):
     @app_commands.command(name=ls("name.new"), description=ls("cmd.new"))
     @app_commands.rename(**{name: ls(f"pname.{name}") for name in NEW_OPTIONS})
-    @app_commands.describe(**{name: ls(f"opt.{name}") for name in NEW_OPTIONS})
+    @app_commands.describe(**{n: ls(f"opt.{n}", **OPTION_FACTS.get(n, {})) for n in NEW_OPTIONS})
     @app_commands.choices(preset=PRESET_CHOICES, language=LANGUAGE_CHOICES, ai_level=LEVEL_CHOICES)
     @app_commands.autocomplete(variants=_variant_choices)
     @new_table_options

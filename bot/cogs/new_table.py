@@ -131,6 +131,8 @@ NEW_PARAMETERS: Final = (
 )
 #: The options in their order (their localised names and descriptions are keyed by these).
 NEW_OPTIONS: Final = tuple(p.name for p in NEW_PARAMETERS)
+#: The numbers an option's description states, from where they are defined.
+OPTION_FACTS: Final[dict[str, dict[str, object]]] = {"seats": {"min": MIN_SEATS, "max": MAX_SEATS}}
 
 _Callback = TypeVar("_Callback", bound=Callable[..., Awaitable[None]])
 

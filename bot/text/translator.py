@@ -22,12 +22,13 @@ LOCALES: tuple[Locale, ...] = (
 )
 
 
-def ls(key: str) -> locale_str:
-    """A translatable command text: the English default, keyed for the translator."""
+def ls(key: str, **params: object) -> locale_str:
+    """A translatable command text: the English default, keyed for the translator; ``params``
+    fill its placeholders in every language (a range's bounds, said where they are defined)."""
     text = EN[key]
     if not isinstance(text, str):
         raise TypeError(f"{key!r} is a plural message, not a command text")
-    return locale_str(text, key=key)
+    return locale_str(text.format(**params) if params else text, key=key, params=params)
 
 
 class DurakTranslator(Translator):
@@ -44,7 +45,10 @@ def translate(string: locale_str, locale: Locale) -> str | None:
     if not isinstance(key, str) or lang == "en":
         return None
     text = CATALOGUES[lang].get(key)
-    return text if isinstance(text, str) else None
+    if not isinstance(text, str):
+        return None
+    params = string.extras.get("params")
+    return text.format(**params) if params else text
 
 
 __all__ = ["LOCALES", "DurakTranslator", "ls", "translate"]

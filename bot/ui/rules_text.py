@@ -16,7 +16,7 @@ from bot.text import t
 from durak_core import PRESETS, RuleSet
 from durak_core.cards import ACE
 from durak_core.rule_options import SECTIONS, RuleOption
-from durak_core.rules import OPTIONS
+from durak_core.rules import MAX_SEATS, MIN_SEATS, OPTIONS
 
 from .card_words import rank_label
 
@@ -94,6 +94,10 @@ def _section_line(section: str, rules: RuleSet, loc: str | None) -> str:
 _CLASSIC_LINE = {"transfer": "rules.no_transfer"}
 
 
+#: The numbers a rule's short name states, from where the rules define them.
+RULE_FACTS: dict[str, dict[str, object]] = {"R3": {"min": MIN_SEATS, "max": MAX_SEATS}}
+
+
 def reason_text(message: str, rules: RuleSet | None, loc: str | None = None) -> str:
     """An engine refusal (English, naming rule ids) as the rule ids with their local names."""
     ids = list(dict.fromkeys(_RULE_ID.findall(message)))
@@ -105,7 +109,7 @@ def _rule_name(rid: str, rules: RuleSet | None, loc: str | None) -> str:
     """A rule's short name; an option's with its value in ``rules`` (or a typical one)."""
     option = OPTIONS.by_rule.get(rid)
     if option is None:
-        return t(f"rname.{rid}", loc)
+        return t(f"rname.{rid}", loc, **RULE_FACTS.get(rid, {}))
     value = option.off if rules is None else getattr(rules, option.field)
     if option.param and not value:
         value = option.on  # a refusal may name an option the rule set has off: "teams of 2"

@@ -37,6 +37,15 @@ def _localized(command: dict[str, Any], locale: str) -> dict[str, Any]:
     return out
 
 
+def _texts(command: dict[str, Any]) -> list[str]:
+    """Every name and description in the tree of a localized command."""
+    found = [str(command.get("name", "")), str(command.get("description", ""))]
+    for key in ("options", "choices"):
+        for child in command.get(key) or []:
+            found += _texts(child)
+    return found
+
+
 def _locales(command: dict[str, Any]) -> set[str]:
     found = set(
         (command.get("name_localizations") or {}) | (command.get("description_localizations") or {})
@@ -62,6 +71,9 @@ async def test_every_synced_command_fits_with_room(tmp_path: Path) -> None:
         assert max(by_locale.values()) <= size
         for path, count in levels(command):
             assert count <= OPTIONS_PER_LEVEL_BOUND, (path, count)
+        for loc in locales:  # every placeholder of a catalogue text was filled in
+            text = str(_localized(command, loc))
+            assert "{" not in text.replace("{'", "").replace('{"', ""), (loc, text)
 
 
 async def test_an_oversized_command_registers_nothing(tmp_path: Path) -> None:

@@ -10,6 +10,7 @@ language option).
 from __future__ import annotations
 
 import random
+import re
 import string
 import unicodedata
 from collections.abc import Iterator
@@ -326,3 +327,19 @@ async def test_russian_guild_and_language_option(tmp_path: Path) -> None:
             german = await fake.slash(w.bob, w.channel, "durak", "new", options={"language": "de"})
             assert german.embeds[0]["title"] == t("lobby.title", "de")
             assert {b.label for b in german.buttons} >= {"Beitreten", "Starten"}
+
+
+def test_ranges_are_said_where_they_are_defined() -> None:
+    """#49: a range the code defines (R3's seats, a tournament's entrants) is a parameter of
+    the catalogue texts that state it, never written into them as bare numbers."""
+    from bot.tournaments.logic.configuration import MAX_ENTRANTS, MIN_ENTRANTS
+    from durak_core.rules import MAX_SEATS, MIN_SEATS
+
+    bare = [
+        re.compile(rf"\b{low}\b[^0-9{{}}\n]{{1,8}}\b{high}\b")
+        for low, high in ((MIN_SEATS, MAX_SEATS), (MIN_ENTRANTS, MAX_ENTRANTS))
+    ]
+    for lang, catalogue in CATALOGUES.items():
+        for key, message in catalogue.items():
+            for text in [message] if isinstance(message, str) else list(message.values()):
+                assert not any(p.search(str(text)) for p in bare), (lang, key, text)

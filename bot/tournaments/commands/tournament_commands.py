@@ -27,6 +27,7 @@ from bot.tournaments.logic import (
     TournamentError,
     seating_fit,
 )
+from bot.tournaments.logic import configuration as limits
 from bot.tournaments.messages.tournament_signup import signup_message
 from bot.tournaments.runner.check_in import MINUTES as CHECK_IN_MINUTES
 from bot.tournaments.runner.check_in import announced as check_in_announced
@@ -53,12 +54,16 @@ from .tournament_options import (
     TournamentEdit,
     controls,
     option_key,
+    option_text,
     parse_deadline,
     table_options,
 )
 from .tournament_pick import choices, named, pick, tournament_option
 from .tournament_players import ask_bye, join_tournament, seed_player
 from .tournament_results import record_result, suggest_tables, take_back
+
+#: The check-in window's minutes before the deadline.
+CheckInMinutes = app_commands.Range[int, limits.MIN_CHECK_IN_MINUTES, limits.MAX_CHECK_IN_MINUTES]
 
 
 class TournamentCommands(CogBase):
@@ -84,19 +89,19 @@ class TournamentCommands(CogBase):
 
     @tournament.command(name=ls("name.new"), description=ls("cmd.t_new"))
     @app_commands.rename(**{n: ls(option_key("pname", n)) for n in TOURNAMENT_OPTIONS})
-    @app_commands.describe(**{n: ls(option_key("opt", n)) for n in TOURNAMENT_OPTIONS})
+    @app_commands.describe(**{n: option_text(n) for n in TOURNAMENT_OPTIONS})
     @app_commands.choices(format=FORMAT_CHOICES, preset=PRESET_CHOICES, language=LANGUAGE_CHOICES)
     async def t_new(
         self,
         interaction: discord.Interaction,
-        name: app_commands.Range[str, 1, 80],
+        name: app_commands.Range[str, 1, limits.MAX_NAME_LENGTH],
         format: str = "swiss",
-        table_size: app_commands.Range[int, 2, 6] = 2,
-        games: app_commands.Range[int, 1, 9] | None = None,
-        losses: app_commands.Range[int, 1, 5] | None = None,
+        table_size: app_commands.Range[int, limits.MIN_SEATS, limits.MAX_SEATS] = 2,
+        games: app_commands.Range[int, 1, limits.MAX_GAMES_PER_MATCH] | None = None,
+        losses: app_commands.Range[int, 1, limits.MAX_LOSSES_PER_MATCH] | None = None,
         timer: app_commands.Range[int, 1, MAX_TURN_TIMER] | None = None,
-        rounds: app_commands.Range[int, 1, 15] | None = None,
-        limit: app_commands.Range[int, 2, 64] | None = None,
+        rounds: app_commands.Range[int, 1, limits.MAX_ROUNDS] | None = None,
+        limit: app_commands.Range[int, limits.MIN_ENTRANTS, limits.MAX_ENTRANTS] | None = None,
         deadline: str | None = None,
         ai_fill: bool = False,
         preset: str = "classic",
@@ -105,10 +110,10 @@ class TournamentCommands(CogBase):
         first_five: bool | None = None,
         neighbours: bool | None = None,
         language: str | None = None,
-        check_in: app_commands.Range[int, 5, 240] | None = None,
+        check_in: CheckInMinutes | None = None,
         decider: bool = True,
-        late_join: app_commands.Range[int, 0, 15] | None = None,
-        break_minutes: app_commands.Range[int, 0, 60] = 0,
+        late_join: app_commands.Range[int, 0, limits.MAX_ROUNDS] | None = None,
+        break_minutes: app_commands.Range[int, 0, limits.MAX_BREAK_MINUTES] = 0,
     ) -> None:
         if interaction.guild_id is None or interaction.channel_id is None:
             await self._say(interaction, "err.guild_only")
@@ -286,20 +291,20 @@ class TournamentCommands(CogBase):
 
     @tournament.command(name=ls("name.t_edit"), description=ls("cmd.t_edit"))
     @app_commands.rename(**{n: ls(option_key("pname", n)) for n in EDITABLE})
-    @app_commands.describe(**{n: ls(option_key("opt", n)) for n in EDITABLE})
+    @app_commands.describe(**{n: option_text(n) for n in EDITABLE})
     @tournament_option(_open_choices)
     async def t_edit(
         self,
         interaction: discord.Interaction,
         tournament: str | None = None,
-        name: app_commands.Range[str, 1, 80] | None = None,
+        name: app_commands.Range[str, 1, limits.MAX_NAME_LENGTH] | None = None,
         deadline: str | None = None,
-        limit: app_commands.Range[int, 2, 64] | None = None,
-        rounds: app_commands.Range[int, 1, 15] | None = None,
+        limit: app_commands.Range[int, limits.MIN_ENTRANTS, limits.MAX_ENTRANTS] | None = None,
+        rounds: app_commands.Range[int, 1, limits.MAX_ROUNDS] | None = None,
         timer: app_commands.Range[int, 1, MAX_TURN_TIMER] | None = None,
-        late_join: app_commands.Range[int, 0, 15] | None = None,
-        break_minutes: app_commands.Range[int, 0, 60] | None = None,
-        byes: app_commands.Range[int, 0, 15] | None = None,
+        late_join: app_commands.Range[int, 0, limits.MAX_ROUNDS] | None = None,
+        break_minutes: app_commands.Range[int, 0, limits.MAX_BREAK_MINUTES] | None = None,
+        byes: app_commands.Range[int, 0, limits.MAX_ROUNDS] | None = None,
     ) -> None:
         """Before the start: what was given changes, the rest stays; refused as a whole."""
         tr = await self._organised(interaction, tournament)
@@ -423,7 +428,7 @@ class TournamentCommands(CogBase):
         self,
         interaction: discord.Interaction,
         user: discord.User,
-        position: app_commands.Range[int, 0, 64],
+        position: app_commands.Range[int, 0, limits.MAX_ENTRANTS],
         tournament: str | None = None,
     ) -> None:
         tr = await self._organised(interaction, tournament)

@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 
 from discord import app_commands
+from discord.app_commands import locale_str
 
 from bot.cogs.new_table import NewTable
 from bot.tables.refusals import Refusal, Rejected
@@ -19,10 +20,11 @@ from bot.tournaments.logic import (
     SignupError,
     TournamentSettings,
 )
-from bot.tournaments.logic.configuration import MAX_ENTRANTS, MAX_ROUND_ROBIN
+from bot.tournaments.logic.configuration import MAX_ENTRANTS, MAX_ROUND_ROBIN, MIN_ENTRANTS
 from bot.tournaments.runner.entrants import BYE_LIMIT, LATE_JOIN
 from bot.tournaments.runner.options import TableOptions
 from bot.tournaments.runner.tournament_runner import BREAK
+from durak_core.rules import MAX_SEATS, MIN_SEATS
 
 FORMAT_CHOICES = [app_commands.Choice(name=ls(f"tformat.{f}"), value=f.value) for f in Format]
 #: A Discord timestamp as a user pastes it: <t:1234567890> or <t:1234567890:R>.
@@ -48,6 +50,18 @@ TOURNAMENT_OPTIONS = (
 )  # fmt: skip
 #: Option names already in the catalogue under ``pname.*`` / ``opt.*`` (shared with /durak new).
 SHARED = frozenset({"preset", "transfer", "deck", "first_five", "neighbours", "language"})
+
+
+#: The numbers an option's description states, from where they are defined.
+OPTION_FACTS: dict[str, dict[str, object]] = {
+    "table_size": {"min": MIN_SEATS, "max": MAX_SEATS},
+    "limit": {"min": MIN_ENTRANTS, "max": MAX_ENTRANTS},
+}
+
+
+def option_text(name: str) -> locale_str:
+    """An option's description, the numbers it states filled in."""
+    return ls(option_key("opt", name), **OPTION_FACTS.get(name, {}))
 
 
 def option_key(kind: str, name: str) -> str:

@@ -21,11 +21,16 @@ from durak_core.rules import MAX_SEATS, MIN_SEATS  # R3
 from .errors import SettingsError
 from .fresh import fresh_rounds
 
+MIN_ENTRANTS: Final = 2
 MAX_ENTRANTS: Final = 64
 MAX_ROUNDS: Final = 15
 MAX_GAMES_PER_MATCH: Final = 9
 MAX_LOSSES_PER_MATCH: Final = 5
 MAX_NAME_LENGTH: Final = 80  # it titles the sign-up message and labels a select option
+#: The check-in window before the deadline, in minutes, and the longest break between rounds.
+MIN_CHECK_IN_MINUTES: Final = 5
+MAX_CHECK_IN_MINUTES: Final = 240
+MAX_BREAK_MINUTES: Final = 60
 #: A round robin: every pair meets once at 2-seat tables, n - 1 rounds (n with a bye each):
 #: from 3 players (a round robin of two is one match) to 8 (7 rounds, an evening).
 MIN_ROUND_ROBIN: Final = 3
@@ -98,13 +103,16 @@ class TournamentSettings:
         if not MIN_SEATS <= self.table_size <= MAX_SEATS:
             raise SettingsError(
                 "table_size",
-                f"tables have 2 to 6 seats (R3), not {self.table_size}",
+                f"tables have {MIN_SEATS} to {MAX_SEATS} seats (R3), not {self.table_size}",
                 size=self.table_size,
+                min=MIN_SEATS,
+                max=MAX_SEATS,
             )
-        if not 2 <= self.player_limit <= MAX_ENTRANTS:
+        if not MIN_ENTRANTS <= self.player_limit <= MAX_ENTRANTS:
             raise SettingsError(
                 "player_limit",
-                f"the player limit must be 2 to {MAX_ENTRANTS}, not {self.player_limit}",
+                f"the player limit must be {MIN_ENTRANTS} to {MAX_ENTRANTS}, "
+                f"not {self.player_limit}",
                 limit=self.player_limit,
                 maximum=MAX_ENTRANTS,
             )

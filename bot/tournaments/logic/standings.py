@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from .errors import ResultError
-from .results import Place, Seat, bye_points, half_bye_points
+from .results import Place, Seat, TableResult, bye_points, half_bye_points
 from .rounds import RoundRecord
 from .signup import Entrant, seed_order
 
@@ -110,91 +110,10 @@ def standings(
     entrants: Sequence[Entrant], table_size: int, rounds: Sequence[RoundRecord]
 ) -> Standings:
     seeds = seed_order(entrants)
-    known = {e.player for e in seeds}
-    entries: dict[int, list[RoundEntry]] = {p: [] for p in known}
-    opponents: dict[int, list[tuple[int, ...]]] = {p: [] for p in known}
-    #: Per player, per round played: each human opponent at the table and the result against
-    #: them (1 better place, ½ shared, 0 worse).
-    meetings: dict[int, list[tuple[tuple[int, Fraction], ...]]] = {p: [] for p in known}
-    firsts = dict.fromkeys(known, 0)
-    lasts = dict.fromkeys(known, 0)
-    lines = []
-    for record in rounds:
-        rnd = record.round
-        for p in record.pairing.players:
-            if p not in known:
-                raise ResultError("not_entrant", f"{p} is not an entrant", player=p)
-        for p in record.pairing.byes:
-            entries[p].append(RoundEntry(rnd, None, None, bye_points(table_size)))
-        seated = set(record.pairing.players)
-        for e in seeds:  # a late entrant's one half bye; a requested one (issue #47)
-            if e.player not in seated and (rnd in e.rests or rnd == e.joined - 1):
-                entries[e.player].append(RoundEntry(rnd, None, None, half_bye_points(table_size)))
-        table_lines = []
-        for result in sorted(record.results, key=lambda r: r.table):
-            places = result.places()
-            n = len(result.seats)
-            seat_lines = []
-            for seat, place in zip(result.seats, places, strict=True):
-                pts = place.points(n)
-                seat_lines.append(SeatLine(seat, place, pts))
-                if seat is None:
-                    continue
-                entries[seat].append(RoundEntry(rnd, result.table, place, pts))
-                opponents[seat].append(tuple(o for o in result.seats if o not in (None, seat)))
-                meetings[seat].append(
-                    tuple(
-                        (o, versus(place, op))
-                        for o, op in zip(result.seats, places, strict=True)
-                        if o is not None and o != seat
-                    )
-                )
-                firsts[seat] += place == Place(1, 1)
-                lasts[seat] += place.first == n
-            seat_lines.sort(key=lambda s: s.place)
-            table_lines.append(TableLine(result.table, tuple(seat_lines)))
-        lines.append(
-            RoundLine(rnd, tuple(table_lines), record.pairing.byes, record.pending_tables())
-        )
-    points = {p: sum((e.points for e in entries[p]), Fraction(0)) for p in known}
-    buchholz = {
-        p: sum(
-            (
-                Fraction(sum((points[o] for o in opp), Fraction(0)), len(opp))
-                for opp in opponents[p]
-                if opp
-            ),
-            Fraction(0),
-        )
-        for p in known
-    }
-
-    sonneborn = {
-        p: sum(
-            (
-                sum((result * points[o] for o, result in met), Fraction(0)) / len(met)
-                for met in meetings[p]
-                if met
-            ),
-            Fraction(0),
-        )
-        for p in known
-    }
-    groups: dict[tuple[Fraction, Fraction], set[int]] = {}
-    for p in known:
-        groups.setdefault((points[p], buchholz[p]), set()).add(p)
-    head_to_head = {
-        p: sum(
-            (
-                result
-                for met in meetings[p]
-                for o, result in met
-                if o in groups[(points[p], buchholz[p])]
-            ),
-            Fraction(0),
-        )
-        for p in known
-    }
+    tally = _Tally({e.player for e in seeds})
+    lines = [tally.add_round(record, table_size, seeds) for record in rounds]
+    points, buchholz, sonneborn, head_to_head = tally.tiebreaks()
+    firsts, lasts, entries = tally.firsts, tally.lasts, tally.entries
 
     def key(p: int) -> tuple[Fraction, Fraction, Fraction, Fraction, int, int]:
         return (-points[p], -buchholz[p], -head_to_head[p], -sonneborn[p], -firsts[p], lasts[p])
@@ -219,3 +138,103 @@ def standings(
             )
         )
     return Standings(tuple(rows), tuple(lines))
+
+
+class _Tally:
+    """Each entrant's rounds so far, as :func:`standings` adds them up."""
+
+    def __init__(self, known: set[int]) -> None:
+        self.known = known
+        self.entries: dict[int, list[RoundEntry]] = {p: [] for p in known}
+        self.opponents: dict[int, list[tuple[int, ...]]] = {p: [] for p in known}
+        #: Per player, per round played: each human opponent at the table and the result
+        #: against them (1 better place, ½ shared, 0 worse).
+        self.meetings: dict[int, list[tuple[tuple[int, Fraction], ...]]] = {p: [] for p in known}
+        self.firsts = dict.fromkeys(known, 0)
+        self.lasts = dict.fromkeys(known, 0)
+
+    def add_round(
+        self, record: RoundRecord, table_size: int, seeds: Sequence[Entrant]
+    ) -> RoundLine:
+        rnd = record.round
+        for p in record.pairing.players:
+            if p not in self.known:
+                raise ResultError("not_entrant", f"{p} is not an entrant", player=p)
+        for p in record.pairing.byes:
+            self.entries[p].append(RoundEntry(rnd, None, None, bye_points(table_size)))
+        seated = set(record.pairing.players)
+        for e in seeds:  # a late entrant's one half bye; a requested one (issue #47)
+            if e.player not in seated and (rnd in e.rests or rnd == e.joined - 1):
+                half = half_bye_points(table_size)
+                self.entries[e.player].append(RoundEntry(rnd, None, None, half))
+        table_lines = [
+            self._add_table(rnd, result) for result in sorted(record.results, key=lambda r: r.table)
+        ]
+        return RoundLine(rnd, tuple(table_lines), record.pairing.byes, record.pending_tables())
+
+    def _add_table(self, rnd: int, result: TableResult) -> TableLine:
+        places = result.places()
+        n = len(result.seats)
+        seat_lines = []
+        for seat, place in zip(result.seats, places, strict=True):
+            pts = place.points(n)
+            seat_lines.append(SeatLine(seat, place, pts))
+            if seat is None:
+                continue
+            self.entries[seat].append(RoundEntry(rnd, result.table, place, pts))
+            self.opponents[seat].append(tuple(o for o in result.seats if o not in (None, seat)))
+            self.meetings[seat].append(
+                tuple(
+                    (o, versus(place, op))
+                    for o, op in zip(result.seats, places, strict=True)
+                    if o is not None and o != seat
+                )
+            )
+            self.firsts[seat] += place == Place(1, 1)
+            self.lasts[seat] += place.first == n
+        seat_lines.sort(key=lambda s: s.place)
+        return TableLine(result.table, tuple(seat_lines))
+
+    def tiebreaks(self) -> tuple[dict[int, Fraction], ...]:
+        """Points, Buchholz, Sonneborn-Berger and the head-to-head result among those level on
+        points and Buchholz, per player."""
+        known, zero = self.known, Fraction(0)
+        points = {p: sum((e.points for e in self.entries[p]), zero) for p in known}
+        buchholz = {
+            p: sum(
+                (
+                    Fraction(sum((points[o] for o in opp), zero), len(opp))
+                    for opp in self.opponents[p]
+                    if opp
+                ),
+                zero,
+            )
+            for p in known
+        }
+        sonneborn = {
+            p: sum(
+                (
+                    sum((result * points[o] for o, result in met), zero) / len(met)
+                    for met in self.meetings[p]
+                    if met
+                ),
+                zero,
+            )
+            for p in known
+        }
+        groups: dict[tuple[Fraction, Fraction], set[int]] = {}
+        for p in known:
+            groups.setdefault((points[p], buchholz[p]), set()).add(p)
+        head_to_head = {
+            p: sum(
+                (
+                    result
+                    for met in self.meetings[p]
+                    for o, result in met
+                    if o in groups[(points[p], buchholz[p])]
+                ),
+                zero,
+            )
+            for p in known
+        }
+        return points, buchholz, sonneborn, head_to_head

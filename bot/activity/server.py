@@ -50,7 +50,7 @@ from .deadlines import (
     first_frame,
     pong_within,
 )
-from .discord_api import DiscordApi, DiscordRefused
+from .discord_api import ActivityInstance, DiscordApi, DiscordRefused, DiscordUser
 from .hub import CLOSE_FULL, CLOSE_POLICY, ActivityHub, Connection
 from .instance_checks import CLOSE_LEFT, InstanceChecks
 from .limits import KeyedBuckets, LogLimiter, TokenBucket
@@ -133,20 +133,7 @@ class ActivityServer:
         )
         #: Log lines a client can cause at will (refused frames and sign-ins), rate-limited.
         self.quiet = LogLimiter(log, settings.activity_log_lines_per_minute)
-        public_key = settings.discord_public_key
-        verifier = None
-        if public_key is not None:
-            verifier = ProxyVerifier(public_key, settings.discord_client_id)
-        #: Who a request comes from: the user Discord's proxy signed for, else the address.
-        self.callers = Callers(verifier, settings.activity_forwarded_hops)
-        per_client = settings.activity_sign_ins_per_client_per_minute
-        self.sign_ins_by_client = KeyedBuckets(per_client / 60, per_client)
-        per_ip = settings.activity_sign_ins_per_ip_per_minute
-        self.sign_ins_by_ip = KeyedBuckets(per_ip / 60, per_ip)
-        per_second = settings.activity_sign_ins_per_second
-        self.sign_ins = TokenBucket(per_second, 2 * per_second)
-        interval = settings.activity_open_interval_seconds
-        self.opens = KeyedBuckets(1 / interval if interval > 0 else 0, OPEN_BURST)
+        self._limit_callers(settings, settings.discord_client_id)
         #: Whether users are still in their instances: asked of Discord at a bounded rate.
         self.instances = InstanceChecks(
             self.discord,
@@ -178,6 +165,21 @@ class ActivityServer:
             settings.discord_client_id,
             None if scope is None else scope.shard_count,
         )
+
+    def _limit_callers(self, settings: Settings, client_id: int) -> None:
+        """Who a request comes from (the user Discord's proxy signed for, else the address),
+        and the sign-in and table-opening budgets keyed by it."""
+        public_key = settings.discord_public_key
+        verifier = None if public_key is None else ProxyVerifier(public_key, client_id)
+        self.callers = Callers(verifier, settings.activity_forwarded_hops)
+        per_client = settings.activity_sign_ins_per_client_per_minute
+        self.sign_ins_by_client = KeyedBuckets(per_client / 60, per_client)
+        per_ip = settings.activity_sign_ins_per_ip_per_minute
+        self.sign_ins_by_ip = KeyedBuckets(per_ip / 60, per_ip)
+        per_second = settings.activity_sign_ins_per_second
+        self.sign_ins = TokenBucket(per_second, 2 * per_second)
+        interval = settings.activity_open_interval_seconds
+        self.opens = KeyedBuckets(1 / interval if interval > 0 else 0, OPEN_BURST)
 
     @property
     def client_dir(self) -> Path:
@@ -292,18 +294,31 @@ class ActivityServer:
         if instance.instance_id != body.instance_id or user.id not in instance.users:
             self.quiet.info("user %s is not in activity instance %s", user.id, body.instance_id)
             return _refusal(403, "err.activity_instance", user.locale)
+        wrong_shard = self._wrong_shard(instance.guild_id or 0, user.locale)
+        if wrong_shard is not None:
+            return wrong_shard
+        return self._signed_in(access_token, user, instance)
+
+    def _wrong_shard(self, guild: int, locale: str) -> web.Response | None:
+        """The refusal of a sign-in that reached a process not running its guild's shard
+        (Discord's shard of DMs is 0), else None."""
         scope = self.settings.shard_scope
-        guild = instance.guild_id or 0  # Discord's shard of DMs is 0
-        if scope is not None and not scope.owns(guild):
-            shard = shard_of(guild, scope.shard_count)
-            self.quiet.info(
-                "activity sign-in for guild %s reached this process, which does not run its"
-                " shard %d: map /shard/%d to the process that does (docs/activity.md, Sharding)",
-                guild,
-                shard,
-                shard,
-            )
-            return _refusal(421, "err.activity_other_shard", user.locale, shard=shard)
+        if scope is None or scope.owns(guild):
+            return None
+        shard = shard_of(guild, scope.shard_count)
+        self.quiet.info(
+            "activity sign-in for guild %s reached this process, which does not run its"
+            " shard %d: map /shard/%d to the process that does (docs/activity.md, Sharding)",
+            guild,
+            shard,
+            shard,
+        )
+        return _refusal(421, "err.activity_other_shard", locale, shard=shard)
+
+    def _signed_in(
+        self, access_token: str, user: DiscordUser, instance: ActivityInstance
+    ) -> web.Response:
+        """The answer to a sign-in: Discord's access token and the server's session."""
         session = self.signer.issue(
             user_id=user.id,
             instance_id=instance.instance_id,

@@ -155,6 +155,12 @@ class TournamentCommands(CogBase):
                 signup_deadline=when,
             )
         )
+        await self._post_signup(interaction, record, lang)
+
+    async def _post_signup(
+        self, interaction: discord.Interaction, record: TournamentRecord, lang: str
+    ) -> None:
+        """The new tournament's sign-up message, as the answer to ``new``."""
         embed, view = signup_message(record, [], lang)
         if view is None:
             await interaction.response.send_message(embed=embed)

@@ -145,14 +145,11 @@ def _columns(marks: int) -> tuple[float, float, float, float, float, float]:
     return MARGIN + 44, MARGIN + 58, marks_x, step, points_r, tiebreak_r
 
 
-def draw_standings(scene: StandingsScene) -> Image.Image:
-    img = Image.new("RGB", (WIDTH, HEIGHT), ROOM)
-    draw = ImageDraw.Draw(img)
-    header(draw, scene.title, scene.subtitle)
-    shown = min(MAX_MARKS, max((len(r.marks) for r in scene.rows), default=0))
+def _headings(draw: ImageDraw.ImageDraw, scene: StandingsScene, shown: int) -> None:
+    """The columns' headings, with the numbers of the last ``shown`` rounds."""
     rank_r, name_x, marks_x, step, points_r, tiebreak_r = _columns(shown)
     rank_h, name_h, points_h, tiebreak_h, round_h = scene.headings
-    base: float = HEADINGS_BASE
+    base = HEADINGS_BASE
     text(draw, rank_r, base, rank_h, 20, 44, DIM, align="right")
     text(draw, name_x, base, name_h, 20, marks_x - name_x - 8, DIM)
     skip = max(0, max((len(r.marks) for r in scene.rows), default=0) - shown)
@@ -164,6 +161,15 @@ def draw_standings(scene: StandingsScene) -> Image.Image:
         text(draw, marks_x + i * step + (step - 6) / 2, base, label, 18, step, DIM, align="centre")
     text(draw, points_r, base, points_h, 20, 92, DIM, align="right")
     text(draw, tiebreak_r, base, tiebreak_h, 20, 92, DIM, align="right")
+
+
+def draw_standings(scene: StandingsScene) -> Image.Image:
+    img = Image.new("RGB", (WIDTH, HEIGHT), ROOM)
+    draw = ImageDraw.Draw(img)
+    header(draw, scene.title, scene.subtitle)
+    shown = min(MAX_MARKS, max((len(r.marks) for r in scene.rows), default=0))
+    rank_r, name_x, marks_x, step, points_r, tiebreak_r = _columns(shown)
+    _headings(draw, scene, shown)
     lines = len(scene.rows) + bool(scene.more)
     row_h = min(52, (HEIGHT - ROWS_TOP - 8) // max(lines, 1))  # whole pixels: crisp stripes
     size = min(28, max(20, round(row_h * 0.62)))

@@ -124,6 +124,33 @@ step = apply
 # --- starting a game ----------------------------------------------------------------------------
 
 
+def _deck_and_dealer(
+    rules: RuleSet,
+    seats: int,
+    seed: int | None,
+    order: Sequence[Card | str] | None,
+    dealer: int | None,
+) -> tuple[list[int], int]:
+    """:func:`new_game`'s deck (card indices, top first) and dealer, its arguments checked."""
+    if not isinstance(rules, RuleSet):
+        raise RulesError(f"rules must be a RuleSet, not {type(rules).__name__}")
+    rules.check_seats(seats)
+    if (seed is None) == (order is None):
+        raise RulesError("R4: give exactly one of seed or order")
+    if seed is not None:
+        deck = shuffled_indices(rules, seed)
+        default_dealer = dealer_from_seed(seed, seats)
+    else:
+        assert order is not None
+        deck = [c.index for c in _check_order(rules, order)]
+        default_dealer = seats - 1
+    if dealer is None:
+        return deck, default_dealer
+    if not isinstance(dealer, int) or not 0 <= dealer < seats:
+        raise RulesError(f"R3: the dealer must be a seat 0..{seats - 1}, not {dealer!r}")
+    return deck, dealer
+
+
 def new_game(
     rules: RuleSet,
     seats: int,
@@ -141,23 +168,7 @@ def new_game(
     explicit order (so seat 0 receives the first card). ``first_game=False`` marks a later game
     of a series, where V10 decides the starter instead of R8.
     """
-    if not isinstance(rules, RuleSet):
-        raise RulesError(f"rules must be a RuleSet, not {type(rules).__name__}")
-    rules.check_seats(seats)
-    if (seed is None) == (order is None):
-        raise RulesError("R4: give exactly one of seed or order")
-    if seed is not None:
-        deck = shuffled_indices(rules, seed)
-        default_dealer = dealer_from_seed(seed, seats)
-    else:
-        assert order is not None
-        deck = [c.index for c in _check_order(rules, order)]
-        default_dealer = seats - 1
-    if dealer is None:
-        dealer = default_dealer
-    elif not isinstance(dealer, int) or not 0 <= dealer < seats:
-        raise RulesError(f"R3: the dealer must be a seat 0..{seats - 1}, not {dealer!r}")
-
+    deck, dealer = _deck_and_dealer(rules, seats, seed, order, dealer)
     hands, trump, talon = deal(rules, seats, dealer, deck)
     s = GameState()  # no __init__: new_game sets every field
     s.rules = rules

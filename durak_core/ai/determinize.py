@@ -65,41 +65,14 @@ class Determinizer:
         self.under_trump = bool(getattr(view, "trump_will_change", False))
         if sum(self.slots) + self.talon_slots != len(self.hidden):
             raise ValueError("the view's hand sizes, talon and known cards do not add up")
-        #: Per seat, per hidden card: the relative weight of dealing it to that seat's unknown
-        #: slots (below 1 for cards the seat is presumed to lack, :attr:`Memory.lacks`; the
-        #: inference is soft: a player may take or pass on purpose, so it only weights), and
-        #: ``passed_over_weight`` for the weaker :attr:`Memory.passed_over` inference, times
-        #: ``prior[seat][card]`` where given (what that seat's play tends to keep in hand).
-        self.weights: list[dict[int, float]] | None = None
-        hidden_mask = mem.hidden
-        if (
-            lack_weight != 1.0
-            or strong_lack_weight != 1.0
-            or passed_over_weight != 1.0
-            or prior is not None
-        ):
-            strong = mem.ct.strong
-            ws: list[dict[int, float]] = []
-            for t in range(n):
-                if not self.slots[t]:
-                    ws.append({})
-                    continue
-                lacked = mem.lacks[t] & hidden_mask
-                w = {
-                    c: strong_lack_weight if strong >> c & 1 else lack_weight
-                    for c in set_bits(lacked)
-                }
-                for c in set_bits(mem.passed_over[t] & hidden_mask & ~lacked):
-                    w[c] = passed_over_weight
-                if prior is not None and prior[t]:
-                    p = prior[t]
-                    for c in self.hidden:
-                        f = p.get(c, 1.0) * w.get(c, 1.0)
-                        if f != 1.0:
-                            w[c] = f
-                ws.append(w)
-            if any(ws):
-                self.weights = ws
+        #: Per seat, per hidden card: the weight of dealing it there (:func:`_weights`).
+        self.weights = _weights(
+            self.slots,
+            self.hidden,
+            mem,
+            (lack_weight, strong_lack_weight, passed_over_weight),
+            prior,
+        )
         count = _placements(self.slots, self.talon_slots)
         self.deals: list[tuple[list[int], list[int]]] | None = None
         self.deal_weights: list[float] | None = None
@@ -280,3 +253,40 @@ def _build(
     # Trust the view's roles over a recomputation (V5 neighbours, V7 teams are public facts).
     s.attackers = sum(1 << t for t in view.attackers)
     return s
+
+
+def _weights(
+    slots: list[int],
+    hidden: list[int],
+    mem: Memory,
+    soft: tuple[float, float, float],
+    prior: Sequence[Mapping[int, float]] | None,
+) -> list[dict[int, float]] | None:
+    """Per seat, per hidden card: the relative weight of dealing it to that seat's unknown
+    slots (below 1 for cards the seat is presumed to lack, :attr:`Memory.lacks`; the inference
+    is soft: a player may take or pass on purpose, so it only weights), and the passed-over
+    weight for the weaker :attr:`Memory.passed_over` inference, times ``prior[seat][card]``
+    where given (what that seat's play tends to keep in hand); None where all weigh 1.
+    ``soft``: the lack, strong-lack and passed-over weights."""
+    lack_weight, strong_lack_weight, passed_over_weight = soft
+    if soft == (1.0, 1.0, 1.0) and prior is None:
+        return None
+    hidden_mask = mem.hidden
+    strong = mem.ct.strong
+    ws: list[dict[int, float]] = []
+    for t, free in enumerate(slots):
+        if not free:
+            ws.append({})
+            continue
+        lacked = mem.lacks[t] & hidden_mask
+        w = {c: strong_lack_weight if strong >> c & 1 else lack_weight for c in set_bits(lacked)}
+        for c in set_bits(mem.passed_over[t] & hidden_mask & ~lacked):
+            w[c] = passed_over_weight
+        if prior is not None and prior[t]:
+            p = prior[t]
+            for c in hidden:
+                f = p.get(c, 1.0) * w.get(c, 1.0)
+                if f != 1.0:
+                    w[c] = f
+        ws.append(w)
+    return ws if any(ws) else None

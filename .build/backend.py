@@ -52,6 +52,7 @@ COMPILED = [
     "durak_core/ai/heuristics.py",
     "durak_core/ai/memory.py",
     "durak_core/ai/playout.py",
+    "durak_core/ai/root_stats.py",
     "durak_core/ai/schedule.py",
 ]
 

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from aiohttp import WSMsgType, web
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import ValidationError
 
 from bot.storage.sharding import shard_of
 from bot.text import t
@@ -50,7 +50,7 @@ from .deadlines import (
     first_frame,
     pong_within,
 )
-from .discord_api import ActivityInstance, DiscordApi, DiscordRefused, DiscordUser
+from .discord_api import DiscordApi, DiscordRefused
 from .hub import CLOSE_FULL, CLOSE_POLICY, ActivityHub, Connection
 from .instance_checks import CLOSE_LEFT, InstanceChecks
 from .limits import KeyedBuckets, LogLimiter, TokenBucket
@@ -67,6 +67,7 @@ from .protocol import (
     welcome_frame,
 )
 from .session_tokens import BadToken, Session, SessionSigner
+from .sign_in import TokenRequest, refusal, signed_in
 from .table_frames import table_frame
 from .web_policy import origin_allowed, set_headers
 
@@ -85,24 +86,8 @@ CLOSE_UNAUTHORIZED, CLOSE_BAD_FRAME = 4001, 4002
 #: "Open a table" frames one user may send at once (a refused open, then another try), before
 #: ``ACTIVITY_OPEN_INTERVAL_SECONDS`` holds.
 OPEN_BURST = 3
-#: Activity instance ids are short and URL-safe (``i-<launch>-gc-<guild>-<channel>``).
-INSTANCE_ID = r"^[A-Za-z0-9_-]{1,128}$"
 #: The built client this process serves (tests point it elsewhere).
 CLIENT_DIR = find_client(CHECKOUT_CLIENT, PACKAGED_CLIENT)
-
-
-class TokenRequest(BaseModel):
-    """The body of ``POST /api/token``: the SDK's code and ``sdk.instanceId``, nothing else."""
-
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
-
-    code: str = Field(min_length=1, max_length=256)
-    instance_id: str = Field(pattern=INSTANCE_ID)
-
-
-def _refusal(status: int, key: str, locale: str, **extra: object) -> web.Response:
-    body = {"error": key, "message": t(key, locale), **extra}
-    return web.json_response(body, status=status)
 
 
 class ActivityServer:
@@ -265,7 +250,7 @@ class ActivityServer:
         locale = request_locale(request)
         wait = self._sign_in_allowed(request)
         if wait:
-            busy = _refusal(429, "err.activity_busy", locale)
+            busy = refusal(429, "err.activity_busy", locale)
             busy.headers["Retry-After"] = str(math.ceil(wait))
             return busy
         try:
@@ -273,15 +258,15 @@ class ActivityServer:
                 raw = await request.read()
             body = TokenRequest.model_validate_json(raw)
         except (ValidationError, TimeoutError):
-            return _refusal(400, "err.activity_frame", locale)
+            return refusal(400, "err.activity_frame", locale)
         try:
             access_token = await self.discord.exchange_code(body.code)
             user = await self.discord.user(access_token)
         except DiscordRefused as exc:
             self.quiet.info("activity sign-in refused: %s", exc)
             if exc.transient:
-                return _refusal(503, "err.activity_unavailable", locale)
-            return _refusal(401, "err.activity_auth", locale)
+                return refusal(503, "err.activity_unavailable", locale)
+            return refusal(401, "err.activity_auth", locale)
         try:
             instance = await self.discord.instance(body.instance_id)
         except DiscordRefused as exc:
@@ -289,15 +274,15 @@ class ActivityServer:
                 "activity instance %s refused for %s: %s", body.instance_id, user.id, exc
             )
             if exc.transient:
-                return _refusal(503, "err.activity_unavailable", user.locale)
-            return _refusal(403, "err.activity_instance", user.locale)
+                return refusal(503, "err.activity_unavailable", user.locale)
+            return refusal(403, "err.activity_instance", user.locale)
         if instance.instance_id != body.instance_id or user.id not in instance.users:
             self.quiet.info("user %s is not in activity instance %s", user.id, body.instance_id)
-            return _refusal(403, "err.activity_instance", user.locale)
+            return refusal(403, "err.activity_instance", user.locale)
         wrong_shard = self._wrong_shard(instance.guild_id or 0, user.locale)
         if wrong_shard is not None:
             return wrong_shard
-        return self._signed_in(access_token, user, instance)
+        return signed_in(self.signer, access_token, user, instance)
 
     def _wrong_shard(self, guild: int, locale: str) -> web.Response | None:
         """The refusal of a sign-in that reached a process not running its guild's shard
@@ -313,36 +298,7 @@ class ActivityServer:
             shard,
             shard,
         )
-        return _refusal(421, "err.activity_other_shard", locale, shard=shard)
-
-    def _signed_in(
-        self, access_token: str, user: DiscordUser, instance: ActivityInstance
-    ) -> web.Response:
-        """The answer to a sign-in: Discord's access token and the server's session."""
-        session = self.signer.issue(
-            user_id=user.id,
-            instance_id=instance.instance_id,
-            channel_id=instance.channel_id,
-            guild_id=instance.guild_id,
-            locale=user.locale,
-            name=user.global_name or user.username,
-            avatar=user.avatar,
-        )
-        return web.json_response(
-            {
-                "access_token": access_token,
-                "session": session,
-                "session_expires_in": round(self.signer.lifetime),
-                "user": {
-                    "id": str(user.id),
-                    "username": user.username,
-                    "global_name": user.global_name,
-                    "avatar": user.avatar,
-                    "locale": user.locale,
-                },
-                "channel_id": str(instance.channel_id),
-            }
-        )
+        return refusal(421, "err.activity_other_shard", locale, shard=shard)
 
     # -- the WebSocket ---------------------------------------------------------------------
 

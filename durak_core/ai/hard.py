@@ -35,7 +35,6 @@ per process) or a process pool for several simultaneous searches.
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Callable, Sequence
 
@@ -54,6 +53,7 @@ from .keep import keep_weights
 from .memory import Memory, remember
 from .normal import endgame_reply, normal_choice
 from .playout import playout_value
+from .root_stats import clear_gain, halve, halvings
 from .schedule import next_actor
 
 #: Iterations per decision when the budget has seconds but no clock to measure them.
@@ -397,39 +397,12 @@ class HardPlayer:
                 and rounds[0] >= HALVING_ROUNDS
                 and n >= self._expected(n, iterations) * (done + 1) / (cuts + 1)
             ):
-                alive.sort(key=lambda i: total[i] / rounds[i], reverse=True)
-                keep = alive[: max(2, len(alive) // 2)]
-                if 0 not in keep:  # Normal's choice stays as the reference of the comparison
-                    keep[-1] = 0
-                alive = sorted(keep)
+                alive = halve(alive, total, rounds)
                 cut_at.append(n)
         self.last_mode = "exact-deals" if det.exact else "sampled-deals"
         self.last_iterations = n
         self.last_cuts = tuple(cut_at)
-        best = 0
-        best_gain = 0.0
-        for i in range(1, k):
-            m = rounds[i]
-            if m < 4:
-                continue
-            mean = diff_sum[i] / m
-            var = max(diff_sq[i] / m - mean * mean, 1e-9)
-            # Leave Normal's choice only for a clear paired gain (one standard error).
-            if mean > math.sqrt(var / m) and mean > best_gain:
-                best, best_gain = i, mean
-        return cands[best]
-
-
-def halvings(k: int) -> int:
-    """How many halvings take ``k`` root candidates down to the last two.
-
-    >>> [halvings(k) for k in range(1, 7)]
-    [0, 0, 1, 1, 1, 2]
-    """
-    h = 0
-    while k > 2:
-        k, h = max(2, k // 2), h + 1
-    return h
+        return cands[clear_gain(rounds, diff_sum, diff_sq)]
 
 
 def candidates(

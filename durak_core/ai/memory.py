@@ -64,15 +64,7 @@ def remember(view: SeatView, history: Sequence[Event]) -> Memory:
                 x = a.a
                 d = a.c
                 if len(att) - len(beaten) == 1:  # a lone card: the choice was free
-                    value = ct.value
-                    cheaper = ct.beaters[x]
-                    m = cheaper
-                    while m:
-                        low = m & -m
-                        if value[low.bit_length() - 1] >= value[d]:
-                            cheaper ^= low
-                        m ^= low
-                    passed_over[e.seat] |= cheaper
+                    passed_over[e.seat] |= _cheaper_beaters(ct, x, d)
                 beaten.add(x)
                 ranks |= SAME_RANK[d]
             elif k == TAKE:
@@ -99,6 +91,27 @@ def remember(view: SeatView, history: Sequence[Event]) -> Memory:
         lacks[t] &= ~known[t]
         if view.hand_sizes[t] or t == view.seat:
             emptied[t] = -1
+    hidden = ct.deck & ~_visible(view, hand, known)
+    for t in range(n):
+        passed_over[t] &= hidden & ~lacks[t]
+    return Memory(ct, lacks, emptied, hidden, hand, known, passed_over)
+
+
+def _cheaper_beaters(ct: CardTable, attack: int, played: int) -> int:
+    """The cards that beat ``attack`` and are worth less than ``played``, which beat it."""
+    value = ct.value
+    cheaper = ct.beaters[attack]
+    m = cheaper
+    while m:
+        low = m & -m
+        if value[low.bit_length() - 1] >= value[played]:
+            cheaper ^= low
+        m ^= low
+    return cheaper
+
+
+def _visible(view: SeatView, hand: int, known: list[int]) -> int:
+    """Every card the seat sees: its hand, the discard, the table, known cards, the trump."""
     visible = hand | mask_of(view.discarded)
     for a_card, d_card in view.table:
         visible |= 1 << a_card.index
@@ -108,10 +121,7 @@ def remember(view: SeatView, history: Sequence[Event]) -> Memory:
         visible |= k_mask
     if view.trump_in_talon:
         visible |= 1 << view.trump_card.index
-    hidden = ct.deck & ~visible
-    for t in range(n):
-        passed_over[t] &= hidden & ~lacks[t]
-    return Memory(ct, lacks, emptied, hidden, hand, known, passed_over)
+    return visible
 
 
 def beat_chance(view: SeatView, mem: Memory, seat: int) -> list[float]:

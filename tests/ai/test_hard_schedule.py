@@ -9,7 +9,8 @@ import time
 import pytest
 
 from durak_core.ai import Budget
-from durak_core.ai.hard import HardPlayer, halvings
+from durak_core.ai.hard import HardPlayer
+from durak_core.ai.root_stats import halvings
 
 from .test_hard_lapses import normal_game_at
 

@@ -17,6 +17,17 @@ NEEDED = ("create_public_threads", "send_messages_in_threads")
 TEXT_CHANNELS = (discord.ChannelType.text, discord.ChannelType.news)
 
 
+def check_opener(interaction: discord.Interaction, loc: str) -> tuple[int, int]:
+    """The guild and channel a new tournament opens in; raises ``Rejected`` unless this member
+    may open one there (Manage Events) and the channel can hold it."""
+    if interaction.guild_id is None or interaction.channel_id is None:
+        raise Rejected(Refusal.GUILD_ONLY)
+    if not interaction.permissions.manage_events:
+        raise Rejected(Refusal.TOURNAMENT_DENIED)
+    check_channel(interaction, loc)
+    return interaction.guild_id, interaction.channel_id
+
+
 def check_channel(interaction: discord.Interaction, loc: str) -> None:
     """Raise ``Rejected`` unless the tournament can run in the interaction's channel."""
     channel = interaction.channel

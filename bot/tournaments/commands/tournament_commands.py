@@ -42,7 +42,7 @@ from bot.tournaments.storage import (
 from bot.ui.buttons import SignupOp
 from bot.ui.rules_text import reason_text
 
-from .tournament_checks import check_channel, fit_warning
+from .tournament_checks import check_channel, check_opener, fit_warning
 from .tournament_client import TournamentClient
 from .tournament_history import history_embed
 from .tournament_looks import send_export, show_standings
@@ -115,13 +115,8 @@ class TournamentCommands(CogBase):
         late_join: app_commands.Range[int, 0, limits.MAX_ROUNDS] | None = None,
         break_minutes: app_commands.Range[int, 0, limits.MAX_BREAK_MINUTES] = 0,
     ) -> None:
-        if interaction.guild_id is None or interaction.channel_id is None:
-            await self._say(interaction, "err.guild_only")
-            return
-        if not interaction.permissions.manage_events:
-            raise Rejected(Refusal.TOURNAMENT_DENIED)
-        check_channel(interaction, loc_of(interaction))
-        await load_guild_settings(self.bot, interaction.guild_id)
+        guild, channel = check_opener(interaction, loc_of(interaction))
+        await load_guild_settings(self.bot, guild)
         ask = NewTournamentAsk(name, format, table_size, games, losses, rounds, limit, ai_fill)
         settings = ask.settings()
         when = parse_deadline(deadline, datetime.now(UTC))
@@ -142,8 +137,8 @@ class TournamentCommands(CogBase):
         record = await self.bot.tournaments.store.create_tournament(
             NewTournament(
                 tournament_id=secrets.token_hex(4),
-                guild_id=interaction.guild_id,
-                channel_id=interaction.channel_id,
+                guild_id=guild,
+                channel_id=channel,
                 organiser_id=interaction.user.id,
                 settings=settings,
                 options={

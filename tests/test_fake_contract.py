@@ -25,7 +25,7 @@ from tests.fake_discord.contract.make_subset import ROUTES, SUPPLEMENTS, dumps, 
 from tests.fake_discord.contract.openapi_check import pinned_contract
 from tests.fake_discord.contract.relaxations import RELAXATIONS
 from tests.fake_discord.http_util import API_PREFIX
-from tests.fake_discord.pytest_plugin import started_fake
+from tests.fake_discord.pytest_plugin import client_options, started_fake
 from tests.fake_discord.rest import RestApi
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -413,12 +413,7 @@ class LabelBot(commands.Bot):
     """Sends one message with an over-long button label when asked."""
 
     def __init__(self, guild_id: int) -> None:
-        super().__init__(
-            command_prefix="!",
-            intents=discord.Intents.default(),
-            guild_ready_timeout=0.05,
-            allowed_mentions=discord.AllowedMentions.none(),  # the fake flags a message without
-        )
+        super().__init__(command_prefix="!", **client_options())
         self.guild_id = guild_id
         self.errors: list[discord.HTTPException] = []
         bot = self

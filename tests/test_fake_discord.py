@@ -23,7 +23,7 @@ from tests.fake_discord import (
     ButtonInfo,
     InteractionResult,
 )
-from tests.fake_discord.pytest_plugin import Club, started_fake
+from tests.fake_discord.pytest_plugin import Club, client_options, started_fake
 from tests.fake_discord.validation import validate_message
 
 
@@ -107,13 +107,7 @@ class DynamicCounter(
 
 class DemoBot(commands.Bot):
     def __init__(self, guild_id: int) -> None:
-        # A short guild_ready_timeout: discord.py waits that long after the last GUILD_CREATE.
-        super().__init__(
-            command_prefix="!",
-            intents=discord.Intents.default(),
-            guild_ready_timeout=0.05,
-            allowed_mentions=discord.AllowedMentions.none(),  # the fake flags a message without
-        )
+        super().__init__(command_prefix="!", **client_options())
         self.guild_id = guild_id
         self.release = asyncio.Event()  # lets a test hold a command mid-flight
         self.outcomes: list[Any] = []  # what commands observed, for assertions
@@ -418,9 +412,7 @@ async def test_members_intent_chunking_history_and_threads(world: World) -> None
     fake = world.fake
     intents = discord.Intents.default()
     intents.members = True  # makes discord.py chunk the guild (gateway op 8) before ready
-    client = discord.Client(
-        intents=intents, guild_ready_timeout=0.05, allowed_mentions=discord.AllowedMentions.none()
-    )
+    client = discord.Client(**{**client_options(), "intents": intents})
     async with fake.run_client(client):
         guild = client.get_guild(world.guild)
         assert guild is not None
@@ -500,11 +492,7 @@ def test_discord_limits(body: dict[str, Any], field: str) -> None:
 
 async def test_global_command_in_a_dm(world: World) -> None:
     fake = world.fake
-    client = discord.Client(
-        intents=discord.Intents.default(),
-        guild_ready_timeout=0.05,
-        allowed_mentions=discord.AllowedMentions.none(),
-    )
+    client = discord.Client(**client_options())
     tree = app_commands.CommandTree(client)
 
     @tree.command(name="whoami", description="Say where we are")

@@ -8,7 +8,9 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from typing import Any
 
+import discord
 import pytest_asyncio
 
 from .driver import FakeDiscord
@@ -46,3 +48,14 @@ class Club:
 async def fake_discord() -> AsyncIterator[FakeDiscord]:
     async with started_fake() as fake:
         yield fake
+
+
+def client_options() -> dict[str, Any]:
+    """What a test's own discord.py client needs against the fake: discord.py waits
+    ``guild_ready_timeout`` after the last GUILD_CREATE (short here), and a message without
+    ``allowed_mentions`` is flagged (tests/fake_discord/mentions.py)."""
+    return {
+        "intents": discord.Intents.default(),
+        "guild_ready_timeout": 0.05,
+        "allowed_mentions": discord.AllowedMentions.none(),
+    }

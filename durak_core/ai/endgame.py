@@ -41,7 +41,6 @@ def outcome(s: GameState, me: int) -> float:
 def position_key(s: GameState) -> tuple[object, ...]:
     """A position's identity for the solver's tables (and the puzzles' memo): the cards in
     each place, the bout's state and the roles."""
-    shown = s.shown  # V18: who has shown this bout changes what may follow
     # The table as a set of pairs: the order cards were played in changes nothing that may
     # follow, and throw-ins in another order reach the same position (a take's throw-ins
     # alone would otherwise count each order of the same cards apart).
@@ -49,6 +48,14 @@ def position_key(s: GameState) -> tuple[object, ...]:
         tuple(s.hands),
         tuple(sorted(zip(s.att, s.dfn))),  # noqa: B905 - same length
         len(s.talon),  # the face-up trump still to draw, or drawn
+        _bout_state(s),
+    )
+
+
+def _bout_state(s: GameState) -> tuple[object, ...]:
+    """The bout's state and the roles, the part of a key that holds no card."""
+    shown = s.shown  # V18: who has shown this bout changes what may follow
+    return (
         s.taken,
         s.passed,
         s.attacker,
@@ -108,17 +115,11 @@ def relative_key(s: GameState) -> tuple[object, ...]:
             (a - a % 13 + position[a % 13], -1 if d < 0 else d - d % 13 + position[d % 13])
         )
     pairs.sort()
-    shown = s.shown
     return (
         tuple(hands),
         tuple(pairs),
         tuple(c - c % 13 + position[c % 13] for c in s.talon),
-        s.taken,
-        s.passed,
-        s.attacker,
-        s.limit,
-        s.discarded_once,
-        shown[1] if shown[0] == s.bout else 0,
+        _bout_state(s),
         _RELATIVE,
     )
 

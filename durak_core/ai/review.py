@@ -42,6 +42,7 @@ from .hard import LACK_WEIGHT, PASSED_OVER_WEIGHT, STRONG_LACK_WEIGHT, candidate
 from .memory import Memory, beat_chance, remember
 from .normal import normal_choice
 from .playout import playout
+from .schedule import next_actor
 
 #: Winning chance (in points, 0-100) lost by a mistake and by a blunder.
 MISTAKE_POINTS = 10
@@ -204,13 +205,7 @@ def _prove(
     nodes = budget.solver_nodes * len(view.legal_actions)
     # One solver throughout: its table of proven positions serves every proof.
     solver = EndgameSolver(me, mem.ct, None, nodes)
-    top: tuple[float, Action] | None = None
-    try:
-        value, action, exact = solver.prove(state.copy())  # the best action and its value
-        if exact:
-            top = (value, action)
-    except OutOfBudget:
-        pass
+    top = _top(solver, state, me, view.legal_actions, chosen)
     mine = None if top is None or top[1] != chosen else top[0]
     if mine is None:  # after a proven root the table holds most of it: cheap
         mine = _proof(solver, state, me, chosen, nodes if top is not None else nodes // 4)
@@ -225,6 +220,29 @@ def _prove(
     if mine == 1.0:  # a forced win: nothing is better
         return DecisionReview(number, chosen, chosen, 1.0, 1.0, True, "", None, n, n)
     return _bounded(view, mem, state, solver, chosen, number, top, mine, budget)
+
+
+def _top(
+    solver: EndgameSolver, state: GameState, me: int, legal: Sequence[Action], chosen: Action
+) -> tuple[float, Action] | None:
+    """The position's proven value for ``me`` and an action reaching it, or None. One proof of
+    the position when ``me`` is the seat to move in the simulations' order; otherwise (the
+    other seat could act first there) a proof of each action in turn, as the budget allows."""
+    if next_actor(state) == me:
+        try:
+            value, action, exact = solver.prove(state.copy())
+        except OutOfBudget:
+            return None
+        return (value, action) if exact else None
+    values: dict[Action, float] = {}
+    share = (solver.node_limit or 0) // len(legal)
+    for action in legal:
+        proven = _proof(solver, state, me, action, share)
+        if proven is None:
+            return None
+        values[action] = proven
+    best = _best(values, chosen)
+    return values[best], best
 
 
 def _proof(

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from durak_core import GameState, RuleSet, position
+from durak_core import GameState, RuleSet, parse_action, position
 from durak_core.actions import TAKE_ACTION
-from durak_core.ai.endgame import position_key, relative_key
+from durak_core.ai.endgame import brute_force, position_key, relative_key
 from durak_core.ai.review import DecisionReview, ReviewBudget, review_decision
 from durak_core.ai.schedule import next_actor
 from durak_core.events import Event
@@ -97,3 +97,21 @@ def test_relative_keys_merge_only_positions_that_play_alike() -> None:
     c = position(rules, ["6S 8H", "9S"], trump="AH", attacker=0)
     assert position_key(a) != position_key(b)
     assert relative_key(a) == relative_key(b) != relative_key(c)
+
+
+def test_a_throw_in_while_the_defender_is_to_answer_is_proven_per_action() -> None:
+    """R11, R14: the attacker may throw in while its card is unbeaten; the simulations' order
+    has the defender act first there, so each of the attacker's actions is proven in turn:
+    every value matches plain minimax."""
+    rules = RuleSet()
+    s = position(rules, ["6S 6C 6D AS", "7S 9D KD"], trump="6H", attacker=0)
+    s, _ = s.apply(0, parse_action("attack 6S"))
+    assert next_actor(s) == 1
+    view = s.view(0)
+    assert len(view.legal_actions) > 1
+    for action in view.legal_actions:
+        r = review_decision(view, [], action, 1, ReviewBudget())
+        after, _ = s.apply(0, action)
+        assert r.exact and r.chosen_chance == 0.5 + 0.5 * brute_force(after, 0)
+        best, _ = s.apply(0, r.best)
+        assert r.best_chance == 0.5 + 0.5 * brute_force(best, 0)

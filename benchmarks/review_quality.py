@@ -12,6 +12,9 @@ mistakes a review is for), then reviews seat 0's decisions twice: at the default
 * ``agreement``: of the decisions the default review flags as mistakes or blunders (10+ points),
   the share the F-times review flags too (the target is 0.80 with F = 10); in proven endgames
   both are exact and always agree, so ``agreement_midgame`` counts estimates only;
+* ``estimate_share``: the share of flagged decisions that rest on an estimate (not both
+  values proven; issue #48), and ``estimate_same_grade``: the share of those the F-times
+  review grades the same (the goal is 1.0: no grade changes);
 * the flagged counts of both reviews.
 
 ``--factor 1`` only times the default review. JSON on the last line (and in ``--json``).
@@ -68,6 +71,7 @@ def main() -> None:
     agreed = 0
     flagged_mid = 0
     agreed_mid = 0
+    same_grade = 0
     big_flagged = 0
     for g in range(args.games):
         found = decisions(play(args.seed + g, args.seats), (), 0)
@@ -86,6 +90,7 @@ def main() -> None:
                 if not a.exact:
                     flagged_mid += 1
                     agreed_mid += b.grade in FLAGGED
+                    same_grade += b.grade == a.grade
         else:
             flagged += sum(r.grade in FLAGGED for r in small.reviews)
         bar.update()
@@ -110,6 +115,8 @@ def main() -> None:
             "agreement": round(agreed / flagged, 3) if flagged else None,
             "agreement_midgame": round(agreed_mid / flagged_mid, 3) if flagged_mid else None,
             "flagged_midgame": flagged_mid,
+            "estimate_share": round(flagged_mid / flagged, 3) if flagged else None,
+            "estimate_same_grade": round(same_grade / flagged_mid, 3) if flagged_mid else None,
         }
     text = json.dumps(out)
     if args.json is not None:

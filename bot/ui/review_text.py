@@ -61,6 +61,12 @@ def reason_text(r: DecisionReview, loc: str | None) -> str:
     return t(f"review.why.{r.reason}", loc, card=card)
 
 
+def _pct(chance: float, proven: bool, loc: str | None) -> str:
+    """A winning chance in per cent; an estimate marked ≈ (the footer says so)."""
+    pct = round(chance * 100)
+    return str(pct) if proven else t("review.estimate", loc, pct=pct)
+
+
 def decision_line(r: DecisionReview, loc: str | None) -> str:
     return t(
         "review.line",
@@ -68,9 +74,9 @@ def decision_line(r: DecisionReview, loc: str | None) -> str:
         move=r.number,
         grade=t(f"review.grade.{r.grade}", loc),
         chosen=action_text(r.chosen, loc),
-        chosen_pct=round(r.chosen_chance * 100),
+        chosen_pct=_pct(r.chosen_chance, r.exact or r.chosen_proven, loc),
         best=action_text(r.best, loc),
-        best_pct=round(r.best_chance * 100),
+        best_pct=_pct(r.best_chance, r.exact or r.best_proven, loc),
         why=reason_text(r, loc),
     )
 

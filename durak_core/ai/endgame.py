@@ -13,9 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Final
 
 from ..actions import PASS, TAKE, Action
 from ..fast import apply_unchecked, legal_actions
+from ..rules import RuleSet
 from ..state import GameState
 from .cardinfo import CardTable
 from .heuristics import easy_choice
@@ -39,17 +41,86 @@ def outcome(s: GameState, me: int) -> float:
 def position_key(s: GameState) -> tuple[object, ...]:
     """A position's identity for the solver's tables (and the puzzles' memo): the cards in
     each place, the bout's state and the roles."""
-    shown = s.shown  # V18: who has shown this bout changes what may follow
+    # The table as a set of pairs: the order cards were played in changes nothing that may
+    # follow, and throw-ins in another order reach the same position (a take's throw-ins
+    # alone would otherwise count each order of the same cards apart).
     return (
         tuple(s.hands),
-        tuple(s.att),
-        tuple(s.dfn),
+        tuple(sorted(zip(s.att, s.dfn))),  # noqa: B905 - same length
+        len(s.talon),  # the face-up trump still to draw, or drawn
+        _bout_state(s),
+    )
+
+
+def _bout_state(s: GameState) -> tuple[object, ...]:
+    """The bout's state and the roles, the part of a key that holds no card."""
+    shown = s.shown  # V18: who has shown this bout changes what may follow
+    return (
         s.taken,
         s.passed,
         s.attacker,
         s.limit,
         s.discarded_once,
         shown[1] if shown[0] == s.bout else 0,
+    )
+
+
+#: The cards of each rank position (0 = a suit's lowest index) in the four suits of the first
+#: copy of the deck: a mask's cards of that rank, whatever the suit.
+_COLUMNS: Final = tuple(sum(1 << (13 * k + r) for k in range(4)) for r in range(13))
+#: The four suits' blocks of the index folded onto one: a mask's ranks in any suit.
+_RANKS13: Final = 0x1FFF
+#: What a relative key ends with, so that it never equals a plain one.
+_RELATIVE: Final = "relative"
+
+
+def relative_ranks_hold(rules: RuleSet) -> bool:
+    """Does play depend only on the live cards' relative ranks (their order within a suit and
+    which are of equal rank), not on which ranks they are? Not with jokers or a second copy of
+    the deck (indices outside one 52-card block), nor with a trump exchange (V8) or a changing
+    trump (V14), where one particular card matters."""
+    return not (rules.jokers or rules.double_deck or rules.trump_exchange or rules.changing_trump)
+
+
+def relative_key(s: GameState) -> tuple[object, ...]:
+    """:func:`position_key` with the ranks compressed: the ranks no live card (in a hand, on the
+    table or in the talon) holds are dropped and the rest renumbered 0, 1, …, keeping their
+    order. Two positions with the same relative key play alike (where
+    :func:`relative_ranks_hold`): a card beats the same cards and matches the same ranks. So a
+    proof of one is a proof of the other, and a search meets far more of its positions again
+    once cards have gone to the discard pile."""
+    live = s.table
+    for h in s.hands:
+        live |= h
+    for c in s.talon:
+        live |= 1 << c
+    folded = (live | live >> 13 | live >> 26 | live >> 39) & _RANKS13
+    position = [0] * 13
+    shifts: list[int] = []
+    i = 0
+    for r in range(13):
+        if folded >> r & 1:
+            position[r] = i
+            shifts.append(r)
+            i += 1
+    hands = []
+    for h in s.hands:
+        out = 0
+        for j, r in enumerate(shifts):
+            out |= (h & _COLUMNS[r]) >> (r - j)
+        hands.append(out)
+    pairs = []
+    for a, d in zip(s.att, s.dfn):  # noqa: B905 - same length
+        pairs.append(
+            (a - a % 13 + position[a % 13], -1 if d < 0 else d - d % 13 + position[d % 13])
+        )
+    pairs.sort()
+    return (
+        tuple(hands),
+        tuple(pairs),
+        tuple(c - c % 13 + position[c % 13] for c in s.talon),
+        _bout_state(s),
+        _RELATIVE,
     )
 
 
@@ -71,11 +142,15 @@ class EndgameSolver:
     #: an entry without cut-offs is exact at any depth.
     tt: dict[tuple[object, ...], tuple[int, int, float, bool]] = field(init=False, repr=False)
     cuts: int = field(init=False)
+    #: Keys by relative ranks (:func:`relative_key`): in a proof only, where every value is
+    #: exact; a depth-limited pass keeps plain keys, its cut-off scores read absolute ranks.
+    relative: bool = field(init=False)
 
     def __post_init__(self) -> None:
         # Not field defaults: compiled by mypyc, the default of a field left out of __init__
         # is never stored.
         self.nodes = self.cuts = 0
+        self.relative = False
         self.best = {}
         self.tt = {}
 
@@ -132,7 +207,7 @@ class EndgameSolver:
         if depth <= 0:
             self.cuts += 1
             return self._eval(s)
-        key = position_key(s)
+        key = relative_key(s) if self.relative else position_key(s)
         entry = self.tt.get(key)
         if entry is not None and (entry[0] >= depth or not entry[3]):
             _, flag, v, cut = entry
@@ -175,6 +250,7 @@ class EndgameSolver:
 
     def root(self, s: GameState, depth: int) -> tuple[float, Action]:
         """One pass to ``depth``: the value and best action of the seat to move at ``s``."""
+        self.relative = False
         return self._root_pass(s, depth, -2.0, 2.0)
 
     def prove(self, s: GameState, max_depth: int = 400) -> tuple[float, Action, bool]:
@@ -184,6 +260,7 @@ class EndgameSolver:
         stops looking at its other moves at once; without a depth limit no position is scored
         heuristically on the way and the pass usually proves the result in far fewer nodes than
         iterative deepening needs. Raises :class:`OutOfBudget` when it does not finish."""
+        self.relative = relative_ranks_hold(s.rules) and not self.easy_seats
         value, action = self._root_pass(s, max_depth, -1.0, 1.0)
         return value, action, not self.cuts
 
@@ -194,7 +271,7 @@ class EndgameSolver:
         seat = next_actor(s)
         assert seat is not None
         legal = legal_actions(s, seat)
-        key = position_key(s)
+        key = relative_key(s) if self.relative else position_key(s)
         maximize = s.teams[seat] == s.teams[self.me]
         best_v = -2.0 if maximize else 2.0
         best_a = legal[0]

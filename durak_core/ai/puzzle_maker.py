@@ -5,14 +5,18 @@ Seeded two-seat games between the AI players run until the talon is empty; every
 start with few enough cards in hand is a candidate. The solver, within a node budget per
 candidate (a deterministic limit, not a time: the same seed makes the same set on any machine),
 keeps a candidate only if it is a forced win for the attacker with exactly one winning first
-move and a solution of at least two of the player's moves. Pure: the only randomness is a
-``random.Random`` of the caller's seed.
+move and a solution of at least two of the player's moves, and only one of each shape
+(:func:`~.puzzle_shape.shape`: the same puzzle with other suits or ranks is skipped); the grade
+counts the real decisions on the solution (:func:`~.puzzle_shape.grade_of`). Pure: the only
+randomness is a ``random.Random`` of the caller's seed. A run can resume from the puzzles an
+earlier run of the same settings found (``games`` of them played): it plays those games again
+to know the positions met, without judging them, so it makes the same set as one run.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from ..cards import Card
@@ -21,10 +25,10 @@ from ..rules import RuleSet
 from ..state import GameState, new_game
 from . import Level, make_player
 from .endgame import OutOfBudget
+from .puzzle_shape import decisions, grade_of, shape
 from .puzzles import (
     PLAYER,
     Puzzle,
-    grade_of,
     judge,
     player_moves,
     rules,
@@ -49,8 +53,6 @@ class MakerSettings:
     max_cards: int = 12
     #: Solver nodes per candidate; a candidate that needs more is skipped.
     node_limit: int = 30_000
-    #: Player moves in the solution: up to the first is easy, up to the second medium.
-    grade_bounds: tuple[int, int] = (4, 9)
     #: Stop after this many games even if ``count`` is not reached.
     max_games: int = 100_000
 
@@ -63,9 +65,11 @@ class MakerStats:
     not_won: int = 0
     not_unique: int = 0
     too_short: int = 0
+    #: Candidates of a shape met before (another puzzle's, or one judged already).
+    same_shape: int = 0
 
 
-Key = tuple[int, int, int]
+Key = tuple[int, ...]
 
 
 def endgame_starts(rules_: RuleSet, seed: int, levels: tuple[Level, Level]) -> Iterator[GameState]:
@@ -88,13 +92,13 @@ def endgame_starts(rules_: RuleSet, seed: int, levels: tuple[Level, Level]) -> I
 
 def as_puzzle(s: GameState, number: int) -> tuple[Puzzle, Key]:
     """A bout start as a puzzle position: its attacker becomes seat 0; the puzzle's identity
-    (``Key``) is the two hands and the trump suit."""
+    (``Key``) is its :func:`~.puzzle_shape.shape`."""
     a, d = s.attacker, s.defender
     hands = [sorted(_cards(s.hands[seat]), key=lambda c: c.index) for seat in (a, d)]
     trump = Card.from_index(s.trump_card)
     text = [" ".join(str(c) for c in h) for h in hands]
     puzzle = Puzzle(number, text[0], text[1], str(trump), "", ())
-    return puzzle, (s.hands[a], s.hands[d], s.trump_suit)
+    return puzzle, shape(puzzle)
 
 
 def _cards(mask: int) -> list[Card]:
@@ -117,6 +121,8 @@ def examine(puzzle: Puzzle, settings: MakerSettings, stats: MakerStats) -> Puzzl
             return None
         solver.node_limit = None  # the line follows proven positions: cheap
         line = solution_line(solver, start)
+        found = decisions(Puzzle(puzzle.number, puzzle.attacker, puzzle.defender,
+                                 puzzle.trump, "", line))  # fmt: skip
     except OutOfBudget:
         stats.over_budget += 1
         return None
@@ -125,22 +131,31 @@ def examine(puzzle: Puzzle, settings: MakerSettings, stats: MakerStats) -> Puzzl
     if moves < 2:
         stats.too_short += 1
         return None
-    grade = grade_of(moves, settings.grade_bounds)
+    grade = grade_of(found.real, found.traps)
     return Puzzle(puzzle.number, puzzle.attacker, puzzle.defender, puzzle.trump, grade, line)
 
 
 def make_puzzles(
-    settings: MakerSettings, progress: Callable[[int, MakerStats], None] | None = None
+    settings: MakerSettings,
+    progress: Callable[[int, MakerStats], None] | None = None,
+    resume: Sequence[Puzzle] = (),
+    games: int = 0,
+    checkpoint: Callable[[list[Puzzle], MakerStats], None] | None = None,
 ) -> tuple[list[Puzzle], MakerStats]:
-    """Up to ``settings.count`` puzzles, in the order found, numbered from 1."""
+    """Up to ``settings.count`` puzzles, in the order found, numbered from 1. ``resume``: the
+    puzzles of an earlier run of these settings after its first ``games`` games (its
+    ``stats.games``, all of whose candidates it judged): they are kept and the run goes on
+    from there. ``checkpoint(found, stats)`` after each game judged to its end: what such a
+    resume needs."""
     rng = random.Random(settings.seed)
     stats = MakerStats()
     seen: set[Key] = set()
-    found: list[Puzzle] = []
+    found: list[Puzzle] = list(resume)
     base = rules()
     while len(found) < settings.count and stats.games < settings.max_games:
         levels = PAIRINGS[stats.games % len(PAIRINGS)]
         game_seed = rng.getrandbits(64)
+        replaying = stats.games < games  # judged by the earlier run: only note the shapes
         stats.games += 1
         for s in endgame_starts(base, game_seed, levels):
             cards = sum(h.bit_count() for h in s.hands)
@@ -148,8 +163,11 @@ def make_puzzles(
                 continue
             candidate, key = as_puzzle(s, len(found) + 1)
             if key in seen:
+                stats.same_shape += 1
                 continue
             seen.add(key)
+            if replaying:
+                continue
             stats.candidates += 1
             puzzle = examine(candidate, settings, stats)
             if puzzle is not None:
@@ -158,4 +176,7 @@ def make_puzzles(
                     progress(len(found), stats)
                 if len(found) >= settings.count:
                     break
+        else:
+            if checkpoint is not None and not replaying:
+                checkpoint(found, stats)
     return found, stats

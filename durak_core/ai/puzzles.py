@@ -45,7 +45,7 @@ from .schedule import next_actor
 
 #: The version of the data file's layout; :func:`parse_puzzles` refuses any other.
 PUZZLE_FORMAT: Final = 1
-#: The grades, by the length of the solution (the player's moves in the solver's line).
+#: The grades, by the real decisions on the solution (:mod:`.puzzle_shape`).
 GRADES: Final = ("easy", "medium", "hard")
 #: The player's seat (it attacks first) and the solver's (it defends first).
 PLAYER: Final = 0
@@ -97,7 +97,7 @@ class Puzzle:
 
 
 def player_moves(line: Sequence[str]) -> int:
-    """How many of a line's moves are the player's: what grades a puzzle."""
+    """How many of a line's moves are the player's (a puzzle needs two or more)."""
     return sum(1 for m in line if parse_move(m)[0] == PLAYER)
 
 
@@ -302,13 +302,6 @@ def solution_line(solver: EndgameSolver, s: GameState) -> tuple[str, ...]:
     return tuple(line)
 
 
-def grade_of(moves: int, bounds: tuple[int, int]) -> str:
-    """``easy`` up to ``bounds[0]`` player moves, ``medium`` up to ``bounds[1]``, else ``hard``."""
-    if moves <= bounds[0]:
-        return GRADES[0]
-    return GRADES[1] if moves <= bounds[1] else GRADES[2]
-
-
 @dataclass(frozen=True)
 class Verdict:
     """What the solver says of a position as a puzzle."""
@@ -419,7 +412,6 @@ __all__ = [
     "best_move",
     "daily_number",
     "dump_puzzles",
-    "grade_of",
     "judge",
     "ordered",
     "parse_puzzles",

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from math import sqrt
 
 from ..actions import ATTACK, DEFEND, PASS, SHOW, TAKE, TRANSFER, Action
 from ..cards import SAME_RANK, Card
@@ -41,10 +42,14 @@ from .hard import LACK_WEIGHT, PASSED_OVER_WEIGHT, STRONG_LACK_WEIGHT, candidate
 from .memory import Memory, beat_chance, remember
 from .normal import normal_choice
 from .playout import playout
+from .schedule import next_actor
 
 #: Winning chance (in points, 0-100) lost by a mistake and by a blunder.
 MISTAKE_POINTS = 10
 BLUNDER_POINTS = 25
+#: Standard errors an estimated loss must clear: a sampled loss is graded on itself less
+#: this many (about a 95 % one-sided bound).
+SURE_ERRORS = 2.0
 #: A decision within this many points of the best counts as accurate.
 ACCURATE_POINTS = 5
 #: The beat chance below which a card counts as one the defender probably cannot answer.
@@ -99,16 +104,29 @@ class DecisionReview:
     #: How many legal actions the seat had and how many were scored.
     options: int
     scored: int
+    #: Either chance proven on its own while the other is an estimate (``exact`` is both).
+    chosen_proven: bool = False
+    best_proven: bool = False
+    #: How far the loss may be overstated, as a chance (0.0-1.0): 0 when both values are
+    #: proven; for sampled estimates two standard errors of the paired playouts' difference;
+    #: where every card is known but a value is not proven, what the proofs leave open.
+    margin: float = 0.0
 
     @property
     def loss(self) -> int:
-        """Points of winning chance given away (0-100)."""
+        """Points of winning chance given away (0-100), as estimated."""
         return max(0, round((self.best_chance - self.chosen_chance) * 100))
 
     @property
+    def sure_loss(self) -> int:
+        """The points given away for certain: the loss less its :attr:`margin`."""
+        return max(0, round((self.best_chance - self.chosen_chance - self.margin) * 100))
+
+    @property
     def grade(self) -> str:
-        """ "blunder" (≥ 25 points), "mistake" (≥ 10), "inaccuracy" (> 5) or "good"."""
-        loss = self.loss
+        """ "blunder" (≥ 25 points), "mistake" (≥ 10), "inaccuracy" (> 5) or "good", of the
+        :attr:`sure_loss`: the uncertainty of an estimate never makes a grade worse."""
+        loss = self.sure_loss
         if loss >= BLUNDER_POINTS:
             return "blunder"
         if loss >= MISTAKE_POINTS:
@@ -175,38 +193,129 @@ def _prove(
     budget: ReviewBudget,
     seed: int,
 ) -> DecisionReview | None:
-    """Every legal action's proven result, or None when a card's place is not known (the last
-    card to draw is not the face-up trump) or a proof does not fit the budget."""
+    """Every card's place is known (two seats, the talon empty or holding only the face-up
+    trump): the position's proven value and the chosen action's, or failing a proof within
+    the budget, :func:`_bounded`. None when a card's place is not known (the last card to draw
+    is not the face-up trump)."""
     me = view.seat
     deals = Determinizer(view, mem, decision_rng(seed, view))
     if deals.count != 1:
         return None
     state = deals.next()  # the one placement
-    # One solver for every action: its table of proven positions serves them all.
-    solver = EndgameSolver(me, mem.ct, None, budget.solver_nodes * len(view.legal_actions))
+    nodes = budget.solver_nodes * len(view.legal_actions)
+    # One solver throughout: its table of proven positions serves every proof.
+    solver = EndgameSolver(me, mem.ct, None, nodes)
+    top = _top(solver, state, me, view.legal_actions, chosen)
+    mine = None if top is None or top[1] != chosen else top[0]
+    if mine is None:  # after a proven root the table holds most of it: cheap
+        mine = _proof(solver, state, me, chosen, nodes if top is not None else nodes // 4)
+    n = len(view.legal_actions)
+    if top is not None and mine is not None:
+        best = chosen if mine >= top[0] else top[1]
+        worse = top[0] > mine
+        return DecisionReview(
+            number, chosen, best, 0.5 + 0.5 * mine, 0.5 + 0.5 * max(mine, top[0]), True,
+            "proven" if worse else "", None, n, n,
+        )  # fmt: skip
+    if mine == 1.0:  # a forced win: nothing is better
+        return DecisionReview(number, chosen, chosen, 1.0, 1.0, True, "", None, n, n)
+    return _bounded(view, mem, state, solver, chosen, number, top, mine, budget)
+
+
+def _top(
+    solver: EndgameSolver, state: GameState, me: int, legal: Sequence[Action], chosen: Action
+) -> tuple[float, Action] | None:
+    """The position's proven value for ``me`` and an action reaching it, or None. One proof of
+    the position when ``me`` is the seat to move in the simulations' order; otherwise (the
+    other seat could act first there) a proof of each action in turn, as the budget allows."""
+    if next_actor(state) == me:
+        try:
+            value, action, exact = solver.prove(state.copy())
+        except OutOfBudget:
+            return None
+        return (value, action) if exact else None
     values: dict[Action, float] = {}
+    share = (solver.node_limit or 0) // len(legal)
+    for action in legal:
+        proven = _proof(solver, state, me, action, share)
+        if proven is None:
+            return None
+        values[action] = proven
+    best = _best(values, chosen)
+    return values[best], best
+
+
+def _proof(
+    solver: EndgameSolver, state: GameState, me: int, action: Action, nodes: int
+) -> float | None:
+    """``action``'s proven value (-1, 0, +1) within ``nodes`` more nodes, or None."""
+    s = state.copy()
+    apply_unchecked(s, me, action)
+    if s.finished:
+        return outcome(s, me)
+    solver.nodes, solver.node_limit = 0, nodes
     try:
-        for action in view.legal_actions:
-            s = state.copy()
-            apply_unchecked(s, me, action)
-            if s.finished:
-                values[action] = outcome(s, me)
-                continue
-            value, _, exact = solver.prove(s)
-            if not exact:
-                return None
-            values[action] = value
+        value, _, exact = solver.prove(s)
     except OutOfBudget:
         return None
+    return value if exact else None
+
+
+def _bounded(
+    view: SeatView,
+    mem: Memory,
+    state: GameState,
+    solver: EndgameSolver,
+    chosen: Action,
+    number: int,
+    top: tuple[float, Action] | None,
+    mine: float | None,
+    budget: ReviewBudget,
+) -> DecisionReview:
+    """Every card is known but not every value is proven within the budget: each action not
+    proven gets the solver's depth-limited estimate (fewer and stronger cards score better; a
+    win it finds is proven), and the review keeps what the proofs bound. The root's proven
+    value caps every action's; a proven action's value floors the best one's. The loss is
+    certain only down to that floor less that cap (:attr:`DecisionReview.margin`)."""
+    me = view.seat
+    proven: dict[Action, float] = {}
+    guess: dict[Action, float] = {}
+    if top is not None:
+        proven[top[1]] = top[0]
+    if mine is not None:
+        proven[chosen] = mine
+    share = max(1, budget.solver_nodes // 8)  # a shallow look: the proofs had their turn
+    for action in view.legal_actions:
+        if action in proven:
+            continue
+        s = state.copy()
+        apply_unchecked(s, me, action)
+        if s.finished:
+            proven[action] = outcome(s, me)
+            continue
+        solver.nodes, solver.node_limit = 0, share
+        try:
+            value, _, exact = solver.solve(s)
+        except OutOfBudget:
+            guess[action] = 0.0  # not even a shallow pass: nothing known
+            continue
+        (proven if exact else guess)[action] = value
+    values = guess | proven
     best = _best(values, chosen)
+    cap = top[0] if top is not None else 1.0  # no action beats the position's value
+    floor = max(proven.values(), default=-1.0)  # the best is at least the best proven
     chance = {a: 0.5 + 0.5 * v for a, v in values.items()}
+    sure = max(0.0, 0.5 * (floor - proven.get(chosen, cap)))
+    margin = max(0.0, chance[best] - chance[chosen] - sure)
+    both = chosen in proven and best in proven
     reason, card = ("", None)
-    if chance[best] > chance[chosen]:
-        reason, card = "proven", None
+    if best is not chosen:
+        reason, card = ("proven", None) if both and sure > 0 else why(view, mem, chosen, best)
     n = len(view.legal_actions)
     return DecisionReview(
-        number, chosen, best, chance[chosen], chance[best], True, reason, card, n, n
-    )
+        number, chosen, best, chance[chosen], chance[best], not guess, reason, card, n, n,
+        chosen in proven, best in proven, 0.0 if not guess else margin,
+    )  # fmt: skip
 
 
 def _best(values: dict[Action, float], chosen: Action) -> Action:
@@ -247,7 +356,7 @@ def _estimate(
             len(view.legal_actions), len(cands),
         )  # fmt: skip
     second = max(first, first * len(cands) // 2)
-    again = _play(det, me, ct, [chosen, best], second)
+    again, spread = _paired(det, me, ct, chosen, best, second)
     mine = (totals[chosen] + again[chosen]) / (first + second)
     gain = (again[best] - again[chosen]) / second  # paired: the deals' luck cancels
     if gain <= 0.0:  # not confirmed on fresh deals: no better action to show
@@ -256,18 +365,11 @@ def _estimate(
             len(view.legal_actions), len(cands),
         )  # fmt: skip
     reason, card = why(view, mem, chosen, best)
+    n = len(view.legal_actions)
     return DecisionReview(
-        number,
-        chosen,
-        best,
-        mine,
-        min(1.0, mine + gain),
-        False,
-        reason,
-        card,
-        len(view.legal_actions),
-        len(cands),
-    )
+        number, chosen, best, mine, min(1.0, mine + gain), False, reason, card, n, len(cands),
+        margin=SURE_ERRORS * spread / sqrt(second),
+    )  # fmt: skip
 
 
 def _play(
@@ -283,6 +385,27 @@ def _play(
             playout(s, ct)
             totals[action] += escaped(s, me)
     return totals
+
+
+def _paired(
+    det: Determinizer, me: int, ct: CardTable, chosen: Action, best: Action, rounds: int
+) -> tuple[dict[Action, float], float]:
+    """:func:`_play` for two actions, and the standard deviation of their difference per
+    deal (what the loss's standard error is made of)."""
+    totals = {chosen: 0.0, best: 0.0}
+    squares = 0.0
+    for _ in range(rounds):
+        base = det.next()
+        scores = []
+        for action in (chosen, best):
+            s = base.copy()
+            apply_unchecked(s, me, action)
+            playout(s, ct)
+            scores.append(escaped(s, me))
+            totals[action] += scores[-1]
+        squares += (scores[1] - scores[0]) ** 2
+    mean = (totals[best] - totals[chosen]) / rounds
+    return totals, sqrt(max(0.0, squares / rounds - mean * mean))
 
 
 def _plays(a: Action) -> bool:

@@ -11,10 +11,12 @@ from pathlib import Path
 
 import pytest
 
+from bot.cli.generate_puzzles import file_meta, read_checkpoint
 from bot.cli.generate_puzzles import main as puzzles_cli
-from durak_core import IllegalActionError, parse_action, parse_move
+from durak_core import Card, IllegalActionError, Suit, parse_action, parse_move
 from durak_core.ai.endgame import brute_force
 from durak_core.ai.puzzle_maker import MakerSettings, MakerStats, examine, make_puzzles
+from durak_core.ai.puzzle_shape import decisions, distinct, grade_of, shape
 from durak_core.ai.puzzles import (
     GRADES,
     PLAYER,
@@ -28,6 +30,7 @@ from durak_core.ai.puzzles import (
     player_moves,
     verify,
 )
+from durak_core.cards import RANK_NAMES, parse_cards
 
 
 def shipped_text() -> str:
@@ -66,14 +69,64 @@ def test_a_sample_of_the_shipped_puzzles_is_proven_again() -> None:
     _proven(SHIPPED[::25])
 
 
-def test_the_grade_follows_the_length_of_the_solution() -> None:
-    meta = json.loads(shipped_text())["meta"]
-    easy, medium = meta["grade_bounds"]
-    for p in SHIPPED:
-        moves = player_moves(p.line)
-        assert moves >= 2
-        expected = "easy" if moves <= easy else "medium" if moves <= medium else "hard"
-        assert p.grade == expected, p.number
+def _graded(puzzles: tuple[Puzzle, ...]) -> None:
+    for p in puzzles:
+        found = decisions(p)
+        assert found.real >= 1 and player_moves(p.line) >= 2  # the first move is a real one
+        assert p.grade == grade_of(found.real, found.traps), p.number
+        if found.real == 1:
+            assert p.grade == "easy", p.number
+
+
+@pytest.mark.slow  # ~20 s compiled
+def test_every_grade_follows_the_real_decisions_of_the_solution() -> None:
+    """Issue #48: each player's move on the line is judged again; the grade is that of its
+    real decisions and traps, and none with a single real decision is above easy."""
+    _graded(SHIPPED)
+
+
+def test_a_sample_of_the_grades_is_checked_again() -> None:
+    _graded(SHIPPED[::30])
+
+
+def test_no_two_shipped_puzzles_are_one_up_to_suits_and_ranks() -> None:
+    assert len(SHIPPED) >= 600
+    assert distinct(SHIPPED)
+
+
+def _relabelled(p: Puzzle) -> Puzzle:
+    """The puzzle with its plain suits rotated and its ranks packed down to 6, 7, … (the ranks
+    no card holds dropped), the trump's rank too; its one move: the first, relabelled."""
+    trump = Card.parse(p.trump)
+    plain = [s for s in Suit if s != trump.suit]
+    turn = {a: b for a, b in zip(plain, plain[1:] + plain[:1], strict=True)}
+    cards = [*parse_cards(p.attacker), *parse_cards(p.defender), trump]
+    pack = {r: 6 + i for i, r in enumerate(sorted({c.rank for c in cards}))}
+
+    def move(text: str) -> str:
+        out = []
+        for c in parse_cards(text):
+            assert c.suit is not None
+            suit = turn.get(c.suit, c.suit)
+            out.append(f"{RANK_NAMES[pack[c.rank]]}{suit.letter}")
+        return " ".join(out)
+
+    first = parse_move(p.line[0])[1]
+    assert first.c >= 0
+    return Puzzle(p.number, move(p.attacker), move(p.defender), move(p.trump), p.grade,
+                  (f"0 attack {move(str(Card.from_index(first.c)))}",))  # fmt: skip
+
+
+def test_a_relabelled_puzzle_has_its_shape_and_its_proof() -> None:
+    """R7, R11: rotating the plain suits and packing the ranks plays alike (order within a suit
+    and equal ranks kept): the shape is the same and the solver proves the same one winning
+    first move, relabelled."""
+    for p in SHIPPED[::60]:
+        q = _relabelled(p)
+        assert q.attacker != p.attacker or q.defender != p.defender
+        assert shape(q) == shape(p)
+        verdict = verify(Puzzle(q.number, q.attacker, q.defender, q.trump, "", ()))
+        assert verdict.forced_win and verdict.winning == (parse_move(q.line[0])[1],)
 
 
 def test_the_data_file_round_trips() -> None:
@@ -137,6 +190,21 @@ def test_the_generator_is_a_function_of_its_seed() -> None:
     assert stats.candidates >= 3 and stats.games >= 1
     for p in first:
         assert verify(p).winning == (p.first_move,)
+
+
+@pytest.mark.slow
+def test_a_resumed_run_makes_the_same_set() -> None:
+    """A run stopped after a checkpoint and resumed from it (its puzzles and games) ends with
+    the puzzles of one uninterrupted run: the games before are replayed only for the shapes
+    met, never judged again."""
+    settings = MakerSettings(seed=7, count=4, max_cards=8, node_limit=20_000)
+    saved: list[tuple[list[Puzzle], int]] = []
+    whole, full = make_puzzles(
+        settings, checkpoint=lambda found, stats: saved.append((list(found), stats.games))
+    )
+    found, games = next((f, g) for f, g in saved if 0 < len(f) < settings.count)
+    again, stats = make_puzzles(settings, resume=found, games=games)
+    assert again == whole and stats.candidates < full.candidates
 
 
 def test_a_position_with_two_winning_first_moves_is_not_a_puzzle() -> None:
@@ -217,3 +285,16 @@ def test_the_generate_command_writes_a_file_the_bot_loads(
     assert "must be positive" in capsys.readouterr().err
     assert puzzles_cli(["generate", "--out", str(tmp_path / "no" / "p.json")]) == 2
     assert "no folder" in capsys.readouterr().err
+
+
+def test_a_checkpoint_is_read_back_only_for_the_same_options(tmp_path: Path) -> None:
+    """--resume reads the puzzles and games a stopped run of the same options left; a finished
+    set or another run's file starts over."""
+    settings = MakerSettings(seed=3, count=9)
+    out = tmp_path / "p.json"
+    out.write_text(dump_puzzles(SHIPPED[:2], file_meta(settings) | {"games": 17}))
+    assert read_checkpoint(out, settings) == (list(SHIPPED[:2]), 17)
+    assert read_checkpoint(out, MakerSettings(seed=4, count=9)) == ([], 0)
+    out.write_text(dump_puzzles(SHIPPED[:2], file_meta(settings)))  # finished: no games
+    assert read_checkpoint(out, settings) == ([], 0)
+    assert read_checkpoint(tmp_path / "none.json", settings) == ([], 0)

@@ -8,7 +8,7 @@ import pytest
 
 from bot.text import t
 from bot.ui.help_text import help_text
-from bot.ui.review_text import action_text, reason_text, review_embed
+from bot.ui.review_text import action_text, decision_line, reason_text, review_embed
 from durak_core import Action, Card, parse_action
 from durak_core.ai.review import REASONS, DecisionReview
 from durak_core.ai.review_game import GameReview
@@ -69,3 +69,18 @@ def test_help_names_the_review_command_and_its_button(loc: str) -> None:
     assert f"/{t('name.durak', loc)} {t('name.review', loc)}" in answer
     assert f"**{t('btn.review', loc)}**" in answer
     assert f"/{t('name.durak', loc)} {t('name.puzzle', loc)}" in answer
+
+
+@pytest.mark.parametrize("loc", LANGUAGES)
+def test_estimates_are_marked_and_proofs_are_not(loc: str) -> None:
+    """Issue #48: a proven value shows as a plain per cent, an estimate with ≈; a line with a
+    proven chosen value and an estimated best marks only the best."""
+    take, attack = parse_action("take"), parse_action("attack 9S")
+    proven = decision_line(review(1, take, attack, 0.0, 1.0, "proven", True), loc)
+    guessed = decision_line(review(1, take, attack, 0.2, 0.6, "search"), loc)
+    half = DecisionReview(1, take, attack, 0.0, 0.7, False, "search", None, 3, 3, True)
+    mixed = decision_line(half, loc)
+    assert "≈" not in proven and "100" in proven
+    assert guessed.count("≈20") == 1 and guessed.count("≈60") == 1
+    assert "≈70" in mixed and "≈0" not in mixed
+    assert "≈" in t("review.footer", loc)

@@ -571,7 +571,11 @@ def _pre_checks(fake: FakeDiscord, request: web.Request, api_path: str) -> web.R
             headers = rate_limit_headers(retry_after, "global", fake.global_limiter.limit, now)
             headers.update({"X-RateLimit-Global": "true", "X-RateLimit-Scope": "global"})
             return json_response(body, 429, headers)
-    refused = query_refusal(fake.contract, fake.violations, request, api_path, request.query)
+    refused = (
+        query_refusal(fake.contract, fake.violations, request, api_path, request.query)
+        if fake.check_schemas
+        else None
+    )
     if refused is not None:
         return refused.response()
     failure = fake.take_scripted_failure(request.method, api_path)

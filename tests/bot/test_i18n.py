@@ -330,7 +330,7 @@ async def test_russian_guild_and_language_option(tmp_path: Path) -> None:
 
 
 def test_ranges_are_said_where_they_are_defined() -> None:
-    """#49: a range the code defines (R3's seats, a tournament's entrants) is a parameter of
+    """#49, R3: a range the code defines (R3's 2–6 seats, a tournament's entrants) is a parameter of
     the catalogue texts that state it, never written into them as bare numbers."""
     from bot.tournaments.logic.configuration import MAX_ENTRANTS, MIN_ENTRANTS
     from durak_core.rules import MAX_SEATS, MIN_SEATS

@@ -8,10 +8,13 @@
 import { serverUrl } from "./auth";
 import {
   actFrame,
+  coachFrame,
   helloFrame,
   lobbyFrame,
   openFrame,
   parseServerFrame,
+  type CoachExtra,
+  type CoachOpName,
   type LobbyExtra,
   type LobbyOpName,
   type OpenOptions,
@@ -152,6 +155,13 @@ export class Connection {
   openTable(options: OpenOptions): string {
     const ref = `o${++this.refs}`;
     this.send(openFrame(options, ref));
+    return ref;
+  }
+
+  /** A coach request (the review, a hint, the daily puzzle), sent or kept like an action. */
+  coach(op: CoachOpName, extra: CoachExtra = {}): string {
+    const ref = `c${++this.refs}`;
+    this.send(coachFrame(op, ref, extra));
     return ref;
   }
 

@@ -5,6 +5,7 @@ import "./style.css";
 import type { DiscordSDK } from "@discord/embedded-app-sdk";
 import { clientId, SignInError, signIn, startSdk } from "./auth";
 import { cardLabel } from "./cards";
+import { coachFrame, coachParts, coachRefused, newCoach, type Ask } from "./coach";
 import { setDeadline, tickClocks } from "./clock";
 import { Connection } from "./connection";
 import { fitBout, layoutHand } from "./layout";
@@ -26,7 +27,10 @@ const state: ViewState = {
   choices: null,
   form: null,
   opening: false,
+  coach: null,
 };
+/** The coach's review, hint and puzzle (coach.ts). */
+const coach = newCoach();
 let connection: Connection | null = null;
 /** The Embedded App SDK once it is ready: the invite dialog. */
 let sdk: DiscordSDK | null = null;
@@ -43,8 +47,42 @@ function cardsOf(): Set<string> {
   return new Set([...(game?.hand ?? []), ...(game?.table.flat().filter((c): c is string => !!c) ?? [])]);
 }
 
+/** A coach request: one at a time (the server refuses another while one runs). */
+const ask: Ask = (op, extra) => {
+  if (!connection) return;
+  connection.coach(op, extra);
+  if (op !== "puzzle_close") coach.waiting = true;
+  if (op === "hint") coach.hintAsked = extra?.version ?? null;
+  draw();
+};
+
+/** The daily puzzle on the table: its position drawn as a table, a move sent to the coach. */
+function drawPuzzle(): boolean {
+  const puzzle = coach.puzzle;
+  if (!puzzle) return false;
+  const shown: ViewState = { ...state, table: puzzle.table, pending: coach.waiting, opening: false, coach: coachParts(coach, null, ask, draw) };
+  render(root, shown, {
+    act(code) {
+      if (coach.waiting) return;
+      state.selection = { card: null, target: null };
+      ask("puzzle_move", { code, ply: puzzle.ply });
+    },
+    lobby() {},
+    open() {},
+    opening() {},
+    formChanged: draw,
+    select(selection: Selection) {
+      state.selection = selection;
+      draw();
+    },
+  });
+  state.seen = new Set([...(puzzle.table.game?.hand ?? []), ...(puzzle.table.game?.table.flat().filter((c): c is string => !!c) ?? [])]);
+  return true;
+}
+
 function draw(): void {
-  if (!started) return;
+  if (!started || drawPuzzle()) return;
+  state.coach = coachParts(coach, state.table, ask, draw);
   render(root, state, {
     act(code) {
       const table = state.table;
@@ -143,11 +181,16 @@ function onFrame(frame: ServerFrame): void {
     // The form after a game closes once another table (or this one's rematch) is shown.
     if (frame.table?.id !== before?.id || frame.table?.status !== "finished") state.opening = false;
     if (before?.version !== frame.table?.version) state.selection = { card: null, target: null };
+  } else if (frame.type === "coach") {
+    const ply = coach.puzzle?.ply;
+    coachFrame(coach, frame);
+    if (coach.puzzle?.ply !== ply) state.selection = { card: null, target: null };
   } else {
+    if (frame.ref?.startsWith("c")) coachRefused(coach);
     toast(frame.text);
   }
   // Answered, unless a move is still on its way (sent again after a reconnect).
-  if (frame.type !== "welcome") state.pending = connection?.waiting ?? false;
+  if (frame.type !== "welcome" && frame.type !== "coach") state.pending = connection?.waiting ?? false;
   draw();
 }
 

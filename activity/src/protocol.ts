@@ -163,7 +163,46 @@ export interface ErrorFrame {
   ref: string | null;
 }
 
-export type ServerFrame = WelcomeFrame | TableFrame | ErrorFrame;
+/** The coach's answers (bot/activity/coach_ops.py): the review's progress and the review, a
+ * practice table's hint, the daily puzzle's board (null: closed). Their words are the server's,
+ * in the user's language, with the chat's `**bold**`. */
+export interface ReviewSection {
+  name: string;
+  text: string;
+}
+
+export interface ReviewMessage {
+  kind: "review";
+  game_id: string;
+  title: string;
+  summary: string[];
+  sections: ReviewSection[];
+  footer: string;
+  /** The chat's chart, as a PNG data URL (null: no decision to chart). */
+  chart: string | null;
+  chart_alt: string;
+}
+
+export interface PuzzleBoard {
+  number: number;
+  /** Moves played so far: a move is sent with it, so that an earlier board's is refused. */
+  ply: number;
+  status: "playing" | "solved" | "failed";
+  /** Once it is over: solved, or where it went wrong (also among the lines). */
+  verdict: string | null;
+  lines: string[];
+  /** The position as a two-seat table (you are seat 0, the solver seat 1). */
+  table: Table;
+}
+
+export type CoachFrame = { v: 1; type: "coach" } & (
+  | { kind: "review_progress"; text: string }
+  | ReviewMessage
+  | { kind: "hint"; table: string; version: number; text: string }
+  | { kind: "puzzle"; puzzle: PuzzleBoard | null }
+);
+
+export type ServerFrame = WelcomeFrame | TableFrame | ErrorFrame | CoachFrame;
 
 export function parseServerFrame(data: string): ServerFrame | null {
   let frame: unknown;
@@ -175,7 +214,7 @@ export function parseServerFrame(data: string): ServerFrame | null {
   if (typeof frame !== "object" || frame === null) return null;
   const f = frame as { v?: unknown; type?: unknown };
   if (f.v !== PROTOCOL_VERSION) return null;
-  if (f.type === "welcome" || f.type === "table" || f.type === "error") return frame as ServerFrame;
+  if (f.type === "welcome" || f.type === "table" || f.type === "error" || f.type === "coach") return frame as ServerFrame;
   return null;
 }
 
@@ -227,4 +266,17 @@ export function openFrame(options: OpenOptions, ref: string): string {
 
 export function lobbyFrame(op: LobbyOpName, ref: string, extra: LobbyExtra = {}): string {
   return JSON.stringify({ v: PROTOCOL_VERSION, type: "lobby", op, ...extra, ref });
+}
+
+export type CoachOpName = "review" | "hint" | "puzzle" | "puzzle_move" | "puzzle_close";
+
+/** `version`: for hint; `code` and `ply`: for puzzle_move. */
+export interface CoachExtra {
+  version?: number;
+  code?: number;
+  ply?: number;
+}
+
+export function coachFrame(op: CoachOpName, ref: string, extra: CoachExtra = {}): string {
+  return JSON.stringify({ v: PROTOCOL_VERSION, type: "coach", op, ...extra, ref });
 }

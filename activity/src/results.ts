@@ -11,6 +11,8 @@ export interface ResultsParts {
   status: string;
   ops: HTMLElement | null;
   role: (seat: number) => string;
+  /** The coach's part under the buttons ("Review my game" and its progress). */
+  coach: HTMLElement | null;
 }
 
 /** The seats in the order the game ended them: the first out first, the losers last. */
@@ -65,6 +67,7 @@ export function resultsScreen(table: Table, game: Game, parts: ResultsParts): HT
     h("p", { class: "status", role: "status" }, h("span", { class: "line" }, parts.status)),
     h("table", { class: "places" }, head, h("tbody", {}, ...rows)),
     parts.ops,
+    parts.coach,
     table.you !== null && !table.tournament && h("p", { class: "small" }, tr("table.rematch_hint")),
     fairness(game),
   );

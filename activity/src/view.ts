@@ -4,6 +4,7 @@
 import { playable, preferredTarget, readOffers, type Offers } from "./actions";
 import { avatarEl } from "./avatars";
 import { cardFace, cardLabel, handOrder, rankIndex, suitOf } from "./cards";
+import { cardEl, deckArea } from "./felt";
 import { clockEl } from "./clock";
 import { draggable, draggedJustNow } from "./drag";
 import { fitBout, layoutHand } from "./layout";
@@ -13,6 +14,7 @@ import { openForm } from "./open";
 import { resultsScreen } from "./results";
 import type { AiLevel, Game, LobbyExtra, LobbyOpName, NewTableChoices, OpenOptions, Table } from "./protocol";
 import { tr } from "./texts";
+import type { CoachParts } from "./coach";
 
 export interface Selection {
   /** A hand card picked to beat something, waiting for the attack card it beats. */
@@ -36,6 +38,8 @@ export interface ViewState {
   form: OpenOptions | null;
   /** After a finished game: the form to open a new table is shown. */
   opening: boolean;
+  /** The coach's parts of the page (coach.ts): null while it has nothing to show. */
+  coach: CoachParts | null;
 }
 
 export interface ViewHandlers {
@@ -50,23 +54,6 @@ export interface ViewHandlers {
   formChanged(): void;
   /** Discord's dialog that invites friends to this Activity (absent: not available). */
   invite?: () => void;
-}
-
-function cardEl(card: string, opts: { tag?: "button" | "div"; key?: string; trump?: string | null; seen?: Set<string> } = {}): HTMLElement {
-  const f = cardFace(card);
-  const el = h(
-    opts.tag ?? "div",
-    {
-      class: `card${f.red ? " red" : ""}${f.joker ? " joker" : ""}${opts.trump && suitOf(card) === opts.trump ? " trump" : ""}${opts.seen && !opts.seen.has(card) ? " enter" : ""}`,
-      "data-key": opts.key,
-      "data-card": card,
-      "aria-label": cardLabel(card),
-      type: opts.tag === "button" ? "button" : undefined,
-    },
-    h("span", { class: "corner", "aria-hidden": "true" }, f.rank, h("br"), f.suit),
-    h("span", { class: "pip", "aria-hidden": "true" }, f.joker ? "★" : f.suit),
-  );
-  return el;
 }
 
 function backs(count: number): HTMLElement {
@@ -153,44 +140,6 @@ function seatOrder(table: Table): number[] {
   return order;
 }
 
-/** A face-down pile of `count` cards: a few backs, offset, and the number. */
-function pile(count: number, kind: "talon" | "discard", label: string): HTMLElement {
-  const el = h("div", { class: `pile ${kind}`, "aria-label": `${label}: ${count}`, title: `${label}: ${count}` });
-  const shown = Math.min(Math.ceil(count / 6), 4);
-  for (let i = 0; i < shown; i++) {
-    const b = h("div", { class: "back", "aria-hidden": "true" });
-    b.style.setProperty("--i", String(i));
-    el.append(b);
-  }
-  if (count > 0) el.append(h("span", { class: "pile-n" }, String(count)));
-  return el;
-}
-
-/** The talon with the trump card face up beside it (while it is still under the talon), the
- * trump suit, and the discard pile. */
-function deckArea(game: Game): HTMLElement {
-  const trumpLine = game.trump ? "" : tr("table.trump_none", { card: cardLabel(game.trump_card) });
-  const trumpShown = game.trump_in_talon && game.talon_size > 0;
-  return h(
-    "div",
-    { class: "deck" },
-    h(
-      "div",
-      { class: "piles" },
-      pile(game.talon_size, "talon", tr("table.talon")),
-      trumpShown ? h("div", { class: "trump-card", title: tr("table.trump") }, cardEl(game.trump_card, { trump: game.trump })) : null,
-      pile(game.discard_size, "discard", tr("table.discard")),
-    ),
-    h(
-      "div",
-      { class: "trump-label" },
-      `${tr("table.trump")}: `,
-      h("b", { class: game.trump === "H" || game.trump === "D" ? "red" : "" }, game.trump ? cardFace(`2${game.trump}`).suit : "—"),
-    ),
-    trumpLine && h("div", { class: "small" }, trumpLine),
-  );
-}
-
 function boutArea(game: Game, offers: Offers, state: ViewState, handlers: ViewHandlers): HTMLElement {
   const sel = state.selection;
   const targets = sel.card ? offers.defend.get(sel.card) : undefined;
@@ -228,7 +177,7 @@ function names(table: Table, seats: number[]): string {
 /** The status line, with the countdown when the timer runs for someone. */
 function statusEl(table: Table, game: Game, state: ViewState): HTMLElement {
   const timed = !game.finished && (game.timed?.length ?? 0) > 0;
-  return h("p", { class: "status", role: "status" }, h("span", { class: "line" }, statusLine(table, game, state)), timed && clockEl("status"));
+  return h("p", { class: "status", role: "status" }, h("span", { class: "line" }, state.coach?.status ?? statusLine(table, game, state)), timed && clockEl("status"));
 }
 
 function statusLine(table: Table, game: Game, state: ViewState): string {
@@ -278,6 +227,7 @@ function controls(game: Game, offers: Offers, state: ViewState, handlers: ViewHa
     // beside "done for this bout" the two read alike: each says how long it holds
     if (game.may_auto_pass && !game.auto_pass) noted(bar.lastElementChild, tr("activity.pass_note"));
   }
+  bar.append(...(state.coach?.controls ?? []));
   return bar;
 }
 
@@ -440,10 +390,13 @@ export function render(root: HTMLElement, state: ViewState, handlers: ViewHandle
   if (!table || table.status === "abandoned" || (state.opening && mayOpen(table))) {
     const afterGame = table?.status === "finished";
     const title = afterGame ? tr("activity.open_new") : table ? `${tr("lobby.cancelled")} ${tr("activity.open_title")}` : tr("activity.open_title");
-    children.push(openForm(title, state, handlers, afterGame));
+    const form = openForm(title, state, handlers, afterGame);
+    children.push(form);
+    if (state.coach?.entry) form.append(state.coach.entry);
     mode = "opening";
   } else if (!table.game) {
     children.push(lobbyScreen(table, state, handlers));
+    if (state.coach?.entry) (children[children.length - 1] as HTMLElement).append(state.coach.entry);
   } else if (table.status === "finished" && table.game.finished) {
     const game = table.game;
     children.push(
@@ -451,6 +404,7 @@ export function render(root: HTMLElement, state: ViewState, handlers: ViewHandle
         status: statusLine(table, game, state),
         ops: afterGameOps(table, game, state, handlers),
         role: (seat) => roleOf(game, seat),
+        coach: state.coach?.results ?? null,
       }),
     );
     mode = "results";
@@ -464,8 +418,9 @@ export function render(root: HTMLElement, state: ViewState, handlers: ViewHandle
       h("section", { class: "felt" }, deckArea(game), boutArea(game, offers, state, handlers)),
       statusEl(table, game, state),
       controls(game, offers, state, handlers),
-      afterGameOps(table, game, state, handlers),
+      state.coach?.ops ?? afterGameOps(table, game, state, handlers),
       table.status === "finished" && table.you !== null && !table.tournament && h("p", { class: "small" }, tr("table.rematch_hint")),
+      state.coach?.note,
     );
     if (you !== null) {
       children.push(h("section", { class: "mine" + (game.awaiting.includes(you) && !game.finished ? " turn" : "") }, h("ul", { class: "me" }, seatPlate(table, you)), handArea(game, offers, state, handlers)));
@@ -473,6 +428,7 @@ export function render(root: HTMLElement, state: ViewState, handlers: ViewHandle
   }
   if (state.notice) children.push(h("div", { class: "notice", role: "status" }, state.notice));
   if (state.toast) children.push(h("div", { class: "toast", role: "alert" }, state.toast));
+  if (state.coach?.overlay) children.push(state.coach.overlay);
   root.className = mode;
   // For tests and debugging: which table version is drawn, and whether a move is on its way.
   root.dataset.version = table ? String(table.version) : "";

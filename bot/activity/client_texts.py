@@ -94,6 +94,12 @@ CLIENT_TEXT_KEYS: tuple[str, ...] = (
     "verify.commitment",
     "stats.rating",
     "table.series",
+    # the coach: the review, the hint at practice tables, the daily puzzle
+    "btn.review",
+    "act.hint",
+    "activity.puzzle",
+    "activity.close",
+    "activity.coach_working",
     # the lobby
     "activity.empty_seat",
     "activity.invite",

@@ -138,7 +138,34 @@ class OpenTable(_Frame):
 #: The rule options a form may set, by their ``/durak new`` name.
 _RULE_OPTIONS = {option.command: option for option in OPTIONS.commands}
 
-ClientFrames = Hello | Act | LobbyOp | OpenTable
+#: The coach's requests (:mod:`.coach_ops`): the finished game's review, a practice table's
+#: hint, and the server's daily puzzle (open it, play a move, close it).
+CoachOpName = Literal["review", "hint", "puzzle", "puzzle_move", "puzzle_close"]
+
+
+class Coach(_Frame):
+    """A coach request. ``version``: for ``hint``, the table version the hand was shown at;
+    ``code`` and ``ply``: for ``puzzle_move``, the move (an engine action code) and how many
+    moves the board had when it was chosen."""
+
+    type: Literal["coach"]
+    op: CoachOpName
+    version: int | None = Field(default=None, ge=0)
+    code: int | None = Field(default=None, ge=0)
+    ply: int | None = Field(default=None, ge=0, le=999)
+    ref: str | None = Field(default=None, max_length=64)
+
+    @model_validator(mode="after")
+    def _fields_of_the_op(self) -> Coach:
+        if (self.version is not None) != (self.op == "hint"):
+            raise ValueError("version is for hint, and hint needs it")
+        move = self.op == "puzzle_move"
+        if (self.code is not None) != move or (self.ply is not None) != move:
+            raise ValueError("code and ply are for puzzle_move, and it needs both")
+        return self
+
+
+ClientFrames = Hello | Act | LobbyOp | OpenTable | Coach
 ClientFrame = Annotated[ClientFrames, Field(discriminator="type")]
 _CLIENT_FRAME: TypeAdapter[ClientFrames] = TypeAdapter(ClientFrame)
 
@@ -228,3 +255,9 @@ def error_frame(reason: str, text: str, ref: str | None = None) -> str:
     return json.dumps(
         {"v": PROTOCOL_VERSION, "type": "error", "reason": reason, "text": text, "ref": ref}
     )
+
+
+def coach_frame(kind: str, **fields: object) -> str:
+    """A coach answer (:mod:`.coach_ops`): ``kind`` is ``review_progress``, ``review``,
+    ``hint`` or ``puzzle``, with its fields."""
+    return json.dumps({"v": PROTOCOL_VERSION, "type": "coach", "kind": kind, **fields})

@@ -41,6 +41,7 @@ from .client_files import ClientFiles, request_locale
 from .client_files import find_client as find_client
 from .client_frames import act, error_for, lobby_op, open_table
 from .client_texts import client_texts
+from .coach_ops import CoachOps
 from .deadlines import (
     HELLO_SECONDS,
     Unsigned,
@@ -59,6 +60,7 @@ from .protocol import (
     MAX_CLIENT_FRAME,
     Act,
     BadFrame,
+    Coach,
     Hello,
     LobbyOp,
     OpenTable,
@@ -91,6 +93,9 @@ CLIENT_DIR = find_client(CHECKOUT_CLIENT, PACKAGED_CLIENT)
 
 
 class ActivityServer:
+    #: The coach's reviews, hints and puzzles (:mod:`.coach_ops`), once started.
+    coach: CoachOps | None = None
+
     def __init__(
         self,
         settings: Settings,
@@ -196,6 +201,7 @@ class ActivityServer:
 
     async def start(self, service: TableService) -> None:
         self.service = service
+        self.coach = CoachOps(service)
         self._runner = web.AppRunner(
             self.app(), handle_signals=False, access_log=None, keepalive_timeout=HEADER_SECONDS
         )
@@ -216,6 +222,8 @@ class ActivityServer:
 
     async def stop(self) -> None:
         await self.instances.stop()
+        if self.coach is not None:
+            await self.coach.close()
         await self.hub.close()
         closes = [  # all at once, and one that does not read is cut
             close_within(ws, 1001, b"server shutting down", cut)
@@ -447,6 +455,8 @@ class ActivityServer:
                 await self._lobby_op(conn, frame)
             elif isinstance(frame, OpenTable):
                 await self._open(conn, frame)
+            elif isinstance(frame, Coach) and self.coach is not None:
+                self.coach.request(conn, frame)
             else:  # a second hello: the socket is authenticated already
                 conn.send(self._error(session, "err.activity_frame"))
 

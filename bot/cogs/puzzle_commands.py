@@ -11,19 +11,24 @@ so. Only a daily puzzle's result is stored, the first finished try of each playe
 from __future__ import annotations
 
 import asyncio
-import functools
 import logging
 import secrets
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
-from importlib import resources
 
 import discord
 from discord import app_commands
 
 from bot.delivery.message_writes import update_clicked_message
-from bot.storage import MAX_PAGE_SIZE, PuzzleTry
+from bot.storage import MAX_PAGE_SIZE
+from bot.tables.puzzle_days import (
+    DailyTry,
+    Note,
+    finish_daily,
+    open_daily,
+    shipped_puzzles,
+    today,
+)
 from bot.tables.refusals import Refusal, Rejected
 from bot.text import t
 from bot.text.names import shown_name
@@ -32,7 +37,7 @@ from bot.ui.hand_view import HandMessage
 from bot.ui.puzzle_board import BoardText, puzzle_board
 from durak_core import Action
 from durak_core.ai.endgame import OutOfBudget
-from durak_core.ai.puzzles import GRADES, Puzzle, PuzzlePlay, daily_number, parse_puzzles
+from durak_core.ai.puzzles import GRADES, Puzzle, PuzzlePlay
 from durak_core.errors import ActionNotationError, IllegalActionError
 
 from .base import CogBase, click, loc_of
@@ -44,24 +49,10 @@ log = logging.getLogger("bot.cogs.puzzle")
 MAX_BOARDS = 5000
 #: The solvers listed on the daily board (the first ones; the count says how many in all).
 SHOWN_SOLVERS = 10
-SECONDS_PER_DAY = 86_400
 #: Seconds the solver may think before a click is deferred (within Discord's 3 s).
 DEFER_AFTER = 1.5
 
-
-@functools.cache
-def shipped_puzzles() -> tuple[Puzzle, ...]:
-    """The shipped set (``durak_core/data/puzzles.json``), read and checked once."""
-    text = resources.files("durak_core.data").joinpath("puzzles.json").read_text("utf-8")
-    return parse_puzzles(text)
-
-
-@dataclass(frozen=True)
-class DailyTry:
-    guild_id: int
-    day: int
-    #: The player's first finished try of the day there: its result is stored.
-    counts: bool
+__all__ = ["Boards", "PuzzleCommands", "shipped_puzzles"]
 
 
 @dataclass
@@ -112,7 +103,7 @@ class PuzzleCommands(CogBase):
 
     def _today(self) -> int:
         """Days since 1970-01-01 in UTC, by the bot's clock: the daily puzzle's day."""
-        return int(self.bot.service.core.clock() // SECONDS_PER_DAY)
+        return today(self.bot.service.core.clock)
 
     @app_commands.command(name=ls("name.puzzle"), description=ls("cmd.puzzle"))
     @app_commands.rename(
@@ -145,16 +136,12 @@ class PuzzleCommands(CogBase):
             if interaction.guild_id is None:
                 await self._say(interaction, "err.guild_only")
                 return
-            day = self._today()
-            chosen = puzzles[daily_number(interaction.guild_id, day, len(puzzles)) - 1]
-            before = await self.bot.service.storage.daily_puzzle_try(
-                interaction.guild_id, day, user
+            storage = self.bot.service.storage
+            chosen, daily_try, practice = await open_daily(
+                storage, puzzles, interaction.guild_id, self._today(), user
             )
-            daily_try = DailyTry(interaction.guild_id, day, counts=before is None)
             notes.append(await self._solvers_line(interaction, daily_try))
-            if before is not None:
-                key = "puzzle.practice_solved" if before else "puzzle.practice_failed"
-                notes.append(t(key, loc_of(interaction)))
+            notes += _words(practice, loc_of(interaction))
         elif number is not None:
             if not 1 <= number <= len(puzzles):
                 await self._say(interaction, "puzzle.no_number", n=number, count=len(puzzles))
@@ -238,31 +225,14 @@ class PuzzleCommands(CogBase):
         daily = board.daily
         if daily is None:
             return []
-        loc = loc_of(interaction)
-        status = board.play.status
-        notes: list[str] = []
-        if status != "playing" and daily.counts:
-            solved = status == "solved"
-            at = datetime.fromtimestamp(self.bot.service.core.clock(), UTC)
-            storage = self.bot.service.storage
-            user = board.user_id
-            number = board.play.puzzle.number
-            if await storage.record_daily_puzzle(
-                PuzzleTry(
-                    guild_id=daily.guild_id,
-                    day=daily.day,
-                    user_id=user,
-                    puzzle_number=number,
-                    solved=solved,
-                    at=at,
-                )
-            ):
-                if solved:
-                    streak = await storage.puzzle_streak(user, daily.day)
-                    notes.append(t("puzzle.counted_solved", loc, n=streak.current))
-                else:
-                    notes.append(t("puzzle.counted_failed", loc))
-            board.daily = DailyTry(daily.guild_id, daily.day, counts=False)
+        board.daily, kept = await finish_daily(
+            self.bot.service.storage,
+            daily,
+            board.play,
+            board.user_id,
+            self.bot.service.core.clock(),
+        )
+        notes = _words(kept, loc_of(interaction))
         notes.insert(0, await self._solvers_line(interaction, daily))
         return notes
 
@@ -302,3 +272,7 @@ class PuzzleCommands(CogBase):
             log.error("the puzzle file cannot be loaded (error id %s): %s", error_id, exc)
             await self._say(interaction, "puzzle.unavailable", id=error_id)
             return None
+
+
+def _words(notes: list[Note], loc: str | None) -> list[str]:
+    return [t(key, loc, **params) for key, params in notes]

@@ -10,6 +10,7 @@ import discord
 from discord import app_commands
 
 from bot.storage import GameNotFound, GameRecord, LeaderboardQuery, LeaderboardSort
+from bot.tables.puzzle_days import SECONDS_PER_DAY
 from bot.tables.records import game_log
 from bot.text import t
 from bot.text.names import shown_name
@@ -18,7 +19,6 @@ from bot.ui.leaderboard import render_board, render_history, render_stats
 from durak_core.verify import GameLog, Verdict, verify_game
 
 from .base import CogBase, click, loc_of
-from .puzzle_commands import SECONDS_PER_DAY
 
 SORTS = ("wins", "win_rate", "rating")
 

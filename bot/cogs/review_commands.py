@@ -15,6 +15,7 @@ import discord
 from discord import app_commands
 
 from bot.storage import GameNotFound, GameRecord
+from bot.tables.reviews import MissingEarlier, series_before
 from bot.text import t
 from bot.text.translator import ls
 from bot.ui.review_text import progress_text, review_embed
@@ -95,14 +96,11 @@ class ReviewCommands(CogBase):
     ) -> list[GameRecord] | None:
         """The series' games before ``record`` (R22: they fix its dealer); None after saying
         which one is missing."""
-        out = []
-        for number in range(1, record.game_number):
-            try:
-                out.append(await self.bot.service.storage.get_game(f"{record.series_id}.{number}"))
-            except GameNotFound:
-                await self._say(interaction, "review.missing_earlier", id=record.game_id, n=number)
-                return None
-        return out
+        try:
+            return await series_before(self.bot.service.storage, record)
+        except MissingEarlier as missing:
+            await self._say(interaction, "review.missing_earlier", id=record.game_id, n=missing.n)
+            return None
 
     async def _run(
         self,

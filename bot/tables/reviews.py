@@ -22,7 +22,7 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Hashable, Sequence
 from typing import Any
 
-from bot.storage import GameRecord
+from bot.storage import GameNotFound, GameRecord, Storage
 from durak_core import Event, SeatView
 from durak_core.ai.hint import HINT_BUDGET, HintTask
 from durak_core.ai.review import DecisionReview, DecisionTask, ReviewBudget
@@ -176,6 +176,26 @@ class Reviews:
         if self._workers is not None:
             await self._workers.close()
             self._workers = None
+
+
+class MissingEarlier(Exception):
+    """A game of the series before the reviewed one is not stored (its number: ``n``)."""
+
+    def __init__(self, n: int) -> None:
+        super().__init__(f"game {n} of the series is missing")
+        self.n = n
+
+
+async def series_before(storage: Storage, record: GameRecord) -> list[GameRecord]:
+    """The series' games before ``record`` (R22: they fix its dealer). Raises
+    :class:`MissingEarlier` naming the first one not stored."""
+    out = []
+    for number in range(1, record.game_number):
+        try:
+            out.append(await storage.get_game(f"{record.series_id}.{number}"))
+        except GameNotFound:
+            raise MissingEarlier(number) from None
+    return out
 
 
 def budget_for(iterations: int | None, default: ReviewBudget | None = None) -> ReviewBudget:

@@ -174,31 +174,19 @@ def puzzle_board(
     v = play.view()
     ctx = HandContext(table_id=board, version=len(play.moves), names=names, loc=loc, images=images)
     hand = render_hand(v, ctx)
-    lines = [_title(puzzle, text.day, loc), t("puzzle.task", loc, name=names[DEFENCE])]
+    lines = [title_line(puzzle, text.day, loc), t("puzzle.task", loc, name=names[DEFENCE])]
     theirs = their_cards(v)
     if theirs:
         known = grouped_hand(theirs, v.trump, loc)
         lines.append(t("puzzle.their_hand", loc, name=names[DEFENCE], cards=known))
-    moves = ""
-    if play.moves:
-        shown = _moves(play.moves[-SHOWN_MOVES:], names, loc)
-        moves = t(
-            "puzzle.moves", loc, moves=("… → " if len(play.moves) > SHOWN_MOVES else "") + shown
-        )
+    moves = moves_line(play, names, loc)
+    if moves:
         lines.append(moves)
     if play.status == "playing":
         lines.append(hand.content)
     else:  # its last line, what the seat may do now (no timer, no rematch here), is moot
         lines.append(hand.content.rsplit("\n", 1)[0])
-    if play.status == "solved":
-        lines.append(t("puzzle.solved", loc, name=names[DEFENCE]))
-    elif play.status == "failed":
-        seat, last = play.moves[-1]
-        lines.append(
-            t("puzzle.failed", loc, move=action_line(seat, last, names, loc), name=names[DEFENCE])
-        )
-    if play.status != "playing":
-        lines.append(t("puzzle.solution", loc, line=_solution(puzzle, names, loc)))
+    lines += verdict_lines(play, names, loc)
     lines += text.notes
     if len("\n".join(lines)) > MAX_CONTENT and moves:  # the longest solutions: the rest fits
         lines.remove(moves)
@@ -210,7 +198,29 @@ def puzzle_board(
     )
 
 
-def _title(puzzle: Puzzle, day: int | None, loc: str | None) -> str:
+def moves_line(play: PuzzlePlay, names: Sequence[str], loc: str | None) -> str:
+    """The moves so far (the last :data:`SHOWN_MOVES`), "" before the first."""
+    if not play.moves:
+        return ""
+    shown = _moves(play.moves[-SHOWN_MOVES:], names, loc)
+    more = "… → " if len(play.moves) > SHOWN_MOVES else ""
+    return t("puzzle.moves", loc, moves=more + shown)
+
+
+def verdict_lines(play: PuzzlePlay, names: Sequence[str], loc: str | None) -> list[str]:
+    """Once the puzzle is over: solved or where it went wrong, and the solution."""
+    if play.status == "playing":
+        return []
+    if play.status == "solved":
+        verdict = t("puzzle.solved", loc, name=names[DEFENCE])
+    else:
+        seat, last = play.moves[-1]
+        move = action_line(seat, last, names, loc)
+        verdict = t("puzzle.failed", loc, move=move, name=names[DEFENCE])
+    return [verdict, t("puzzle.solution", loc, line=_solution(play.puzzle, names, loc))]
+
+
+def title_line(puzzle: Puzzle, day: int | None, loc: str | None) -> str:
     grade = t(f"puzzle.grade.{puzzle.grade}", loc)
     if day is None:
         return t("puzzle.title", loc, n=puzzle.number, grade=grade)
@@ -234,5 +244,8 @@ __all__ = [
     "PuzzleSelect",
     "day_text",
     "is_puzzle_item",
+    "moves_line",
     "puzzle_board",
+    "title_line",
+    "verdict_lines",
 ]

@@ -5,6 +5,7 @@ review"). Also the progress line shown while the review runs."""
 from __future__ import annotations
 
 import io
+from dataclasses import dataclass
 
 import discord
 
@@ -102,16 +103,27 @@ def progress_text(game_id: str, done: int, total: int | None, loc: str | None) -
     return t("review.progress", loc, id=game_id, done=done, n=total)
 
 
-def review_embed(
-    game_id: str, review: GameReview, loc: str | None
-) -> tuple[discord.Embed, list[discord.File]]:
-    """The review's message: an embed, and the chart as its image (none without decisions)."""
-    embed = discord.Embed(title=t("review.title", loc, id=game_id), colour=COLOUR)
+@dataclass(frozen=True)
+class ReviewSections:
+    """A review's words, as the chat's message and the Activity's panel both show them: the
+    title, the summary (None without decisions: ``review.none``), the sections (each a heading
+    and its lines) and the footer that says which values are proven."""
+
+    title: str
+    summary: tuple[str, ...]
+    sections: tuple[tuple[str, str], ...]
+    footer: str
+
+
+def review_sections(
+    game_id: str, review: GameReview, loc: str | None, limit: int = FIELD_MAX
+) -> ReviewSections:
+    """``limit``: the most characters of one section (whole lines, then how many more)."""
+    title = t("review.title", loc, id=game_id)
     n = len(review.reviews)
     if not n:
-        embed.description = t("review.none", loc)
-        return embed, []
-    lines = [
+        return ReviewSections(title, (t("review.none", loc),), (), "")
+    summary = (
         t("review.accuracy", loc, pct=round(review.accuracy * 100), n=n, margin=ACCURATE_POINTS),
         t(
             "review.counts",
@@ -119,21 +131,33 @@ def review_embed(
             mistakes=review.count("mistake"),
             blunders=review.count("blunder"),
         ),
-    ]
-    embed.description = "\n".join(lines)
-    swings = review.swings
-    embed.add_field(
-        name=t("review.swings", loc),
-        value=_lines(swings, FIELD_MAX, loc) if swings else t("review.no_swings", loc),
-        inline=False,
     )
+    swings = review.swings
+    sections = [
+        (
+            t("review.swings", loc),
+            _lines(swings, limit, loc) if swings else t("review.no_swings", loc),
+        )
+    ]
     flagged = tuple(r for r in review.flagged if r not in swings)
     if flagged:
-        embed.add_field(
-            name=t("review.flagged", loc), value=_lines(flagged, FIELD_MAX, loc), inline=False
-        )
+        sections.append((t("review.flagged", loc), _lines(flagged, limit, loc)))
+    return ReviewSections(title, summary, tuple(sections), t("review.footer", loc))
+
+
+def review_embed(
+    game_id: str, review: GameReview, loc: str | None
+) -> tuple[discord.Embed, list[discord.File]]:
+    """The review's message: an embed, and the chart as its image (none without decisions)."""
+    parts = review_sections(game_id, review, loc)
+    embed = discord.Embed(title=parts.title, colour=COLOUR)
+    embed.description = "\n".join(parts.summary)
+    if not review.reviews:
+        return embed, []
+    for name, value in parts.sections:
+        embed.add_field(name=name, value=value, inline=False)
     embed.set_image(url=f"attachment://{CHART_FILE}")
-    embed.set_footer(text=t("review.footer", loc))
+    embed.set_footer(text=parts.footer)
     return embed, [discord.File(io.BytesIO(chart_png(game_id, review, loc)), CHART_FILE)]
 
 

@@ -16,9 +16,10 @@ export interface CoachParts {
   ops?: HTMLElement;
   /** Below the buttons, where the rematch hint goes: the hint's answer, the puzzle's lines. */
   note?: HTMLElement;
-  /** On the results screen, under its buttons: "Review my game" and its progress. */
-  results?: HTMLElement;
-  /** On the lobby and the form that opens a table: the daily puzzle's button. */
+  /** On the results screen: "Review my game" beside Rematch, its progress line under them. */
+  results?: { button: HTMLElement; line: HTMLElement | null };
+  /** On the lobby (beside Invite) and the form that opens a table (beside Open): the daily
+   * puzzle's button. */
   entry?: HTMLElement;
   /** Over the page: the review. */
   overlay?: HTMLElement;
@@ -92,7 +93,7 @@ export function coachParts(coach: CoachState, table: Table | null, ask: Ask, red
   const parts: CoachParts = {};
   const game = table?.game;
   if (!table || table.status === "lobby" || table.status === "abandoned") {
-    parts.entry = h("div", { class: "coach-entry" }, button(tr("activity.puzzle"), "c:puzzle", "puzzle", () => ask("puzzle"), coach.waiting));
+    parts.entry = button(tr("activity.puzzle"), "c:puzzle", "puzzle", () => ask("puzzle"), coach.waiting);
   }
   const you = table?.you ?? null;
   if (table && game && you !== null && table.status === "finished" && game.finished && game.game_id) {
@@ -105,12 +106,10 @@ export function coachParts(coach: CoachState, table: Table | null, ask: Ask, red
       } else ask("review");
     };
     const line = coach.progress ?? (coach.waiting ? tr("activity.coach_working") : null);
-    parts.results = h(
-      "div",
-      { class: "coach-review" },
-      button(tr("btn.review"), "c:review", "review", open, coach.waiting && !have),
-      line && h("p", { class: "coach-progress", role: "status" }, ...rich(line)),
-    );
+    parts.results = {
+      button: button(tr("btn.review"), "c:review", "review", open, coach.waiting && !have),
+      line: line ? h("p", { class: "coach-progress", role: "status" }, ...rich(line)) : null,
+    };
     if (have && coach.reviewOpen && coach.review) parts.overlay = reviewPanel(coach.review, () => {
       coach.reviewOpen = false;
       redraw();
@@ -129,7 +128,8 @@ export function coachParts(coach: CoachState, table: Table | null, ask: Ask, red
 }
 
 /** The review, laid out for any width: the summary, each section's lines, the chart (the
- * chat's picture: ■ a proven value, ● an estimate), the footer that says which are which. */
+ * chat's picture: ■ a proven value, ● an estimate), the footer that says which are which.
+ * Close (or Escape, main.ts) returns to the results. */
 function reviewPanel(review: ReviewMessage, close: () => void): HTMLElement {
   const closer = button(tr("activity.close"), "c:close-review", "close", close);
   const sections = review.sections.map((s) =>
@@ -144,11 +144,7 @@ function reviewPanel(review: ReviewMessage, close: () => void): HTMLElement {
     ...sections,
     review.footer && h("p", { class: "footer" }, ...rich(review.footer)),
   );
-  const overlay = h("div", { class: "coach-overlay" }, panel);
-  overlay.addEventListener("keydown", (event) => {
-    if (event.key === "Escape") close();
-  });
-  return overlay;
+  return h("div", { class: "coach-overlay" }, panel);
 }
 
 /** The daily puzzle on the table: its lines where the rematch hint goes, Close beside the move

@@ -185,6 +185,7 @@ function onFrame(frame: ServerFrame): void {
     const ply = coach.puzzle?.ply;
     coachFrame(coach, frame);
     if (coach.puzzle?.ply !== ply) state.selection = { card: null, target: null };
+    if (frame.kind === "review") window.setTimeout(() => root.querySelector<HTMLElement>('[data-key="c:close-review"]')?.focus());
   } else {
     if (frame.ref?.startsWith("c")) coachRefused(coach);
     toast(frame.text);
@@ -219,6 +220,9 @@ window.addEventListener("keydown", (event) => {
   if (event.key === "Escape" && (state.selection.card || state.selection.target)) {
     state.selection = { card: null, target: null };
     draw();
+  } else if (event.key === "Escape" && coach.reviewOpen) {
+    coach.reviewOpen = false;
+    draw();
   } else if (event.key === "Escape" && state.opening) {
     state.opening = false;
     draw();
@@ -235,6 +239,8 @@ async function main(): Promise<void> {
       frame: onFrame,
       reconnecting(down) {
         state.reconnecting = down;
+        // a coach request on a socket that dropped gets no answer: it may be asked again
+        if (down) coachRefused(coach);
         draw();
       },
       stopped(text) {

@@ -3,6 +3,7 @@
 
 import { avatarEl } from "./avatars";
 import { h } from "./dom";
+import type { CoachParts } from "./coach";
 import type { Game, RatingChange, Table } from "./protocol";
 import { tr } from "./texts";
 
@@ -11,8 +12,8 @@ export interface ResultsParts {
   status: string;
   ops: HTMLElement | null;
   role: (seat: number) => string;
-  /** The coach's part under the buttons ("Review my game" and its progress). */
-  coach: HTMLElement | null;
+  /** "Review my game", put beside the buttons, and its progress line (coach.ts). */
+  coach: CoachParts["results"] | null;
 }
 
 /** The seats in the order the game ended them: the first out first, the losers last. */
@@ -66,11 +67,19 @@ export function resultsScreen(table: Table, game: Game, parts: ResultsParts): HT
     h("h2", {}, tr("activity.game_over")),
     h("p", { class: "status", role: "status" }, h("span", { class: "line" }, parts.status)),
     h("table", { class: "places" }, head, h("tbody", {}, ...rows)),
-    parts.ops,
-    parts.coach,
+    withReview(parts.ops, parts.coach?.button ?? null),
+    parts.coach?.line,
     table.you !== null && !table.tournament && h("p", { class: "small" }, tr("table.rematch_hint")),
     fairness(game),
   );
+}
+
+/** The after-game buttons with "Review my game" among them (a row of its own if there are none). */
+function withReview(ops: HTMLElement | null, review: HTMLElement | null): HTMLElement | null {
+  if (!review) return ops;
+  const row = ops ?? h("div", { class: "ops" });
+  row.append(review);
+  return row;
 }
 
 /** R4, compactly: the seed and its commitment, each one line with Copy, and how anyone checks

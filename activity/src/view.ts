@@ -392,11 +392,13 @@ export function render(root: HTMLElement, state: ViewState, handlers: ViewHandle
     const title = afterGame ? tr("activity.open_new") : table ? `${tr("lobby.cancelled")} ${tr("activity.open_title")}` : tr("activity.open_title");
     const form = openForm(title, state, handlers, afterGame);
     children.push(form);
-    if (state.coach?.entry) form.append(state.coach.entry);
+    if (state.coach?.entry) form.querySelector(".open-form .ops")?.append(state.coach.entry);
     mode = "opening";
   } else if (!table.game) {
     children.push(lobbyScreen(table, state, handlers));
-    if (state.coach?.entry) (children[children.length - 1] as HTMLElement).append(state.coach.entry);
+    const lobby = children[children.length - 1] as HTMLElement;
+    // the daily puzzle beside Invite (the lobby's row for what is not a seat's operation)
+    if (state.coach?.entry) (lobby.querySelector(".invite-bar") ?? lobby.appendChild(h("div", { class: "invite-bar" }))).append(state.coach.entry);
   } else if (table.status === "finished" && table.game.finished) {
     const game = table.game;
     children.push(

@@ -5,7 +5,8 @@ Reviews and hints are CPU work: they run in the chat's review worker
 (:class:`bot.tables.reviews.Reviews`, shared and cached with ``/durak review`` and the hand's
 Hint button), and a puzzle's solver in a worker thread. Each user has at most one coach request
 under way (another is refused with ``activity.coach_busy``) and a bounded rate of them
-(:data:`PER_SECOND`); the socket's frame budget counts them too. Nothing here runs for a
+(:data:`PER_SECOND`; a puzzle's moves are bounded by the puzzle, opened at that rate); the
+socket's frame budget counts them too. Nothing here runs for a
 browser that does not ask.
 
 No hidden card: a review only for the channel's finished table and only of the asker's own
@@ -63,7 +64,8 @@ class CoachOps:
             self.puzzles.close(session.user_id)
             conn.send(coach_frame("puzzle", puzzle=None))
             return
-        if not self.rate.take(session.user_id):
+        # a puzzle's moves are the player's pace (each one at a time, a puzzle a few moves long)
+        if frame.op != "puzzle_move" and not self.rate.take(session.user_id):
             conn.send(_error(session, "err.activity_too_fast", frame.ref))
             return
         if session.user_id in self.busy:
@@ -118,7 +120,10 @@ class CoachOps:
             params = {"id": gid, "n": missing.n}
             conn.send(_error(session, "review.missing_earlier", ref, params))
             return
-        seat = next(s.seat for s in record.seats if s.user_id == session.user_id)
+        seat = next((s.seat for s in record.seats if s.user_id == session.user_id), None)
+        if seat is None:  # seated now, but not in the recorded game (a seat taken after it)
+            conn.send(_error(session, "err.not_seated", ref))
+            return
 
         async def progress(done: int, total: int) -> None:
             conn.send(coach_frame("review_progress", text=progress_text(gid, done, total, loc)))

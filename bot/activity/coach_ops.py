@@ -6,8 +6,7 @@ Reviews and hints are CPU work: they run in the chat's review worker
 Hint button), and a puzzle's solver in a worker thread. Each user has at most one coach request
 under way (another is refused with ``activity.coach_busy``) and a bounded rate of them
 (:data:`PER_SECOND`; a puzzle's moves are bounded by the puzzle, opened at that rate); the
-socket's frame budget counts them too. Nothing here runs for a
-browser that does not ask.
+socket's frame budget counts them too. Nothing here runs for a browser that does not ask.
 
 No hidden card: a review only for the channel's finished table and only of the asker's own
 seat (the record's), a hint only from the seat's view and the events it saw, as the chat's.

@@ -18,11 +18,18 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from bot.tables.puzzle_days import DailyTry, finish_daily, open_daily, shipped_puzzles, today
+from bot.tables.puzzle_days import (
+    DailyTry,
+    Note,
+    finish_daily,
+    open_daily,
+    shipped_puzzles,
+    today,
+)
 from bot.text import t
 from bot.ui.card_words import grouped_hand
 from bot.ui.puzzle_board import moves_line, title_line, verdict_lines
-from durak_core import Action
+from durak_core import Action, Card
 from durak_core.ai.endgame import OutOfBudget
 from durak_core.ai.puzzles import DEFENCE, PuzzlePlay, their_cards
 from durak_core.errors import ActionNotationError, IllegalActionError
@@ -47,7 +54,7 @@ class Board:
     play: PuzzlePlay
     daily: DailyTry
     #: The lines the board adds (practice, the result kept, the streak), as catalogue keys.
-    notes: list[tuple[str, dict[str, object]]] = field(default_factory=list)
+    notes: list[Note] = field(default_factory=list)
 
 
 class PuzzleBoards:
@@ -156,30 +163,7 @@ class PuzzleBoards:
         # the chat's lines; once it is over, what is new (the verdict, the solution, the
         # streak) first, where a small screen shows it without scrolling
         lines = [title, *news, *lines] if verdict else [title, *lines, *news]
-        game: dict[str, Any] = public_part(view)
-        game.update(seat_part(view))
-        if play.status != "playing":  # over: nothing more to play here
-            game["actions"] = []
-        game["known"][DEFENCE] = sorted(str(c) for c in theirs)
-        game.update(
-            {"deadline": None, "deadline_in": None, "timed": [], "timeouts": [], "ratings": None}
-        )
-        players = [
-            {"name": names[0], "user_id": str(session.user_id), "ai": None, "playing": "human"},
-            {"name": names[1], "user_id": None, "ai": "hard", "playing": "ai"},
-        ]
-        players[0]["avatar"] = session.avatar
-        table = {
-            "id": f"puzzle-{play.puzzle.number}",
-            "status": "running",
-            "version": len(play.moves),
-            "language": loc,
-            "host": str(session.user_id),
-            "max_seats": 2,
-            "you": 0,
-            "players": players,
-            "game": game,
-        }
+        table = _position(session, play, names, theirs)
         puzzle = {
             "number": play.puzzle.number,
             "ply": len(play.moves),
@@ -189,3 +173,32 @@ class PuzzleBoards:
             "table": table,
         }
         return coach_frame("puzzle", puzzle=puzzle)
+
+
+def _position(
+    session: Session, play: PuzzlePlay, names: tuple[str, str], theirs: list[Card]
+) -> dict[str, Any]:
+    """The puzzle's position as a table frame's table: the player's view (R24), the solver's
+    hand as the puzzle states it, no timer, nothing to play once it is over."""
+    view = play.view()
+    game: dict[str, Any] = public_part(view)
+    game.update(seat_part(view))
+    if play.status != "playing":
+        game["actions"] = []
+    game["known"][DEFENCE] = sorted(str(c) for c in theirs)
+    game.update(
+        {"deadline": None, "deadline_in": None, "timed": [], "timeouts": [], "ratings": None}
+    )
+    you = {"name": names[0], "user_id": str(session.user_id), "ai": None, "playing": "human"}
+    solver = {"name": names[1], "user_id": None, "ai": "hard", "playing": "ai"}
+    return {
+        "id": f"puzzle-{play.puzzle.number}",
+        "status": "running",
+        "version": len(play.moves),
+        "language": session.locale,
+        "host": str(session.user_id),
+        "max_seats": 2,
+        "you": 0,
+        "players": [{**you, "avatar": session.avatar}, solver],
+        "game": game,
+    }

@@ -113,8 +113,10 @@ async def test_join_start_and_rematch_from_the_activity(
         assert table.status == "finished"
 
         shown = await shown_at(bob, table.version, "the rematch button")
-        # the rematch, and (as /durak new may open a table over a finished one) a new table
-        assert shown["ops"] == ["l:rematch:", "o:new"] and shown["buttons"] == [], shown
+        # the rematch, (as /durak new may open a table over a finished one) a new table, and the
+        # coach's review of the game
+        assert shown["ops"] == ["l:rematch:", "o:new", "c:review"], shown
+        assert shown["buttons"] == [], shown
         await press(bob, "l:rematch:")
         await fake.wait_for(
             lambda: table.game_number == 2 and table.status == "running", WAIT, what="rematch"

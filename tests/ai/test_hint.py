@@ -9,8 +9,8 @@ import random
 import pytest
 
 from durak_core import PRESETS, RuleSet, position
-from durak_core.ai.hint import HintTask, hint
-from durak_core.ai.review import REASONS, ReviewBudget
+from durak_core.coach.hint import HintTask, hint
+from durak_core.coach.review import REASONS, ReviewBudget
 
 from .helpers import hidden_reshuffled
 

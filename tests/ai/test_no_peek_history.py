@@ -13,9 +13,9 @@ import pytest
 
 from durak_core import Action, Card, GameState, RuleSet, new_game
 from durak_core.ai import Level, make_player
-from durak_core.ai.hint import hint
-from durak_core.ai.review import ReviewBudget, review_decision
 from durak_core.ai.schedule import next_actor
+from durak_core.coach.hint import hint
+from durak_core.coach.review import ReviewBudget, review_decision
 from durak_core.errors import DurakError
 from durak_core.events import Event, visible_to
 

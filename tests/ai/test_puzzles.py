@@ -1,4 +1,4 @@
-"""The puzzles (durak_core.ai.puzzles): every shipped one is re-proven by the solver, the data
+"""The puzzles (durak_core.coach.puzzles): every shipped one is re-proven by the solver, the data
 file round-trips through the pure module and bad data gets typed errors, the generator is a
 function of its seed, and a puzzle is played against the solver's defence."""
 
@@ -15,9 +15,10 @@ from bot.cli.generate_puzzles import file_meta, read_checkpoint
 from bot.cli.generate_puzzles import main as puzzles_cli
 from durak_core import Card, IllegalActionError, Suit, parse_action, parse_move
 from durak_core.ai.endgame import brute_force
-from durak_core.ai.puzzle_maker import MakerSettings, MakerStats, examine, make_puzzles
-from durak_core.ai.puzzle_shape import decisions, distinct, grade_of, shape
-from durak_core.ai.puzzles import (
+from durak_core.cards import RANK_NAMES, parse_cards
+from durak_core.coach.puzzle_maker import MakerSettings, MakerStats, examine, make_puzzles
+from durak_core.coach.puzzle_shape import decisions, distinct, grade_of, shape
+from durak_core.coach.puzzles import (
     GRADES,
     PLAYER,
     Puzzle,
@@ -30,7 +31,6 @@ from durak_core.ai.puzzles import (
     player_moves,
     verify,
 )
-from durak_core.cards import RANK_NAMES, parse_cards
 
 
 def shipped_text() -> str:

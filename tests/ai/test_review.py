@@ -12,10 +12,10 @@ from durak_core import PRESETS, Action, GameState, RuleSet, Series, new_game, pa
 from durak_core.actions import TAKE_ACTION, attack
 from durak_core.ai.endgame import brute_force
 from durak_core.ai.memory import remember
-from durak_core.ai.review import DecisionReview, ReviewBudget, review_decision, why
-from durak_core.ai.review_game import BadRecord, GameReview, decisions, review_game
 from durak_core.ai.schedule import next_actor
 from durak_core.cards import Card
+from durak_core.coach.review import DecisionReview, ReviewBudget, review_decision, why
+from durak_core.coach.review_game import BadRecord, GameReview, decisions, review_game
 from durak_core.verify import GameLog
 from tests.engine.helpers import finished_game
 

@@ -10,8 +10,8 @@ import pytest
 from durak_core import GameState, RuleSet, parse_action, position
 from durak_core.actions import TAKE_ACTION
 from durak_core.ai.endgame import brute_force, position_key, relative_key
-from durak_core.ai.review import DecisionReview, ReviewBudget, review_decision
 from durak_core.ai.schedule import next_actor
+from durak_core.coach.review import DecisionReview, ReviewBudget, review_decision
 from durak_core.events import Event
 
 from .test_hard_lapses import normal_state_at

@@ -10,8 +10,8 @@ from durak_core.ai import LEVELS, Budget, Level, make_player
 from durak_core.ai.determinize import Determinizer
 from durak_core.ai.hard import candidates
 from durak_core.ai.memory import remember
-from durak_core.ai.review import why
 from durak_core.cards import Card
+from durak_core.coach.review import why
 from durak_core.events import Event, visible_to
 from tests.engine.helpers import reshuffle_hidden
 

@@ -9,14 +9,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.app import DurakBot
+from bot.coach.ui.hint_text import hint_text
+from bot.coach.ui.review_text import action_text
 from bot.tables.table import Table
 from bot.text import LANGUAGES, t
 from bot.ui.hand_view import HINT
-from bot.ui.hint_text import hint_text
-from bot.ui.review_text import action_text
 from durak_core import RuleSet, position
-from durak_core.ai.hint import hint
-from durak_core.ai.review import ReviewBudget
+from durak_core.coach.hint import hint
+from durak_core.coach.review import ReviewBudget
 from tests.bot.helpers import World, open_table, public_message, running_bot, table_of, world
 from tests.bot.test_bot_clicks import _with_button, raw_click
 from tests.bot.test_bot_game import latest_hand

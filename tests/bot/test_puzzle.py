@@ -14,12 +14,12 @@ from pathlib import Path
 import pytest
 
 from bot.app import DurakBot
-from bot.cogs import puzzle_commands
-from bot.cogs.puzzle_commands import SHOWN_SOLVERS
+from bot.coach.commands import puzzle_commands
+from bot.coach.commands.puzzle_commands import SHOWN_SOLVERS
+from bot.coach.ui.puzzle_board import MAX_CONTENT, BoardText, puzzle_board
 from bot.text import t
-from bot.ui.puzzle_board import MAX_CONTENT, BoardText, puzzle_board
 from durak_core import parse_move
-from durak_core.ai.puzzles import PLAYER, Puzzle, PuzzleFormatError, PuzzlePlay, daily_number
+from durak_core.coach.puzzles import PLAYER, Puzzle, PuzzleFormatError, PuzzlePlay, daily_number
 from tests.ai.test_puzzles import SHIPPED
 from tests.bot.helpers import World, settings, world
 from tests.bot.test_bot_clicks import _with_button, raw_click

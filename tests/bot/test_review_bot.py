@@ -12,10 +12,10 @@ from PIL import Image
 
 from benchmarks.review_load import stored_game
 from bot.app import DurakBot
-from bot.cogs.review_commands import PROGRESS_EDIT_SECONDS
+from bot.coach.commands.review_commands import PROGRESS_EDIT_SECONDS
+from bot.coach.ui.review_text import CHART_FILE
 from bot.tables.table import Table
 from bot.text import t
-from bot.ui.review_text import CHART_FILE
 from tests.bot.helpers import World, public_message, running_bot, table_of, world
 from tests.bot.test_bot_game import play_one_game
 
@@ -46,7 +46,7 @@ async def test_review_button_and_command(tmp_path: Path) -> None:
         # Someone who did not play is told so, and nothing runs.
         other = await fake.click(w.bob, public_message(w, table), review_id)
         assert other.ephemeral and other.content == t("review.not_yours", id=game_id)
-        reviews = bot.service.ai.reviews
+        reviews = bot.reviews
         assert reviews.running == 0 and reviews.cached(game_id, 0) is None
 
         started = await fake.click(w.alice, public_message(w, table), review_id)
@@ -104,7 +104,7 @@ async def test_review_progress_is_edited_at_a_bounded_rate(tmp_path: Path) -> No
         assert all(f"`{game_id}`" in line for line in progress)
         seat = table.seat_of(w.alice)
         assert seat is not None
-        review = bot.service.ai.reviews.cached(game_id, seat)
+        review = bot.reviews.cached(game_id, seat)
         assert review is not None
         # Bounded: one edit per PROGRESS_EDIT_SECONDS at most, and shown once it takes longer.
         assert len(progress) <= took / PROGRESS_EDIT_SECONDS + 1
@@ -134,4 +134,4 @@ async def test_records_that_cannot_be_reviewed(tmp_path: Path) -> None:
             w.alice, w.channel, "durak", "review", options={"game": second.game_id}
         )
         assert missing.content == t("review.missing_earlier", id=second.game_id, n=1)
-        assert bot.service.ai.reviews.running == 0
+        assert bot.reviews.running == 0

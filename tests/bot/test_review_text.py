@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import pytest
 
+from bot.coach.ui.review_text import action_text, decision_line, reason_text, review_embed
 from bot.text import t
 from bot.ui.help_text import help_text
-from bot.ui.review_text import action_text, decision_line, reason_text, review_embed
 from durak_core import Action, Card, parse_action
-from durak_core.ai.review import REASONS, DecisionReview
-from durak_core.ai.review_game import GameReview
+from durak_core.coach.review import REASONS, DecisionReview
+from durak_core.coach.review_game import GameReview
 from tests.bot.test_i18n import LANGS as LANGUAGES
 
 ACTIONS = ["attack 9S", "defend 9S JS", "take", "pass", "transfer 9H", "exchange", "show 9H"]

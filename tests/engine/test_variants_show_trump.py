@@ -27,8 +27,8 @@ from durak_core import (
 from durak_core.actions import NUM_ACTION_CODES, SHOW, TRANSFER, show
 from durak_core.ai import Level, make_player
 from durak_core.ai.match import play_game
-from durak_core.ai.review_game import decisions
 from durak_core.cards import cards_of
+from durak_core.coach.review_game import decisions
 from durak_core.events import ActionTaken, PlayerOut, visible_to
 from durak_core.explain import why_illegal
 from durak_core.verify import GameLog, reads_legacy_shows, verify_game

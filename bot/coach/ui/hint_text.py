@@ -4,7 +4,7 @@ and one line of why (docs/ai.md, "Hints at practice tables")."""
 from __future__ import annotations
 
 from bot.text import t
-from durak_core.ai.review import DecisionReview
+from durak_core.coach.review import DecisionReview
 
 from .review_text import action_text, reason_text
 

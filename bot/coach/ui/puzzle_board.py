@@ -22,14 +22,14 @@ from typing import Any, Protocol, Self
 
 import discord
 
+from bot.storage.puzzle_queries import SECONDS_PER_DAY
 from bot.text import t
+from bot.ui.buttons import FromCustomId, chosen_value, select_menu
+from bot.ui.card_words import action_line, grouped_hand
+from bot.ui.components import ComponentRows
+from bot.ui.hand_view import HandContext, HandMessage, render_hand
 from durak_core import Action, parse_move
-from durak_core.ai.puzzles import DEFENCE, Puzzle, PuzzlePlay, their_cards
-
-from .buttons import FromCustomId, chosen_value, select_menu
-from .card_words import action_line, grouped_hand
-from .components import ComponentRows
-from .hand_view import HandContext, HandMessage, render_hand
+from durak_core.coach.puzzles import DEFENCE, Puzzle, PuzzlePlay, their_cards
 
 BUTTON = r"dkz:(?P<board>[0-9a-f]{8}):(?P<ply>[0-9]{1,3}):(?P<code>[0-9]{1,5})"
 SELECT = r"dkzs:(?P<board>[0-9a-f]{8}):(?P<ply>[0-9]{1,3}):(?P<n>[0-9])"
@@ -156,7 +156,7 @@ class BoardText:
 
 
 def day_text(day: int) -> str:
-    return datetime.fromtimestamp(day * 86_400, UTC).date().isoformat()
+    return datetime.fromtimestamp(day * SECONDS_PER_DAY, UTC).date().isoformat()
 
 
 def puzzle_board(

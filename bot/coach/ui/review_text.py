@@ -8,14 +8,13 @@ import io
 
 import discord
 
-from bot.render.review_chart import ChartPoint, ChartScene, render_chart
+from bot.coach.review_chart import ChartPoint, ChartScene, render_chart
 from bot.text import t
+from bot.ui.card_words import card_text, rank_label
 from durak_core import Action, Card
 from durak_core.actions import ATTACK, DEFEND, EXCHANGE, PASS, SHOW, TAKE, TRANSFER
-from durak_core.ai.review import ACCURATE_POINTS, DecisionReview
-from durak_core.ai.review_game import GameReview
-
-from .card_words import card_text, rank_label
+from durak_core.coach.review import ACCURATE_POINTS, DecisionReview
+from durak_core.coach.review_game import GameReview
 
 CHART_FILE = "review.png"
 FIELD_MAX = 1024

@@ -1,7 +1,7 @@
 """``/durak review [game]`` and the finished table's "Review" button: a player's own decisions
 in a finished game, reviewed by Hard's search (docs/ai.md, "Reading a review"), ephemeral.
 
-The review runs in its own worker process (:mod:`bot.tables.reviews`); meanwhile the answer
+The review runs in its own worker process (:mod:`bot.coach.reviews`); meanwhile the answer
 shows its progress, edited at most every :data:`PROGRESS_EDIT_SECONDS`.
 """
 
@@ -14,13 +14,14 @@ import logging
 import discord
 from discord import app_commands
 
+from bot.coach.ui.review_text import progress_text, review_embed
+from bot.cogs.base import CogBase, click, loc_of
 from bot.storage import GameNotFound, GameRecord
 from bot.text import t
 from bot.text.translator import ls
-from bot.ui.review_text import progress_text, review_embed
-from durak_core.ai.review_game import BadRecord, GameReview
+from durak_core.coach.review_game import BadRecord, GameReview
 
-from .base import CogBase, click, loc_of
+from .coach_client import CoachClient
 
 log = logging.getLogger("bot.cogs.durak")
 
@@ -31,6 +32,8 @@ RECENT_GAMES = 25
 
 
 class ReviewCommands(CogBase):
+    bot: CoachClient
+
     @app_commands.command(name=ls("name.review"), description=ls("cmd.review"))
     @app_commands.rename(game=ls("pname.game"))
     @app_commands.describe(game=ls("opt.review_game"))
@@ -72,7 +75,7 @@ class ReviewCommands(CogBase):
         if seat is None:
             await self._say(interaction, "review.not_yours", id=game_id)
             return
-        reviews = self.bot.service.ai.reviews
+        reviews = self.bot.reviews
         done = reviews.cached(game_id, seat)
         if done is not None:
             embed, files = await asyncio.to_thread(review_embed, game_id, done, loc)
@@ -127,7 +130,7 @@ class ReviewCommands(CogBase):
                 await interaction.edit_original_response(content=text)
 
         try:
-            return await self.bot.service.ai.reviews.review(record, earlier, seat, progress)
+            return await self.bot.reviews.review(record, earlier, seat, progress)
         except BadRecord:
             text = t("review.bad_record", loc, id=record.game_id)
         except Exception:

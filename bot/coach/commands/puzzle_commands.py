@@ -1,5 +1,5 @@
 """``/durak puzzle``: an endgame puzzle on an ephemeral board, one click per move, the solver
-defending (``durak_core.ai.puzzles``); ``daily`` gives the server's puzzle of the day, the
+defending (``durak_core.coach.puzzles``); ``daily`` gives the server's puzzle of the day, the
 same for everyone there, with who solved it, and counts toward the player's puzzle streak
 (``/durak stats``).
 
@@ -22,21 +22,21 @@ from importlib import resources
 import discord
 from discord import app_commands
 
+from bot.coach.ui.puzzle_board import BoardText, puzzle_board
+from bot.cogs.base import CogBase, click, loc_of
+from bot.cogs.guild_settings import load_guild_settings
 from bot.delivery.message_writes import update_clicked_message
 from bot.storage import MAX_PAGE_SIZE, PuzzleTry
+from bot.storage.puzzle_queries import day_of
 from bot.tables.refusals import Refusal, Rejected
 from bot.text import t
 from bot.text.names import shown_name
 from bot.text.translator import ls
 from bot.ui.hand_view import HandMessage
-from bot.ui.puzzle_board import BoardText, puzzle_board
 from durak_core import Action
 from durak_core.ai.endgame import OutOfBudget
-from durak_core.ai.puzzles import GRADES, Puzzle, PuzzlePlay, daily_number, parse_puzzles
+from durak_core.coach.puzzles import GRADES, Puzzle, PuzzlePlay, daily_number, parse_puzzles
 from durak_core.errors import ActionNotationError, IllegalActionError
-
-from .base import CogBase, click, loc_of
-from .guild_settings import load_guild_settings
 
 log = logging.getLogger("bot.cogs.puzzle")
 
@@ -44,7 +44,6 @@ log = logging.getLogger("bot.cogs.puzzle")
 MAX_BOARDS = 5000
 #: The solvers listed on the daily board (the first ones; the count says how many in all).
 SHOWN_SOLVERS = 10
-SECONDS_PER_DAY = 86_400
 #: Seconds the solver may think before a click is deferred (within Discord's 3 s).
 DEFER_AFTER = 1.5
 
@@ -112,7 +111,7 @@ class PuzzleCommands(CogBase):
 
     def _today(self) -> int:
         """Days since 1970-01-01 in UTC, by the bot's clock: the daily puzzle's day."""
-        return int(self.bot.service.core.clock() // SECONDS_PER_DAY)
+        return day_of(self.bot.service.core.clock())
 
     @app_commands.command(name=ls("name.puzzle"), description=ls("cmd.puzzle"))
     @app_commands.rename(

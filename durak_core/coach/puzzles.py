@@ -32,6 +32,9 @@ from dataclasses import dataclass, field
 from typing import Final, Literal
 
 from ..actions import PASS, TAKE, Action
+from ..ai.cardinfo import card_table
+from ..ai.endgame import EndgameSolver, OutOfBudget, outcome, position_key
+from ..ai.schedule import next_actor
 from ..cards import Card, Suit, parse_cards
 from ..errors import DurakError
 from ..fast import apply_unchecked
@@ -39,9 +42,6 @@ from ..rules import RuleSet
 from ..serialize import parse_move, position
 from ..state import GameState
 from ..views import SeatView
-from .cardinfo import card_table
-from .endgame import EndgameSolver, OutOfBudget, outcome, position_key
-from .schedule import next_actor
 
 #: The version of the data file's layout; :func:`parse_puzzles` refuses any other.
 PUZZLE_FORMAT: Final = 1

@@ -22,9 +22,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..ai.normal import normal_choice
 from ..events import Event
 from ..views import SeatView
-from .normal import normal_choice
 from .review import DecisionReview, ReviewBudget, review_decision
 
 #: A hint's work: a fraction of a reviewed decision's (``ReviewBudget``), so that it answers

@@ -19,12 +19,13 @@ import random
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
+from ..ai import Level, make_player
+from ..ai.endgame import OutOfBudget
+from ..ai.schedule import next_actor
 from ..cards import Card
 from ..events import Event, visible_to
 from ..rules import RuleSet
 from ..state import GameState, new_game
-from . import Level, make_player
-from .endgame import OutOfBudget
 from .puzzle_shape import decisions, grade_of, shape
 from .puzzles import (
     PLAYER,
@@ -36,7 +37,6 @@ from .puzzles import (
     solver_for,
     winning_moves,
 )
-from .schedule import next_actor
 
 #: Which AI plays each seat of a self-play game, by game number: Normal's endgames, Easy's
 #: cruder ones, and the two mixed, for positions of different kinds.

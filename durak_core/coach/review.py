@@ -29,20 +29,20 @@ from dataclasses import dataclass
 from math import sqrt
 
 from ..actions import ATTACK, DEFEND, PASS, SHOW, TAKE, TRANSFER, Action
+from ..ai.base_impl import decision_rng
+from ..ai.cardinfo import CardTable
+from ..ai.determinize import Determinizer
+from ..ai.endgame import EndgameSolver, OutOfBudget, outcome
+from ..ai.hard import LACK_WEIGHT, PASSED_OVER_WEIGHT, STRONG_LACK_WEIGHT, candidates
+from ..ai.memory import Memory, beat_chance, remember
+from ..ai.normal import normal_choice
+from ..ai.playout import playout
+from ..ai.schedule import next_actor
 from ..cards import SAME_RANK, Card
 from ..events import Event
 from ..fast import apply_unchecked
 from ..state import GameState
 from ..views import SeatView
-from .base_impl import decision_rng
-from .cardinfo import CardTable
-from .determinize import Determinizer
-from .endgame import EndgameSolver, OutOfBudget, outcome
-from .hard import LACK_WEIGHT, PASSED_OVER_WEIGHT, STRONG_LACK_WEIGHT, candidates
-from .memory import Memory, beat_chance, remember
-from .normal import normal_choice
-from .playout import playout
-from .schedule import next_actor
 
 #: Winning chance (in points, 0-100) lost by a mistake and by a blunder.
 MISTAKE_POINTS = 10

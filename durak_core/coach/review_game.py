@@ -4,7 +4,7 @@ the summary of their reviews (docs/ai.md, "Reading a review").
 :func:`decisions` replays a recorded game (:class:`~durak_core.verify.GameLog`, with the
 series' earlier games for the dealer, R22) and stops at each of the seat's moves that had a
 choice: the seat's view at that moment, the events it had seen, the action it took. Only those
-go to the review (:func:`~durak_core.ai.review.review_decision`), never the full state.
+go to the review (:func:`~durak_core.coach.review.review_decision`), never the full state.
 
 >>> from durak_core import RuleSet, new_game
 >>> from durak_core.verify import GameLog

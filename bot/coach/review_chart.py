@@ -14,8 +14,8 @@ from typing import Literal
 
 from PIL import Image, ImageDraw
 
-from .card_images import FACE, TEXT_FACES, font
-from .table import DIM, ROOM
+from bot.render.card_images import FACE, TEXT_FACES, font
+from bot.render.table import DIM, ROOM
 
 WIDTH, HEIGHT = 800, 400
 LEFT, RIGHT, TOP, BOTTOM = 76, 24, 56, 52

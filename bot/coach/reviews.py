@@ -23,14 +23,13 @@ from collections.abc import Awaitable, Callable, Hashable, Sequence
 from typing import Any
 
 from bot.storage import GameRecord
+from bot.tables.ai_workers import AiWorkers, WorkerDied
+from bot.tables.records import game_log
 from durak_core import Event, SeatView
-from durak_core.ai.hint import HINT_BUDGET, HintTask
-from durak_core.ai.review import DecisionReview, DecisionTask, ReviewBudget
-from durak_core.ai.review_game import Decision, GameReview, decisions
+from durak_core.coach.hint import HINT_BUDGET, HintTask
+from durak_core.coach.review import DecisionReview, DecisionTask, ReviewBudget
+from durak_core.coach.review_game import Decision, GameReview, decisions
 from durak_core.verify import GameLog
-
-from .ai_workers import AiWorkers, WorkerDied
-from .records import game_log
 
 log = logging.getLogger(__name__)
 
@@ -93,7 +92,7 @@ class Reviews:
         """The review of ``seat``'s decisions in ``record`` (``earlier``: the series' games
         before it, for the dealer, R22). A review of the same game and seat already under way
         is joined, not started twice. Raises
-        :class:`~durak_core.ai.review_game.BadRecord` when the record does not replay."""
+        :class:`~durak_core.coach.review_game.BadRecord` when the record does not replay."""
         key = (record.game_id, seat)
         found = self.cached(*key)
         if found is not None:
@@ -135,7 +134,7 @@ class Reviews:
     async def hint(
         self, hand: Hashable, view: SeatView, history: Sequence[Event], seed: int
     ) -> DecisionReview:
-        """A practice table's hint for ``view.seat`` (:mod:`durak_core.ai.hint`), from its view
+        """A practice table's hint for ``view.seat`` (:mod:`durak_core.coach.hint`), from its view
         and visible history only, in the reviews' worker: never in front of an AI seat's move.
         ``hand`` names the position (table, seat, version): asked again, the hint under way or
         made is shared, so repeated clicks queue nothing. Raises ``ValueError`` when the seat
@@ -176,6 +175,12 @@ class Reviews:
         if self._workers is not None:
             await self._workers.close()
             self._workers = None
+
+
+def reviews_for(processes: int, iterations: int | None) -> Reviews:
+    """The bot's reviews and hints: ``processes`` as its AI seats' (``AI_PROCESSES``), the
+    budgets from its AI iteration cap (``AI_BUDGET_ITERATIONS``, tests), else the defaults."""
+    return Reviews(processes, budget_for(iterations), budget_for(iterations, HINT_BUDGET))
 
 
 def budget_for(iterations: int | None, default: ReviewBudget | None = None) -> ReviewBudget:

@@ -11,7 +11,7 @@ does not keep the forced win; its *traps* are those options. The grade counts th
 decisions and the traps (:func:`grade_of`): one real decision (the first move, which is always
 one) is easy whatever else.
 
->>> from durak_core.ai.puzzles import Puzzle
+>>> from durak_core.coach.puzzles import Puzzle
 >>> a = Puzzle(1, "6S 8S", "9S", "6H", "", ())
 >>> b = Puzzle(2, "7C 9C", "10C", "8D", "", ())  # other suits, other ranks: the same puzzle
 >>> shape(a) == shape(b)

@@ -300,7 +300,10 @@ async def test_many_tables_stay_within_the_global_limit(tmp_path: Path) -> None:
         async with world(tmp_path / str(budget)) as w:
             # room for discord.py's own requests, and for a busy loop sending some late
             w.fake.set_global_rate_limit(limit=16, per=1.0)
-            async with running_bot(w, discord_requests_per_second=budget) as bot:
+            # Alice hosts every table (TABLES_PER_USER would refuse the fourth)
+            async with running_bot(
+                w, discord_requests_per_second=budget, tables_per_user=10
+            ) as bot:
                 if budget:
                     await play_ai_tables(w, bot, 10, timeout=30)
                     assert w.fake.rate_limit_count == 0
@@ -321,7 +324,9 @@ async def test_a_budget_above_discords_limit_slows_down_after_its_first_refusals
     go on, discord.py gives up on some edits, and the tables do not catch up in a minute."""
     async with world(tmp_path) as w:
         w.fake.set_global_rate_limit(limit=6, per=1.0)
-        async with running_bot(w, discord_requests_per_second=12.0, ai_delay_seconds=0.1) as bot:
+        async with running_bot(
+            w, discord_requests_per_second=12.0, ai_delay_seconds=0.1, tables_per_user=20
+        ) as bot:
             await play_ai_tables(w, bot, 20, timeout=60)
             assert bot.notifier.limits.budget.current_rate < 12.0
         writes = [r for r in w.fake.requests if r.path.startswith("/channels/")]

@@ -97,6 +97,8 @@ class HardPlayer:
         self.last_mode = ""
         #: Playouts run when each halving of the root candidates came, in the last search.
         self.last_cuts: tuple[int, ...] = ()
+        #: The share of the search's time gone at each of those halvings (empty without a clock).
+        self.last_cut_shares: tuple[float, ...] = ()
         self._start: float | None = None
         self._deadline: float | None = None
 
@@ -344,6 +346,13 @@ class HardPlayer:
         by_time = rate * (self._deadline - self._start)
         return by_time if iterations is None else min(by_time, float(iterations))
 
+    def _share_gone(self) -> float:
+        """The share of the search's time (start to deadline) gone now, or -1 without a clock."""
+        clock = self.budget.clock
+        if self._start is None or self._deadline is None or clock is None:
+            return -1.0
+        return (clock() - self._start) / max(self._deadline - self._start, 1e-9)
+
     def _monte_carlo(
         self,
         view: SeatView,
@@ -373,6 +382,7 @@ class HardPlayer:
         n = 0
         cuts = halvings(k)
         cut_at: list[int] = []
+        cut_shares: list[float] = []
         while iterations is None or n < iterations:
             if n and stop():
                 break
@@ -399,9 +409,11 @@ class HardPlayer:
             ):
                 alive = halve(alive, total, rounds)
                 cut_at.append(n)
+                cut_shares.append(self._share_gone())
         self.last_mode = "exact-deals" if det.exact else "sampled-deals"
         self.last_iterations = n
         self.last_cuts = tuple(cut_at)
+        self.last_cut_shares = tuple(s for s in cut_shares if s >= 0)
         return cands[clear_gain(rounds, diff_sum, diff_sq)]
 
 

@@ -346,6 +346,12 @@ class HardPlayer:
         by_time = rate * (self._deadline - self._start)
         return by_time if iterations is None else min(by_time, float(iterations))
 
+    def _record(self, mode: str, iterations: int, cuts: list[tuple[int, float]]) -> None:
+        self.last_mode = mode
+        self.last_iterations = iterations
+        self.last_cuts = tuple(n for n, _ in cuts)
+        self.last_cut_shares = tuple(share for _, share in cuts if share >= 0)
+
     def _share_gone(self) -> float:
         """The share of the search's time (start to deadline) gone now, or -1 without a clock."""
         clock = self.budget.clock
@@ -381,8 +387,7 @@ class HardPlayer:
         rounds = [0] * k
         n = 0
         cuts = halvings(k)
-        cut_at: list[int] = []
-        cut_shares: list[float] = []
+        cut_at: list[tuple[int, float]] = []  # playouts run, share of the time gone
         while iterations is None or n < iterations:
             if n and stop():
                 break
@@ -408,12 +413,8 @@ class HardPlayer:
                 and n >= self._expected(n, iterations) * (done + 1) / (cuts + 1)
             ):
                 alive = halve(alive, total, rounds)
-                cut_at.append(n)
-                cut_shares.append(self._share_gone())
-        self.last_mode = "exact-deals" if det.exact else "sampled-deals"
-        self.last_iterations = n
-        self.last_cuts = tuple(cut_at)
-        self.last_cut_shares = tuple(s for s in cut_shares if s >= 0)
+                cut_at.append((n, self._share_gone()))
+        self._record("exact-deals" if det.exact else "sampled-deals", n, cut_at)
         return cands[clear_gain(rounds, diff_sum, diff_sq)]
 
 

@@ -163,7 +163,7 @@ export interface ErrorFrame {
   ref: string | null;
 }
 
-/** The coach's answers (bot/activity/coach_ops.py): the review's progress and the review, a
+/** The coach's answers (bot/coach/commands/activity_coach.py): the review's progress and the review, a
  * practice table's hint, the daily puzzle's board (null: closed). Their words are the server's,
  * in the user's language, with the chat's `**bold**`. */
 export interface ReviewSection {

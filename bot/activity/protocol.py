@@ -9,7 +9,7 @@ to claim something learns that it cannot.
 from __future__ import annotations
 
 import json
-from typing import Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Literal, Protocol
 
 from pydantic import (
     BaseModel,
@@ -28,6 +28,9 @@ from durak_core import PRESETS
 from durak_core.rules import OPTIONS
 
 from .table_frames import PROTOCOL_VERSION
+
+if TYPE_CHECKING:
+    from .hub import Connection
 
 #: Largest frame a browser may send (an action is a few dozen bytes).
 MAX_CLIENT_FRAME = 2048
@@ -138,8 +141,8 @@ class OpenTable(_Frame):
 #: The rule options a form may set, by their ``/durak new`` name.
 _RULE_OPTIONS = {option.command: option for option in OPTIONS.commands}
 
-#: The coach's requests (:mod:`.coach_ops`): the finished game's review, a practice table's
-#: hint, and the server's daily puzzle (open it, play a move, close it).
+#: The coach's requests (``bot.coach.commands.activity_coach``): the finished game's review,
+#: a practice table's hint, and the server's daily puzzle (open it, play a move, close it).
 CoachOpName = Literal["review", "hint", "puzzle", "puzzle_move", "puzzle_close"]
 
 
@@ -163,6 +166,14 @@ class Coach(_Frame):
         if (self.code is not None) != move or (self.ply is not None) != move:
             raise ValueError("code and ply are for puzzle_move, and it needs both")
         return self
+
+
+class CoachRequests(Protocol):
+    """What answers the coach frames (``bot.coach.commands.activity_coach``)."""
+
+    def request(self, conn: Connection, frame: Coach) -> None: ...
+
+    async def close(self) -> None: ...
 
 
 ClientFrames = Hello | Act | LobbyOp | OpenTable | Coach
@@ -258,6 +269,6 @@ def error_frame(reason: str, text: str, ref: str | None = None) -> str:
 
 
 def coach_frame(kind: str, **fields: object) -> str:
-    """A coach answer (:mod:`.coach_ops`): ``kind`` is ``review_progress``, ``review``,
-    ``hint`` or ``puzzle``, with its fields."""
+    """A coach answer (``bot.coach.commands.activity_coach``): ``kind`` is
+    ``review_progress``, ``review``, ``hint`` or ``puzzle``, with its fields."""
     return json.dumps({"v": PROTOCOL_VERSION, "type": "coach", "kind": kind, **fields})

@@ -41,7 +41,6 @@ from .client_files import ClientFiles, request_locale
 from .client_files import find_client as find_client
 from .client_frames import act, error_for, lobby_op, open_table
 from .client_texts import client_texts
-from .coach_ops import CoachOps
 from .deadlines import (
     HELLO_SECONDS,
     Unsigned,
@@ -61,6 +60,7 @@ from .protocol import (
     Act,
     BadFrame,
     Coach,
+    CoachRequests,
     Hello,
     LobbyOp,
     OpenTable,
@@ -93,8 +93,9 @@ CLIENT_DIR = find_client(CHECKOUT_CLIENT, PACKAGED_CLIENT)
 
 
 class ActivityServer:
-    #: The coach's reviews, hints and puzzles (:mod:`.coach_ops`), once started.
-    coach: CoachOps | None = None
+    #: The coach's reviews, hints and puzzles (``bot.coach.commands.activity_coach``, set by
+    #: the bot, as :attr:`opener`): the coach sits above the Activity.
+    coach: CoachRequests | None = None
 
     def __init__(
         self,
@@ -201,7 +202,6 @@ class ActivityServer:
 
     async def start(self, service: TableService) -> None:
         self.service = service
-        self.coach = CoachOps(service)
         self._runner = web.AppRunner(
             self.app(), handle_signals=False, access_log=None, keepalive_timeout=HEADER_SECONDS
         )

@@ -19,19 +19,20 @@ import pytest
 from PIL import Image
 
 from bot.activity.server import ActivityServer
-from bot.tables.puzzle_days import today
-from bot.tables.reviews import review_seed
+from bot.coach.commands.activity_coach import ActivityCoach
+from bot.coach.puzzle_days import today
+from bot.coach.reviews import review_seed
+from bot.coach.ui.hint_text import hint_text
+from bot.coach.ui.puzzle_board import title_line
+from bot.coach.ui.review_text import review_sections
 from bot.text import t
-from bot.ui.hint_text import hint_text
-from bot.ui.puzzle_board import title_line
-from bot.ui.review_text import review_sections
 from durak_core import Action, parse_move, visible_to
-from durak_core.ai.puzzles import PuzzlePlay, solver_for, winning_moves
+from durak_core.coach.puzzles import PuzzlePlay, solver_for, winning_moves
 from tests.activity.browser import BROWSER_TEST, CLIENT_DOC, DRAWN, Page, reduce_motion, set_size
 from tests.activity.test_browser_game import click_move, two_browsers
+from tests.bot.coach.test_hints import practice_pair
+from tests.bot.coach.test_review_bot import alices_game
 from tests.bot.helpers import world
-from tests.bot.test_hints import practice_pair
-from tests.bot.test_review_bot import alices_game
 
 pytestmark = BROWSER_TEST
 
@@ -129,7 +130,7 @@ async def test_review_my_game_shows_the_chats_review(
         await alice.wait_for(inside('[data-key="c:review"]'), "the Review button", WAIT)
         await click(alice, "c:review")
         await alice.wait_for(inside(".coach-panel .chart"), "the review's chart", WAIT)
-        review = bot.service.ai.reviews.cached(gid, seat)
+        review = bot.reviews.cached(gid, seat)
         assert review is not None and review.reviews
         parts = review_sections(gid, review, "en")
         found = await shown(alice)
@@ -171,7 +172,7 @@ async def test_the_hint_at_a_practice_table(
         view = table.seat_view(seat)
         seed = review_seed(f"{table.table_id}.{table.series_number}")
         history = visible_to(table.events, seat)
-        found = await bot.service.ai.reviews.hint(hand, view, history, seed)
+        found = await bot.reviews.hint(hand, view, history, seed)
         assert found.best in view.legal_actions
         page = await shown(alice)
         assert page["hint"] == [plain(hint_text(found, "en"))] and thinking not in page["hint"]
@@ -189,7 +190,7 @@ async def test_the_daily_puzzle_is_solved_on_the_table(
         await click(alice, "c:puzzle")
         await alice.wait_for(inside(".coach-puzzle"), "the puzzle board", WAIT)
         server = bot.activity_server
-        assert isinstance(server, ActivityServer) and server.coach is not None
+        assert isinstance(server, ActivityServer) and isinstance(server.coach, ActivityCoach)
         board = server.coach.puzzles._boards[w.alice]
         play = board.play
         day = today(bot.service.core.clock)

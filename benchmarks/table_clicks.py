@@ -107,8 +107,9 @@ from bot.delivery.turn_alerts import must_act
 from bot.tables.table import Table
 from bot.text import t
 from durak_core import Action, Card, SeatView
-from durak_core.actions import ATTACK, DEFEND, PASS, SHOW, TAKE, TRANSFER, Attack, Defend, Transfer
+from durak_core.actions import ATTACK, DEFEND, PASS, TAKE, TRANSFER, Attack, Defend, Transfer
 from durak_core.events import ActionTaken, BoutEnded
+from durak_core.move_kinds import move_kind
 from tests.bot.helpers import World, running_bot, world
 from tests.fake_discord import FakeDiscord, FakeMessage
 
@@ -489,14 +490,9 @@ class Game:
     async def perform(self, seat: int, v: SeatView, action: Action, *, toggle: bool = True) -> None:
         user = self.s.users[seat]
         role = "defender" if seat == v.defender else "attacker"
-        kind = {
-            ATTACK: "lead" if not v.table else "throw_in",
-            DEFEND: "defend",
-            TAKE: "take",
-            PASS: "done",
-            TRANSFER: "transfer",
-            SHOW: "show",
-        }.get(action.kind, "other")
+        kind = move_kind(action).verb  # an attack counts as a lead or a throw-in
+        if action.kind == ATTACK:
+            kind = "lead" if not v.table else "throw_in"
         await self.offered(seat, action, toggle)
         await asyncio.sleep(self.pause())  # reading the hand, which may change meanwhile
         hand = hand_message(self.fake, user, self.t.table_id)  # as shown when the click goes
@@ -525,7 +521,7 @@ class Game:
             return
         await self.act_click(seat, action, hand, *found)
         self.c.clicks[f"{role}.{kind}"] += 1
-        if kind == "done":
+        if action.kind == PASS:
             self.c.passed.add((seat, v.bout))
         self.after(bout_before, newest)
 
@@ -644,7 +640,7 @@ def summarize(games: list[GameCounts]) -> dict[str, Any]:
             "attacker": {
                 "lead_clicks": clicks["attacker.lead"],
                 "throw_in_clicks": clicks["attacker.throw_in"],
-                "done_clicks": clicks["attacker.done"],
+                "done_clicks": clicks["attacker.pass"],
                 "attacker_bouts_could_pass": eligible,
                 "attacker_bouts_said_done": passing,
             },

@@ -1,5 +1,5 @@
 """How well a determinized deal fits everything a seat saw happen: an experiment of issue #34,
-measured and *not* used by Hard (docs/ai.md, "Where Hard's games are decided").
+measured and *not* used by Hard (CHANGELOG.md, "Experiments on Hard").
 
 A deal fixes the hidden hands and the talon *now*; the history fixes what every seat played
 and took and how many cards it drew. Walking the history backwards from the deal, a hand before

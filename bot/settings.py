@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated, Final, Literal, Self
 
-from pydantic import Field, SecretStr, field_validator, model_validator
+from pydantic import AliasChoices, Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from bot.domain import MAX_TURN_TIMER
@@ -153,8 +153,14 @@ class Settings(StorageSettings):
     activity_unsigned_sockets_per_client: int = Field(default=8, ge=1, le=100_000)
     activity_unsigned_sockets_per_ip: int = Field(default=500, ge=1, le=100_000)
     #: Tables one user may host at once that are not finished (a lobby or a game); past it,
-    #: opening another from the Activity is refused (``err.activity_table_cap``).
-    activity_tables_per_user: int = Field(default=3, ge=1, le=1000)
+    #: opening another, with ``/durak new`` or from the Activity, is refused (``err.table_cap``).
+    #: ``ACTIVITY_TABLES_PER_USER``, its first name, is still read.
+    tables_per_user: int = Field(
+        default=3,
+        ge=1,
+        le=1000,
+        validation_alias=AliasChoices("tables_per_user", "activity_tables_per_user"),
+    )
     #: Seconds between two "open a table" frames of one user, past three in a row (each asks
     #: Discord once); past it ``err.activity_too_fast``.
     activity_open_interval_seconds: float = Field(default=10.0, ge=0, le=3600)

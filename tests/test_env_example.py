@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 from bot.settings import Settings
 
 EXAMPLE = Path(__file__).resolve().parents[1] / ".env.example"
@@ -44,3 +46,14 @@ def test_the_example_shows_each_default() -> None:
         parsed = Settings.model_validate({"discord_token": "x", name: value})
         if field.default is not None:
             assert getattr(parsed, name) == field.default, (name, value, field.default)
+
+
+def test_a_renamed_setting_is_still_read_by_its_first_name(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``ACTIVITY_TABLES_PER_USER`` became ``TABLES_PER_USER`` (it caps ``/durak new`` too): an
+    admin's existing ``.env`` keeps its value."""
+    monkeypatch.setenv("DISCORD_TOKEN", "x")
+    monkeypatch.setenv("ACTIVITY_TABLES_PER_USER", "7")
+    assert Settings(_env_file=None).tables_per_user == 7  # type: ignore[call-arg]
+    monkeypatch.delenv("ACTIVITY_TABLES_PER_USER")
+    monkeypatch.setenv("TABLES_PER_USER", "5")
+    assert Settings(_env_file=None).tables_per_user == 5  # type: ignore[call-arg]

@@ -105,9 +105,8 @@ async def open_table(
         rej = Rejected(Refusal.TABLE_EXISTS, {"table": existing.table_id})
         conn.send(rejection(session, rej, frame.ref))
         return
-    hosted = sum(1 for t in service.registry if t.host_id == session.user_id and t.active)
-    if hosted >= cap:
-        conn.send(error_for(session, "err.activity_table_cap", {"count": cap}, frame.ref))
+    if service.registry.hosted_by(session.user_id) >= cap:
+        conn.send(error_for(session, "err.table_cap", {"count": cap}, frame.ref))
         return
     if not opens.take(session.user_id):
         conn.send(error_for(session, "err.activity_too_fast", ref=frame.ref))

@@ -465,7 +465,7 @@ class ActivityServer:
         if self.opener is None:
             conn.send(error_for(conn.session, "err.internal", ref=frame.ref))
             return
-        cap = self.settings.activity_tables_per_user
+        cap = self.settings.tables_per_user
         await open_table(
             self.service, self.hub, self.opener, self.discord, self.opens, conn, frame, cap
         )

@@ -90,6 +90,10 @@ class LobbyCommands(CogBase):
         await load_guild_settings(self.bot, interaction.guild_id)
         if await self._refer_to_existing(interaction):
             return
+        cap = self.bot.settings.tables_per_user
+        if self.bot.service.registry.hosted_by(interaction.user.id) >= cap:
+            await self._say(interaction, "err.table_cap", count=cap)
+            return
         try:
             rules = asked.rules()
         except RulesError as exc:

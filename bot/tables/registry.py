@@ -41,6 +41,10 @@ class Registry:
         table = self.in_channel(channel_id)
         return table if table is not None and table.active else None
 
+    def hosted_by(self, user_id: int) -> int:
+        """How many unfinished tables (lobby or game) ``user_id`` hosts."""
+        return sum(1 for t in self._by_id.values() if t.host_id == user_id and t.active)
+
     def remove(self, table: Table) -> None:
         self._by_id.pop(table.table_id, None)
         if self._by_channel.get(table.channel_id) == table.table_id:

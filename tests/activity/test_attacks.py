@@ -223,11 +223,11 @@ async def test_an_action_with_a_version_ahead_is_refused_as_malformed(tmp_path: 
 
 
 async def test_one_user_hosts_a_bounded_number_of_tables(tmp_path: Path) -> None:
-    """Past ``ACTIVITY_TABLES_PER_USER`` unfinished tables, opening one more is refused with
+    """Past ``TABLES_PER_USER`` unfinished tables, opening one more is refused with
     a clear text (the issue: 8 tables of 5 Hard AIs in 51 s); another user still opens one."""
     async with (
         world(tmp_path) as w,
-        activity_bot(w, activity_tables_per_user=2, activity_open_interval_seconds=0) as site,
+        activity_bot(w, tables_per_user=2, activity_open_interval_seconds=0) as site,
     ):
         channels = [w.fake.add_channel(w.guild, f"room-{n}") for n in range(4)]
         opened: list[str] = []
@@ -245,7 +245,7 @@ async def test_one_user_hosts_a_bounded_number_of_tables(tmp_path: Path) -> None
                 assert alice.errors()[-1]["ref"] == f"o{n}"
                 assert "2" in alice.errors()[-1]["text"]
             await alice.close()
-        assert opened == ["table", "table", "err.activity_table_cap"]
+        assert opened == ["table", "table", "err.table_cap"]
         hosted = [t for t in site.bot.service.registry if t.host_id == w.alice]
         assert len(hosted) == 2
         instance = w.fake.activity.open_instance(channels[3], [w.bob])

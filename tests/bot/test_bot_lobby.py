@@ -71,6 +71,28 @@ async def test_lobby_join_leave_ai_start_cancel_permissions(tmp_path: Path) -> N
         assert fake.violations == []
 
 
+async def test_tables_one_user_hosts_are_capped_in_chat_too(tmp_path: Path) -> None:
+    """``TABLES_PER_USER``: past it ``/durak new`` elsewhere is refused naming the number, and
+    opens nothing; another user opens there, and the host can again once a table is gone."""
+    async with world(tmp_path) as w, running_bot(w, tables_per_user=1) as bot:
+        fake = w.fake
+        first = await fake.slash(w.alice, w.channel, "durak", "new")
+        assert first.message is not None
+        other = fake.add_channel(w.guild, "second")
+        refused = await fake.slash(w.alice, other, "durak", "new")
+        assert refused.ephemeral
+        assert refused.content == t("err.table_cap", "en", count=1)
+        assert bot.service.registry.in_channel(other) is None
+        opened = await fake.slash(w.bob, other, "durak", "new")
+        assert not opened.ephemeral and table_of(bot, other).host_id == w.bob
+        tid = table_of(bot, w.channel).table_id
+        await fake.click(w.alice, first.message, f"dkl:{tid}:cancel")
+        third = fake.add_channel(w.guild, "third")
+        again = await fake.slash(w.alice, third, "durak", "new")
+        assert not again.ephemeral and table_of(bot, third).host_id == w.alice
+        assert fake.violations == []
+
+
 @pytest.mark.slow
 async def test_leaderboard_stats_history_after_several_games(tmp_path: Path) -> None:
     async with world(tmp_path) as w, running_bot(w) as bot:

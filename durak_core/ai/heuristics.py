@@ -68,9 +68,9 @@ def easy_choice(
     for a in legal:
         if a.kind == EXCHANGE:
             return a
-    for a in legal:
-        if _FREE_PASS_ON >> a.kind & 1:
-            return a
+    for kind in kinds:
+        if _FREE_PASS_ON >> kind & 1:
+            return _first(legal, kind)
     if DEFEND in kinds or TAKE in kinds:
         unbeaten = [x for x, d in zip(att, dfn, strict=True) if d < 0]
         for x in unbeaten:  # table order, the smallest winning card each

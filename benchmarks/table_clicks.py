@@ -502,7 +502,7 @@ class Game:
             toggles = [i for i in _enabled(hand) if i.endswith(TOGGLE_ON)]
             if toggles:
                 await self.act_click(seat, action, hand, toggles[0], None)
-                self.c.clicks[f"{role}.done"] += 1
+                self.c.clicks[f"{role}.pass"] += 1
                 self.c.passed.add((seat, v.bout))
                 self.toggled.add((seat, v.bout))
                 self.after(bout_before, newest)
@@ -607,8 +607,8 @@ def summarize(games: list[GameCounts]) -> dict[str, Any]:
         "finished": sum(g.finished for g in games),
         "clicks_per_beaten_card": _ratio(defend, beaten),
         "defender_clicks_per_beaten_card": _ratio(defender_all, beaten),
-        "done_clicks_per_attacker_bout": _ratio(clicks["attacker.done"], eligible),
-        "done_clicks_per_passing_attacker_bout": _ratio(clicks["attacker.done"], passing),
+        "done_clicks_per_attacker_bout": _ratio(clicks["attacker.pass"], eligible),
+        "done_clicks_per_passing_attacker_bout": _ratio(clicks["attacker.pass"], passing),
         "notifications_per_player_bout": {
             "mean": _ratio(notes, player_bouts),
             "max": max((n for g in games for n in g.notifications.values()), default=0),

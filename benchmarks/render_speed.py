@@ -13,7 +13,7 @@ Prints one line per measurement and a JSON summary as the last line.
 ``--messages`` measures the text the bot writes instead, in microseconds of CPU time: the
 table message (embed and buttons), each human's hand message (content and components) and the
 saved row (``to_saved``), at every moment of a few series (the tables of
-tests/bot/test_render_caches.py: away, leaving, passing for the bout, timeouts, five languages,
+tests/bot/ui/test_render_caches.py: away, leaving, passing for the bout, timeouts, five languages,
 readers in other ones). Caches stay warm from run to run, as in a running bot, and each run
 plays new games (new states).
 """
@@ -93,7 +93,7 @@ def message_run(seed: int) -> dict[str, list[float]]:
     """CPU seconds per table message, hand message and saved row over a few new series (CPU
     time, not wall time: what the bot's CPU budget counts, and steadier on a shared machine)."""
     # Imported here: the pictures' measurement also runs as a script (without tests/ on the path).
-    from tests.bot.test_render_caches import GAMES, LOCALES, moments
+    from tests.bot.ui.test_render_caches import GAMES, LOCALES, moments
 
     out: dict[str, list[float]] = {"table": [], "hand": [], "saved": []}
     clock = time.process_time

@@ -5,7 +5,7 @@ Usage: python -m benchmarks.review_quality [--games G] [--factor F] [--seats N] 
 
 Plays G classic games (seat 0 Easy, the other seats Normal: Easy's rules of thumb make the
 mistakes a review is for), then reviews seat 0's decisions twice: at the default budget
-(:class:`~durak_core.ai.review.ReviewBudget`) and at F times that budget. It reports:
+(:class:`~durak_core.coach.review.ReviewBudget`) and at F times that budget. It reports:
 
 * ``seconds_per_decision`` and ``seconds_for_40_decisions`` at the default budget (the budget
   is a 40-decision game in at most 30 s on the reference machine, one core);
@@ -32,8 +32,8 @@ import durak_core
 from bot.cli.progress import add_progress_flag, progress_bar, show_progress
 from durak_core import RuleSet, new_game
 from durak_core.ai import Level, make_player
-from durak_core.ai.review import ReviewBudget
-from durak_core.ai.review_game import GameReview, decisions, review_game
+from durak_core.coach.review import ReviewBudget
+from durak_core.coach.review_game import GameReview, decisions, review_game
 from durak_core.events import Event, visible_to
 from durak_core.verify import GameLog
 

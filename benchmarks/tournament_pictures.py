@@ -2,9 +2,10 @@
 bracket of a 64-player single elimination (PNG bytes), and to build the whole standings message
 (the core's standings from the stored games, the embed and the picture).
 
-The events are played by the core with seeded random results (tests/bot/tournament_stored.py),
-in Russian (the widest font path). A picture's words are rasterised once and cached, as in the
-bot, where the message is redrawn after every result: the first (cold) call is reported too.
+The events are played by the core with seeded random results
+(tests/bot/tournaments/tournament_stored.py), in Russian (the widest font path). A picture's
+words are rasterised once and cached, as in the bot, where the message is redrawn after every
+result: the first (cold) call is reported too.
 Prints one line per measurement and a JSON summary as the last line.
 
     python -m benchmarks.tournament_pictures [--repeat 30]
@@ -28,7 +29,7 @@ from bot.tournaments.messages.tournament_standings import (
 from bot.tournaments.messages.tournament_text import Names, translator_for
 from bot.tournaments.pictures.bracket import render_bracket_png
 from bot.tournaments.pictures.tournament import label, render_standings_png
-from tests.bot.tournament_stored import Stored, elimination, swiss
+from tests.bot.tournaments.tournament_stored import Stored, elimination, swiss
 
 TR = translator_for("ru")
 

@@ -18,6 +18,8 @@ from discord.ext import commands
 
 import bot
 import durak_core
+from bot.coach.reviews import Reviews, reviews_for
+from bot.coach.ui.puzzle_board import PUZZLE_ITEMS, is_puzzle_item
 from bot.cogs.table_opening import ActivityTables
 from bot.delivery.refresher import DiscordNotifier
 from bot.durak_cog import DurakCog
@@ -37,7 +39,6 @@ from bot.tournaments.runner.tournament_runner import TournamentRunner
 from bot.ui.buttons import DYNAMIC_ITEMS, is_ours, matches_template
 from bot.ui.click_dispatch import install_click_store, on_message
 from bot.ui.help_text import BUILD_COMMAND
-from bot.ui.puzzle_board import PUZZLE_ITEMS, is_puzzle_item
 from durak_core.compiled_sources import REBUILD
 
 if TYPE_CHECKING:
@@ -159,6 +160,17 @@ class DurakBot(commands.Bot):
         self.activity_built: bool | None = None
         #: The Prometheus endpoint, when METRICS_PORT is set.
         self.metrics: Metrics | None = None
+        self._reviews: Reviews | None = None
+
+    @property
+    def reviews(self) -> Reviews:
+        """The coach's game reviews and hints (made on first use): worker processes of their
+        own, so that they never queue in front of a table's AI move."""
+        if self._reviews is None:
+            self._reviews = reviews_for(
+                self.settings.ai_processes, self.settings.ai_budget_iterations
+            )
+        return self._reviews
 
     async def setup_hook(self) -> None:
         self._log_build()
@@ -347,6 +359,9 @@ class DurakBot(commands.Bot):
         if hasattr(self, "tournaments"):
             await self.tournaments.close()
             await self.event_host.close()
+        if self._reviews is not None:
+            await self._reviews.close()
+            self._reviews = None
         if hasattr(self, "service"):
             await self.service.close()
             await self.notifier.close()

@@ -1,7 +1,8 @@
 """The ``/durak`` and ``/durak-tournament`` commands: one cog assembled from its parts (lobby,
-play, records, server and review, in ``bot.cogs``; tournament, in ``bot.tournaments.commands``),
+play, records and server, in ``bot.cogs``; review, puzzle and hint, in ``bot.coach.commands``;
+tournament, in ``bot.tournaments.commands``),
 with one answer for every failing command (``CogBase._failed``, which the tournament commands
-extend). Assembled here, above both, so that neither imports the other's package.
+extend). Assembled here, above both, so that none imports another's package.
 
 Discord counts a slash command's size over its whole tree, at most 8,000 characters
 (docs/bot.md, "What Discord accepts"): ``/durak`` with the tournament group inside was over it,
@@ -14,23 +15,32 @@ lock; answers are rendered from views.
 
 from __future__ import annotations
 
+from typing import Protocol
+
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.coach.commands.coach_client import CoachClient
+from bot.coach.commands.hint_commands import HintCommands
+from bot.coach.commands.puzzle_commands import PuzzleCommands
+from bot.coach.commands.review_commands import ReviewCommands
 from bot.cogs.lobby_commands import LobbyCommands
 from bot.cogs.play_commands import PlayCommands
-from bot.cogs.puzzle_commands import PuzzleCommands
 from bot.cogs.records_commands import RecordsCommands
-from bot.cogs.review_commands import ReviewCommands
 from bot.cogs.server_commands import ServerCommands
 from bot.text.translator import DurakTranslator, ls
 from bot.tournaments.commands.tournament_client import TournamentClient
 from bot.tournaments.commands.tournament_commands import TournamentCommands
 
 
+class CogClient(TournamentClient, CoachClient, Protocol):
+    """What the assembled cog needs of the bot: the tournament commands' and the coach's."""
+
+
 @app_commands.guild_only()
-class DurakCog(  # listed base first: lobby, play, records, puzzle, server, tournament, review
+class DurakCog(  # listed base first: lobby, play, records, puzzle, server, tournament, review, hint
+    HintCommands,
     ReviewCommands,
     TournamentCommands,
     ServerCommands,
@@ -42,9 +52,9 @@ class DurakCog(  # listed base first: lobby, play, records, puzzle, server, tour
     group_name=ls("name.durak"),
     group_description=ls("cmd.group"),
 ):
-    bot: TournamentClient  # what every part needs of the bot, the tournament commands' too
+    bot: CogClient  # what every part needs of the bot, the tournament commands' and coach's too
 
-    def __init__(self, bot: TournamentClient) -> None:
+    def __init__(self, bot: CogClient) -> None:
         self.bot = bot
         super().__init__()
 

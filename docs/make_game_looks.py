@@ -3,7 +3,7 @@ and a hand picture of one moment of a four-seat game, the table at the end of a 
 each role's hand message (its text and buttons) exactly as the bot renders them.
 
 Run ``python docs/make_game_looks.py`` after changing the pictures or the hand's wording;
-``tests/bot/test_game_looks_doc.py`` fails until docs/bot.md holds what the code renders.
+``tests/bot/ui/test_game_looks_doc.py`` fails until docs/bot.md holds what the code renders.
 Nothing here is random: the deals are fixed positions and the moves are written out.
 """
 

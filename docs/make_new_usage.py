@@ -3,7 +3,7 @@ parameters, in their order, with the ranges the command enforces.
 
 Run ``python docs/make_new_usage.py`` after adding or changing an option of ``/durak new`` (a
 new rule option with choices adds one; a yes/no one is named in ``variants`` and adds none:
-durak_core.rule_options); ``tests/bot/test_new_usage_doc.py`` fails until docs/bot.md holds
+durak_core.rule_options); ``tests/bot/cogs/test_new_usage_doc.py`` fails until docs/bot.md holds
 what the command offers.
 """
 

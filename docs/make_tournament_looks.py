@@ -7,7 +7,7 @@ after the organiser takes a table's result back, exactly as the bot draws them
 
 Run ``python docs/make_tournament_looks.py`` after changing the pictures. Nothing is random
 but seeded: the events are played by the core's pairing and bracket with results from a seeded
-``random.Random`` (tests/bot/tournament_stored.py).
+``random.Random`` (tests/bot/tournaments/tournament_stored.py).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from bot.tournaments.logic import OverrideKind  # noqa: E402
 from bot.tournaments.messages.tournament_standings import standings_message  # noqa: E402
 from bot.tournaments.messages.tournament_text import translator_for  # noqa: E402
 from bot.tournaments.storage.tournament_models import TableOverride  # noqa: E402
-from tests.bot.tournament_stored import WHEN, Stored, elimination, swiss  # noqa: E402
+from tests.bot.tournaments.tournament_stored import WHEN, Stored, elimination, swiss  # noqa: E402
 
 STANDINGS_PNG, BRACKET_PNG = "tournament_standings.png", "tournament_bracket.png"
 SIX_SEATS_PNG = "tournament_standings_six.png"

@@ -46,7 +46,7 @@ class MoveKind:
     #: A defence: its notation names the open card it beats before its own card.
     aims: bool = False
     #: The review's reason (``review.why.<reason>``) when the better move is of this kind,
-    #: whatever was played instead; None: the reason depends on both moves (``ai/review.py``).
+    #: whatever was played instead; None: the reason depends on both moves (``coach/review.py``).
     reason: str | None = None
     #: What ``{card}`` in its label is when the action plays none: "lowest_trump" (the lowest
     #: trump of the hand, V8's swap) or "" (no card).

@@ -6,4 +6,6 @@ import os
 # them). pytest reads this variable while collecting; this file is loaded before that.
 os.environ.setdefault("PY_IGNORE_IMPORTMISMATCH", "1")
 
-pytest_plugins = ["tests.fake_discord.pytest_plugin"]
+# The fake Discord's fixtures, and the storage's (SQLite and PostgreSQL), which the tests of
+# bot/storage/ and of bot/tournaments/storage/ share from their two folders.
+pytest_plugins = ["tests.fake_discord.pytest_plugin", "tests.bot.storage.fixtures"]

@@ -1,6 +1,6 @@
 """A toy kind of move, "wink", added through the table of move kinds alone
 (durak_core/move_kinds.py) and its words, as a catalogue would hold them: the proof that a new
-kind needs no ``if kind ==`` in the bot or the Activity (tests/bot/test_move_kinds_bot.py,
+kind needs no ``if kind ==`` in the bot or the Activity (tests/bot/ui/test_move_kinds_bot.py,
 tests/activity/test_browser_move_kinds.py)."""
 
 from __future__ import annotations

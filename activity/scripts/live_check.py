@@ -37,7 +37,7 @@ from tests.activity.browser import (  # noqa: E402
     run_check,
     set_size,
 )
-from tests.activity.helpers import activity_bot  # noqa: E402
+from tests.bot.activity.helpers import activity_bot  # noqa: E402
 from tests.bot.helpers import World, open_table, world  # noqa: E402
 
 PARENT_PORT = 3333  # the SDK accepts messages from http://localhost:3333 (facts sheet §2)

@@ -17,8 +17,8 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from durak_core.ai.puzzle_maker import MakerSettings, MakerStats, make_puzzles
-from durak_core.ai.puzzles import Puzzle, PuzzleFormatError, dump_puzzles, parse_puzzles
+from durak_core.coach.puzzle_maker import MakerSettings, MakerStats, make_puzzles
+from durak_core.coach.puzzles import Puzzle, PuzzleFormatError, dump_puzzles, parse_puzzles
 
 from .progress import add_progress_flag, progress_bar, show_progress
 

@@ -109,6 +109,13 @@ class CogBase(commands.Cog):
 
     # -- hand messages ------------------------------------------------------------------------
 
+    async def _hint(
+        self, interaction: discord.Interaction, table: Table, seat: int, seen: int
+    ) -> None:
+        """A practice table's "Hint" clicked on the hand of version ``seen``: the coach's
+        (``bot.coach.commands.hint_commands``), which the assembled cog puts before this."""
+        raise NotImplementedError
+
     async def _take_seat_back(self, interaction: discord.Interaction, table: Table) -> None:
         """The owner of a seat an AI plays (after leaving, or idle) plays it again: `/durak
         back` or the table's "I'm back" button."""

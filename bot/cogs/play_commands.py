@@ -8,16 +8,14 @@ import discord
 from discord import app_commands
 
 from bot.tables.refusals import Refusal, Rejected
-from bot.tables.reviews import review_seed
 from bot.tables.table import Table
 from bot.tables.timers import expiries_before_ai
 from bot.text import t
 from bot.text.translator import ls
 from bot.ui.buttons import TableOp
 from bot.ui.hand_view import AUTO_PASS_OFF, AUTO_PASS_ON, HINT
-from bot.ui.hint_text import hint_text
 from bot.ui.rules_text import rules_text
-from durak_core import Action, Card, visible_to
+from durak_core import Action, Card
 from durak_core.cards import NUM_CARD_IDS
 from durak_core.errors import ActionNotationError
 
@@ -126,25 +124,3 @@ class PlayCommands(CogBase):
             table, seat, action, version=None, seen=seen, user_id=interaction.user.id
         )
         await self._show_hand(interaction, table, seat)
-
-    async def _hint(
-        self, interaction: discord.Interaction, table: Table, seat: int, seen: int
-    ) -> None:
-        """A practice table's "Hint": Hard's suggestion for the hand clicked, from the seat's
-        view and the events it saw, in the reviews' worker; answered ephemerally."""
-        if not table.practice:
-            raise Rejected(Refusal.FORGED)
-        loc = loc_of(interaction)
-        if seen != table.version:  # the game moved on: the fresh hand, to ask again from
-            await self._show_hand(interaction, table, seat, notice=t("hint.stale", loc))
-            return
-        view = table.seat_view(seat)
-        if len(view.legal_actions) < 2:
-            await self._say(interaction, "hint.no_choice")
-            return
-        history = visible_to(table.events, seat)
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        seed = review_seed(f"{table.table_id}.{table.series_number}")
-        hand = (table.table_id, seat, table.version)
-        found = await self.bot.service.ai.reviews.hint(hand, view, history, seed)
-        await interaction.followup.send(hint_text(found, loc), ephemeral=True)

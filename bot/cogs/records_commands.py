@@ -10,6 +10,7 @@ import discord
 from discord import app_commands
 
 from bot.storage import GameNotFound, GameRecord, LeaderboardQuery, LeaderboardSort
+from bot.storage.puzzle_queries import day_of
 from bot.tables.records import game_log
 from bot.text import t
 from bot.text.names import shown_name
@@ -18,7 +19,6 @@ from bot.ui.leaderboard import render_board, render_history, render_stats
 from durak_core.verify import GameLog, Verdict, verify_game
 
 from .base import CogBase, click, loc_of
-from .puzzle_commands import SECONDS_PER_DAY
 
 SORTS = ("wins", "win_rate", "rating")
 
@@ -61,7 +61,7 @@ class RecordsCommands(CogBase):
         loc = loc_of(interaction)
         embed = render_stats(stats, name, loc)
         # The daily puzzles' streak (/durak puzzle daily), across servers, as of today (UTC).
-        today = int(self.bot.service.core.clock() // SECONDS_PER_DAY)
+        today = day_of(self.bot.service.core.clock())
         streak = await self.bot.service.storage.puzzle_streak(who.id, today)
         value = t("stats.puzzle_streak_value", loc, n=streak.current, best=streak.best,
                   solved=streak.solved)  # fmt: skip

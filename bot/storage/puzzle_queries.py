@@ -1,10 +1,10 @@
 """The daily puzzle's records (``/durak puzzle``), written once for SQLite and PostgreSQL like
 ``queries.py`` (whose :class:`~bot.storage.queries.SqlStorage` inherits these methods).
 
-A day is a number (days since 1970-01-01, UTC) the bot computes from its clock; storage only
-keeps it. A player's first finished try at a server's puzzle of a day is the one that counts:
-the insert does nothing when a row exists (``ON CONFLICT DO NOTHING``), so two clicks racing
-each other, or two processes, still leave one row.
+A day is a number (days since 1970-01-01, UTC) the bot computes from its clock
+(:func:`day_of`); storage only keeps it. A player's first finished try at a server's puzzle of
+a day is the one that counts: the insert does nothing when a row exists (``ON CONFLICT DO
+NOTHING``), so two clicks racing each other, or two processes, still leave one row.
 """
 
 from __future__ import annotations
@@ -18,6 +18,14 @@ from .interface import check_limit
 from .models import PuzzleStreak, PuzzleTry
 
 T = TypeVar("T")
+
+SECONDS_PER_DAY = 86_400
+
+
+def day_of(seconds: float) -> int:
+    """The day (since 1970-01-01, UTC) of a time in seconds since then: the daily puzzle's day,
+    and its streak's."""
+    return int(seconds // SECONDS_PER_DAY)
 
 
 def streak_of(days: Sequence[int], today: int) -> PuzzleStreak:

@@ -26,12 +26,10 @@ from typing import Protocol
 from bot.settings import Settings
 from durak_core import Action, Event, SeatView, visible_to
 from durak_core.ai import Budget, DeterministicPlayer, Player
-from durak_core.ai.hint import HINT_BUDGET
 
 from .ai_workers import AiWorkers, WorkerDied
 from .long_games import LONG_GAME_BOUTS, finishing_move, is_looping
 from .refusals import Refusal, Rejected
-from .reviews import Reviews, budget_for
 from .table import STAND_IN_LEVEL, Table
 
 log = logging.getLogger(__name__)
@@ -65,18 +63,6 @@ class AiRunner:
         self._tasks: dict[str, asyncio.Task[None]] = {}
         #: Tables whose game was found looping (said once in the log).
         self._looping: set[str] = set()
-        self._reviews: Reviews | None = None
-
-    @property
-    def reviews(self) -> Reviews:
-        """Game reviews (made on first use): their own workers, so that they never queue in
-        front of a table's AI move."""
-        if self._reviews is None:
-            iterations = self.service.settings.ai_budget_iterations
-            self._reviews = Reviews(
-                self.processes, budget_for(iterations), budget_for(iterations, HINT_BUDGET)
-            )
-        return self._reviews
 
     async def _decide(self, player: Player, view: SeatView, history: Sequence[Event]) -> Action:
         if len(view.legal_actions) == 1:  # forced (about a fifth of all moves): nothing to think
@@ -172,8 +158,6 @@ class AiRunner:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         self._tasks.clear()
-        if self._reviews is not None:
-            await self._reviews.close()
         if self._workers is not None:
             await self._workers.close()
             self._workers = None

@@ -3,7 +3,7 @@
 Each worker is ``python -m bot.tables.ai_workers``: it reads requests from its stdin and writes
 answers to its stdout, one length-prefixed pickle each (``(player, view, events)`` in, each
 event pickled on its own, the action out). A game review's decision travels the same way, a
-:class:`~durak_core.ai.review.DecisionTask` in the player's place and its review out. The
+:class:`~durak_core.coach.review.DecisionTask` in the player's place and its review out. The
 bot talks to it through asyncio pipes. A ``ProcessPoolExecutor`` did the same through two
 helper threads per pool and a wake-up pipe; under load every decision then made the event loop
 hand the interpreter lock to those threads and wait to get it back (a third of a millisecond
@@ -27,8 +27,8 @@ from typing import BinaryIO
 
 from durak_core import Action, Event, SeatView
 from durak_core.ai import Player
-from durak_core.ai.hint import HintTask
-from durak_core.ai.review import DecisionReview, DecisionTask
+from durak_core.coach.hint import HintTask
+from durak_core.coach.review import DecisionReview, DecisionTask
 
 _HEADER = struct.Struct(">I")
 

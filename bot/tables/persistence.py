@@ -91,7 +91,7 @@ def to_saved(table: Table) -> SavedTable:
         "match": None if table.match is None else asdict(table.match),
     }
     # Built from the table's typed fields, so not validated again (a table is saved after
-    # every action); ``tests/bot/test_persistence.py`` checks it against a validated one.
+    # every action); ``tests/bot/tables/test_persistence.py`` checks it against a validated one.
     return SavedTable.model_construct(
         **{c: getattr(table, c) for c in _COLUMNS},
         state_json="" if table.state is None else table.snapshot(table.state),

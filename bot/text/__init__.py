@@ -3,7 +3,8 @@
 Use :func:`t`: ``t("lobby.title", "ru")``, ``t("err.table_full", locale, n=6)``. ``locale`` is a
 Discord locale (``"en-US"``, ``"es-ES"``, ``"es-419"``, ``"de"``, ``"ru"``, ``"uk"``) or a bare
 language; anything else is English. A key missing from a catalogue falls back to English, so a
-partial translation never shows a key to a user (``tests/bot/test_i18n.py`` keeps them complete).
+partial translation never shows a key to a user (``tests/bot/text/test_i18n.py`` keeps them
+complete).
 A plural message (see :mod:`bot.text.catalogue`) takes its count as ``n`` and picks its form by
 the language's CLDR rule: ``t("table.cards", "ru", n=2)`` → «2 карты».
 """

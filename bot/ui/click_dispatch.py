@@ -16,7 +16,7 @@ with discord.py's handling of failures (an exception is logged on discord.py's l
 raised into the gateway). Any other dynamic item, every view and every modal still take
 discord.py's own path.
 
-What it relies on in discord.py (``tests/bot/test_click_dispatch.py`` fails when it changes):
+What it relies on in discord.py (``tests/bot/ui/test_click_dispatch.py`` fails when it changes):
 the connection state keeps its store as ``_view_store`` and ``dispatch_dynamic_items`` runs
 each match as ``schedule_dynamic_item_call(component_type, factory, interaction, custom_id,
 match)`` in a task of its own.

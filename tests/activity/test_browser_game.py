@@ -39,7 +39,7 @@ from tests.activity.browser import (
     reduce_motion,
     set_size,
 )
-from tests.activity.helpers import (
+from tests.bot.activity.helpers import (
     History,
     Site,
     activity_bot,
@@ -47,7 +47,7 @@ from tests.activity.helpers import (
     chat_settled,
     listen,
 )
-from tests.activity.test_wire_leak import check_frames
+from tests.bot.activity.test_wire_leak import check_frames
 from tests.bot.helpers import World, public_message, table_of, world
 
 pytestmark = BROWSER_TEST

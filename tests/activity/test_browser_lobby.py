@@ -22,14 +22,14 @@ from tests.activity.browser import (
     Page,
     offers_when,
 )
-from tests.activity.helpers import History, listen
 from tests.activity.test_browser_game import (
     WAIT,
     open_pages,
     play_to_the_end,
     two_browsers,
 )
-from tests.activity.test_wire_leak import check_frames
+from tests.bot.activity.helpers import History, listen
+from tests.bot.activity.test_wire_leak import check_frames
 from tests.bot.helpers import public_message, table_of, world
 
 pytestmark = BROWSER_TEST

@@ -1,5 +1,5 @@
 """Reconnecting across a restart (issue #19): the bot runs as its own process with its Activity
-server (tests/activity/activity_runner.py) against the fake Discord; Alice and Bob play at the
+server (tests/bot/activity/activity_runner.py) against the fake Discord; Alice and Bob play at the
 Activity in headless Chromium. The bot is SIGKILLed twice mid-game. While it is down, the one
 who must move clicks; the client keeps that click, signs in again once the new process answers
 (its session secret is new, so the old resume token is refused), sends it, and the table moves
@@ -32,7 +32,7 @@ KILLS_AFTER_MOVES = (6, 14)
 
 
 class ActivityBotProcess(BotProcess):
-    runner = Path(__file__).resolve().parent / "activity_runner.py"
+    runner = Path(__file__).resolve().parents[1] / "bot" / "activity" / "activity_runner.py"
 
     def __init__(self, fake: FakeDiscord, workdir: Path, port: int) -> None:
         super().__init__(fake, workdir)

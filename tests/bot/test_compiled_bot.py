@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.engine.test_build import PURE_INSTALL, assert_fresh, assert_marked, compiled_modules
+from tests.durak_core.test_build import PURE_INSTALL, assert_fresh, assert_marked, compiled_modules
 
 ROOT = Path(__file__).resolve().parents[2]
 

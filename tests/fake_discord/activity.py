@@ -200,7 +200,7 @@ class ActivityState:
                 p + "/applications/{app_id}/activity-instances/{instance_id}", self.get_instance
             ),
             # Not Discord's: a code for ``?user=`` as ``authorize`` would give it, for a harness
-            # page served by a bot in another process (tests/activity/activity_runner.py).
+            # page served by a bot in another process (tests/bot/activity/activity_runner.py).
             web.get(TEST_CODE_ROUTE, self.test_code),
         ]
 

@@ -11,7 +11,7 @@ a greedy seating is improved by swaps that remove repeats, then by swaps that mo
 player to an earlier table without adding one.
 
 Either way the result respects the ranking: trading a player for a better-ranked one from a
-later table would always add a repeated pair (tests/tournaments/test_seating.py).
+later table would always add a repeated pair (tests/bot/tournaments/logic/test_seating.py).
 """
 
 from __future__ import annotations

@@ -101,6 +101,8 @@ class HardPlayer:
         self.last_mode = ""
         #: Playouts run when each halving of the root candidates came, in the last search.
         self.last_cuts: tuple[int, ...] = ()
+        #: The share of the search's time gone at each of those halvings (empty without a clock).
+        self.last_cut_shares: tuple[float, ...] = ()
         self._start: float | None = None
         self._deadline: float | None = None
 
@@ -348,6 +350,19 @@ class HardPlayer:
         by_time = rate * (self._deadline - self._start)
         return by_time if iterations is None else min(by_time, float(iterations))
 
+    def _record(self, mode: str, iterations: int, cuts: list[tuple[int, float]]) -> None:
+        self.last_mode = mode
+        self.last_iterations = iterations
+        self.last_cuts = tuple(n for n, _ in cuts)
+        self.last_cut_shares = tuple(share for _, share in cuts if share >= 0)
+
+    def _share_gone(self) -> float:
+        """The share of the search's time (start to deadline) gone now, or -1 without a clock."""
+        clock = self.budget.clock
+        if self._start is None or self._deadline is None or clock is None:
+            return -1.0
+        return (clock() - self._start) / max(self._deadline - self._start, 1e-9)
+
     def _monte_carlo(
         self,
         view: SeatView,
@@ -376,7 +391,7 @@ class HardPlayer:
         rounds = [0] * k
         n = 0
         cuts = halvings(k)
-        cut_at: list[int] = []
+        cut_at: list[tuple[int, float]] = []  # playouts run, share of the time gone
         while iterations is None or n < iterations:
             if n and stop():
                 break
@@ -402,10 +417,8 @@ class HardPlayer:
                 and n >= self._expected(n, iterations) * (done + 1) / (cuts + 1)
             ):
                 alive = halve(alive, total, rounds)
-                cut_at.append(n)
-        self.last_mode = "exact-deals" if det.exact else "sampled-deals"
-        self.last_iterations = n
-        self.last_cuts = tuple(cut_at)
+                cut_at.append((n, self._share_gone()))
+        self._record("exact-deals" if det.exact else "sampled-deals", n, cut_at)
         return cands[clear_gain(rounds, diff_sum, diff_sq)]
 
 

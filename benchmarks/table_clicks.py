@@ -107,8 +107,9 @@ from bot.delivery.turn_alerts import must_act
 from bot.tables.table import Table
 from bot.text import t
 from durak_core import Action, Card, SeatView
-from durak_core.actions import ATTACK, DEFEND, PASS, SHOW, TAKE, TRANSFER, Attack, Defend, Transfer
+from durak_core.actions import ATTACK, DEFEND, PASS, TAKE, TRANSFER, Attack, Defend, Transfer
 from durak_core.events import ActionTaken, BoutEnded
+from durak_core.move_kinds import move_kind
 from tests.bot.helpers import World, running_bot, world
 from tests.fake_discord import FakeDiscord, FakeMessage
 
@@ -489,14 +490,9 @@ class Game:
     async def perform(self, seat: int, v: SeatView, action: Action, *, toggle: bool = True) -> None:
         user = self.s.users[seat]
         role = "defender" if seat == v.defender else "attacker"
-        kind = {
-            ATTACK: "lead" if not v.table else "throw_in",
-            DEFEND: "defend",
-            TAKE: "take",
-            PASS: "done",
-            TRANSFER: "transfer",
-            SHOW: "show",
-        }.get(action.kind, "other")
+        kind = move_kind(action).verb  # an attack counts as a lead or a throw-in
+        if action.kind == ATTACK:
+            kind = "lead" if not v.table else "throw_in"
         await self.offered(seat, action, toggle)
         await asyncio.sleep(self.pause())  # reading the hand, which may change meanwhile
         hand = hand_message(self.fake, user, self.t.table_id)  # as shown when the click goes
@@ -506,7 +502,7 @@ class Game:
             toggles = [i for i in _enabled(hand) if i.endswith(TOGGLE_ON)]
             if toggles:
                 await self.act_click(seat, action, hand, toggles[0], None)
-                self.c.clicks[f"{role}.done"] += 1
+                self.c.clicks[f"{role}.pass"] += 1
                 self.c.passed.add((seat, v.bout))
                 self.toggled.add((seat, v.bout))
                 self.after(bout_before, newest)
@@ -525,7 +521,7 @@ class Game:
             return
         await self.act_click(seat, action, hand, *found)
         self.c.clicks[f"{role}.{kind}"] += 1
-        if kind == "done":
+        if action.kind == PASS:
             self.c.passed.add((seat, v.bout))
         self.after(bout_before, newest)
 
@@ -611,8 +607,8 @@ def summarize(games: list[GameCounts]) -> dict[str, Any]:
         "finished": sum(g.finished for g in games),
         "clicks_per_beaten_card": _ratio(defend, beaten),
         "defender_clicks_per_beaten_card": _ratio(defender_all, beaten),
-        "done_clicks_per_attacker_bout": _ratio(clicks["attacker.done"], eligible),
-        "done_clicks_per_passing_attacker_bout": _ratio(clicks["attacker.done"], passing),
+        "done_clicks_per_attacker_bout": _ratio(clicks["attacker.pass"], eligible),
+        "done_clicks_per_passing_attacker_bout": _ratio(clicks["attacker.pass"], passing),
         "notifications_per_player_bout": {
             "mean": _ratio(notes, player_bouts),
             "max": max((n for g in games for n in g.notifications.values()), default=0),
@@ -644,7 +640,7 @@ def summarize(games: list[GameCounts]) -> dict[str, Any]:
             "attacker": {
                 "lead_clicks": clicks["attacker.lead"],
                 "throw_in_clicks": clicks["attacker.throw_in"],
-                "done_clicks": clicks["attacker.done"],
+                "done_clicks": clicks["attacker.pass"],
                 "attacker_bouts_could_pass": eligible,
                 "attacker_bouts_said_done": passing,
             },

@@ -11,15 +11,17 @@ from __future__ import annotations
 
 from typing import Final
 
-from .actions import ATTACK, DEFEND, EXCHANGE, NUM_KINDS, PASS, SHOW, TAKE, TRANSFER, Action
+from .actions import DEFEND, EXCHANGE, PASS, SHOW, TAKE, TRANSFER, Action
 from .after_bout import end_bout
 from .board import Board, set_roles, with_item
 from .cards import Card
 from .events import Event, TrumpExchanged
 from .legality import exchange_card
+from .move_kinds import SPENDS_CARD
 
-#: By action kind: does the action move a card from the hand to the table?
-_PLAYS_CARD: Final = tuple(kind in (ATTACK, DEFEND, TRANSFER) for kind in range(NUM_KINDS))
+#: By action kind: does the action move a card from the hand to the table? (the table of move
+#: kinds says; a module constant here, as the compiled step reads it on every action)
+_PLAYS_CARD: Final = SPENDS_CARD
 
 
 def do(s: Board, seat: int, action: Action, events: list[Event] | None = None) -> None:

@@ -117,10 +117,13 @@ def app() -> web.Application:
 
 
 def main() -> None:
+    global FRAMES
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=5180)
+    parser.add_argument("--frames", type=Path, default=FRAMES, help="the scenarios' folder")
     args = parser.parse_args()
+    FRAMES = args.frames
     if not (DIST / "index.html").exists():
         raise SystemExit("build the client first: cd activity && npm ci && npm run build")
     web.run_app(app(), host=args.host, port=args.port, access_log=None)

@@ -83,7 +83,7 @@ function drop(event: PointerEvent, offers: Offers, act: (code: number) => void):
   }, 0);
   if (!target) return;
   const attack = target.dataset.key?.startsWith("t:") ? target.dataset.key.slice(2) : null;
-  const code = attack ? offers.defend.get(card)?.get(attack) : (offers.attack.get(card) ?? offers.transfer.get(card));
+  const code = attack ? offers.beats.get(card)?.get(attack) : offers.plays.get(card)?.[0];
   if (code !== undefined) act(code);
 }
 

@@ -3,6 +3,7 @@
 
 import "./style.css";
 import type { DiscordSDK } from "@discord/embedded-app-sdk";
+import { setMoveKinds } from "./actions";
 import { clientId, SignInError, signIn, startSdk } from "./auth";
 import { cardLabel } from "./cards";
 import { coachFrame, coachParts, coachRefused, newCoach, type Ask } from "./coach";
@@ -170,6 +171,7 @@ function notice(lines: string[]): void {
 function onFrame(frame: ServerFrame): void {
   if (frame.type === "welcome") {
     setTexts(frame.texts);
+    setMoveKinds(frame.moves);
     state.choices = frame.new_table ?? null;
     started = true;
   } else if (frame.type === "table") {

@@ -129,6 +129,22 @@ export interface WelcomeFrame {
   texts?: Record<string, string>;
   /** The choices of the form that opens a table (what the server's `open` frame accepts). */
   new_table?: NewTableChoices;
+  /** The kinds of move (durak_core/move_kinds.py): how to read and show an offer of each. */
+  moves?: MoveKind[];
+}
+
+/** One kind of move, as the client reads an offer whose notation starts with its `verb`. */
+export interface MoveKind {
+  verb: string;
+  /** A hand card plays it (the card named last in its notation). */
+  spends_card: boolean;
+  /** It is aimed at an open card, named first in its notation (a defence). */
+  aims: boolean;
+  /** The catalogue key of its button in the controls; null: only its hand card plays it. */
+  label: string | null;
+  style: "primary" | "success" | "danger" | "secondary";
+  /** What `{card}` in its label is when the offer names no card: the hand's lowest trump. */
+  label_card: "" | "lowest_trump";
 }
 
 export interface NewTableChoices {

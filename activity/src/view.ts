@@ -142,12 +142,12 @@ function seatOrder(table: Table): number[] {
 
 function boutArea(game: Game, offers: Offers, state: ViewState, handlers: ViewHandlers): HTMLElement {
   const sel = state.selection;
-  const targets = sel.card ? offers.defend.get(sel.card) : undefined;
+  const targets = sel.card ? offers.beats.get(sel.card) : undefined;
   const preferred = sel.card ? preferredTarget(offers, sel.card, rankIndex) : null;
   const pairs = h("ol", { class: "pairs", "aria-label": tr("table.bout") });
   for (const [attack, defence] of game.table) {
     const code = targets?.get(attack);
-    const canPickFirst = !sel.card && !defence && [...offers.defend.values()].some((t) => t.has(attack));
+    const canPickFirst = !sel.card && !defence && [...offers.beats.values()].some((t) => t.has(attack));
     let attackEl: HTMLElement;
     if (!state.pending && (code !== undefined || canPickFirst)) {
       attackEl = cardEl(attack, { tag: "button", key: `t:${attack}`, trump: game.trump, seen: state.seen });
@@ -208,27 +208,27 @@ function statusLine(table: Table, game: Game, state: ViewState): string {
 
 function controls(game: Game, offers: Offers, state: ViewState, handlers: ViewHandlers): HTMLElement {
   const bar = h("div", { class: "controls" });
-  const button = (label: string, code: number, kind: string) => {
-    const b = h("button", { type: "button", class: `act ${kind}`, "data-key": `b:${kind}:${code}`, disabled: state.pending }, label);
+  const button = (label: string, code: number, verb: string, style: string) => {
+    const b = h("button", { type: "button", class: `act ${verb} ${style}`, "data-key": `b:${verb}:${code}`, disabled: state.pending }, label);
     b.addEventListener("click", () => handlers.act(code));
     bar.append(b);
   };
-  for (const [card, code] of offers.transfer) button(tr("act.transfer", { card: cardLabel(card) }), code, "transfer");
-  for (const [card, code] of offers.show) button(tr("act.show", { card: cardLabel(card) }), code, "show");
-  if (offers.exchange !== null) {
-    const lowest = (game.hand ?? [])
-      .filter((c) => suitOf(c) === game.trump)
-      .sort((a, b) => rankIndex(a) - rankIndex(b))[0];
-    button(tr("act.exchange", { card: lowest ? cardLabel(lowest) : "", trump: cardLabel(game.trump_card) }), offers.exchange, "exchange");
+  for (const { code, kind, card } of offers.controls) {
+    // {card}: the offer's own, or for a swap (V8) the lowest trump it gives away
+    const shown = kind.label_card === "lowest_trump" ? lowestTrump(game) : card;
+    const label = tr(kind.label ?? "", { card: shown ? cardLabel(shown) : "", trump: game.trump_card ? cardLabel(game.trump_card) : "" });
+    button(label, code, kind.verb, kind.style);
   }
-  if (offers.take !== null) button(tr("act.take"), offers.take, "take");
-  if (offers.pass !== null) {
-    button(tr("act.pass"), offers.pass, "pass");
-    // beside "done for this bout" the two read alike: each says how long it holds
-    if (game.may_auto_pass && !game.auto_pass) noted(bar.lastElementChild, tr("activity.pass_note"));
-  }
+  // beside "done for this bout" the two read alike: each says how long it holds
+  if (game.may_auto_pass && !game.auto_pass) noted(bar.querySelector(".act.pass"), tr("activity.pass_note"));
   bar.append(...(state.coach?.controls ?? []));
   return bar;
+}
+
+/** The hand's lowest trump (what a swap gives for the face-up trump, V8), if any. */
+function lowestTrump(game: Game): string | null {
+  const trumps = (game.hand ?? []).filter((c) => suitOf(c) === game.trump);
+  return trumps.sort((a, b) => rankIndex(a) - rankIndex(b))[0] ?? null;
 }
 
 const AI_LEVELS: AiLevel[] = ["easy", "normal", "hard"];
@@ -332,7 +332,7 @@ function handArea(game: Game, offers: Offers, state: ViewState, handlers: ViewHa
   const idle = game.actions.length === 0;
   const fan = h("ul", { class: `hand${idle ? " idle" : ""}` });
   hand.forEach((card, i) => {
-    const beatsTarget = sel.target ? offers.defend.get(card)?.get(sel.target) : undefined;
+    const beatsTarget = sel.target ? offers.beats.get(card)?.get(sel.target) : undefined;
     const live = !state.pending && (sel.target ? beatsTarget !== undefined : playable(offers, card));
     const el = cardEl(card, { tag: "button", key: `h:${card}`, trump: game.trump, seen: state.seen });
     el.style.setProperty("--i", String(i - (hand.length - 1) / 2));
@@ -346,14 +346,14 @@ function handArea(game: Game, offers: Offers, state: ViewState, handlers: ViewHa
     el.addEventListener("click", () => {
       if (draggedJustNow() || !live) return;
       if (beatsTarget !== undefined) return handlers.act(beatsTarget);
-      const targets = offers.defend.get(card);
+      const targets = offers.beats.get(card);
       // the picked card again: it beats the pre-chosen target (the highlighted ones stay offered)
       const preferred = sel.card === card ? preferredTarget(offers, card, rankIndex) : null;
       if (preferred !== null && targets?.get(preferred) !== undefined) return handlers.act(targets.get(preferred) as number);
-      if (targets && (targets.size > 1 || offers.transfer.has(card) || offers.attack.has(card))) {
+      if (targets && (targets.size > 1 || offers.plays.has(card))) {
         return handlers.select({ card: sel.card === card ? null : card, target: null });
       }
-      const only = targets ? [...targets.values()][0] : (offers.attack.get(card) ?? offers.transfer.get(card));
+      const only = targets ? [...targets.values()][0] : offers.plays.get(card)?.[0];
       if (only !== undefined) handlers.act(only);
     });
     fan.append(h("li", {}, el));

@@ -10,15 +10,11 @@ from __future__ import annotations
 
 from bot.text import EN, LANGUAGES, t
 from durak_core import PRESETS
+from durak_core.move_kinds import MOVE_KINDS
 from durak_core.rules import OPTIONS
 
 CLIENT_TEXT_KEYS: tuple[str, ...] = (
-    # controls
-    "act.take",
-    "act.pass",
-    "act.transfer",
-    "act.show",
-    "act.exchange",
+    # controls (and the buttons of the kinds of move: :func:`client_text_keys`)
     "act.auto_pass",
     "act.auto_pass_off",
     # the lobby, and after the game
@@ -130,13 +126,18 @@ CLIENT_TEXT_KEYS: tuple[str, ...] = (
 )
 
 
+def client_text_keys() -> tuple[str, ...]:
+    """The keys above and the button label of each kind of move (durak_core/move_kinds.py)."""
+    return CLIENT_TEXT_KEYS + tuple(k.label for k in MOVE_KINDS if k.label is not None)
+
+
 def client_texts(locale: str) -> dict[str, str]:
     """Each key's template in ``locale``'s language (English where a catalogue lacks it)."""
-    return {key: t(key, locale) for key in CLIENT_TEXT_KEYS}
+    return {key: t(key, locale) for key in client_text_keys()}
 
 
 def _check() -> None:
-    for key in CLIENT_TEXT_KEYS:
+    for key in client_text_keys():
         if not isinstance(EN[key], str):
             raise TypeError(f"{key!r} is a plural message; the client cannot pick its form")
 

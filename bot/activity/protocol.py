@@ -9,7 +9,7 @@ to claim something learns that it cannot.
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Annotated, Literal, Protocol
+from typing import TYPE_CHECKING, Annotated, Any, Literal, Protocol
 
 from pydantic import (
     BaseModel,
@@ -25,6 +25,7 @@ from bot.domain import MAX_TURN_TIMER
 from bot.tables.table import MAX_SEATS, MIN_SEATS
 from bot.text import LANGUAGES
 from durak_core import PRESETS
+from durak_core.move_kinds import MOVE_KINDS
 from durak_core.rules import OPTIONS
 
 from .table_frames import PROTOCOL_VERSION
@@ -245,6 +246,7 @@ def welcome_frame(
             "resume": resume,
             "resume_expires_in": round(resume_expires_in),
             "texts": texts,
+            "moves": client_moves(),
             "new_table": {
                 "presets": list(PRESETS),
                 "languages": list(LANGUAGES),
@@ -258,6 +260,23 @@ def welcome_frame(
             },
         }
     )
+
+
+def client_moves() -> list[dict[str, Any]]:
+    """The table of move kinds as the client reads an offer (docs/activity.md, "Protocol"):
+    by the first word of its notation, whether a hand card plays it (``spends_card``; ``aims``:
+    at an open card, named first), its button's label key (null: none), style and ``{card}``."""
+    return [
+        {
+            "verb": k.verb,
+            "spends_card": k.spends_card,
+            "aims": k.aims,
+            "label": k.label,
+            "style": k.style,
+            "label_card": k.label_card,
+        }
+        for k in MOVE_KINDS
+    ]
 
 
 def error_frame(reason: str, text: str, ref: str | None = None) -> str:

@@ -21,6 +21,7 @@ from bot.ui.rules_text import rules_summary
 from bot.ui.table_embed import game_id
 from durak_core import Card, PublicView, SeatView, seed_commitment
 from durak_core.events import ActionTaken
+from durak_core.move_kinds import notation
 
 #: Bumped on any change a client must know about (fields removed or changing meaning).
 PROTOCOL_VERSION = 1
@@ -99,7 +100,7 @@ def seat_part(view: SeatView) -> dict[str, Any]:
     """What only the seat's owner may know (R24): the hand and the legal actions."""
     return {
         "hand": _cards(view.hand),
-        "actions": [{"code": a.code, "text": str(a)} for a in view.legal_actions],
+        "actions": [{"code": a.code, "text": notation(a)} for a in view.legal_actions],
     }
 
 

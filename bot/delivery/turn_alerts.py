@@ -24,8 +24,8 @@ from bot.pacing.channel_limits import ChannelLimiter
 from bot.storage.preferences import NotifyPrefs
 from bot.tables.table import Table
 from bot.text import t
-from durak_core import Show, Transfer
 from durak_core.events import ActionTaken
+from durak_core.move_kinds import move_kind
 
 log = logging.getLogger(__name__)
 
@@ -60,7 +60,7 @@ def transferred(table: Table) -> bool:
     attack."""
     for event in reversed(table.events):
         if isinstance(event, ActionTaken):
-            return isinstance(event.action, Transfer | Show)
+            return move_kind(event.action).passes_on
     return False
 
 

@@ -14,9 +14,9 @@ from collections.abc import Sequence
 
 from bot.text import t
 from durak_core import Action, Card, Suit
-from durak_core.actions import ATTACK, DEFEND, EXCHANGE, PASS, SHOW, TAKE, TRANSFER
 from durak_core.cards import RANK_NAMES
 from durak_core.events import ActionTaken, BoutEnded, Event, PlayerOut, TrumpRevealed
+from durak_core.move_kinds import cards_of, move_kind
 
 _FACES = ("J", "Q", "K", "A")
 
@@ -91,27 +91,17 @@ def event_line(event: Event, names: Sequence[str], loc: str | None = None) -> st
 
 
 def action_line(seat: int, action: Action, names: Sequence[str], loc: str | None = None) -> str:
-    name = names[seat]
-    kind = action.kind
-    card: Card | None = getattr(action, "card", None)
-    if kind == ATTACK:
-        assert card is not None
-        return t("log.attack", loc, name=name, card=card_text(card, loc))
-    if kind == DEFEND:
-        attack: Card = action.attack  # type: ignore[attr-defined]
-        assert card is not None
-        return t(
-            "log.defend", loc, name=name, attack=card_text(attack, loc), card=card_text(card, loc)
-        )
-    if kind == TAKE:
-        return t("log.take", loc, name=name)
-    if kind == PASS:
-        return t("log.pass", loc, name=name)
-    if kind == TRANSFER:
-        assert card is not None
-        return t("log.transfer", loc, name=name, card=card_text(card, loc))
-    if kind == SHOW:  # V18
-        assert card is not None
-        return t("log.show", loc, name=name, card=card_text(card, loc))
-    assert kind == EXCHANGE
-    return t("log.exchange", loc, name=name)
+    """``action`` by ``seat`` as the log tells it, in its kind's words (durak_core/move_kinds)."""
+    return t(move_kind(action).log, loc, name=names[seat], **action_cards(action, loc))
+
+
+def action_cards(action: Action, loc: str | None = None) -> dict[str, str]:
+    """The cards ``action`` names, in words: ``card`` (the card it plays or shows) and
+    ``attack`` (the open card it beats), each only when it names one."""
+    card, attack = cards_of(action)
+    words = {}
+    if card is not None:
+        words["card"] = card_text(card, loc)
+    if attack is not None:
+        words["attack"] = card_text(attack, loc)
+    return words

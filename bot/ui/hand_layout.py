@@ -15,8 +15,7 @@ from typing import Any
 import discord
 
 from bot.text import t
-from durak_core import Action
-from durak_core.actions import Attack, Defend
+from durak_core import Action, Card
 
 from .buttons import (
     HandButton,
@@ -27,7 +26,7 @@ from .buttons import (
     hand_select_id,
     table_button_id,
 )
-from .card_words import card_text
+from .card_words import action_cards, card_text
 from .components import ComponentRows
 
 #: Discord's limits: action rows per message, buttons per row, options per select menu.
@@ -164,7 +163,7 @@ class Layout:
 
 
 def select_label(a: Action, loc: str | None) -> str:
-    if isinstance(a, Defend):
-        return t("act.beat_with", loc, card=card_text(a.card, loc), attack=card_text(a.attack, loc))
-    assert isinstance(a, Attack)
-    return card_text(a.card, loc)
+    """A card's option: "J♠ beats 9♠" for a move aimed at an open card, else the card."""
+    if a.a >= 0:
+        return t("act.beat_with", loc, **action_cards(a, loc))
+    return card_text(Card.from_index(a.c), loc)

@@ -29,20 +29,11 @@ from bot.tables.table import Table
 from bot.text import t
 from bot.text.names import shown_names
 from durak_core import Action, Card, PublicView, SeatView
-from durak_core.actions import (
-    DEFEND,
-    EXCHANGE,
-    PASS,
-    PASS_ACTION,
-    SHOW,
-    TAKE,
-    TRANSFER,
-    Attack,
-    Defend,
-)
+from durak_core.actions import EXCHANGE, PASS, PASS_ACTION, TAKE
+from durak_core.move_kinds import MoveKind, Style, move_kind
 
 from .buttons import TableOp
-from .card_words import card_text, cards_text, grouped_hand, hand_sort_key
+from .card_words import action_cards, card_text, cards_text, grouped_hand, hand_sort_key
 from .components import ComponentRows
 from .cycles import PictureFile
 from .hand_layout import PER_ROW, PER_SELECT, ROWS, Item, Layout, rows_for
@@ -197,8 +188,11 @@ def render_hand(
     free = ROWS - rows_for(len(tail), PER_ROW)
     layout = Layout()
     aimed: Card | None = None
-    defends = [a for a in legal if isinstance(a, Defend)]
-    attacks = [a for a in legal if isinstance(a, Attack)]
+    # The hand's card buttons play the kinds without a button of their own: a defence (it aims
+    # at an open card) or an attack.
+    on_cards = [a for a in legal if move_kind(a).label is None]
+    defends = [a for a in on_cards if a.a >= 0]
+    attacks = [a for a in on_cards if a.a < 0]
     if defends:
         aimed = _lay_defences(layout, v, defends, free, focus, loc)
     elif attacks:
@@ -222,9 +216,7 @@ def _tail(v: SeatView, ctx: HandContext) -> tuple[list[Item], str | None]:
     the hint, the rematch) and the "done" toggle shown."""
     loc = ctx.loc
     legal = v.legal_actions
-    tail: list[Item] = [
-        _control(a, v, loc) for a in legal if a.kind in (TRANSFER, SHOW, TAKE, PASS, EXCHANGE)
-    ]
+    tail: list[Item] = [_control(a, v, loc) for a in legal if move_kind(a).label is not None]
     toggle = auto_pass_toggle(v, v.seat, ctx.auto_pass)
     if toggle == AUTO_PASS_OFF:
         tail = [i for i in tail if i.code != str(PASS_ACTION.code)]  # the table passes anyway
@@ -241,7 +233,7 @@ def _tail(v: SeatView, ctx: HandContext) -> tuple[list[Item], str | None]:
 def _lay_defences(
     layout: Layout,
     v: SeatView,
-    defends: list[Defend],
+    defends: list[Action],
     free: int,
     focus: Card | None,
     loc: str | None,
@@ -249,7 +241,7 @@ def _lay_defences(
     """Each defence in ``free`` rows: buttons per open card, then all buttons together, then a
     select per open card, else the two steps (aim, then pick); returns the card aimed at."""
     targets = _targets(v, defends)
-    groups = [[d for d in defends if d.attack == target] for target in targets]
+    groups = [[d for d in defends if d.a == target.index] for target in targets]
     for group in groups:
         group.sort(key=lambda a: hand_sort_key(_card(a), v.trump))
     paired = len(groups) > 1  # with one open card the card alone is unambiguous
@@ -285,7 +277,7 @@ def _lay_defences(
 
 
 def _lay_attacks(
-    layout: Layout, v: SeatView, attacks: list[Attack], free: int, loc: str | None
+    layout: Layout, v: SeatView, attacks: list[Action], free: int, loc: str | None
 ) -> None:
     """The cards to lead or throw in: buttons where they fit, else selects of up to 25."""
     attacks.sort(key=lambda a: hand_sort_key(_card(a), v.trump))
@@ -307,52 +299,47 @@ _GREY = discord.ButtonStyle.secondary
 _GREEN = discord.ButtonStyle.success
 
 
-def _targets(v: SeatView, defends: Sequence[Defend]) -> list[Card]:
+def _targets(v: SeatView, defends: Sequence[Action]) -> list[Card]:
     """The open attack cards this seat can beat, in table order."""
     order = [pair[0] for pair in v.table]
-    return sorted({d.attack for d in defends}, key=order.index)
+    return sorted({Card.from_index(d.a) for d in defends}, key=order.index)
 
 
 def _card_item(a: Action, loc: str | None, paired: bool) -> Item:
-    if paired and isinstance(a, Defend):
-        label = t("act.beat_on", loc, card=card_text(a.card, loc), attack=card_text(a.attack, loc))
+    if paired and a.a >= 0:
+        label = t("act.beat_on", loc, **action_cards(a, loc))
     else:
         label = card_text(_card(a), loc)
-    return Item(str(a.code), label, _card_style(a))
+    return Item(str(a.code), label, _STYLES[move_kind(a).style])
 
 
 def _control(a: Action, v: SeatView, loc: str | None) -> Item:
-    return Item(str(a.code), _control_label(a, v, loc), _control_style(a))
+    kind = move_kind(a)
+    return Item(str(a.code), _control_label(kind, a, v, loc), _STYLES[kind.style])
 
 
 def _card(a: Action) -> Card:
-    assert isinstance(a, Attack | Defend)
-    return a.card
+    return Card.from_index(a.c)
 
 
-def _card_style(a: Action) -> discord.ButtonStyle:
-    return discord.ButtonStyle.success if a.kind == DEFEND else discord.ButtonStyle.primary
+#: The table of move kinds' styles as Discord's.
+_STYLES: dict[Style, discord.ButtonStyle] = {
+    "primary": discord.ButtonStyle.primary,
+    "success": discord.ButtonStyle.success,
+    "danger": discord.ButtonStyle.danger,
+    "secondary": discord.ButtonStyle.secondary,
+}
 
 
-def _control_label(a: Action, v: SeatView, loc: str | None) -> str:
-    if a.kind == TAKE:
-        return t("act.take", loc)
-    if a.kind == PASS:
-        return t("act.pass", loc)
-    if a.kind == TRANSFER:
-        return t("act.transfer", loc, card=card_text(a.card, loc))  # type: ignore[attr-defined]
-    if a.kind == SHOW:  # V18
-        return t("act.show", loc, card=card_text(a.card, loc))  # type: ignore[attr-defined]
-    low = min((c for c in v.hand if c.suit == v.trump), key=lambda c: c.rank)
-    return t("act.exchange", loc, card=card_text(low, loc), trump=card_text(v.trump_card, loc))
-
-
-def _control_style(a: Action) -> discord.ButtonStyle:
-    if a.kind == TAKE:
-        return discord.ButtonStyle.danger
-    if a.kind in (TRANSFER, SHOW):
-        return discord.ButtonStyle.primary
-    return discord.ButtonStyle.secondary
+def _control_label(kind: MoveKind, a: Action, v: SeatView, loc: str | None) -> str:
+    """The button's words: its kind's label, with the cards the action names and the trump."""
+    words = action_cards(a, loc)
+    if kind.label_card == "lowest_trump":  # V8: the trump the swap gives away
+        low = min((c for c in v.hand if c.suit == v.trump), key=lambda c: c.rank)
+        words["card"] = card_text(low, loc)
+    words["trump"] = card_text(v.trump_card, loc)
+    assert kind.label is not None
+    return t(kind.label, loc, **words)
 
 
 def _content(v: SeatView, ctx: HandContext, aimed: Card | None, notice: str | None) -> str:
@@ -397,7 +384,7 @@ def _status(v: SeatView, ctx: HandContext, aimed: Card | None) -> str:
     if v.seat == v.defender and v.table:
         open_cards = [a for a, d in v.table if d is None]
         if TAKE in kinds:
-            passes_on = TRANSFER in kinds or SHOW in kinds
+            passes_on = any(move_kind(a).passes_on for a in v.legal_actions)
             key = "hand.you_defend_transfer" if passes_on else "hand.you_defend"
             text = t(key, loc, cards=cards_text(open_cards, loc))
             if aimed is not None:

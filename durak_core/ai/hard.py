@@ -37,10 +37,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from typing import Final
 
-from ..actions import ATTACK, DEFEND, PASS, SHOW, TAKE, TRANSFER, Action
+from ..actions import ATTACK, DEFEND, Action
 from ..events import Event
 from ..fast import apply_unchecked, legal_actions
+from ..move_kinds import SPENDS_CARD
 from ..state import GameState
 from ..views import SeatView
 from .base import Budget
@@ -56,6 +58,8 @@ from .playout import playout_value
 from .root_stats import clear_gain, halve, halvings
 from .schedule import next_actor
 
+#: By kind: the action spends a card of the hand (the table of move kinds, read per candidate).
+_SPENDS_CARD: Final = SPENDS_CARD
 #: Iterations per decision when the budget has seconds but no clock to measure them.
 DEFAULT_ITERATIONS = 200
 #: Root actions searched at most (cheapest first, plus Normal's choice, take and pass).
@@ -434,9 +438,7 @@ def candidates(
     def cost(a: Action) -> tuple[int, int]:
         if a is preferred:
             return (-1, 0)
-        if a.kind in (TAKE, PASS, SHOW):  # a show spends no card (V18)
-            return (0, a.code)
-        if a.kind in (ATTACK, DEFEND, TRANSFER):
+        if _SPENDS_CARD[a.kind]:  # a card's worth; a show spends none (V18)
             return (1 + value[a.c], a.code)
         return (0, a.code)
 

@@ -9,21 +9,24 @@ code serves a real decision (from a view) and a playout step (from a determinize
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol
+from typing import Final, Protocol
 
 from ..actions import (
     ATTACK,
     DEFEND,
     EXCHANGE,
     PASS,
-    SHOW,
     TAKE,
     TRANSFER,
     Action,
     defend_i,
 )
 from ..cards import SAME_RANK
+from ..move_kinds import FREE_PASS_ON
 from .cardinfo import CardTable
+
+#: Bits of the kinds that pass the attack on and keep every card (V18's show): the table's.
+_FREE_PASS_ON: Final = FREE_PASS_ON
 
 
 class BeatChance(Protocol):
@@ -65,8 +68,9 @@ def easy_choice(
     for a in legal:
         if a.kind == EXCHANGE:
             return a
-    if SHOW in kinds:
-        return _first(legal, SHOW)
+    for kind in kinds:
+        if _FREE_PASS_ON >> kind & 1:
+            return _first(legal, kind)
     if DEFEND in kinds or TAKE in kinds:
         unbeaten = [x for x, d in zip(att, dfn, strict=True) if d < 0]
         for x in unbeaten:  # table order, the smallest winning card each
@@ -187,8 +191,8 @@ def _defend(
             return t
         if not ct.strong >> t.c & 1 and (plan is None or talon):
             return t
-    if kinds & (1 << SHOW) and (plan is None or talon):  # V18: pass it on, keeping every card
-        return _first(legal, SHOW)
+    if kinds & _FREE_PASS_ON and (plan is None or talon):  # V18: pass it on, keeping every card
+        return next(a for a in legal if _FREE_PASS_ON >> a.kind & 1)
     if plan is None:
         return _first(legal, TAKE)
     if talon:

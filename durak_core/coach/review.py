@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from math import sqrt
 
-from ..actions import ATTACK, DEFEND, PASS, SHOW, TAKE, TRANSFER, Action
+from ..actions import ATTACK, DEFEND, PASS, TAKE, Action
 from ..ai.base_impl import decision_rng
 from ..ai.cardinfo import CardTable
 from ..ai.determinize import Determinizer
@@ -41,6 +41,7 @@ from ..ai.schedule import next_actor
 from ..cards import SAME_RANK, Card
 from ..events import Event
 from ..fast import apply_unchecked
+from ..move_kinds import SPENDS_CARD, move_kind
 from ..state import GameState
 from ..views import SeatView
 
@@ -410,7 +411,7 @@ def _paired(
 
 def _plays(a: Action) -> bool:
     """Does ``a`` put its card on the table (a show keeps it in the hand, V18)?"""
-    return a.kind in (ATTACK, DEFEND, TRANSFER)
+    return SPENDS_CARD[a.kind]
 
 
 def why(view: SeatView, mem: Memory, chosen: Action, best: Action) -> tuple[str, Card | None]:
@@ -430,10 +431,9 @@ def why(view: SeatView, mem: Memory, chosen: Action, best: Action) -> tuple[str,
     keeps = not _plays(best) or not strong >> best.c & 1
     if view.talon_size and spends and keeps:
         return "keeps_trump", card_of(chosen)
-    if best.kind == TRANSFER:
-        return "transfer", card_of(best)
-    if best.kind == SHOW:
-        return "show", card_of(best)
+    reason = move_kind(best).reason  # passing the attack on (V1, V18)
+    if reason is not None:
+        return reason, card_of(best)
     if best.kind == DEFEND and chosen.kind == TAKE:
         return "defend", card_of(best)
     if best.kind == TAKE and chosen.kind == DEFEND:

@@ -320,11 +320,13 @@ LAYOUT_SIZES = (
 
 
 @contextlib.asynccontextmanager
-async def harness_server() -> AsyncIterator[str]:
-    """activity/harness/serve.py on a free port, once it answers; yields its base URL."""
+async def harness_server(frames: Path | None = None) -> AsyncIterator[str]:
+    """activity/harness/serve.py on a free port, once it answers; yields its base URL.
+    ``frames``: the scenarios' folder, if not the recorded ones."""
     port = free_port()
+    folder = ["--frames", str(frames)] if frames is not None else []
     harness = subprocess.Popen(
-        [sys.executable, str(HARNESS / "serve.py"), "--port", str(port)],
+        [sys.executable, str(HARNESS / "serve.py"), "--port", str(port), *folder],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
@@ -345,13 +347,17 @@ async def harness_server() -> AsyncIterator[str]:
 
 @contextlib.asynccontextmanager
 async def harness_page(
-    size: tuple[int, int] | None = None, *, reduced_motion: bool = False
+    size: tuple[int, int] | None = None,
+    *,
+    reduced_motion: bool = False,
+    frames: Path | None = None,
 ) -> AsyncIterator[tuple[str, aiohttp.ClientSession, Page]]:
     """The harness server with its recorded frames, a headless Chromium and one page of it
     (``size``: its viewport, ``set_size``; ``reduced_motion``: ``reduce_motion``): yields the
-    server's base URL, an HTTP session and the page; stops them all after."""
+    server's base URL, an HTTP session and the page; stops them all after. ``frames``: as
+    :func:`harness_server`'s."""
     async with (
-        harness_server() as base,
+        harness_server(frames) as base,
         headless_chromium() as browser_port,
         aiohttp.ClientSession() as http,
         new_page(http, browser_port) as page,

@@ -11,11 +11,11 @@ import discord
 
 from bot.coach.review_chart import ChartPoint, ChartScene, render_chart
 from bot.text import t
-from bot.ui.card_words import card_text, rank_label
-from durak_core import Action, Card
-from durak_core.actions import ATTACK, DEFEND, EXCHANGE, PASS, SHOW, TAKE, TRANSFER
+from bot.ui.card_words import action_cards, card_text, rank_label
+from durak_core import Action
 from durak_core.coach.review import ACCURATE_POINTS, DecisionReview
 from durak_core.coach.review_game import GameReview
+from durak_core.move_kinds import move_kind
 
 CHART_FILE = "review.png"
 FIELD_MAX = 1024
@@ -24,24 +24,8 @@ COLOUR = 0x1565C0
 
 
 def action_text(action: Action, loc: str | None) -> str:
-    """An action as the review names it ("beat 9♠ with J♠")."""
-    kind = action.kind
-    card = Card.from_index(action.c) if action.c >= 0 else None
-    if kind == ATTACK and card is not None:
-        return t("review.act.attack", loc, card=card_text(card, loc))
-    if kind == DEFEND and card is not None:
-        attack = card_text(Card.from_index(action.a), loc)
-        return t("review.act.defend", loc, attack=attack, card=card_text(card, loc))
-    if kind == TRANSFER and card is not None:
-        return t("review.act.transfer", loc, card=card_text(card, loc))
-    if kind == SHOW and card is not None:
-        return t("review.act.show", loc, card=card_text(card, loc))
-    if kind == TAKE:
-        return t("review.act.take", loc)
-    if kind == PASS:
-        return t("review.act.pass", loc)
-    assert kind == EXCHANGE
-    return t("review.act.exchange", loc)
+    """An action as the review names it ("beat 9♠ with J♠"), in its kind's words."""
+    return t(move_kind(action).review, loc, **action_cards(action, loc))
 
 
 def _result(chance: float) -> str:

@@ -43,10 +43,15 @@ def _params(option: RuleOption, value: object) -> dict[str, object]:
     return {option.param: value} if option.param else {}
 
 
-# Every table message and lobby shows it; a table's rules never change during a game.
-@functools.lru_cache(maxsize=256)
 def rules_summary(rules: RuleSet, loc: str | None = None) -> str:
     """One line for the lobby and the table message."""
+    return _rules_summary(rules, rules.name, loc)
+
+
+# Every table message and lobby shows it; a table's rules never change during a game. The
+# preset's name is a key of its own: rule sets that differ only by it compare equal.
+@functools.lru_cache(maxsize=256)
+def _rules_summary(rules: RuleSet, preset: str, loc: str | None) -> str:
     name = preset_name(rules, loc)
     diffs = rule_names(rules, loc)
     if not diffs:

@@ -11,7 +11,7 @@ import json
 import pkgutil
 import random
 from collections.abc import Iterator
-from dataclasses import fields
+from dataclasses import fields, replace
 from typing import Any
 
 import pytest
@@ -20,6 +20,7 @@ import bot.ui
 from bot.domain import TableStatus
 from bot.tables.table import Seat, Table
 from bot.ui.hand_view import table_hand
+from bot.ui.rules_text import rules_summary
 from bot.ui.table_embed import render_table
 from bot.ui.table_picture import table_picture
 from durak_core import Series, new_game, preset
@@ -49,7 +50,24 @@ CACHES = render_caches()
 
 def test_the_caches_are_found() -> None:
     names = {c.__name__ for c in CACHES}
-    assert {"card_text", "rules_summary", "_seat_line", "_button_rows", "_footer"} <= names
+    assert {"card_text", "_rules_summary", "_seat_line", "_button_rows", "_footer"} <= names
+
+
+def test_rule_sets_equal_but_for_their_preset_name_get_their_own_summary() -> None:
+    """``RuleSet.name`` takes no part in equality: the classic preset and a custom table with
+    the same options shared one cached summary, so either showed the other's name, depending
+    on which a process drew first."""
+    classic = preset("classic")
+    custom = replace(classic, name="custom")
+    assert classic == custom and hash(classic) == hash(custom)
+    for first, second in ((classic, custom), (custom, classic)):
+        for cache in CACHES:
+            cache.cache_clear()
+        shown = rules_summary(first, "en"), rules_summary(second, "en")
+        for cache in CACHES:
+            cache.cache_clear()
+        assert shown == (rules_summary(first, "en"), rules_summary(second, "en"))
+    assert rules_summary(classic, "en") != rules_summary(custom, "en")
 
 
 def snapshot(table: Table, rng: random.Random, k: int) -> str:

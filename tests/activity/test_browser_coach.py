@@ -28,7 +28,15 @@ from bot.coach.ui.review_text import review_sections
 from bot.text import t
 from durak_core import Action, parse_move, visible_to
 from durak_core.coach.puzzles import PuzzlePlay, solver_for, winning_moves
-from tests.activity.browser import BROWSER_TEST, CLIENT_DOC, DRAWN, Page, reduce_motion, set_size
+from tests.activity.browser import (
+    BROWSER_TEST,
+    CLIENT_DOC,
+    DRAWN,
+    LAYOUT_SIZES,
+    Page,
+    reduce_motion,
+    set_size,
+)
 from tests.activity.test_browser_game import click_move, two_browsers
 from tests.bot.coach.test_hints import practice_pair
 from tests.bot.coach.test_review_bot import alices_game
@@ -36,8 +44,8 @@ from tests.bot.helpers import world
 
 pytestmark = BROWSER_TEST
 
-#: The sizes each coach view is checked and shot at: a desktop, phones upright and on their side.
-SIZES = ((1280, 720), (390, 844), (360, 640), (640, 360))
+#: The sizes each coach view is checked and shot at: every size the Activity is laid out at.
+SIZES = LAYOUT_SIZES
 WAIT = 60.0
 
 #: The coach's texts as the page shows them, and whether anything sticks out of the screen.

@@ -277,85 +277,52 @@ async def test_bad_query_parameter_fails_as_on_discord(
     assert status == 200
 
 
-def _command(**fields: Any) -> dict[str, Any]:
-    option = {"type": 3, "name": "who", "description": "Who plays"}
-    option.update(fields.pop("option", {}))
-    return {"name": "durak", "description": "Play", "type": 1, "options": [option], **fields}
+def _command() -> dict[str, Any]:
+    choice = {"name": "n", "value": "v"}
+    option = {"type": 3, "name": "who", "description": "Who plays", "choices": [choice]}
+    return {"name": "durak", "description": "Play", "type": 1, "options": [option]}
 
 
-COMMAND_VIOLATIONS: list[tuple[str, dict[str, Any], str]] = [
-    (
-        "a locale Discord does not have",
-        _command(name_localizations={"en": "durak"}),
-        "0.name_localizations.en",
-    ),
-    (
-        "a 101-character localized description",
-        _command(description_localizations={"ru": "д" * 101}),
-        "0.description_localizations.ru",
-    ),
-    (
-        "an empty localized description",
-        _command(description_localizations={"de": ""}),
-        "0.description_localizations.de",
-    ),
-    (
-        "an upper-case localized name",
-        _command(name_localizations={"fr": "Durak"}),
-        "0.name_localizations.fr",
-    ),
-    (
-        "an option's description of 101",
-        _command(option={"description": "x" * 101}),
-        "0.options.0.description",
-    ),
-    (
-        "an option's bad locale",
-        _command(option={"description_localizations": {"xx": "y"}}),
-        "0.options.0.description_localizations.xx",
-    ),
-    (
-        "a choice name of 101",
-        _command(option={"choices": [{"name": "n" * 101, "value": "v"}]}),
-        "0.options.0.choices.0.name",
-    ),
-    (
-        "a choice's localized name of 101",
-        _command(
-            option={
-                "choices": [{"name": "n", "value": "v", "name_localizations": {"uk": "n" * 101}}]
-            }
-        ),
-        "0.options.0.choices.0.name_localizations.uk",
-    ),
-    (
-        "26 choices",
-        _command(option={"choices": [{"name": f"c{i}", "value": f"{i}"} for i in range(26)]}),
-        "0.options.0.choices",
-    ),
-    (
-        "26 options",
-        _command(options=[{"type": 3, "name": f"o{i}", "description": "d"} for i in range(26)]),
-        "0.options",
-    ),
-    (
-        "an option type the description does not know",
-        _command(option={"type": 99}),
-        "0.options.0.type",
-    ),
+def _with(field: str, value: Any) -> dict[str, Any]:
+    """A valid command with ``value`` put at ``field``: its path in the PUT body (the list of
+    commands, this one at 0), which is where Discord's answer names the error."""
+    command = _command()
+    *parents, last = (int(p) if p.isdigit() else p for p in field.split("."))
+    node: Any = [command]
+    for part in parents:
+        node = node[part] if isinstance(part, int) else node.setdefault(part, {})
+    node[last] = value
+    return command
+
+
+_26_CHOICES = [{"name": f"c{i}", "value": f"{i}"} for i in range(26)]
+_26_OPTIONS = [{"type": 3, "name": f"o{i}", "description": "d"} for i in range(26)]
+#: (what is wrong, where, the bad value put there).
+COMMAND_VIOLATIONS: list[tuple[str, str, Any]] = [
+    ("a locale Discord does not have", "0.name_localizations.en", "durak"),
+    ("a 101-character localized description", "0.description_localizations.ru", "д" * 101),
+    ("an empty localized description", "0.description_localizations.de", ""),
+    ("an upper-case localized name", "0.name_localizations.fr", "Durak"),
+    ("an option's description of 101", "0.options.0.description", "x" * 101),
+    ("an option's bad locale", "0.options.0.description_localizations.xx", "y"),
+    ("a choice name of 101", "0.options.0.choices.0.name", "n" * 101),
+    ("a choice's localized name of 101", "0.options.0.choices.0.name_localizations.uk", "n" * 101),
+    ("26 choices", "0.options.0.choices", _26_CHOICES),
+    ("26 options", "0.options", _26_OPTIONS),
+    ("an option type the description does not know", "0.options.0.type", 99),
 ]
 
 
 @pytest.mark.parametrize(
-    ("command", "field"),
+    ("field", "value"),
     [case[1:] for case in COMMAND_VIOLATIONS],
     ids=[case[0] for case in COMMAND_VIOLATIONS],
 )
 async def test_command_violation_fails_as_on_discord(
-    fake: FakeDiscord, command: dict[str, Any], field: str
+    fake: FakeDiscord, field: str, value: Any
 ) -> None:
     path = f"/applications/{fake.application_id}/commands"
-    status, answer = await _send(fake, "PUT", path, [command])
+    status, answer = await _send(fake, "PUT", path, [_with(field, value)])
     assert (status, answer["code"]) == (400, 50035)
     node = answer["errors"]
     for part in field.split("."):

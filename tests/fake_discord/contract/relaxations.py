@@ -14,6 +14,13 @@ from typing import Any
 _SNOWFLAKE = {"$ref": "#/components/schemas/SnowflakeType"}
 
 
+def _snowflake_or_integer(*, nullable: bool = False) -> dict[str, Any]:
+    """The description's snowflake string, or the non-negative integer Discord takes as well
+    (``nullable``: or null, where the description allows it)."""
+    null: list[dict[str, Any]] = [{"type": "null"}] if nullable else []
+    return {"anyOf": [*null, _SNOWFLAKE, {"type": "integer", "minimum": 0}]}
+
+
 @dataclass(frozen=True)
 class Relaxation:
     name: str
@@ -28,7 +35,7 @@ RELAXATIONS: tuple[Relaxation, ...] = (
     Relaxation(
         name="attachment placeholder id",
         pointer="/components/schemas/MessageAttachmentRequest/properties/id",
-        accepts={"anyOf": [_SNOWFLAKE, {"type": "integer", "minimum": 0}]},
+        accepts=_snowflake_or_integer(),
         reason=(
             "A new upload is named in `attachments` by its `files[n]` index, and discord.py "
             'sends it as the integer (`"id": 0`), as does Discord\'s own upload example '
@@ -39,7 +46,7 @@ RELAXATIONS: tuple[Relaxation, ...] = (
     Relaxation(
         name="allowed mentions user ids as integers",
         pointer="/components/schemas/MessageAllowedMentionsRequest/properties/users/items",
-        accepts={"anyOf": [{"type": "null"}, _SNOWFLAKE, {"type": "integer", "minimum": 0}]},
+        accepts=_snowflake_or_integer(nullable=True),
         reason=(
             "discord.py writes `AllowedMentions(users=[...])` as JSON integers and Discord "
             "honours them (the same integer snowflakes as the DM recipient below); the "
@@ -49,7 +56,7 @@ RELAXATIONS: tuple[Relaxation, ...] = (
     Relaxation(
         name="DM recipient as an integer",
         pointer="/components/schemas/CreatePrivateChannelRequest/properties/recipient_id",
-        accepts={"anyOf": [_SNOWFLAKE, {"type": "integer", "minimum": 0}]},
+        accepts=_snowflake_or_integer(),
         reason=(
             'discord.py opens every DM with `{"recipient_id": <int>}` and Discord opens it: '
             'snowflakes are integers to Discord (developers/reference.mdx, "Snowflakes": '

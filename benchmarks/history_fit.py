@@ -27,23 +27,13 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from durak_core import events
 from durak_core.actions import ATTACK, DEFEND, SHOW, TRANSFER
 from durak_core.ai.normal import normal_choice
 from durak_core.bits import set_bits
 from durak_core.board import set_roles
 from durak_core.cards import Card, mask_of
 from durak_core.deck import order_from_hands
-from durak_core.events import (
-    ActionTaken,
-    BoutEnded,
-    BoutStarted,
-    CardsDrawn,
-    CardsReceived,
-    Event,
-    GameOver,
-    TrumpExchanged,
-    TrumpRevealed,
-)
 from durak_core.fast import apply_unchecked, legal_actions
 from durak_core.state import GameState, new_game
 from durak_core.views import SeatView
@@ -64,7 +54,7 @@ _DRAW = 3  # cards unknown: ``number`` of them, ``cards`` = the face-up trump if
 class HistoryFit:
     """The history of one decision, prepared once; :meth:`weight` scores a deal."""
 
-    def __init__(self, view: SeatView, history: Sequence[Event], normal: int) -> None:
+    def __init__(self, view: SeatView, history: Sequence[events.Event], normal: int) -> None:
         self.view = view
         self.history = tuple(history)
         #: Seats shown as Normal (bit mask): their past decisions are checked too.
@@ -79,13 +69,13 @@ class HistoryFit:
     def _prepare(self) -> None:
         n = self.view.seats
         known = [0] * n
-        events = self.history
+        history = self.history
         pending: list[list[int]] = [[] for _ in range(n)]
         received: dict[int, int] = {}
         steps: list[tuple[int, int, int, int, int]] = []
         last_action = -1
-        for i, e in enumerate(events):
-            if isinstance(e, ActionTaken):
+        for i, e in enumerate(history):
+            if isinstance(e, events.ActionTaken):
                 if self.opener < 0:
                     self.opener = e.seat
                 a = e.action
@@ -96,17 +86,17 @@ class HistoryFit:
                     known[e.seat] |= 1 << a.c
                 self.ends[i] = False
                 last_action = i
-            elif isinstance(e, BoutStarted):
+            elif isinstance(e, events.BoutStarted):
                 if self.opener < 0:
                     self.opener = e.attacker
-            elif isinstance(e, (BoutEnded, GameOver)):
+            elif isinstance(e, (events.BoutEnded, events.GameOver)):
                 if last_action >= 0:
                     self.ends[last_action] = True
-                if isinstance(e, BoutEnded) and not e.defended:
+                if isinstance(e, events.BoutEnded) and not e.defended:
                     cards = mask_of(e.cards)
                     known[e.defender] |= cards
                     steps.append((_TAKE, e.defender, cards, 0, 0))
-            elif isinstance(e, CardsDrawn):
+            elif isinstance(e, events.CardsDrawn):
                 if e.number:
                     if e.seat == self.view.seat:
                         pending[e.seat].append(len(steps))
@@ -114,12 +104,12 @@ class HistoryFit:
                     else:
                         trump = 0 if e.trump is None else 1 << e.trump.index
                         steps.append((_DRAW, e.seat, trump, e.number, known[e.seat]))
-            elif isinstance(e, CardsReceived):
+            elif isinstance(e, events.CardsReceived):
                 if not pending[e.seat]:
                     self.usable = False
                     return
                 received[pending[e.seat].pop(0)] = mask_of(e.cards)
-            elif isinstance(e, (TrumpExchanged, TrumpRevealed)):
+            elif isinstance(e, (events.TrumpExchanged, events.TrumpRevealed)):
                 self.usable = False  # V8 and V14 move cards outside this model
                 return
         for k, mask in received.items():
@@ -188,10 +178,10 @@ class HistoryFit:
             s.known = (0,) * n
             set_roles(s, self.opener)
         mismatches = 0
-        events = self.history
+        history = self.history
         normal = self.normal
-        for i, e in enumerate(events):
-            if not isinstance(e, ActionTaken):
+        for i, e in enumerate(history):
+            if not isinstance(e, events.ActionTaken):
                 continue
             seat = e.seat
             if normal >> seat & 1:
@@ -199,7 +189,7 @@ class HistoryFit:
                 if e.action not in options:
                     return -1
                 if len(options) > 1:
-                    move = normal_choice(s.view(seat), events[:i], lookahead=False)
+                    move = normal_choice(s.view(seat), history[:i], lookahead=False)
                     mismatches += move != e.action
             bout = s.bout
             apply_unchecked(s, seat, e.action)

@@ -23,14 +23,7 @@ from bot.activity.hub import Connection
 from bot.activity.protocol import Coach, coach_frame
 from bot.activity.session_tokens import Session
 from bot.activity.table_frames import public_part, seat_part
-from bot.coach.puzzle_days import (
-    DailyTry,
-    Note,
-    finish_daily,
-    open_daily,
-    shipped_puzzles,
-    today,
-)
+from bot.coach import puzzle_days
 from bot.coach.ui.puzzle_board import moves_line, title_line, verdict_lines
 from bot.text import t
 from bot.ui.card_words import grouped_hand
@@ -51,9 +44,9 @@ MAX_BOARDS = 2000
 @dataclass
 class Board:
     play: PuzzlePlay
-    daily: DailyTry
+    daily: puzzle_days.DailyTry
     #: The lines the board adds (practice, the result kept, the streak), as catalogue keys.
-    notes: list[Note] = field(default_factory=list)
+    notes: list[puzzle_days.Note] = field(default_factory=list)
 
 
 class PuzzleBoards:
@@ -79,15 +72,15 @@ class PuzzleBoards:
             conn.send(error_for(session, "err.guild_only", ref=ref))
             return
         try:
-            puzzles = await asyncio.to_thread(shipped_puzzles)
+            puzzles = await asyncio.to_thread(puzzle_days.shipped_puzzles)
         except (OSError, ValueError) as exc:
             error_id = secrets.token_hex(4)
             log.error("the puzzle file cannot be loaded (error id %s): %s", error_id, exc)
             conn.send(error_for(session, "puzzle.unavailable", {"id": error_id}, ref))
             return
-        day = today(self.service.core.clock)
+        day = puzzle_days.today(self.service.core.clock)
         storage = self.service.storage
-        puzzle, daily, notes = await open_daily(
+        puzzle, daily, notes = await puzzle_days.open_daily(
             storage, puzzles, session.guild_id, day, session.user_id
         )
         board = Board(PuzzlePlay(puzzle), daily, notes)
@@ -128,7 +121,7 @@ class PuzzleBoards:
             log.warning("puzzle %d: the solver ran out of budget", play.puzzle.number)
             conn.send(error_for(session, "puzzle.too_hard", ref=ref))
             return
-        board.daily, kept = await finish_daily(
+        board.daily, kept = await puzzle_days.finish_daily(
             self.service.storage, board.daily, play, session.user_id, self.service.core.clock()
         )
         board.notes += kept

@@ -1,5 +1,5 @@
 """Shared helpers for engine tests: deal exact hands, play scripted moves, play a random game
-to its end, reshuffle what a seat cannot see."""
+to its end, reshuffle what a seat cannot see; V18's standard position."""
 
 from __future__ import annotations
 
@@ -14,8 +14,14 @@ from durak_core import (
     new_game,
     order_from_hands,
     parse_cards,
+    position,
 )
 from durak_core.cards import cards_of
+from durak_core.events import Event
+
+#: V1 with V18 (no preset has V18): the defender may pass an attack on by showing the trump of
+#: its rank.
+SHOW_RULES = RuleSet(transfer=True, transfer_by_trump=True)
 
 
 def deal_exact(
@@ -72,6 +78,13 @@ def finished_game(
         seat = rng.choice([p for p in range(seats) if s.legal_actions(p)])
         s, _ = s.apply(seat, rng.choice(s.legal_actions(seat)))
     return s
+
+
+def v18_attacked() -> tuple[GameState, tuple[Event, ...]]:
+    """Three seats, hearts trump: seat 0 has led 6S, and seat 1, defending, may show its 6H
+    (V18) or play it (V1) to pass the attack to seat 2. The state and the lead's events."""
+    g = position(SHOW_RULES, ["6S 9D", "6H KS KC", "8D 9C JH"], trump="AH", attacker=0)
+    return g.apply(0, "attack 6S")
 
 
 def legal(state: GameState, seat: int) -> list[str]:

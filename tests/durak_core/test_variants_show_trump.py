@@ -33,9 +33,8 @@ from durak_core.events import ActionTaken, PlayerOut, visible_to
 from durak_core.explain import why_illegal
 from durak_core.verify import GameLog, reads_legacy_shows, verify_game
 
-from .helpers import deal_exact, legal, play
+from .helpers import SHOW_RULES, deal_exact, legal, play, v18_attacked
 
-SHOW_RULES = RuleSet(transfer=True, transfer_by_trump=True)
 SIX = Card.parse("6H")
 
 
@@ -45,15 +44,13 @@ def test_v18_needs_v1() -> None:
 
 
 def test_v18_show_and_play_are_both_offered() -> None:
-    g = position(SHOW_RULES, ["6S 9D", "6H KS KC", "8D 9C JH"], trump="AH", attacker=0)
-    g = play(g, "0 attack 6S")
+    g, _ = v18_attacked()
     assert {"transfer 6H", "show 6H"} <= set(legal(g, 1))
     assert "show KS" not in legal(g, 1)  # only a trump of the attack's rank is shown
 
 
 def test_v18_showing_the_trump_passes_the_same_attack_on_and_keeps_the_card() -> None:
-    g = position(SHOW_RULES, ["6S 9D", "6H KS KC", "8D 9C JH"], trump="AH", attacker=0)
-    g = play(g, "0 attack 6S")
+    g, _ = v18_attacked()
     g, events = g.apply(1, "show 6H")
     assert (g.attacker, g.defender) == (1, 2)
     assert [a for a, _ in g.public_view().table] == [Card.parse("6S")]  # the same attack
@@ -67,8 +64,7 @@ def test_v18_showing_the_trump_passes_the_same_attack_on_and_keeps_the_card() ->
 
 
 def test_v18_playing_the_trump_is_a_v1_transfer() -> None:
-    g = position(SHOW_RULES, ["6S 9D", "6H KS KC", "8D 9C JH"], trump="AH", attacker=0)
-    g = play(g, "0 attack 6S", "1 transfer 6H")
+    g = play(v18_attacked()[0], "1 transfer 6H")
     assert SIX not in cards_of(g.hands[1]) and len(g.public_view().table) == 2
     assert (g.attacker, g.defender) == (1, 2) and SIX not in g.view(0).known[1]
 
@@ -89,8 +85,7 @@ def test_v18_playing_a_last_trump_empties_the_hand_and_the_player_goes_out() -> 
 
 
 def test_v18_nothing_else_of_the_hand_becomes_known() -> None:
-    g = position(SHOW_RULES, ["6S 9D", "6H KS KC", "8D 9C JH"], trump="AH", attacker=0)
-    g = play(g, "0 attack 6S", "1 show 6H")
+    g = play(v18_attacked()[0], "1 show 6H")
     for seat in (0, 2):
         assert g.view(seat).known[1] == frozenset({SIX})
 

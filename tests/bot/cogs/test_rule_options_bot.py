@@ -13,10 +13,11 @@ from bot.cogs.new_table import NEW_OPTIONS, NewTable
 from bot.text import CATALOGUES, t
 from bot.ui.card_words import card_text, event_line
 from bot.ui.rules_text import rule_names, rules_text
-from durak_core import Card, RulesError, RuleSet, position
+from durak_core import Card, RulesError, RuleSet
 from durak_core.rule_options import RuleOption
 from durak_core.rules import OPTIONS
 from tests.bot.helpers import running_bot, table_of, world
+from tests.durak_core.helpers import v18_attacked
 from tests.durak_core.strategies import option_tables
 from tests.fake_discord.command_size import levels
 
@@ -96,13 +97,7 @@ def test_the_rules_text_has_a_line_for_every_option_set(table: tuple[RuleSet, in
 
 def test_a_shown_trump_has_its_own_log_line() -> None:
     """V18: the show is its own action, worded apart from a transfer that plays the trump."""
-    g = position(
-        RuleSet(transfer=True, transfer_by_trump=True),
-        ["6S 9D", "6H KS KC", "8D 9C JH"],
-        trump="AH",
-        attacker=0,
-    )
-    g, _ = g.apply(0, "attack 6S")
+    g, _ = v18_attacked()
     _, shown = g.apply(1, "show 6H")
     _, played = g.apply(1, "transfer 6H")
     for lang in LANGS:

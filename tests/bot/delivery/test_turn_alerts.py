@@ -18,11 +18,12 @@ from bot.app import DurakBot
 from bot.delivery.turn_alerts import transferred
 from bot.tables.table import Table
 from bot.text import t
-from durak_core import Action, RuleSet, position
+from durak_core import Action
 from durak_core.actions import ATTACK, DEFEND
 from tests.bot.helpers import HAND_ID, World, open_table, public_message, running_bot, world
 from tests.bot.tables.test_bot_game import settled
 from tests.bot.tables.test_robust_idle import Clock, bot_with_clock
+from tests.durak_core.helpers import v18_attacked
 from tests.fake_discord import FakeDiscord, FakeMessage
 
 
@@ -402,13 +403,7 @@ async def test_timer_move_retires_the_notification(tmp_path: Path) -> None:
 )
 def test_a_show_hands_the_defence_on_as_a_transfer_does(move: str, handed_on: bool) -> None:
     """V18: after a show the next defender is alerted that the attack was passed to them."""
-    g = position(
-        RuleSet(transfer=True, transfer_by_trump=True),
-        ["6S 9D", "6H KS KC", "8D 9C JH"],
-        trump="AH",
-        attacker=0,
-    )
-    g, opened = g.apply(0, "attack 6S")
+    g, opened = v18_attacked()
     _, events = g.apply(1, move)
     table = cast(Table, SimpleNamespace(events=[*opened, *events]))
     assert transferred(table) == handed_on

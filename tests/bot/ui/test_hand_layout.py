@@ -14,6 +14,7 @@ from bot.ui.components import Components
 from bot.ui.hand_view import HandContext, render_hand
 from durak_core import PRESETS, Action, Card, Defend, GameState, RuleSet, new_game, position
 from durak_core.actions import SHOW
+from tests.durak_core.helpers import SHOW_RULES, v18_attacked
 from tests.durak_core.strategies import TABLES
 
 TABLE = "0123abcd"
@@ -109,9 +110,6 @@ def _offers_exactly_the_legal_actions(s: GameState, seat: int, practice: bool) -
     return True
 
 
-SHOW_RULES = RuleSet(transfer=True, transfer_by_trump=True)  # V1 + V18 (no preset has V18)
-
-
 @pytest.mark.parametrize("seats", [2, 4])
 async def test_v18_components_offer_exactly_the_legal_actions(seats: int) -> None:
     """V18: the hand offers a show beside the transfer with the same trump."""
@@ -125,8 +123,7 @@ async def test_v18_components_offer_exactly_the_legal_actions(seats: int) -> Non
 
 
 def test_v18_show_and_transfer_are_buttons_side_by_side() -> None:
-    g = position(SHOW_RULES, ["6S 9D", "6H KS KC", "8D 9C JH"], trump="AH", attacker=0)
-    g, _ = g.apply(0, "attack 6S")
+    g, _ = v18_attacked()
     v = g.view(1)
     for lang in ("en", "ru"):
         msg = render_hand(v, HandContext(TABLE, v.version, ["a", "b", "c"], loc=lang))
@@ -140,7 +137,6 @@ def test_v18_show_and_transfer_are_buttons_side_by_side() -> None:
 async def test_extreme_many_open_attack_cards_still_fit(practice: bool) -> None:
     """V9 + V16: eight sixes against a 15-card hand — six beatable targets, 31 actions (and a
     practice table's Hint)."""
-    from durak_core import position
 
     rules = RuleSet(unlimited_bout=True, double_deck=True)
     defender = "7S 7C 7D 8S 8C 8D 9S 9D 10S 10C 10D JS JC JD QS"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from durak_core import GameState, RuleSet, parse_action, position
+from durak_core import GameState, parse_action, position
 from durak_core.ai import LEVELS, Budget, Level, make_player
 from durak_core.ai.determinize import Determinizer
 from durak_core.ai.hard import candidates
@@ -13,9 +13,8 @@ from durak_core.ai.memory import remember
 from durak_core.cards import Card
 from durak_core.coach.review import why
 from durak_core.events import Event, visible_to
-from tests.durak_core.helpers import reshuffle_hidden
+from tests.durak_core.helpers import SHOW_RULES, reshuffle_hidden
 
-SHOW_RULES = RuleSet(transfer=True, transfer_by_trump=True)
 SIX = Card.parse("6H")
 
 

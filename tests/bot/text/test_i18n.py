@@ -167,21 +167,16 @@ def test_rules_text_covers_every_preset_in_every_language(lang: str) -> None:
                 assert f"({rid})" in text, (lang, name, rid)
 
 
-#: How each language writes 1, 2 and 5 cards (ru/uk: one, few, many).
-CARDS = {
-    "en": {1: "1 card", 2: "2 cards", 5: "5 cards"},
-    "es": {1: "1 carta", 2: "2 cartas", 5: "5 cartas"},
-    "de": {1: "1 Karte", 2: "2 Karten", 5: "5 Karten"},
-    "ru": {1: "1 карта", 2: "2 карты", 5: "5 карт"},
-    "uk": {1: "1 карта", 2: "2 карти", 5: "5 карт"},
+#: How each language counts 1, 2 and 5 cards (ru/uk: one, few, many), and its log line for Bob
+#: picking them up, around that count (where ru and uk say one card in the accusative).
+COUNTS = {
+    "en": ({1: "1 card", 2: "2 cards", 5: "5 cards"}, "Bob picks up {}"),
+    "es": ({1: "1 carta", 2: "2 cartas", 5: "5 cartas"}, "Bob se lleva {}"),
+    "de": ({1: "1 Karte", 2: "2 Karten", 5: "5 Karten"}, "Bob nimmt {} auf"),
+    "ru": ({1: "1 карта", 2: "2 карты", 5: "5 карт"}, "Bob забирает {}"),
+    "uk": ({1: "1 карта", 2: "2 карти", 5: "5 карт"}, "Bob забирає {}"),
 }
-TAKEN = {
-    "en": {1: "Bob picks up 1 card", 2: "Bob picks up 2 cards", 5: "Bob picks up 5 cards"},
-    "es": {1: "Bob se lleva 1 carta", 2: "Bob se lleva 2 cartas", 5: "Bob se lleva 5 cartas"},
-    "de": {1: "Bob nimmt 1 Karte auf", 2: "Bob nimmt 2 Karten auf", 5: "Bob nimmt 5 Karten auf"},
-    "ru": {1: "Bob забирает 1 карту", 2: "Bob забирает 2 карты", 5: "Bob забирает 5 карт"},
-    "uk": {1: "Bob забирає 1 карту", 2: "Bob забирає 2 карти", 5: "Bob забирає 5 карт"},
-}
+ACCUSATIVE = {"1 карта": "1 карту"}
 NAMES = ["Ann", "Bob", "Cid"]
 TABLE = "0badcafe"
 
@@ -219,9 +214,10 @@ def _samples() -> tuple[dict[int, tuple[GameState, int]], dict[tuple[bool, int],
 def test_counts_on_the_table_hand_and_log(lang: str) -> None:
     """The public embed, the hand and the log say "1 card", "2 cards", «2 карты», «5 карт»."""
     holding, bouts = _samples()
+    cards, taken = COUNTS[lang]
     assert set(holding) == {1, 2, 5} and {n for defended, n in bouts if not defended} == {1, 2, 5}
     for n, (state, seat) in holding.items():
-        shown = CARDS[lang][n]
+        shown = cards[n]
         table = Table(TABLE, 1, 1, 1, RuleSet(), 3, 0, seats=[Seat(name) for name in NAMES])
         table.status, table.state, table.seed, table.language = TableStatus.RUNNING, state, 7, lang
         fields = render_table(table)[0].to_dict().get("fields", [])
@@ -234,9 +230,9 @@ def test_counts_on_the_table_hand_and_log(lang: str) -> None:
     for (defended, n), event in bouts.items():
         said = event_line(event, NAMES, lang)
         if not defended:
-            assert said == TAKEN[lang][n], said
+            assert said == taken.format(ACCUSATIVE.get(cards[n], cards[n])), said
         else:
-            assert said is not None and CARDS[lang][n] in said, said
+            assert said is not None and cards[n] in said, said
     if lang == "ru":
         assert event_line(bouts[True, 2], NAMES, lang) == "Отбился: 2 карты в бито"
     if lang == "en":

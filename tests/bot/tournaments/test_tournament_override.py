@@ -15,7 +15,9 @@ from bot.tournaments.storage import TournamentStatus
 from tests.bot.helpers import running_bot, world
 from tests.bot.tournaments.test_tournament_signup import (
     display,
+    four_cup,
     reaches,
+    round_open,
     say,
     signed_up,
     started,
@@ -27,25 +29,14 @@ from tests.bot.tournaments.test_tournament_signup import (
 async def test_an_override_decides_a_swiss_table_and_the_next_round_follows(
     tmp_path: Path,
 ) -> None:
-    async with world(tmp_path) as w, running_bot(w) as bot:
-        fake = w.fake
-        storage = bot.service.storage
-        store = bot.tournaments.store
-        field = (w.bob, w.carol, fake.add_user("dave"), fake.add_user("erin"))
-        tr = await signed_up(w, bot, field, name="Cup", rounds=2, timer=600)
-        tid = tr.tournament_id
+    async with four_cup(tmp_path) as (w, bot, tid):
+        fake, storage, store = w.fake, bot.service.storage, bot.tournaments.store
         # nothing to override before the start
         assert await say(w, w.alice, "override", table="1", winner=w.bob) == t(
             "tournament.error.override_not_running"
         )
         await say(w, w.alice, "start")
-
-        async def opened() -> bool:
-            rounds = await store.tournament_rounds(tid)
-            return bool(rounds) and all(p.bot_table_id for p in rounds[0].tables)
-
-        await until(opened)
-        (rnd,) = await store.tournament_rounds(tid)
+        rnd = await round_open(store, tid, 1)
         first, second = rnd.tables
         a, b = first.seats
         c, d = second.seats

@@ -15,7 +15,12 @@ import pytest
 from bot.app import DurakBot
 from bot.text import t
 from bot.tournaments.logic import Standings, rounds_from_games, standings
-from bot.tournaments.storage import TournamentRecord, TournamentStatus, TournamentStore
+from bot.tournaments.storage import (
+    StoredRound,
+    TournamentRecord,
+    TournamentStatus,
+    TournamentStore,
+)
 from tests.bot.helpers import World, running_bot, world
 from tests.fake_discord import FakeDiscord, FakeMessage
 
@@ -117,6 +122,27 @@ async def signed_up(
     for p in players:
         await w.fake.click(p, signup(w, tr), f"dkr:{tr.tournament_id}:join")
     return tr
+
+
+@asynccontextmanager
+async def four_cup(tmp_path: Path) -> AsyncIterator[tuple[World, DurakBot, str]]:
+    """The bot running, bob, carol, dave and erin signed up to alice's "Cup" (Swiss, two rounds,
+    a 10-minute timer), not started yet: the world, the bot and the tournament's id."""
+    async with world(tmp_path) as w, running_bot(w) as bot:
+        field = (w.bob, w.carol, w.fake.add_user("dave"), w.fake.add_user("erin"))
+        tr = await signed_up(w, bot, field, name="Cup", rounds=2, timer=600)
+        yield w, bot, tr.tournament_id
+
+
+async def round_open(store: TournamentStore, tournament_id: str, number: int) -> StoredRound:
+    """Round ``number``, once it is the last round paired and every table of it is open."""
+
+    async def opened() -> bool:
+        rounds = await store.tournament_rounds(tournament_id)
+        return len(rounds) == number and all(p.bot_table_id for p in rounds[-1].tables)
+
+    await until(opened)
+    return (await store.tournament_rounds(tournament_id))[number - 1]
 
 
 async def joined_by(

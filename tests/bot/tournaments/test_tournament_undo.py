@@ -10,33 +10,22 @@ from pathlib import Path
 import pytest
 
 from bot.text import t
-from tests.bot.helpers import running_bot, world
-from tests.bot.tournaments.test_tournament_signup import say, signed_up, until
+from tests.bot.tournaments.test_tournament_signup import four_cup, round_open, say
 
 
 @pytest.mark.slow  # two rounds of overrides: over a second
 async def test_a_stale_choice_is_refused_and_a_result_is_undone_until_the_next_round(
     tmp_path: Path,
 ) -> None:
-    async with world(tmp_path) as w, running_bot(w) as bot:
-        fake = w.fake
-        store = bot.tournaments.store
-        field = (w.bob, w.carol, fake.add_user("dave"), fake.add_user("erin"))
-        tr = await signed_up(w, bot, field, name="Cup", rounds=2, timer=600)
-        tid = tr.tournament_id
+    async with four_cup(tmp_path) as (w, bot, tid):
+        fake, store = w.fake, bot.tournaments.store
         await say(w, w.alice, "start")
-
-        async def opened(number: int) -> bool:
-            rounds = await store.tournament_rounds(tid)
-            return len(rounds) == number and all(p.bot_table_id for p in rounds[-1].tables)
-
-        await until(lambda: opened(1))
+        rnd = await round_open(store, tid, 1)
         choices = await fake.autocomplete(
             w.alice, w.channel, "durak-tournament", "override",
             focused="table", options={"table": ""},
         )  # fmt: skip
         assert [c["value"] for c in choices] == ["1:1", "1:2"]  # each carries its round
-        (rnd,) = await store.tournament_rounds(tid)
         a, b = rnd.tables[0].seats
         c, d = rnd.tables[1].seats
         assert a and b and c and d
@@ -61,7 +50,7 @@ async def test_a_stale_choice_is_refused_and_a_result_is_undone_until_the_next_r
         )
         (rnd,) = await store.tournament_rounds(tid)
         assert rnd.tables[0].override is None and rnd.status == "running"
-        await until(lambda: opened(1))  # the closed table opens again for the rest
+        await round_open(store, tid, 1)  # the closed table opens again for the rest
         logged = [m.content for m in fake.channel_messages(w.channel)]
         await fake.wait_for(
             lambda: sum("📝" in m.content or "↩️" in m.content
@@ -78,7 +67,7 @@ async def test_a_stale_choice_is_refused_and_a_result_is_undone_until_the_next_r
         # round 1 ends by two overrides; round 2 is paired
         await say(w, w.alice, "override", table="1:1", winner=a)
         await say(w, w.alice, "override", table="1:2", forfeit=d)
-        await until(lambda: opened(2))
+        await round_open(store, tid, 2)
         rounds = await store.tournament_rounds(tid)
         before = rounds[1]
         # the choice "round 1 · table 1", made before round 1 ended: refused, nothing changed

@@ -27,6 +27,12 @@ def _too_long(problems: list[Problem], path: str, value: Any, limit: int) -> Non
         problems.append((path, f"Must be {limit} or fewer in length (got {len(value)})."))
 
 
+def _too_many(problems: list[Problem], path: str, items: list[Any], limit: int) -> None:
+    """A list longer than Discord takes there (its words give no count)."""
+    if len(items) > limit:
+        problems.append((path, f"Must be {limit} or fewer in length."))
+
+
 def validate_message(
     body: JSON, *, creating: bool, files: int = 0, prefix: str = ""
 ) -> list[Problem]:
@@ -35,8 +41,7 @@ def validate_message(
     flags = int(body.get("flags") or 0)
     _too_long(problems, f"{prefix}content", body.get("content"), 2000)
     embeds = body.get("embeds") or []
-    if len(embeds) > 10:
-        problems.append((f"{prefix}embeds", "Must be 10 or fewer in length."))
+    _too_many(problems, f"{prefix}embeds", embeds, 10)
     for i, embed in enumerate(embeds):
         problems += validate_embed(embed, f"{prefix}embeds.{i}")
     components = body.get("components") or []
@@ -77,8 +82,7 @@ def validate_embed(embed: JSON, path: str) -> list[Problem]:
     _too_long(problems, f"{path}.author.name", author.get("name"), 256)
     total += len(author.get("name") or "")
     fields = embed.get("fields") or []
-    if len(fields) > 25:
-        problems.append((f"{path}.fields", "Must be 25 or fewer in length."))
+    _too_many(problems, f"{path}.fields", fields, 25)
     for i, fld in enumerate(fields):
         _too_long(problems, f"{path}.fields.{i}.name", fld.get("name"), 256)
         _too_long(problems, f"{path}.fields.{i}.value", fld.get("value"), 1024)
@@ -201,8 +205,7 @@ def validate_modal(body: JSON) -> list[Problem]:
 
 def validate_commands(commands: list[JSON]) -> list[Problem]:
     problems: list[Problem] = []
-    if len(commands) > 100:
-        problems.append(("", "Must be 100 or fewer in length."))
+    _too_many(problems, "", commands, 100)
     names: set[tuple[str, int]] = set()
     for i, cmd in enumerate(commands):
         key = (str(cmd.get("name")), int(cmd.get("type", 1)))
@@ -220,8 +223,7 @@ def _validate_command(cmd: JSON, path: str, depth: int) -> list[Problem]:
     if chat_input:
         problems += _names_and_descriptions(cmd, path, "command")
     options = cmd.get("options") or []
-    if len(options) > 25:
-        problems.append((f"{path}.options", "Must be 25 or fewer in length."))
+    _too_many(problems, f"{path}.options", options, 25)
     for i, opt in enumerate(options):
         opath = f"{path}.options.{i}"
         if opt.get("type") in (1, 2):
@@ -229,8 +231,7 @@ def _validate_command(cmd: JSON, path: str, depth: int) -> list[Problem]:
             continue
         problems += _names_and_descriptions(opt, opath, "option")
         choices = opt.get("choices") or []
-        if len(choices) > 25:
-            problems.append((f"{opath}.choices", "Must be 25 or fewer in length."))
+        _too_many(problems, f"{opath}.choices", choices, 25)
         for c, choice in enumerate(choices):
             cpath = f"{opath}.choices.{c}"
             _one_to_100(problems, _localized(choice, "name", problems, cpath))

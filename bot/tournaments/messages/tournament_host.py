@@ -21,7 +21,7 @@ from bot.text import t
 from bot.text.names import shown_name
 from bot.tournaments.logic import Override, PlayedGame, TournamentError
 from bot.tournaments.runner.coalesce import Coalesced
-from bot.tournaments.runner.host import ThreadsRefused
+from bot.tournaments.runner.host import Recorded, ThreadsRefused
 from bot.tournaments.runner.options import TableOptions
 from bot.tournaments.runner.tournament_runner import (
     BREAK_ROUND,
@@ -161,23 +161,17 @@ class DiscordEventHost:
         shown = mention(user_id) if user_id not in self.known else shown_name(player)
         self._say(tr, thread_id, t(key, lang, player=shown))
 
-    def overridden(
-        self,
-        tr: TournamentRecord,
-        thread_id: int | None,
-        label: int,
-        o: Override,
-        by: int,
-        *,
-        replaced: bool = False,
-    ) -> None:
+    def overridden(self, tr: TournamentRecord, recorded: Recorded) -> None:
         lang = TableOptions.of(tr.options).language
-        key = "tournament.override.replaced_log" if replaced else "tournament.override.log"
-        log_line = override_line(key, lang, tr, o, label, by=mention(by), at=now_stamp())
-        self._say(tr, tr.channel_id, log_line)
-        if thread_id is not None:
-            result = override_result(o, lang)
-            self._say(tr, thread_id, t("tournament.override.table", lang, result=result))
+        r = recorded
+        key = "tournament.override.replaced_log" if r.replaced else "tournament.override.log"
+        by, at = mention(r.by), now_stamp()
+        self._say(
+            tr, tr.channel_id, override_line(key, lang, tr, r.override, r.label, by=by, at=at)
+        )
+        if r.thread_id is not None:
+            result = override_result(r.override, lang)
+            self._say(tr, r.thread_id, t("tournament.override.table", lang, result=result))
 
     def undone(self, tr: TournamentRecord, round: int, label: int, by: int) -> None:
         lang = TableOptions.of(tr.options).language

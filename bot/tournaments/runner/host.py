@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Protocol
 
 from bot.tournaments.logic import Override, TournamentError
@@ -17,6 +18,21 @@ class ThreadsRefused(Exception):
     def __init__(self, missing: str) -> None:
         super().__init__(missing)
         self.missing = missing
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """A result the organiser recorded for a table, as the host tells it."""
+
+    override: Override
+    #: The table's place among the round's tables, as its thread is named.
+    label: int
+    #: The organiser's user id.
+    by: int
+    #: The table's thread if its table was closed for it; None if it had already closed.
+    thread_id: int | None
+    #: Whether it replaced a result recorded before.
+    replaced: bool = False
 
 
 class EventHost(Protocol):
@@ -53,20 +69,10 @@ class EventHost(Protocol):
         AI plays their seat to the end of the match. Must not block: schedule, return."""
         ...
 
-    def overridden(
-        self,
-        t: TournamentRecord,
-        thread_id: int | None,
-        label: int,
-        o: Override,
-        by: int,
-        *,
-        replaced: bool = False,
-    ) -> None:
-        """The organiser recorded the result ``o`` of a table (``label``: its place among the
-        round's tables, as its thread is named), or ``replaced`` the one recorded: say so in
-        the tournament's channel (its log: what, for whom, by whom, when) and, if its table
-        was closed, in that table's thread. Must not block: schedule, return."""
+    def overridden(self, t: TournamentRecord, recorded: Recorded) -> None:
+        """The organiser recorded (or replaced) a table's result: say so in the tournament's
+        channel (its log: what, for whom, by whom, when) and, if its table was closed, in that
+        table's thread. Must not block: schedule, return."""
         ...
 
     def undone(self, t: TournamentRecord, round: int, label: int, by: int) -> None:

@@ -18,6 +18,7 @@ from bot.tournaments.storage import (
 from .controls import Controls
 from .deciding import decider_round
 from .formats import match_decided
+from .host import Recorded
 from .round_tables import close_match
 
 log = logging.getLogger(__name__)
@@ -64,7 +65,7 @@ class ResultControls(Controls):
                 tournament_id, current.number, table, kind, player, by,
             )  # fmt: skip
         label = current.tables.index(paired) + 1
-        self.host.overridden(t, closed, label, decided, by, replaced=replacing)
+        self.host.overridden(t, Recorded(decided, label, by, closed, replacing))
         self.host.changed(tournament_id)
         self.nudge(tournament_id)
         return t, decided, label, replacing

@@ -19,6 +19,7 @@ import time
 from typing import Any
 
 from bot.cli.arena import format_report, run
+from bot.cli.options import add_deal_flags
 from bot.cli.progress import add_progress_flag, show_progress
 from durak_core import preset
 
@@ -35,9 +36,7 @@ MATCHES: dict[str, tuple[list[str], str, float]] = {
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--think-ms", type=float, default=1000.0)
-    ap.add_argument("--games", type=int, default=200)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--jobs", type=int, default=2)
+    add_deal_flags(ap, games=200, seed=1, jobs=2)
     ap.add_argument("--rules", default="classic")
     ap.add_argument("--only", default="", help="comma-separated match names")
     ap.add_argument(

@@ -27,6 +27,7 @@ import sys
 from collections.abc import Sequence
 from functools import partial
 
+from bot.cli.options import add_deal_flags
 from bot.cli.progress import add_progress_flag, progress_bar, show_progress
 from durak_core import RuleSet, new_game
 from durak_core.ai.cardinfo import card_table
@@ -132,9 +133,7 @@ def quality(estimates: Sequence[float], exact: Sequence[float]) -> dict[str, flo
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--games", type=int, default=6000)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--jobs", type=int, default=2)
+    add_deal_flags(parser, games=6000, seed=0, jobs=2)
     parser.add_argument("--explore", type=float, default=0.15)
     parser.add_argument("--nodes", type=int, default=400_000)
     add_progress_flag(parser)

@@ -32,6 +32,7 @@ import time
 from typing import Any
 
 from benchmarks.history_fit import HistoryFit
+from bot.cli.options import add_deal_flags
 from durak_core import RuleSet, new_game
 from durak_core.ai import Budget, Level, make_player
 from durak_core.ai.hard import HardPlayer
@@ -116,14 +117,12 @@ def _game(job: tuple[int, argparse.Namespace]) -> Sums:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    ap.add_argument("--games", type=int, default=20)
+    add_deal_flags(ap, games=20, seed=1, jobs=2)
     ap.add_argument("--deals", type=int, default=300)
     ap.add_argument("--tries", type=int, default=8)
     ap.add_argument("--mismatch", default="1,0.5,0.3,0.15,0.05")
     ap.add_argument("--every", type=int, default=3)
     ap.add_argument("--iterations", type=int, default=30)
-    ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args(argv)
     args.mismatch = [float(x) for x in args.mismatch.split(",") if x]
     start = time.time()

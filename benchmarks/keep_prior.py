@@ -18,6 +18,7 @@ import multiprocessing
 import sys
 from collections import Counter
 
+from bot.cli.options import add_deal_flags
 from bot.cli.progress import add_progress_flag, progress_bar, show_progress
 from durak_core import RuleSet, new_game
 from durak_core.ai import Level, make_player
@@ -62,9 +63,7 @@ def _game(seed: int) -> Tally:
 
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--games", type=int, default=1500)
-    ap.add_argument("--seed", type=int, default=100_000)
-    ap.add_argument("--jobs", type=int, default=2)
+    add_deal_flags(ap, games=1500, seed=100_000, jobs=2)
     add_progress_flag(ap)
     args = ap.parse_args(argv)
     found: Counter[tuple[int, int]] = Counter()

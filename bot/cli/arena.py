@@ -24,7 +24,7 @@ from durak_core import RuleSet
 from durak_core.ai import LEVELS, Budget, Level, make_player
 from durak_core.ai.match import play_game
 
-from .options import add_rules, parser, rules_or_none
+from .options import add_deal_flags, add_rules, parser, rules_or_none
 from .progress import add_progress_flag, progress_bar, show_progress
 
 Z95 = 1.959963984540054
@@ -250,10 +250,7 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
         required=True,
         help=f"comma-separated levels, one per seat, 2-6 of: {', '.join(LEVELS)}",
     )
-    ap.add_argument("--games", type=int, default=100, help="number of games (default 100)")
-    ap.add_argument(
-        "--seed", type=int, default=1, help="the deals' seed: the same seed, the same deals"
-    )
+    add_deal_flags(ap, games=100, seed=1, jobs=1)
     add_rules(ap)
     ap.add_argument(
         "--think-ms",
@@ -261,9 +258,6 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
         default=None,
         help="Hard's budget per decision in ms (default 1000; a Hard game then takes about "
         "half a minute)",
-    )
-    ap.add_argument(
-        "--jobs", type=int, default=1, help="processes playing deals side by side (default 1)"
     )
     ap.add_argument(
         "--clock",

@@ -1,4 +1,5 @@
-"""What the terminal tools share: help text in plain words, and the ``--rules`` option."""
+"""What the terminal tools share: help text in plain words, the ``--rules`` option and the
+flags of the tools that play seeded deals."""
 
 from __future__ import annotations
 
@@ -22,6 +23,21 @@ def parser(prog: str, doc: str | None) -> argparse.ArgumentParser:
 
 def add_rules(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--rules", default="classic", help=RULES_HELP)
+
+
+def add_deal_flags(ap: argparse.ArgumentParser, *, games: int, seed: int, jobs: int) -> None:
+    """``--games``, ``--seed`` and ``--jobs``: how many seeded deals a tool plays (``durak arena``,
+    the AI benchmarks), and in how many processes."""
+    ap.add_argument("--games", type=int, default=games, help=f"number of games (default {games})")
+    ap.add_argument(
+        "--seed", type=int, default=seed, help="the deals' seed: the same seed, the same deals"
+    )
+    ap.add_argument(
+        "--jobs",
+        type=int,
+        default=jobs,
+        help=f"processes playing deals side by side (default {jobs})",
+    )
 
 
 def rules_or_none(text: str, seats: int) -> RuleSet | None:

@@ -32,7 +32,7 @@ class Recorded:
     #: The table's thread if its table was closed for it; None if it had already closed.
     thread_id: int | None
     #: Whether it replaced a result recorded before.
-    replaced: bool = False
+    replaced: bool
 
 
 class EventHost(Protocol):

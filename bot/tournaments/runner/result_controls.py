@@ -65,7 +65,8 @@ class ResultControls(Controls):
                 tournament_id, current.number, table, kind, player, by,
             )  # fmt: skip
         label = current.tables.index(paired) + 1
-        self.host.overridden(t, Recorded(decided, label, by, closed, replacing))
+        recorded = Recorded(decided, label=label, by=by, thread_id=closed, replaced=replacing)
+        self.host.overridden(t, recorded)
         self.host.changed(tournament_id)
         self.nudge(tournament_id)
         return t, decided, label, replacing

@@ -6,6 +6,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 MAX_LINES = 60
 #: Written out on purpose, each with why.
@@ -16,6 +18,7 @@ EXCEPTIONS = {
 }
 
 
+@pytest.mark.slow  # over half a second: out of the quick subset
 def test_no_function_is_over_sixty_lines() -> None:
     long = []
     for package in ("durak_core", "bot"):

@@ -34,6 +34,7 @@ def _uploads(body: object) -> list[str]:
     return [str(a.get("filename")) for a in data["attachments"]]
 
 
+@pytest.mark.slow  # over half a second: out of the quick subset
 async def test_hand_picture_uploaded_only_when_the_hand_changes(tmp_path: Path) -> None:
     async with world(tmp_path) as w, running_bot(w) as bot:
         fake = w.fake

@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import math
 
+import pytest
+
 from benchmarks import table_clicks as tc
 from durak_core import Attack, Defend, new_game, preset
 from durak_core.actions import ATTACK, TAKE
 
 
+@pytest.mark.slow  # over half a second: out of the quick subset
 async def test_one_two_seat_game_is_counted_consistently() -> None:
     report = await tc.run(
         tc.Options(

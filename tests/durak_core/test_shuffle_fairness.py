@@ -13,6 +13,8 @@ import math
 import random
 from collections.abc import Callable, Sequence
 
+import pytest
+
 from durak_core import Card, RuleSet, new_game, seed_commitment
 from durak_core.deck import SEED_BITS, seed_bytes, shuffled_deck
 
@@ -54,6 +56,7 @@ def test_card_positions_are_uniform_over_many_seeds() -> None:
     assert low < stat < high, (stat, df, low, high)
 
 
+@pytest.mark.slow  # over half a second: out of the quick subset
 def test_a_biased_shuffle_is_caught() -> None:
     """The test has power: the classic off-by-one Fisher–Yates (j drawn from all n) fails."""
 

@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 
 import aiohttp
+import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from bot.activity.callers import ProxyVerifier
@@ -63,6 +64,7 @@ def proxied(**overrides: object) -> tuple[FakeProxy, dict[str, object]]:
     return proxy, {"discord_public_key": proxy.public_key_hex, **overrides}
 
 
+@pytest.mark.slow  # over half a second: out of the quick subset
 async def test_eleven_sign_ins_through_one_address_from_different_users_pass(
     tmp_path: Path,
 ) -> None:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from bot.app import DurakBot
 from bot.coach.ui.hint_text import hint_text
 from bot.coach.ui.review_text import action_text
@@ -46,6 +48,7 @@ def hint_ids(hand: FakeMessage) -> list[str]:
     return [b.custom_id for b in hand.buttons if b.custom_id and b.custom_id.endswith(f":{HINT}")]
 
 
+@pytest.mark.slow  # over half a second: out of the quick subset
 async def test_a_practice_table_offers_a_hint_naming_a_legal_action(tmp_path: Path) -> None:
     async with world(tmp_path) as w, running_bot(w) as bot:
         fake = w.fake
@@ -83,6 +86,7 @@ async def test_a_normal_table_has_no_hint_and_refuses_a_forged_one(tmp_path: Pat
         assert table.legal_actions(0) == LEAD.legal_actions(0)
 
 
+@pytest.mark.slow  # over half a second: out of the quick subset
 async def test_a_hint_on_an_old_hand_or_another_seat_is_answered_clearly(tmp_path: Path) -> None:
     async with world(tmp_path) as w, running_bot(w) as bot:
         fake = w.fake

@@ -38,6 +38,7 @@ def test_normal_alone_plays_that_position_for_ever() -> None:
     assert not g.finished and g.bout > 2 * LONG_GAME_BOUTS
 
 
+@pytest.mark.slow  # over half a second: out of the quick subset
 async def test_ai_seats_finish_a_game_that_loops(tmp_path: Path) -> None:
     async with world(tmp_path) as w, running_bot(w) as bot:
         dave = w.fake.add_user("dave")

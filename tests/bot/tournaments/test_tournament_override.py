@@ -120,6 +120,7 @@ async def test_an_override_decides_a_swiss_table_and_the_next_round_follows(
         assert tables[1]["override"]["at"].startswith("20")
 
 
+@pytest.mark.slow  # over half a second: out of the quick subset
 async def test_an_override_in_a_bracket_names_the_champion(tmp_path: Path) -> None:
     async with world(tmp_path) as w, running_bot(w) as bot:
         store = bot.tournaments.store

@@ -11,6 +11,7 @@ from collections import Counter
 from pathlib import Path
 
 import discord
+import pytest
 
 from tests.bot.helpers import open_table, public_message, running_bot, world
 from tests.bot.tables.test_bot_game import latest_hand, settled
@@ -27,6 +28,7 @@ WATCHED = (
 )
 
 
+@pytest.mark.slow  # over half a second: out of the quick subset
 async def test_clicks_leave_no_cycles(tmp_path: Path) -> None:
     async with world(tmp_path) as w, running_bot(w) as bot:
         fake = w.fake

@@ -18,7 +18,7 @@ EXCEPTIONS = {
 }
 
 
-@pytest.mark.slow  # over half a second: out of the quick subset
+@pytest.mark.slow
 def test_no_function_is_over_sixty_lines() -> None:
     long = []
     for package in ("durak_core", "bot"):

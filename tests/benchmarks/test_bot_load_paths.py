@@ -34,7 +34,7 @@ def _uploads(body: object) -> list[str]:
     return [str(a.get("filename")) for a in data["attachments"]]
 
 
-@pytest.mark.slow  # over half a second: out of the quick subset
+@pytest.mark.slow
 async def test_hand_picture_uploaded_only_when_the_hand_changes(tmp_path: Path) -> None:
     async with world(tmp_path) as w, running_bot(w) as bot:
         fake = w.fake
@@ -217,7 +217,7 @@ async def test_forced_moves_and_rules_of_thumb_are_decided_without_a_worker() ->
         await runner.close()
 
 
-@pytest.mark.slow  # over half a second: out of the quick subset
+@pytest.mark.slow
 async def test_ai_workers_decide_side_by_side() -> None:
     """``AI_PROCESSES=2``: two decisions at once run in two worker processes; a third waits for
     a free one instead of starting more."""

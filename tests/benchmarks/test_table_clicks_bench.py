@@ -12,7 +12,7 @@ from durak_core import Attack, Defend, new_game, preset
 from durak_core.actions import ATTACK, TAKE
 
 
-@pytest.mark.slow  # over half a second: out of the quick subset
+@pytest.mark.slow
 async def test_one_two_seat_game_is_counted_consistently() -> None:
     report = await tc.run(
         tc.Options(

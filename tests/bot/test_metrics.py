@@ -32,7 +32,7 @@ def scrape(port: int) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
     }
 
 
-@pytest.mark.slow  # over half a second: out of the quick subset
+@pytest.mark.slow
 async def test_metrics_scraped_during_a_game(tmp_path: Path) -> None:
     port = free_port()
     async with world(tmp_path) as w, running_bot(w, metrics_port=port) as bot:

@@ -53,7 +53,7 @@ def built_package(tmp: Path) -> Path:
     return pkg
 
 
-@pytest.mark.slow  # over half a second: out of the quick subset
+@pytest.mark.slow
 def test_a_group_built_from_its_sources_runs_compiled(tmp_path: Path) -> None:
     built_package(tmp_path)
     done = run("import pkg.mod", tmp_path)
@@ -62,7 +62,7 @@ def test_a_group_built_from_its_sources_runs_compiled(tmp_path: Path) -> None:
     assert "pkg:" not in done.stderr  # no warning about pkg
 
 
-@pytest.mark.slow  # over half a second: out of the quick subset
+@pytest.mark.slow
 def test_an_edited_source_runs_as_python_with_a_warning(tmp_path: Path) -> None:
     pkg = built_package(tmp_path)
     (pkg / "mod.py").write_text('VALUE = "edited"\n')
@@ -75,7 +75,7 @@ def test_an_edited_source_runs_as_python_with_a_warning(tmp_path: Path) -> None:
     assert REBUILD in done.stderr
 
 
-@pytest.mark.slow  # over half a second: out of the quick subset
+@pytest.mark.slow
 def test_a_build_without_a_record_runs_as_python_with_a_warning(tmp_path: Path) -> None:
     pkg = built_package(tmp_path)
     (pkg / RECORD).unlink()
@@ -86,7 +86,7 @@ def test_a_build_without_a_record_runs_as_python_with_a_warning(tmp_path: Path) 
 
 
 @pytest.mark.skipif(not durak_core.COMPILED, reason="pure-Python install (no C compiler)")
-@pytest.mark.slow  # over half a second: out of the quick subset
+@pytest.mark.slow
 def test_editing_a_compiled_engine_module_takes_effect_at_once(tmp_path: Path) -> None:
     """The real build, copied: an edit to a compiled module of durak_core runs at the next
     import (the engine's group as Python, and the bot's compiled group with it), with the

@@ -16,7 +16,7 @@ from .strategies import games
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(games())
-@pytest.mark.slow  # over half a second: out of the quick subset
+@pytest.mark.slow
 def test_every_listing_agrees_and_the_fast_path_reaches_the_same_states(
     game: tuple[RuleSet, int, int, int],
 ) -> None:

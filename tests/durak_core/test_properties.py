@@ -83,7 +83,7 @@ def test_public_view_holds_only_public_cards(game: tuple[RuleSet, int, int, int]
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(games())
-@pytest.mark.slow  # over half a second: out of the quick subset
+@pytest.mark.slow
 def test_exactly_the_legal_actions_are_accepted(game: tuple[RuleSet, int, int, int]) -> None:
     """The single source of legality: for sampled states, every action code is accepted by
     ``can``/``apply`` iff it is in ``legal_actions``; every rejection names a rule."""

@@ -83,7 +83,7 @@ def test_an_option_without_what_it_needs_is_refused(option: RuleOption, needed: 
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
 @given(option_tables(), st.integers(min_value=0, max_value=2**32))
-@pytest.mark.slow  # over half a second: out of the quick subset
+@pytest.mark.slow
 def test_every_allowed_combination_plays_without_invariant_violations(
     table: tuple[RuleSet, int], play_seed: int
 ) -> None:

@@ -279,7 +279,7 @@ def test_v11_no_trump_is_none_in_the_state_and_its_views() -> None:
 
 @settings(max_examples=40, deadline=None)
 @given(games())
-@pytest.mark.slow  # over half a second: out of the quick subset
+@pytest.mark.slow
 def test_the_direct_json_is_the_models_json(game: tuple[RuleSet, int, int, int]) -> None:
     """``to_json`` writes the snapshot directly (it runs on every saved action): the text is
     the schema's own, ``StateModel``'s, at every moment of games of every preset."""

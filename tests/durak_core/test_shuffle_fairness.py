@@ -56,7 +56,7 @@ def test_card_positions_are_uniform_over_many_seeds() -> None:
     assert low < stat < high, (stat, df, low, high)
 
 
-@pytest.mark.slow  # over half a second: out of the quick subset
+@pytest.mark.slow
 def test_a_biased_shuffle_is_caught() -> None:
     """The test has power: the classic off-by-one Fisher–Yates (j drawn from all n) fails."""
 

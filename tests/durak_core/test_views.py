@@ -85,7 +85,7 @@ def test_a_seat_view_sharing_the_public_view_is_the_seat_view(
 
 @settings(max_examples=10, deadline=None)
 @given(games())
-@pytest.mark.slow  # over half a second: out of the quick subset
+@pytest.mark.slow
 def test_views_pickle_and_stay_frozen_dataclasses(game: tuple[RuleSet, int, int, int]) -> None:
     """The AI's worker processes receive seat views by pickle (bot/tables/ai_workers.py), and
     the views are compiled classes in the compiled build: at every moment, public and seat

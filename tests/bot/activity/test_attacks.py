@@ -59,7 +59,7 @@ def reasons(browser: Browser) -> list[str]:
 
 
 @pytest.mark.parametrize("rate", [0.0, 10.0])
-@pytest.mark.slow  # over half a second: out of the quick subset
+@pytest.mark.slow
 async def test_a_ping_flood_before_hello_that_never_reads_is_cut(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, rate: float
 ) -> None:
@@ -102,7 +102,7 @@ async def test_a_ping_flood_after_hello_counts_as_frames_and_closes(tmp_path: Pa
         await plays(w, site, table, instance)
 
 
-@pytest.mark.slow  # over half a second: out of the quick subset
+@pytest.mark.slow
 async def test_a_signed_in_ping_flood_that_never_reads_is_cut(tmp_path: Path) -> None:
     """Signed in, then pings without reading anything: cut within seconds (it stayed 60 s)."""
     async with world(tmp_path) as w, activity_bot(w, activity_frames_per_second=10.0) as site:
@@ -161,7 +161,7 @@ async def test_one_frame_over_the_rate_past_the_burst_closes(tmp_path: Path) -> 
 # -- request headers sent byte by byte ---------------------------------------------------------
 
 
-@pytest.mark.slow  # over half a second: out of the quick subset
+@pytest.mark.slow
 async def test_slow_headers_are_cut_and_others_still_play(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

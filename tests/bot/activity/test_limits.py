@@ -53,7 +53,7 @@ def reasons(browser: Browser) -> list[str]:
 # -- 1. a client that does not read, or sends too much -------------------------------------
 
 
-@pytest.mark.slow  # over half a second: out of the quick subset
+@pytest.mark.slow
 async def test_a_client_that_never_reads_is_closed_with_little_queued(tmp_path: Path) -> None:
     """A raw socket floods one-byte frames (each answered with an error frame) and never
     reads: what waits for it stays far under 5 MB and the socket is closed (today's main
@@ -173,7 +173,7 @@ async def test_sign_ins_are_limited_per_forwarded_address_and_in_all(tmp_path: P
         assert exchanges(w) == 4
 
 
-@pytest.mark.slow  # over half a second: out of the quick subset
+@pytest.mark.slow
 async def test_every_sign_in_request_waits_for_the_bots_request_budget(tmp_path: Path) -> None:
     """The code exchange and ``/users/@me`` count in the process's request budget too."""
     async with world(tmp_path) as w, activity_bot(w) as site:
@@ -261,7 +261,7 @@ async def test_sockets_of_users_who_left_are_closed(tmp_path: Path) -> None:
         assert instance_checks(w) == checks + 1  # one request for the instance
 
 
-@pytest.mark.slow  # over half a second: out of the quick subset
+@pytest.mark.slow
 async def test_the_sweep_is_spread_over_its_interval_within_the_request_budget(
     tmp_path: Path,
 ) -> None:

@@ -62,7 +62,7 @@ async def all_shown(fake: FakeDiscord, table: Table, browsers: list[Browser]) ->
     )
 
 
-@pytest.mark.slow  # over half a second: out of the quick subset
+@pytest.mark.slow
 async def test_a_lobby_run_from_the_browser(tmp_path: Path) -> None:
     async with world(tmp_path) as w, activity_bot(w) as site:
         fake, bot = w.fake, site.bot

@@ -120,7 +120,7 @@ async def test_a_browser_opens_a_table_as_durak_new_does(tmp_path: Path) -> None
         await fake.wait_for(lambda: "bob" in str(lobby_messages(fake, w.channel)[0].embeds))
 
 
-@pytest.mark.slow  # over half a second: out of the quick subset
+@pytest.mark.slow
 async def test_what_durak_new_refuses_the_browser_is_refused(tmp_path: Path) -> None:
     async with world(tmp_path) as w, activity_bot(w) as site:
         fake, bot = w.fake, site.bot

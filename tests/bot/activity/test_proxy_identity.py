@@ -64,7 +64,7 @@ def proxied(**overrides: object) -> tuple[FakeProxy, dict[str, object]]:
     return proxy, {"discord_public_key": proxy.public_key_hex, **overrides}
 
 
-@pytest.mark.slow  # over half a second: out of the quick subset
+@pytest.mark.slow
 async def test_eleven_sign_ins_through_one_address_from_different_users_pass(
     tmp_path: Path,
 ) -> None:

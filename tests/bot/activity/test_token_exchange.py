@@ -133,7 +133,7 @@ async def test_a_rate_limited_sign_in_waits_or_says_try_again(tmp_path: Path) ->
         assert status == 503 and body["error"] == "err.activity_unavailable"
 
 
-@pytest.mark.slow  # over half a second: out of the quick subset
+@pytest.mark.slow
 async def test_the_instance_check_waits_for_the_bots_request_budget(tmp_path: Path) -> None:
     """Made with the bot token, the instance check counts against Discord's global limit like
     every message the bot writes: it takes its turn in the bot's budget, held here as after a

@@ -81,7 +81,7 @@ def mover(site: Site, w: World, browsers: dict[int, Browser]) -> tuple[int, int,
     raise AssertionError("no browser user may act")
 
 
-@pytest.mark.slow  # over half a second: out of the quick subset
+@pytest.mark.slow
 async def test_a_browser_action_takes_the_chat_path_and_forgeries_change_nothing(
     tmp_path: Path,
 ) -> None:
@@ -169,7 +169,7 @@ async def test_a_browser_action_takes_the_chat_path_and_forgeries_change_nothing
             await b.close()
 
 
-@pytest.mark.slow  # over half a second: out of the quick subset
+@pytest.mark.slow
 async def test_a_waiting_browser_sees_the_table_open_fill_and_close(tmp_path: Path) -> None:
     async with world(tmp_path) as w, activity_bot(w) as site:
         fake = w.fake

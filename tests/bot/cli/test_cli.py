@@ -25,7 +25,7 @@ def test_arena_smoke_prints_json_on_the_last_line(capsys: pytest.CaptureFixture[
         assert set(p["latency_ms"]) >= {"p50", "p95", "p99", "max"}
 
 
-@pytest.mark.slow  # over half a second: out of the quick subset
+@pytest.mark.slow
 def test_arena_cpu_clock_budgets_hard_by_cpu_time(capsys: pytest.CaptureFixture[str]) -> None:
     """``--clock cpu``: Hard's budget and the latencies count the thread's CPU time, so a strength
     run gets the same search effort on a busy machine; the report says which clock it used."""

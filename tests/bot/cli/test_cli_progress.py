@@ -26,7 +26,7 @@ def drawn(err: str) -> bool:
     return "%|" in err and "/4 [" in err and "game/s" in err
 
 
-@pytest.mark.slow  # over half a second: out of the quick subset
+@pytest.mark.slow
 def test_piped_arena_prints_no_bar_and_keeps_json_last() -> None:
     proc = subprocess.run(
         [sys.executable, "-m", "bot.cli", *ARENA, "--json"],

@@ -61,7 +61,7 @@ async def test_refusals_at_a_normal_table(tmp_path: Path) -> None:
         assert site.bot.reviews.running == 0
 
 
-@pytest.mark.slow  # over half a second: out of the quick subset
+@pytest.mark.slow
 async def test_one_request_at_a_time_and_a_failed_puzzle(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

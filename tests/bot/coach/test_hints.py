@@ -48,7 +48,7 @@ def hint_ids(hand: FakeMessage) -> list[str]:
     return [b.custom_id for b in hand.buttons if b.custom_id and b.custom_id.endswith(f":{HINT}")]
 
 
-@pytest.mark.slow  # over half a second: out of the quick subset
+@pytest.mark.slow
 async def test_a_practice_table_offers_a_hint_naming_a_legal_action(tmp_path: Path) -> None:
     async with world(tmp_path) as w, running_bot(w) as bot:
         fake = w.fake
@@ -86,7 +86,7 @@ async def test_a_normal_table_has_no_hint_and_refuses_a_forged_one(tmp_path: Pat
         assert table.legal_actions(0) == LEAD.legal_actions(0)
 
 
-@pytest.mark.slow  # over half a second: out of the quick subset
+@pytest.mark.slow
 async def test_a_hint_on_an_old_hand_or_another_seat_is_answered_clearly(tmp_path: Path) -> None:
     async with world(tmp_path) as w, running_bot(w) as bot:
         fake = w.fake

@@ -242,7 +242,7 @@ async def test_bad_options_and_clicks_on_old_boards_get_clear_answers(tmp_path: 
         assert second.buttons and len(second.versions) == 1  # the board is as it was
 
 
-@pytest.mark.slow  # over half a second: out of the quick subset
+@pytest.mark.slow
 def test_the_longest_boards_fit_in_a_message() -> None:
     """Discord's 2000 characters: the longest solutions, every language, a long name, a full
     list of solvers; a board that would not fit leaves out the moves so far."""

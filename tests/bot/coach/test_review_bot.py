@@ -114,7 +114,7 @@ async def test_review_progress_is_edited_at_a_bounded_rate(tmp_path: Path) -> No
         assert done == sorted(done) and all(0 < d < len(review.reviews) for d in done)
 
 
-@pytest.mark.slow  # over half a second: out of the quick subset
+@pytest.mark.slow
 async def test_records_that_cannot_be_reviewed(tmp_path: Path) -> None:
     """A record whose log does not replay, and a later game of a series whose earlier game is
     missing (R22: it fixes the dealer): each is said in the answer; nothing is left waiting."""

@@ -159,7 +159,7 @@ async def test_leaderboard_stats_history_after_several_games(tmp_path: Path) -> 
         assert fake.violations == []
 
 
-@pytest.mark.slow  # over half a second: out of the quick subset
+@pytest.mark.slow
 def test_python_m_bot_without_token_exits_2_with_one_line(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
     proc = subprocess.run(

@@ -78,7 +78,7 @@ async def test_durak_new_has_at_most_20_options_as_synced(tmp_path: Path) -> Non
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
 @given(option_tables())
-@pytest.mark.slow  # over half a second: out of the quick subset
+@pytest.mark.slow
 def test_the_rules_text_has_a_line_for_every_option_set(table: tuple[RuleSet, int]) -> None:
     rules, _ = table
     for lang in LANGS:

@@ -353,7 +353,7 @@ async def test_fast_table_stays_within_channel_limits(tmp_path: Path) -> None:
         assert [r for r in fake.requests if r.status == 429] == []
 
 
-@pytest.mark.slow  # over half a second: out of the quick subset
+@pytest.mark.slow
 async def test_closed_dms_fail_quietly(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     """A DM refused with 403 (the user accepts no DMs) is logged at INFO and dropped: no crash,
     no fallback, and the game goes on."""

@@ -49,7 +49,7 @@ def size(png: bytes) -> tuple[int, int]:
         return img.size
 
 
-@pytest.mark.slow  # over half a second: out of the quick subset
+@pytest.mark.slow
 def test_every_card_of_every_deck_renders() -> None:
     decks = [RuleSet(deck_size=24), RuleSet(), RuleSet(deck_size=52), preset("jokers"),
              preset("double-deck")]  # fmt: skip
@@ -101,7 +101,7 @@ def plate(img: Image.Image, n: int, seat: int) -> bytes:
     return img.crop((x, y, x + PLATE_W, y + PLATE_H)).tobytes()
 
 
-@pytest.mark.slow  # over half a second: out of the quick subset
+@pytest.mark.slow
 def test_table_and_hand_pictures() -> None:
     for name in ("classic", "no-trump", "changing-trump", "jokers", "double-deck", "unlimited"):
         for seats in (2, 3, 4):
@@ -112,7 +112,7 @@ def test_table_and_hand_pictures() -> None:
                 assert HAND_CARD <= w <= WIDTH and h >= HAND_CARD, (name, w, h)
 
 
-@pytest.mark.slow  # over half a second: out of the quick subset
+@pytest.mark.slow
 def test_every_seat_shows_its_count_role_and_turn() -> None:
     """Each seat's plate changes with its own hand size, role and turn, and no other does."""
     for n in range(2, 7):
@@ -179,7 +179,7 @@ def test_no_private_card_is_drawn() -> None:
             )
 
 
-@pytest.mark.slow  # over half a second: out of the quick subset
+@pytest.mark.slow
 def test_the_scene_is_the_picture() -> None:
     """The cache key: equal scenes draw equal bytes, different scenes different bytes."""
     by_scene: dict[object, bytes] = {}

@@ -53,7 +53,7 @@ class PairWriter(threading.Thread):
         con.close()
 
 
-@pytest.mark.slow  # over half a second: out of the quick subset
+@pytest.mark.slow
 async def test_backup_while_written_is_consistent(tmp_path: Path) -> None:
     db = tmp_path / "data" / "durak.sqlite3"
     storage = await open_storage(sqlite_url(db))  # the bot's schema, in WAL mode
@@ -86,7 +86,7 @@ async def test_backup_while_written_is_consistent(tmp_path: Path) -> None:
     assert again.returncode == 1 and "exists already" in again.stderr
 
 
-@pytest.mark.slow  # over half a second: out of the quick subset
+@pytest.mark.slow
 def test_backup_refusals_say_what_to_do(tmp_path: Path) -> None:
     missing = durak("backup", "x.sqlite3", cwd=tmp_path, DATABASE_PATH="nowhere/durak.sqlite3")
     assert missing.returncode == 1

@@ -13,7 +13,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[3]
 
 
-@pytest.mark.slow  # over half a second: out of the quick subset
+@pytest.mark.slow
 def test_storage_benchmark_runs_on_the_current_schema() -> None:
     done = subprocess.run(
         [sys.executable, "benchmarks/storage_speed.py", "--games", "3000", "--users", "300",

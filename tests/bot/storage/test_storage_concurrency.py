@@ -80,7 +80,7 @@ def _games(make_game: MakeGame, n: int, prefix: str) -> list[GameRecord]:
     return out
 
 
-@pytest.mark.slow  # over half a second: out of the quick subset
+@pytest.mark.slow
 async def test_many_tasks_one_storage(
     storage: Storage, storage_url: str, make_game: MakeGame
 ) -> None:
@@ -88,7 +88,7 @@ async def test_many_tasks_one_storage(
     await _assert_totals(storage_url, 150)
 
 
-@pytest.mark.slow  # over half a second: out of the quick subset
+@pytest.mark.slow
 async def test_several_storage_objects_on_one_database(
     storage_url: str, make_game: MakeGame
 ) -> None:

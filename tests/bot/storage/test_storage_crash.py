@@ -91,7 +91,7 @@ async def test_failure_mid_transaction_rolls_everything_back(
     assert (await storage.user_stats(1, 1)).games == before_stats.games + 1
 
 
-@pytest.mark.slow  # over half a second: out of the quick subset
+@pytest.mark.slow
 async def test_process_killed_mid_record_leaves_no_trace(db_path: Path) -> None:
     script = textwrap.dedent(
         """

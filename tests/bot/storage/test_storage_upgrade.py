@@ -270,7 +270,7 @@ async def _pg_versions(url: str) -> list[int]:
     return [r[0] for r in await _pg(url, "SELECT version FROM schema_migrations ORDER BY 1")]
 
 
-@pytest.mark.slow  # over half a second: out of the quick subset
+@pytest.mark.slow
 async def test_postgres_database_of_the_previous_release_opens_in_place(
     pg_url: str, pg_base_url: str, make_game: MakeGame
 ) -> None:

@@ -56,7 +56,7 @@ async def alice_led_7s(w: World, bot: DurakBot, hands: list[str]) -> Table:
     return table
 
 
-@pytest.mark.slow  # over half a second: out of the quick subset
+@pytest.mark.slow
 async def test_take_goes_through_on_a_hand_shown_before_another_seat_was_done(
     tmp_path: Path,
 ) -> None:

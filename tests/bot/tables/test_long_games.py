@@ -24,7 +24,7 @@ def looping_position() -> GameState:
     return position(RuleSet(), HANDS, trump="AH", attacker=3, out=[2])
 
 
-@pytest.mark.slow  # over half a second: out of the quick subset
+@pytest.mark.slow
 def test_normal_alone_plays_that_position_for_ever() -> None:
     """What the bot must not rely on: Normal's own choices never end this game."""
     g = looping_position()
@@ -38,7 +38,7 @@ def test_normal_alone_plays_that_position_for_ever() -> None:
     assert not g.finished and g.bout > 2 * LONG_GAME_BOUTS
 
 
-@pytest.mark.slow  # over half a second: out of the quick subset
+@pytest.mark.slow
 async def test_ai_seats_finish_a_game_that_loops(tmp_path: Path) -> None:
     async with world(tmp_path) as w, running_bot(w) as bot:
         dave = w.fake.add_user("dave")

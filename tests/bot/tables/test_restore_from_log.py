@@ -48,7 +48,7 @@ async def calm(w: World, bot: DurakBot, table: Table, users: list[int]) -> None:
     await w.fake.wait_for(lambda: settled(bot, table, users), 10, what="a settled table")
 
 
-@pytest.mark.slow  # over half a second: out of the quick subset
+@pytest.mark.slow
 async def test_a_snapshot_that_disagrees_with_its_log_is_restored_from_the_log(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:

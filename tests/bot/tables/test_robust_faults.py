@@ -328,7 +328,7 @@ async def test_1000_random_and_forged_clicks(tmp_path: Path) -> None:
         assert fake.violations == []
 
 
-@pytest.mark.slow  # over half a second: out of the quick subset
+@pytest.mark.slow
 async def test_100_simultaneous_clicks_on_one_table(tmp_path: Path) -> None:
     async with world(tmp_path) as w, running_bot(w) as bot:
         fake = w.fake

@@ -79,7 +79,7 @@ def test_default_action_is_least_harmful() -> None:
     assert all(n > 20 for n in checked.values()), checked
 
 
-@pytest.mark.slow  # over half a second: out of the quick subset
+@pytest.mark.slow
 async def test_timer_expiry_ai_takeover_and_back(tmp_path: Path) -> None:
     clock = Clock()
     async with world(tmp_path) as w, bot_with_clock(w, clock, turn_timer_seconds=60) as bot:
@@ -140,7 +140,7 @@ async def test_timer_expiry_ai_takeover_and_back(tmp_path: Path) -> None:
             assert away_seat not in table.away and table.expiries.get(away_seat) is None
 
 
-@pytest.mark.slow  # over half a second: out of the quick subset
+@pytest.mark.slow
 async def test_leave_mid_game_ai_finishes_result_recorded(tmp_path: Path) -> None:
     async with world(tmp_path) as w:
         from tests.bot.helpers import running_bot

@@ -29,7 +29,7 @@ from tests.bot.tournaments.test_tournament_signup import (
 )
 
 
-@pytest.mark.slow  # over half a second: out of the quick subset
+@pytest.mark.slow
 async def test_cancel_closes_the_live_tables_and_says_so(tmp_path: Path) -> None:
     async with world(tmp_path) as w, running_bot(w) as bot:
         fake = w.fake
@@ -87,7 +87,7 @@ async def test_cancel_closes_the_live_tables_and_says_so(tmp_path: Path) -> None
         assert not standings_scene(tr, st, who, {}, status, tr_en).medals
 
 
-@pytest.mark.slow  # over half a second: out of the quick subset
+@pytest.mark.slow
 async def test_a_cancel_whose_notices_were_lost_tells_its_tables_after_a_restart(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

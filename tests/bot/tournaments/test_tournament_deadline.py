@@ -15,7 +15,7 @@ from bot.text import t
 from tests.bot.tournaments.test_tournament_signup import organiser_bot, say, until
 
 
-@pytest.mark.slow  # over half a second: out of the quick subset
+@pytest.mark.slow
 async def test_deadlines_are_read_or_refused_with_the_reason(tmp_path: Path) -> None:
     async with organiser_bot(tmp_path) as (w, bot):
         fake = w.fake

@@ -34,7 +34,7 @@ async def test_seven_at_four_seat_tables_are_warned(tmp_path: Path) -> None:
     assert quiet == started
 
 
-@pytest.mark.slow  # over half a second: out of the quick subset
+@pytest.mark.slow
 async def test_rounds_that_would_rematch_are_refused_before_the_start(tmp_path: Path) -> None:
     """Issue #47 item 4: 7 players at 3-seat tables over 2 rounds would meet a tablemate
     again in round 2: the start is refused, saying how many rounds hold; by default such a

@@ -25,7 +25,7 @@ from tests.bot.tournaments.test_tournament_signup import (
 )
 
 
-@pytest.mark.slow  # over half a second: out of the quick subset
+@pytest.mark.slow
 async def test_a_withdrawn_player_cannot_take_the_seat_back(tmp_path: Path) -> None:
     """Item 1: after ``leave`` the thread says an AI plays the seat to the end; ``/durak
     back`` and a move from the hand opened before are refused, saying why."""
@@ -47,7 +47,7 @@ async def test_a_withdrawn_player_cannot_take_the_seat_back(tmp_path: Path) -> N
         assert refused.value.kind is Refusal.WITHDRAWN
 
 
-@pytest.mark.slow  # over half a second: out of the quick subset
+@pytest.mark.slow
 async def test_a_refused_start_drops_nobody_and_joining_in_check_in_checks_in(
     tmp_path: Path,
 ) -> None:
@@ -112,7 +112,7 @@ async def test_an_open_event_stays_reachable_behind_fifty_newer_ones(tmp_path: P
         )
 
 
-@pytest.mark.slow  # over half a second: out of the quick subset
+@pytest.mark.slow
 async def test_the_words_name_what_the_user_meets(tmp_path: Path) -> None:
     """Item 12: the ambiguity refusal names the option the command has (``name`` for the
     standings, ``tournament`` for start); "in 59s" is a time (too soon), not a parse error;

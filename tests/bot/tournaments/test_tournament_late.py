@@ -152,7 +152,7 @@ async def test_a_requested_bye_sits_the_next_round_out_for_half_a_win(tmp_path: 
         await say(w, w.alice, "cancel")
 
 
-@pytest.mark.slow  # over half a second: out of the quick subset
+@pytest.mark.slow
 async def test_seeds_by_hand_order_the_bracket(tmp_path: Path) -> None:
     async with world(tmp_path) as w, running_bot(w) as bot:
         store = bot.tournaments.store

@@ -304,7 +304,7 @@ def test_a_big_bracket_draws_its_last_four_rounds_and_who_plays_for_each_open_pl
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-@pytest.mark.slow  # over half a second: out of the quick subset
+@pytest.mark.slow
 def test_a_note_above_the_standings_keeps_discords_limits(lang: str) -> None:
     """Issue #30: "stuck" and "paused" notes go above a full 64-player standings message;
     the rounds' fields make room, the notes and every player line stay."""

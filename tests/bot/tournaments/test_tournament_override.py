@@ -25,7 +25,7 @@ from tests.bot.tournaments.test_tournament_signup import (
 )
 
 
-@pytest.mark.slow  # over half a second: out of the quick subset
+@pytest.mark.slow
 async def test_an_override_decides_a_swiss_table_and_the_next_round_follows(
     tmp_path: Path,
 ) -> None:
@@ -120,7 +120,7 @@ async def test_an_override_decides_a_swiss_table_and_the_next_round_follows(
         assert tables[1]["override"]["at"].startswith("20")
 
 
-@pytest.mark.slow  # over half a second: out of the quick subset
+@pytest.mark.slow
 async def test_an_override_in_a_bracket_names_the_champion(tmp_path: Path) -> None:
     async with world(tmp_path) as w, running_bot(w) as bot:
         store = bot.tournaments.store

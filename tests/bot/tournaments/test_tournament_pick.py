@@ -13,7 +13,7 @@ from bot.tournaments.storage import TournamentRecord, TournamentStatus
 from tests.bot.tournaments.test_tournament_signup import organiser_bot, say, until
 
 
-@pytest.mark.slow  # over half a second: out of the quick subset
+@pytest.mark.slow
 async def test_two_tournaments_in_a_channel_are_told_apart(tmp_path: Path) -> None:
     async with organiser_bot(tmp_path) as (w, bot):
         fake = w.fake

@@ -21,7 +21,7 @@ from tests.bot.tournaments.test_tournament_signup import (
 )
 
 
-@pytest.mark.slow  # over half a second: out of the quick subset
+@pytest.mark.slow
 async def test_a_round_robin_is_refused_beyond_its_size(tmp_path: Path) -> None:
     async with world(tmp_path) as w, running_bot(w):
         w.fake.grant(w.alice, MANAGE_EVENTS)

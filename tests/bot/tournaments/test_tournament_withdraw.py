@@ -70,7 +70,7 @@ async def test_a_withdrawal_in_a_bracket_is_a_walkover(tmp_path: Path) -> None:
         assert await say(w, dave, "leave") == t("err.no_tournament")
 
 
-@pytest.mark.slow  # over half a second: out of the quick subset
+@pytest.mark.slow
 async def test_refusals_to_leave_or_remove_say_which_case(tmp_path: Path) -> None:
     async with world(tmp_path) as w, running_bot(w) as bot:
         _, (_, _, dave) = await joined_by(w, bot, "bob", "carol", "dave", name="Cup", timer=600)
@@ -89,7 +89,7 @@ async def test_refusals_to_leave_or_remove_say_which_case(tmp_path: Path) -> Non
         assert await say(w, w.alice, "leave") == t("tournament.error.not_joined")
 
 
-@pytest.mark.slow  # over half a second: out of the quick subset
+@pytest.mark.slow
 async def test_a_withdrawal_at_a_two_seat_swiss_table_is_a_real_forfeit(tmp_path: Path) -> None:
     """Issue #47 item 6: one truth. At a 2-seat Swiss table the answer says the match is lost
     by forfeit, and it is: the table closes, the other player wins the match (1 point), the

@@ -80,7 +80,7 @@ def alice_leads(hands: list[str], *, talon: str) -> GameState:
 SEVENS = alice_leads(["7S 7C 9H", "8S 8C 10H KS AS", "6D 9D QH"], talon="6H 6S 10D 10C 10S 6C")
 
 
-@pytest.mark.slow  # over half a second: out of the quick subset
+@pytest.mark.slow
 async def test_done_for_this_bout_survives_new_cards_and_a_throw_in_clears_it(
     tmp_path: Path,
 ) -> None:
@@ -120,7 +120,7 @@ async def test_done_for_this_bout_survives_new_cards_and_a_throw_in_clears_it(
         assert fake.violations == []
 
 
-@pytest.mark.slow  # over half a second: out of the quick subset
+@pytest.mark.slow
 async def test_every_defence_is_one_click_and_names_its_pair(tmp_path: Path) -> None:
     """Two open cards: each defence is one button that says which card goes on which."""
     async with world(tmp_path) as w, running_bot(w) as bot:
@@ -292,7 +292,7 @@ def test_who_leads_without_the_lowest_trump() -> None:
     assert [n.key for n in opening_notes(first, True)] in (["r8"], ["r8_none"])
 
 
-@pytest.mark.slow  # over half a second: out of the quick subset
+@pytest.mark.slow
 async def test_a_hand_waits_only_for_moves_that_ask_nothing_of_its_player(
     tmp_path: Path,
 ) -> None:

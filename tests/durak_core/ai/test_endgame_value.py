@@ -18,7 +18,7 @@ from durak_core.cards import Suit
 from durak_core.state import GameState
 
 
-@pytest.mark.slow  # over half a second: out of the quick subset
+@pytest.mark.slow
 def test_the_model_judges_fresh_endgames_better_than_the_heuristic_end() -> None:
     """Positions the model was not fitted on (seeds from 100,000; it saw 0-5,999), each proven
     by the solver: the model's squared error is well under the heuristic playout's."""

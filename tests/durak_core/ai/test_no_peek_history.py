@@ -85,7 +85,7 @@ def _redeals(
 
 
 @pytest.mark.parametrize("seed", [61, 62])
-@pytest.mark.slow  # over half a second: out of the quick subset
+@pytest.mark.slow
 def test_review_and_hint_ignore_hidden_cards_over_the_whole_history(seed: int) -> None:
     start, moves = _game(seed)
     rng = random.Random(seed)

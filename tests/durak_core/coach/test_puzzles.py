@@ -64,7 +64,7 @@ def test_every_shipped_puzzle_is_a_forced_win_with_one_winning_first_move() -> N
     _proven(SHIPPED)
 
 
-@pytest.mark.slow  # over half a second: out of the quick subset
+@pytest.mark.slow
 def test_a_sample_of_the_shipped_puzzles_is_proven_again() -> None:
     """The quick subset's share of the test above: every 25th puzzle."""
     _proven(SHIPPED[::25])
@@ -86,7 +86,7 @@ def test_every_grade_follows_the_real_decisions_of_the_solution() -> None:
     _graded(SHIPPED)
 
 
-@pytest.mark.slow  # over half a second: out of the quick subset
+@pytest.mark.slow
 def test_a_sample_of_the_grades_is_checked_again() -> None:
     _graded(SHIPPED[::30])
 
@@ -119,7 +119,7 @@ def _relabelled(p: Puzzle) -> Puzzle:
                   (f"0 attack {move(str(Card.from_index(first.c)))}",))  # fmt: skip
 
 
-@pytest.mark.slow  # over half a second: out of the quick subset
+@pytest.mark.slow
 def test_a_relabelled_puzzle_has_its_shape_and_its_proof() -> None:
     """R7, R11: rotating the plain suits and packing the ranks plays alike (order within a suit
     and equal ranks kept): the shape is the same and the solver proves the same one winning
@@ -228,7 +228,7 @@ def test_the_shortest_puzzle_agrees_with_brute_force() -> None:
         assert (brute_force(child, PLAYER) == 1.0) == (a == p.first_move)
 
 
-@pytest.mark.slow  # over half a second: out of the quick subset
+@pytest.mark.slow
 def test_playing_the_solution_solves_the_puzzle() -> None:
     """The defence is the solver's fixed choice, so clicking the solution's moves replays it."""
     for p in SHIPPED[:20]:

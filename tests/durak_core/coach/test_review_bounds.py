@@ -27,7 +27,7 @@ def _reviews(s: GameState, history: list[Event], budget: ReviewBudget) -> list[D
     return [review_decision(view, history, a, 1, budget) for a in view.legal_actions]
 
 
-@pytest.mark.slow  # over half a second: out of the quick subset
+@pytest.mark.slow
 def test_every_move_losing_with_the_trump_left_is_proven_and_no_blunder() -> None:
     """Deal 5016 of two Normal seats, move 45: the trump is the last card to draw and each of
     the three moves loses by force (the seed-5012 kind of position). Proven within the default
@@ -40,7 +40,7 @@ def test_every_move_losing_with_the_trump_left_is_proven_and_no_blunder() -> Non
         assert r.grade == "good" and r.best is r.chosen
 
 
-@pytest.mark.slow  # over half a second: out of the quick subset
+@pytest.mark.slow
 def test_a_forced_win_with_the_trump_left_is_proven_not_fifty() -> None:
     """Deal 5005, move 39: each of the seven moves keeps the forced win; each shows 100 %,
     proven."""
@@ -63,7 +63,7 @@ def test_an_unproven_value_is_an_estimate_and_never_a_blunder(deal: int, version
             assert r.sure_loss == 0 and r.margin >= r.best_chance - r.chosen_chance - 1e-9
 
 
-@pytest.mark.slow  # over half a second: out of the quick subset
+@pytest.mark.slow
 def test_a_proven_blunder_stays_a_blunder_on_a_small_budget() -> None:
     """Deal 5000, move 34: three of the four moves turn a forced win into a forced loss. On the
     default budget they are proven blunders; on a small one a move graded a mistake or a

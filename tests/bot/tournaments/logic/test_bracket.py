@@ -37,7 +37,7 @@ def check_tree(b: bracket.Bracket, seeds: tuple[int, ...]) -> None:
 
 @settings(max_examples=60, deadline=None)
 @given(st.integers(2, 64), st.integers(0, 2**32))
-@pytest.mark.slow  # over half a second: out of the quick subset
+@pytest.mark.slow
 def test_bracket_properties(count: int, seed: int) -> None:
     rng = random.Random(seed)
     entrants = field(count, rng)

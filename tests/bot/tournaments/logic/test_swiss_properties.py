@@ -82,7 +82,7 @@ LENGTHS = [MatchLength.games(1), MatchLength.games(3), MatchLength.losses(2)]
     st.booleans(),
     st.sampled_from(LENGTHS),
 )
-@pytest.mark.slow  # over half a second: out of the quick subset
+@pytest.mark.slow
 def test_swiss_rounds(
     count: int, n: int, ai_fill: bool, rounds: int, seed: int, withdraw: bool, length: MatchLength
 ) -> None:
@@ -130,7 +130,7 @@ def test_swiss_rounds(
     assert [line.round for line in after.lines] == list(range(1, len(history) + 1))
 
 
-@pytest.mark.slow  # over half a second: out of the quick subset
+@pytest.mark.slow
 def test_a_full_field_of_64_at_every_table_size() -> None:
     # The largest field, 5 rounds (as in benchmarks/tournament.py, issue #18) at every table
     # size: the search stays within its step budget, so this stays quick.
@@ -149,7 +149,7 @@ def test_a_full_field_of_64_at_every_table_size() -> None:
 
 @given(st.integers(2, 40), st.booleans(), st.randoms(use_true_random=False))
 @settings(max_examples=60, deadline=None)
-@pytest.mark.slow  # over half a second: out of the quick subset
+@pytest.mark.slow
 def test_round_one_pairs_the_top_half_against_the_bottom_half(
     count: int, ai_fill: bool, rng: random.Random
 ) -> None:

@@ -23,11 +23,14 @@ from typing import Any
 from durak_core import RuleSet
 from durak_core.ai import LEVELS, Budget, Level, make_player
 from durak_core.ai.match import play_game
+from durak_core.rules import MAX_SEATS, MIN_SEATS
 
 from .options import add_deal_flags, add_rules, parser, rules_or_none
 from .progress import add_progress_flag, progress_bar, show_progress
 
 Z95 = 1.959963984540054
+#: How many seats ``--players`` names (R3).
+SEATS = f"{MIN_SEATS}-{MAX_SEATS}"
 #: ``--clock``: wall time, or the calling thread's CPU time. A strength run on a shared machine
 #: uses ``cpu`` so that every decision gets the same search effort; latency targets are wall.
 CLOCKS = {"wall": time.perf_counter, "cpu": time.thread_time}
@@ -248,7 +251,7 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     ap.add_argument(
         "--players",
         required=True,
-        help=f"comma-separated levels, one per seat, 2-6 of: {', '.join(LEVELS)}",
+        help=f"comma-separated levels, one per seat, {SEATS} of: {', '.join(LEVELS)}",
     )
     add_deal_flags(ap, games=100, seed=1, jobs=1)
     add_rules(ap)
@@ -275,8 +278,8 @@ def main(argv: Sequence[str]) -> int:
     a = parse_args(argv)
     levels = [x.strip().lower() for x in a.players.split(",") if x.strip()]
     bad = [x for x in levels if x not in LEVELS]
-    if bad or not 2 <= len(levels) <= 6:
-        print(f"--players: 2-6 of {', '.join(LEVELS)} (got {a.players!r})", file=sys.stderr)
+    if bad or not MIN_SEATS <= len(levels) <= MAX_SEATS:
+        print(f"--players: {SEATS} of {', '.join(LEVELS)} (got {a.players!r})", file=sys.stderr)
         return 2
     rules = rules_or_none(a.rules, len(levels))
     if rules is None:

@@ -8,11 +8,11 @@ a 5 % change hides in the noise. This counts instead: for each seat count and pa
 fast) it runs ``engine_speed``'s own game loop for exactly N games (seeds 0..N-1, the same
 random choices) under ``valgrind --tool=callgrind``, once more for only the first W of them
 (``--warm``: start-up, first calls and caches warming, ~900 M instructions), and reports the
-difference over the N - W games between: instructions per game and per action, the same on every
-run of one build.
-Instructions are not time (a cache miss costs more than an add), but the engine's work is
-small loops over integers, so a change in its code shows in the count. Run it against the
-install of each build (each checkout's own virtual environment) and compare the counts.
+difference over the N - W games between: instructions per game and per action. Runs of one build
+agree within ±0.7 % (what varies is the hash seed, and so the order of sets). Instructions are
+not time (a cache miss costs more than an add), but the engine's work is small loops over
+integers, so a change in its code shows in the count. Run it against the install of each build
+(each checkout's own virtual environment) and compare the counts.
 
 Needs valgrind (Debian's package); prints the reason and exits 2 without it. JSON on the last
 line.

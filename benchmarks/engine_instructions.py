@@ -33,6 +33,7 @@ from pathlib import Path
 
 import durak_core
 from benchmarks.engine_speed import play_fast, play_public
+from durak_core.rules import MAX_SEATS, MIN_SEATS
 
 PLAYS = {"public": play_public, "fast": play_fast}
 
@@ -54,7 +55,9 @@ def count(path: str, seats: int, games: int) -> tuple[int, int]:
             sys.executable, "-m", "benchmarks.engine_instructions",
             "--child", path, str(seats), str(games),
         ]  # fmt: skip
-        done = subprocess.run(cmd, capture_output=True, text=True, check=True)
+        done = subprocess.run(cmd, capture_output=True, text=True)
+        if done.returncode != 0:
+            raise RuntimeError(f"the counted run failed ({done.returncode}): {done.stderr[-500:]}")
         summary = re.search(r"^summary:\s*(\d+)", out.read_text(), re.MULTILINE)
         if summary is None:
             raise RuntimeError(f"callgrind wrote no summary: {done.stderr[-500:]}")
@@ -77,6 +80,12 @@ def main() -> int:
         return 2
     if not 0 <= args.warm < args.games:
         p.error("--warm must be at least 0 and less than --games")
+    try:
+        seat_counts = [int(x) for x in args.seats.split(",")]
+    except ValueError:
+        p.error(f"--seats takes seat counts separated by commas, not {args.seats!r}")
+    if not all(MIN_SEATS <= n <= MAX_SEATS for n in seat_counts):
+        p.error(f"--seats: each from {MIN_SEATS} to {MAX_SEATS} (R3), not {args.seats!r}")
     out: dict[str, object] = {
         "python": platform.python_version(),
         "machine": platform.machine(),
@@ -84,7 +93,7 @@ def main() -> int:
         "games": args.games,
         "warm": args.warm,
     }
-    for seats in [int(x) for x in args.seats.split(",")]:
+    for seats in seat_counts:
         for path in PLAYS:
             base, warm_actions = count(path, seats, args.warm)
             total, actions = count(path, seats, args.games)

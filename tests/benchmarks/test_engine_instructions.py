@@ -30,12 +30,20 @@ def test_without_valgrind_it_exits_2_saying_what_to_install(
     assert "valgrind" in capsys.readouterr().err
 
 
-def test_warm_games_must_leave_games_to_count(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+@pytest.mark.parametrize(
+    ("args", "named"),
+    [
+        (["--games", "5", "--warm", "5"], "--warm"),
+        (["--seats", "2,x"], "--seats"),
+        (["--seats", "7"], "--seats"),
+    ],
+)
+def test_bad_arguments_are_refused_before_anything_runs(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], args: list[str], named: str
 ) -> None:
     monkeypatch.setattr(shutil, "which", lambda name: "/usr/bin/valgrind")
-    monkeypatch.setattr(sys, "argv", ["engine_instructions", "--games", "5", "--warm", "5"])
+    monkeypatch.setattr(sys, "argv", ["engine_instructions", *args])
     with pytest.raises(SystemExit) as exited:
         main()
     assert exited.value.code == 2
-    assert "--warm" in capsys.readouterr().err
+    assert named in capsys.readouterr().err
